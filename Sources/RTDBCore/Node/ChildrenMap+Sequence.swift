@@ -1,0 +1,59 @@
+extension ChildrenMap: Sequence {
+    /// Walks the entries in key order (or reverse key order).
+    public struct Iterator: IteratorProtocol {
+        private var stack: [Entry] = []
+        private let reversed: Bool
+
+        init(root: Entry?, reversed: Bool) {
+            self.reversed = reversed
+            descend(from: root)
+        }
+
+        private mutating func descend(from entry: Entry?) {
+            var current = entry
+            while let entry = current {
+                stack.append(entry)
+                current = reversed ? entry.right : entry.left
+            }
+        }
+
+        /// The next entry.
+        public mutating func next() -> (key: ChildKey, node: Node)? {
+            guard let entry = stack.popLast() else { return nil }
+            descend(from: reversed ? entry.left : entry.right)
+            return (entry.key, entry.node)
+        }
+    }
+
+    /// Iterates in key order.
+    public func makeIterator() -> Iterator { Iterator(root: root, reversed: false) }
+
+    /// The entries in reverse key order.
+    public var reversedEntries: IteratorSequence<Iterator> {
+        IteratorSequence(Iterator(root: root, reversed: true))
+    }
+
+    /// The number of entries.
+    public var underestimatedCount: Int { count }
+
+    /// The keys in key order.
+    public var keys: [ChildKey] { map(\.key) }
+}
+
+extension ChildrenMap: Hashable {
+    /// Maps are equal when they hold equal nodes under equal keys.
+    public static func == (lhs: ChildrenMap, rhs: ChildrenMap) -> Bool {
+        if lhs.root === rhs.root { return true }
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { $0.key == $1.key && $0.node == $1.node }
+    }
+
+    /// Hashes every key and node.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for entry in self {
+            hasher.combine(entry.key)
+            hasher.combine(entry.node)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+/// An immutable map from ``ChildKey`` to ``Node``, kept in Firebase key order.
+///
+/// A persistent treap: updates copy only the O(log n) nodes on one path and share the rest, so a
+/// snapshot stays valid while a newer version is built, and a node with 100,000 children is
+/// updated as cheaply as a small one. Tree priorities are a hash of the key, so the same set of
+/// keys always has the same shape. (swift-collections' `SortedDictionary` is behind an unstable
+/// trait and is not persistent, hence this small type.)
+public struct ChildrenMap: Sendable {
+    final class Entry: Sendable {
+        let key: ChildKey
+        let node: Node
+        let weight: UInt64
+        let left: Entry?
+        let right: Entry?
+        let count: Int
+
+        init(key: ChildKey, node: Node, weight: UInt64, left: Entry?, right: Entry?) {
+            self.key = key
+            self.node = node
+            self.weight = weight
+            self.left = left
+            self.right = right
+            self.count = 1 + (left?.count ?? 0) + (right?.count ?? 0)
+        }
+
+        func with(left: Entry?, right: Entry?) -> Entry {
+            Entry(key: key, node: node, weight: weight, left: left, right: right)
+        }
+    }
+
+    let root: Entry?
+
+    /// The empty map.
+    public init() { root = nil }
+
+    init(root: Entry?) { self.root = root }
+
+    /// Builds a map from entries already sorted by key (no duplicates), in linear time.
+    public init(sorted entries: [(key: ChildKey, node: Node)]) {
+        self.root = ChildrenMap.build(entries)
+    }
+
+    /// Builds a map from entries in any order; a repeated key keeps its last node.
+    public init(_ entries: some Sequence<(key: ChildKey, node: Node)>) {
+        var sorted = Array(entries)
+        sorted.sort { $0.key < $1.key }
+        var unique: [(key: ChildKey, node: Node)] = []
+        unique.reserveCapacity(sorted.count)
+        for entry in sorted {
+            if let last = unique.last, last.key == entry.key {
+                unique[unique.count - 1] = entry
+            } else {
+                unique.append(entry)
+            }
+        }
+        self.root = ChildrenMap.build(unique)
+    }
+
+    /// The number of children.
+    public var count: Int { root?.count ?? 0 }
+
+    /// Whether there are no children.
+    public var isEmpty: Bool { root == nil }
+
+    /// The node at `key`, or nil.
+    public subscript(key: ChildKey) -> Node? {
+        var current = root
+        while let entry = current {
+            let order = ChildKey.compare(key, entry.key)
+            if order == 0 { return entry.node }
+            current = order < 0 ? entry.left : entry.right
+        }
+        return nil
+    }
+
+    /// A map with `node` at `key` (replacing any previous node).
+    public func inserting(_ node: Node, at key: ChildKey) -> ChildrenMap {
+        ChildrenMap(root: ChildrenMap.insert(root, key: key, node: node, weight: ChildrenMap.weight(of: key)))
+    }
+
+    /// A map without `key`.
+    public func removing(_ key: ChildKey) -> ChildrenMap {
+        ChildrenMap(root: ChildrenMap.remove(root, key: key))
+    }
+
+    /// The first entry in key order.
+    public var first: (key: ChildKey, node: Node)? {
+        var current = root
+        while let left = current?.left { current = left }
+        return current.map { ($0.key, $0.node) }
+    }
+
+    /// The last entry in key order.
+    public var last: (key: ChildKey, node: Node)? {
+        var current = root
+        while let right = current?.right { current = right }
+        return current.map { ($0.key, $0.node) }
+    }
+
+    /// The entry just before `key` in key order (`key` itself need not be present).
+    public func predecessor(of key: ChildKey) -> (key: ChildKey, node: Node)? {
+        var current = root
+        var best: Entry?
+        while let entry = current {
+            if ChildKey.compare(entry.key, key) < 0 {
+                best = entry
+                current = entry.right
+            } else {
+                current = entry.left
+            }
+        }
+        return best.map { ($0.key, $0.node) }
+    }
+
+    // MARK: - Treap operations
+
+    static func weight(of key: ChildKey) -> UInt64 {
+        // FNV-1a, then a 64-bit finaliser so that similar keys get unrelated weights.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.string.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        hash ^= hash >> 33
+        hash = hash &* 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash = hash &* 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
+        return hash
+    }
+
+    private static func insert(_ entry: Entry?, key: ChildKey, node: Node, weight: UInt64) -> Entry {
+        guard let entry else { return Entry(key: key, node: node, weight: weight, left: nil, right: nil) }
+        let order = ChildKey.compare(key, entry.key)
+        if order == 0 {
+            return Entry(key: key, node: node, weight: entry.weight, left: entry.left, right: entry.right)
+        }
+        if order < 0 {
+            let left = insert(entry.left, key: key, node: node, weight: weight)
+            if left.weight > entry.weight {
+                return left.with(left: left.left, right: entry.with(left: left.right, right: entry.right))
+            }
+            return entry.with(left: left, right: entry.right)
+        } else {
+            let right = insert(entry.right, key: key, node: node, weight: weight)
+            if right.weight > entry.weight {
+                return right.with(left: entry.with(left: entry.left, right: right.left), right: right.right)
+            }
+            return entry.with(left: entry.left, right: right)
+        }
+    }
+
+    private static func remove(_ entry: Entry?, key: ChildKey) -> Entry? {
+        guard let entry else { return nil }
+        let order = ChildKey.compare(key, entry.key)
+        if order == 0 { return merge(entry.left, entry.right) }
+        if order < 0 {
+            let left = remove(entry.left, key: key)
+            return left === entry.left ? entry : entry.with(left: left, right: entry.right)
+        }
+        let right = remove(entry.right, key: key)
+        return right === entry.right ? entry : entry.with(left: entry.left, right: right)
+    }
+
+    private static func merge(_ a: Entry?, _ b: Entry?) -> Entry? {
+        guard let a else { return b }
+        guard let b else { return a }
+        if a.weight > b.weight { return a.with(left: a.left, right: merge(a.right, b)) }
+        return b.with(left: merge(a, b.left), right: b.right)
+    }
+
+    private static func build(_ entries: [(key: ChildKey, node: Node)]) -> Entry? {
+        guard !entries.isEmpty else { return nil }
+        // Cartesian tree over the weights (max at the root), linear with a stack of the right spine.
+        let weights = entries.map { weight(of: $0.key) }
+        var left = [Int](repeating: -1, count: entries.count)
+        var right = [Int](repeating: -1, count: entries.count)
+        var stack: [Int] = []
+        for index in entries.indices {
+            var lastPopped = -1
+            while let top = stack.last, weights[top] < weights[index] {
+                lastPopped = stack.removeLast()
+            }
+            left[index] = lastPopped
+            if let top = stack.last { right[top] = index }
+            stack.append(index)
+        }
+        func make(_ index: Int) -> Entry? {
+            guard index >= 0 else { return nil }
+            return Entry(
+                key: entries[index].key, node: entries[index].node, weight: weights[index],
+                left: make(left[index]), right: make(right[index]))
+        }
+        return make(stack[0])
+    }
+}

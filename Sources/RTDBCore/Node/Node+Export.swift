@@ -1,0 +1,52 @@
+import OrderedCollections
+
+extension Node {
+    /// The node in export format: plain JSON plus priorities.
+    ///
+    /// A leaf with a priority becomes `{".value": v, ".priority": p}`. Children come in key order.
+    public var exportJSON: JSONValue {
+        switch storage {
+        case .empty:
+            return .null
+        case .leaf(let value):
+            guard let priority else { return value.json }
+            return [".value": value.json, ".priority": priority.json]
+        case .children(let children):
+            var members = OrderedDictionary<String, JSONValue>(minimumCapacity: children.count + 1)
+            for (key, child) in children { members[key.string] = child.exportJSON }
+            if let priority { members[".priority"] = priority.json }
+            return .object(members)
+        }
+    }
+
+    /// The node as plain JSON, without priorities.
+    ///
+    /// - Parameter arrays: When true, a node whose keys are all non-negative integers with the
+    ///   largest below twice the count comes out as an array (missing entries `null`), as the
+    ///   SDKs' `val()` does.
+    public func plainJSON(arrays: Bool = false) -> JSONValue {
+        switch storage {
+        case .empty:
+            return .null
+        case .leaf(let value):
+            return value.json
+        case .children(let children):
+            if arrays, let array = arrayForm(of: children) { return array }
+            var members = OrderedDictionary<String, JSONValue>(minimumCapacity: children.count)
+            for (key, child) in children { members[key.string] = child.plainJSON(arrays: arrays) }
+            return .object(members)
+        }
+    }
+
+    private func arrayForm(of children: ChildrenMap) -> JSONValue? {
+        var maxIndex = -1
+        for (key, _) in children {
+            guard let int = key.intValue, int >= 0, String(int) == key.string else { return nil }
+            maxIndex = max(maxIndex, Int(int))
+        }
+        guard maxIndex < 2 * children.count else { return nil }
+        var elements = [JSONValue](repeating: .null, count: maxIndex + 1)
+        for (key, child) in children { elements[Int(key.intValue!)] = child.plainJSON(arrays: true) }
+        return .array(elements)
+    }
+}

@@ -1,0 +1,60 @@
+/// A node's priority: a legacy ordering value that still travels on the wire (rtdb-spec §5.8).
+public enum Priority: Sendable, Hashable {
+    /// A finite number.
+    case number(JSONNumber)
+    /// A string.
+    case string(String)
+    /// An unresolved server timestamp (or increment) in a pending write.
+    case serverValue(ServerValue)
+
+    /// Reads a priority from JSON; `null` means no priority.
+    ///
+    /// - Throws: ``ValidationError/invalidPriority(path:reason:)`` for booleans, arrays, objects
+    ///   that are not server values, and non-finite numbers.
+    public init?(json: JSONValue, at path: Path) throws(ValidationError) {
+        switch json {
+        case .null: return nil
+        case .number(let number):
+            guard number.isFinite else { throw .invalidPriority(path: path.description, reason: "not finite") }
+            self = .number(number)
+        case .string(let string):
+            self = .string(string)
+        case .object:
+            guard let serverValue = try ServerValue(json: json, at: path) else {
+                throw .invalidPriority(path: path.description, reason: "an object is not a priority")
+            }
+            self = .serverValue(serverValue)
+        case .bool, .array:
+            throw .invalidPriority(
+                path: path.description, reason: "must be a string, a finite number, null or a server value")
+        }
+    }
+
+    /// The priority as JSON.
+    public var json: JSONValue {
+        switch self {
+        case .number(let value): return .number(value)
+        case .string(let value): return .string(value)
+        case .serverValue(let value): return value.json
+        }
+    }
+
+    /// The priority as a leaf value.
+    public var leafValue: LeafValue {
+        switch self {
+        case .number(let value): return .number(value)
+        case .string(let value): return .string(value)
+        case .serverValue(let value): return .serverValue(value)
+        }
+    }
+
+    /// Three-way priority-order comparison: no priority < numbers < strings.
+    public static func compare(_ lhs: Priority?, _ rhs: Priority?) -> Int {
+        switch (lhs, rhs) {
+        case (nil, nil): return 0
+        case (nil, _): return -1
+        case (_, nil): return 1
+        case (let a?, let b?): return LeafValue.compare(a.leafValue, b.leafValue)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// A location in the database: a list of keys from the root.
+///
+/// Parsing normalises slashes: `"/a//b/"` is `a/b`, and `""` or `"/"` is the root. `Path(_:)`
+/// does no validation (use ``Path/init(validating:)`` or ``Validation`` for user input).
+public struct Path: Sendable, Hashable {
+    /// The keys from the root, none of them empty.
+    public let segments: [String]
+
+    /// The root location.
+    public static let root = Path(segments: [])
+
+    /// Makes a path from keys that are already split.
+    public init(segments: [String]) {
+        self.segments = segments
+    }
+
+    /// Parses a slash-separated path, dropping empty segments.
+    public init(_ string: String) {
+        self.segments = string.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// Parses and validates a user-supplied path (see ``Validation/validatePathString(_:)``).
+    public init(validating string: String) throws(ValidationError) {
+        try Validation.validatePathString(string)
+        self.init(string)
+    }
+
+    /// Whether this is the root.
+    public var isEmpty: Bool { segments.isEmpty }
+
+    /// The number of keys.
+    public var count: Int { segments.count }
+
+    /// The first key, or nil at the root.
+    public var front: String? { segments.first }
+
+    /// The last key, or nil at the root.
+    public var back: String? { segments.last }
+
+    /// The path without its first key (the root stays the root).
+    public var popFront: Path { Path(segments: Array(segments.dropFirst())) }
+
+    /// The parent location, or nil at the root.
+    public var parent: Path? {
+        segments.isEmpty ? nil : Path(segments: Array(segments.dropLast()))
+    }
+
+    /// The child at a key or relative path (which may contain slashes).
+    public func child(_ relative: String) -> Path {
+        Path(segments: segments + Path(relative).segments)
+    }
+
+    /// The child at a relative path.
+    public func child(_ relative: Path) -> Path {
+        Path(segments: segments + relative.segments)
+    }
+
+    /// Whether `self` equals `other` or is an ancestor of it.
+    public func contains(_ other: Path) -> Bool {
+        guard segments.count <= other.segments.count else { return false }
+        for index in segments.indices where !segments[index].utf8.elementsEqual(other.segments[index].utf8) {
+            return false
+        }
+        return true
+    }
+
+    /// The path of `other` relative to `self`, or nil when `self` does not contain `other`.
+    public func relativePath(to other: Path) -> Path? {
+        guard contains(other) else { return nil }
+        return Path(segments: Array(other.segments.dropFirst(segments.count)))
+    }
+
+    /// Whether `self` is `.info` or below it.
+    public var isInfo: Bool { segments.first == ".info" }
+
+    /// The SDK's string form: `/a/b`, and `/` for the root.
+    public var description: String {
+        "/" + segments.joined(separator: "/")
+    }
+
+    /// The form without a leading slash: `a/b`, and `""` for the root.
+    public var relativeString: String { segments.joined(separator: "/") }
+}
+
+extension Path: Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// Paths are equal when their keys are byte-for-byte equal (not merely canonically equivalent).
+    public static func == (lhs: Path, rhs: Path) -> Bool {
+        lhs.segments.count == rhs.segments.count
+            && zip(lhs.segments, rhs.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    /// Hashes the UTF-8 bytes of every key.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(segments.count)
+        for segment in segments {
+            hasher.combine(segment.utf8.count)
+            for byte in segment.utf8 { hasher.combine(byte) }
+        }
+    }
+
+    /// Orders paths segment by segment with Firebase key order; a prefix sorts first.
+    public static func < (lhs: Path, rhs: Path) -> Bool {
+        for (a, b) in zip(lhs.segments, rhs.segments) {
+            let order = ChildKey.compare(ChildKey(a), ChildKey(b))
+            if order != 0 { return order < 0 }
+        }
+        return lhs.segments.count < rhs.segments.count
+    }
+
+    /// Parses a literal path.
+    public init(stringLiteral value: String) { self.init(value) }
+}

@@ -1,0 +1,79 @@
+/// The limits and character rules for keys, paths and values (rtdb-spec §5.10).
+public enum Validation {
+    /// The longest key, in UTF-8 bytes.
+    public static let maxKeyBytes = 768
+    /// The deepest path, counting the nesting of data written at it.
+    public static let maxDepth = 32
+    /// The longest string value, in UTF-8 bytes (10 MiB).
+    public static let maxStringBytes = 10 * 1024 * 1024
+    /// The keys with a meaning inside data.
+    public static let reservedDataKeys: Set<String> = [".priority", ".value", ".sv"]
+
+    /// Checks a key of user data or of a path segment: 1–768 UTF-8 bytes, none of
+    /// `. $ # [ ] /` and no ASCII control characters.
+    public static func validateKey(_ key: String, at path: Path = .root) throws(ValidationError) {
+        if key.isEmpty { throw .emptyKey(path: path.description) }
+        if let bad = key.first(where: isForbiddenInKey) { throw .invalidKeyCharacter(key: key, character: bad) }
+        let bytes = key.utf8.count
+        if bytes > maxKeyBytes { throw .keyTooLong(key: key, bytes: bytes) }
+    }
+
+    /// Checks a key found inside written data, where `.priority`, `.value` and `.sv` are allowed.
+    public static func validateDataKey(_ key: String, at path: Path) throws(ValidationError) {
+        if reservedDataKeys.contains(key) { return }
+        try validateKey(key, at: path)
+    }
+
+    /// Checks a path string given by a user: every segment a valid key, a leading `.info` allowed,
+    /// at most 32 levels.
+    public static func validatePathString(_ string: String) throws(ValidationError) {
+        let segments = string.split(separator: "/", omittingEmptySubsequences: true)
+        for (offset, segment) in segments.enumerated() {
+            if offset == 0, segment == ".info" { continue }
+            if let bad = segment.first(where: isForbiddenInPath) {
+                throw .invalidPathCharacter(path: string, character: bad)
+            }
+            let bytes = segment.utf8.count
+            if bytes > maxKeyBytes { throw .keyTooLong(key: String(segment), bytes: bytes) }
+        }
+        if segments.count > maxDepth { throw .tooDeep(path: string, depth: segments.count) }
+    }
+
+    /// Checks a path that will be written to: a valid path that is not under `.info`.
+    public static func validateWritablePath(_ path: Path) throws(ValidationError) {
+        if path.isInfo { throw .readOnlyPath(path: path.description) }
+        for segment in path.segments { try validateKey(segment, at: path) }
+        if path.count > maxDepth { throw .tooDeep(path: path.description, depth: path.count) }
+    }
+
+    /// Checks the relative paths of a multi-path update: each valid (its last segment may be
+    /// `.priority`) and none containing another.
+    public static func validateUpdatePaths(_ paths: [Path], at base: Path) throws(ValidationError) {
+        for path in paths {
+            for (offset, segment) in path.segments.enumerated() {
+                if offset == path.count - 1, segment == ".priority" { continue }
+                try validateKey(segment, at: base.child(path))
+            }
+            if path.isEmpty { throw .emptyKey(path: base.description) }
+        }
+        let sorted = paths.sorted()
+        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.contains(next) {
+            throw .overlappingUpdatePaths(previous.relativeString, next.relativeString)
+        }
+    }
+
+    static func isForbiddenInKey(_ character: Character) -> Bool {
+        character == "/" || isForbiddenInPath(character)
+    }
+
+    static func isForbiddenInPath(_ character: Character) -> Bool {
+        switch character {
+        case ".", "$", "#", "[", "]": return true
+        default:
+            guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else {
+                return character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            }
+            return scalar.value < 0x20 || scalar.value == 0x7F
+        }
+    }
+}

@@ -1,0 +1,48 @@
+extension Node {
+    /// Whether any leaf or priority in the tree is an unresolved server value.
+    public var containsServerValues: Bool {
+        if case .serverValue? = priority { return true }
+        switch storage {
+        case .empty: return false
+        case .leaf(let value):
+            if case .serverValue = value { return true }
+            return false
+        case .children(let children):
+            return children.contains { $0.node.containsServerValues }
+        }
+    }
+
+    /// The node with every server value replaced (rtdb-spec §1.12).
+    ///
+    /// - Parameters:
+    ///   - existing: The data currently at the same location; increments add to the number
+    ///     found at their exact location in it.
+    ///   - now: The server time in milliseconds since the epoch.
+    public func resolvingServerValues(existing: Node, now: Int64) -> Node {
+        if !containsServerValues { return self }
+        var resolvedPriority = priority
+        if case .serverValue(let serverValue)? = priority {
+            switch serverValue.resolve(now: now, existing: existing.priority?.leafValue) {
+            case .number(let number): resolvedPriority = .number(number)
+            case .string(let string): resolvedPriority = .string(string)
+            default: resolvedPriority = nil
+            }
+        }
+        switch storage {
+        case .empty:
+            return self
+        case .leaf(let value):
+            if case .serverValue(let serverValue) = value {
+                return Node(serverValue.resolve(now: now, existing: existing.leafValue), priority: resolvedPriority)
+            }
+            return Node(value, priority: resolvedPriority)
+        case .children(let children):
+            var resolved = children
+            for (key, child) in children where child.containsServerValues {
+                resolved = resolved.inserting(
+                    child.resolvingServerValues(existing: existing.child(key), now: now), at: key)
+            }
+            return Node(children: resolved, priority: resolvedPriority)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The `presencetop` command line: a terminal dashboard for realtime presence and offline sync.
+@main
+struct Presencetop: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "presencetop",
+        abstract: "Watch realtime presence and offline sync at work.",
+        discussion: """
+            presencetop runs a Firebase Realtime Database compatible engine: a server speaking \
+            wire protocol v5 and REST, and a client engine with offline persistence.
+            """,
+        version: version,
+        subcommands: []
+    )
+}

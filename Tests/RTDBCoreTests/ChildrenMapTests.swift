@@ -1,0 +1,66 @@
+import Testing
+
+@testable import RTDBCore
+
+@Suite struct ChildrenMapTests {
+    @Test func matchesAReferenceModelUnderRandomEdits() {
+        var random = SeededRandom(seed: 2026)
+        var map = ChildrenMap()
+        var model: [String: Int64] = [:]
+        var snapshots: [(ChildrenMap, [String: Int64])] = []
+        for step in 0..<4000 {
+            let key = String(Int.random(in: -50...400, using: &random)) + (Bool.random(using: &random) ? "" : "k")
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                map = map.removing(ChildKey(key))
+                model[key] = nil
+            } else {
+                let value = Int64(step)
+                map = map.inserting(Node(.number(.int(value))), at: ChildKey(key))
+                model[key] = value
+            }
+            if step % 500 == 0 { snapshots.append((map, model)) }
+        }
+        check(map, model)
+        // Persistence: older versions are untouched by later edits.
+        for (snapshot, snapshotModel) in snapshots { check(snapshot, snapshotModel) }
+    }
+
+    private func check(_ map: ChildrenMap, _ model: [String: Int64]) {
+        #expect(map.count == model.count)
+        let expectedKeys = model.keys.map { ChildKey($0) }.sorted()
+        #expect(map.keys == expectedKeys)
+        #expect(Array(map.reversedEntries.map(\.key)) == expectedKeys.reversed())
+        for (key, value) in model { #expect(map[ChildKey(key)] == Node(.number(.int(value)))) }
+        #expect(map.first?.key == expectedKeys.first)
+        #expect(map.last?.key == expectedKeys.last)
+    }
+
+    @Test func buildFromSortedAndUnsortedAgree() {
+        let keys = (0..<500).map { "k\($0 * 7 % 500)" }
+        let unsorted = ChildrenMap(keys.map { (ChildKey($0), Node(.string($0))) })
+        let sorted = ChildrenMap(sorted: keys.map { ChildKey($0) }.sorted().map { ($0, Node(.string($0.string))) })
+        #expect(unsorted == sorted)
+        var inserted = ChildrenMap()
+        for key in keys { inserted = inserted.inserting(Node(.string(key)), at: ChildKey(key)) }
+        #expect(inserted == sorted)
+    }
+
+    @Test func predecessor() {
+        let map = ChildrenMap(["a", "c", "e"].map { (ChildKey($0), Node(.bool(true))) })
+        #expect(map.predecessor(of: "c")?.key == "a")
+        #expect(map.predecessor(of: "d")?.key == "c")
+        #expect(map.predecessor(of: "a") == nil)
+        #expect(map.predecessor(of: .max)?.key == "e")
+    }
+
+    @Test func depthStaysLogarithmic() {
+        var map = ChildrenMap()
+        for index in 0..<20_000 { map = map.inserting(Node(.bool(true)), at: ChildKey("key\(index)")) }
+        func depth(_ entry: ChildrenMap.Entry?) -> Int {
+            guard let entry else { return 0 }
+            return 1 + max(depth(entry.left), depth(entry.right))
+        }
+        #expect(depth(map.root) < 60)
+        #expect(map.count == 20_000)
+    }
+}

@@ -1,0 +1,67 @@
+import Testing
+
+@testable import RTDBCore
+
+@Suite struct JSONTests {
+    @Test func roundTripsCompactly() throws {
+        let text = #"{"a":1,"b":[true,false,null],"c":"x\"y\\z\n","d":-2.5,"e":{}}"#
+        #expect(try JSONParser.parse(text).jsonString == text)
+    }
+
+    @Test func integersStayIntegers() throws {
+        #expect(try JSONParser.parse("5") == .number(.int(5)))
+        #expect(try JSONParser.parse("5").jsonString == "5")
+        #expect(try JSONParser.parse("5.0").jsonString == "5")
+        #expect(try JSONParser.parse("5.5").jsonString == "5.5")
+        #expect(try JSONParser.parse("9007199254740993") == .number(.int(9_007_199_254_740_993)))
+        #expect(try JSONParser.parse("9007199254740993").jsonString == "9007199254740993")
+        #expect(try JSONParser.parse("1e3") == .number(.double(1000)))
+        #expect(try JSONParser.parse("-0").jsonString == "-0")
+        #expect(try JSONParser.parse("1.5e300").jsonString == "1.5e+300")
+    }
+
+    @Test func unicodeEscapes() throws {
+        #expect(try JSONParser.parse(#""\u00e9\ud83d\ude00""#) == "é😀")
+        #expect(JSONValue.string("\u{01}").jsonString == #""\u0001""#)
+        #expect(try JSONParser.parse(JSONValue.string("tab\tquote\"").jsonString) == "tab\tquote\"")
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\":}", "01", "1.", "-", "tru", "\"abc", "{\"a\" 1}", "[1 2]", "\"\\x\"",
+        "\"\\ud800\"", "1 2", "{'a':1}", "NaN", "\"a\u{01}\"",
+    ])
+    func rejectsMalformedInput(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test func errorNamesTheOffset() {
+        do {
+            _ = try JSONParser.parse("[1, 2, x]")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.offset == 7)
+            #expect(error.description.contains("byte 7"))
+        }
+    }
+
+    @Test func nestingLimit() {
+        let deep = String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+        let ok = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect(throws: Never.self) { try JSONParser.parse(ok) }
+    }
+
+    @Test func duplicateKeysKeepTheLast() throws {
+        #expect(try JSONParser.parse(#"{"a":1,"a":2}"#) == ["a": 2])
+    }
+
+    @Test func prefixParsing() throws {
+        let (value, rest) = try JSONParser.parsePrefix(#""a,b","key""#)
+        #expect(value == "a,b")
+        #expect(rest == #","key""#)
+    }
+
+    @Test func prettyPrinting() throws {
+        #expect(try JSONParser.parse(#"{"a":[1]}"#).prettyJSONString == "{\n  \"a\": [\n    1\n  ]\n}")
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import RTDBCore
+
+@Suite struct ServerValueTests {
+    let now: Int64 = 1_724_150_000_000
+
+    @Test func timestampInsideValues() throws {
+        let write = try Node(json: ["online": true, "lastOnline": [".sv": "timestamp"]])
+        #expect(write.containsServerValues)
+        let resolved = write.resolvingServerValues(existing: .empty, now: now)
+        #expect(resolved.plainJSON() == ["lastOnline": .int(now), "online": true])
+        #expect(!resolved.containsServerValues)
+        #expect(write.exportJSON.jsonString == #"{"lastOnline":{".sv":"timestamp"},"online":true}"#)
+    }
+
+    @Test func incrementUsesTheExistingNumber() throws {
+        let write = try Node(json: [".sv": ["increment": 5]])
+        #expect(write.resolvingServerValues(existing: Node(.number(10)), now: now) == Node(.number(.int(15))))
+        #expect(write.resolvingServerValues(existing: .empty, now: now) == Node(.number(5)))
+        #expect(
+            write.resolvingServerValues(existing: Node(.string("x")), now: now) == Node(.number(5)),
+            "non-number counts as 0")
+        #expect(write.resolvingServerValues(existing: try Node(json: ["a": 1]), now: now) == Node(.number(5)))
+    }
+
+    @Test func incrementArithmetic() throws {
+        let int = try Node(json: [".sv": ["increment": 1]])
+        let resolved = int.resolvingServerValues(existing: Node(.number(.int(9_007_199_254_740_992))), now: now)
+        #expect(resolved.leafValue == .number(.int(9_007_199_254_740_993)), "integers stay exact past 2^53")
+        #expect(resolved.exportJSON.jsonString == "9007199254740993")
+        let overflow = int.resolvingServerValues(existing: Node(.number(.int(.max))), now: now)
+        #expect(overflow.leafValue == .number(.double(Double(Int64.max) + 1)))
+        let fractional = try Node(json: [".sv": ["increment": 0.5]]).resolvingServerValues(
+            existing: Node(.number(2)), now: now)
+        #expect(fractional.leafValue == .number(.double(2.5)))
+    }
+
+    @Test func nestedIncrementsFindTheirOwnLocation() throws {
+        let write = try Node(json: ["a": ["n": [".sv": ["increment": 2]]], "b": [".sv": ["increment": 3]]])
+        let existing = try Node(json: ["a": ["n": 40], "b": 1, "c": 7])
+        #expect(write.resolvingServerValues(existing: existing, now: now).plainJSON() == ["a": ["n": 42], "b": 4])
+    }
+
+    @Test func priorityTimestamps() throws {
+        let write = try Node(json: ["x": 1, ".priority": [".sv": "timestamp"]])
+        #expect(write.priority == .serverValue(.timestamp))
+        #expect(write.resolvingServerValues(existing: .empty, now: now).priority == .number(.int(now)))
+    }
+
+    @Test func unknownPlaceholdersAreErrors() {
+        for placeholder: JSONValue in [
+            [".sv": "later"], [".sv": ["decrement": 1]], [".sv": ["increment": "1"]], [".sv": 5],
+        ] {
+            #expect(throws: ValidationError.self) { try Node(json: ["a": placeholder]) }
+        }
+    }
+
+    @Test func placeholderJSON() {
+        #expect(ServerValue.timestamp.json.jsonString == #"{".sv":"timestamp"}"#)
+        #expect(ServerValue.increment(3).json.jsonString == #"{".sv":{"increment":3}}"#)
+    }
+}
