@@ -7,11 +7,18 @@ let package = Package(
     products: [
         .executable(name: "presencetop", targets: ["presencetop"]),
         .library(name: "RTDBCore", targets: ["RTDBCore"]),
+        .library(name: "RTDBWire", targets: ["RTDBWire"]),
+        .library(name: "RTDBServer", targets: ["RTDBServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .target(
@@ -21,14 +28,46 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "RTDBWire",
+            dependencies: [
+                "RTDBCore",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "RTDBServer",
+            dependencies: [
+                "RTDBCore",
+                "RTDBWire",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "presencetop",
             dependencies: [
                 "RTDBCore",
+                "RTDBServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
+        .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
+        .testTarget(
+            name: "RTDBServerTests",
+            dependencies: [
+                "RTDBServer",
+                "RTDBWire",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

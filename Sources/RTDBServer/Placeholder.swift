@@ -1,0 +1,4 @@
+import RTDBCore
+import GRDB
+import Hummingbird
+import HummingbirdWebSocket

@@ -1,0 +1,67 @@
+import OrderedCollections
+import RTDBCore
+
+extension ClientRequest {
+    /// The action name sent as `a`.
+    public var action: String {
+        switch self {
+        case .listen: return "q"
+        case .unlisten: return "n"
+        case .put: return "p"
+        case .merge: return "m"
+        case .onDisconnectPut: return "o"
+        case .onDisconnectMerge: return "om"
+        case .onDisconnectCancel: return "oc"
+        case .get: return "g"
+        case .auth: return "auth"
+        case .gauth: return "gauth"
+        case .unauth: return "unauth"
+        case .stats: return "s"
+        case .appCheck: return "appcheck"
+        case .unappCheck: return "unappcheck"
+        }
+    }
+
+    /// The body sent as `b`.
+    public var body: JSONValue {
+        switch self {
+        case .listen(let path, let query, let tag, let hash):
+            var members = ClientRequest.pathAndQuery(path, query, tag)
+            members["h"] = .string(hash)
+            return .object(members)
+        case .unlisten(let path, let query, let tag):
+            return .object(ClientRequest.pathAndQuery(path, query, tag))
+        case .put(let path, let data, let hash):
+            var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description), "d": data]
+            if let hash { members["h"] = .string(hash) }
+            return .object(members)
+        case .merge(let path, let data), .onDisconnectMerge(let path, let data):
+            return ["p": .string(path.description), "d": .object(data)]
+        case .onDisconnectPut(let path, let data):
+            return ["p": .string(path.description), "d": data]
+        case .onDisconnectCancel(let path):
+            return ["p": .string(path.description), "d": nil]
+        case .get(let path, let query):
+            return ["p": .string(path.description), "q": query.wireObject]
+        case .auth(let credential, let authVariable), .gauth(let credential, let authVariable):
+            var members: OrderedDictionary<String, JSONValue> = ["cred": .string(credential)]
+            if let authVariable { members["authvar"] = authVariable }
+            return .object(members)
+        case .unauth, .unappCheck:
+            return [:]
+        case .stats(let counters):
+            return ["c": counters]
+        case .appCheck(let token):
+            return ["token": .string(token)]
+        }
+    }
+
+    private static func pathAndQuery(_ path: Path, _ query: QueryParams, _ tag: Int?) -> OrderedDictionary<
+        String, JSONValue
+    > {
+        var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description)]
+        if !query.isDefault { members["q"] = query.wireObject }
+        if let tag { members["t"] = .int(Int64(tag)) }
+        return members
+    }
+}

@@ -1,0 +1,124 @@
+import OrderedCollections
+import RTDBCore
+
+/// A request a client sends (`{"t":"d","d":{"r":N,"a":action,"b":body}}`, rtdb-spec §1.6), typed.
+public enum ClientRequest: Sendable, Hashable {
+    /// `q`: listen at a path, optionally for a tagged query, with the hash of the client's cache.
+    case listen(path: Path, query: QueryParams, tag: Int?, hash: String)
+    /// `n`: stop listening.
+    case unlisten(path: Path, query: QueryParams, tag: Int?)
+    /// `p`: set (null removes); with `hash`, only if the current data has that hash.
+    case put(path: Path, data: JSONValue, hash: String?)
+    /// `m`: update several relative paths at once.
+    case merge(path: Path, data: OrderedDictionary<String, JSONValue>)
+    /// `o`: set when this connection ends.
+    case onDisconnectPut(path: Path, data: JSONValue)
+    /// `om`: update when this connection ends.
+    case onDisconnectMerge(path: Path, data: OrderedDictionary<String, JSONValue>)
+    /// `oc`: cancel the onDisconnect operations at and below a path.
+    case onDisconnectCancel(path: Path)
+    /// `g`: read once.
+    case get(path: Path, query: QueryParams)
+    /// `auth`: authenticate with an ID token or emulator JWT.
+    case auth(credential: String, authVariable: JSONValue?)
+    /// `gauth`: authenticate with an OAuth access token, or `owner` for admin.
+    case gauth(credential: String, authVariable: JSONValue?)
+    /// `unauth`: become unauthenticated.
+    case unauth
+    /// `s`: usage counters.
+    case stats(JSONValue)
+    /// `appcheck`: an App Check token.
+    case appCheck(token: String)
+    /// `unappcheck` (or the JS spelling `unappeck`).
+    case unappCheck
+
+    /// Reads a request body for an action.
+    ///
+    /// - Throws: ``WireError`` with `unknown_action`, `invalid_request`, `invalid_path` or
+    ///   `invalid_query`, naming the problem.
+    public init(action: String, body: JSONValue) throws(WireError) {
+        switch action {
+        case "q", "l":
+            let (query, tag) = try ClientRequest.query(body)
+            self = .listen(path: try ClientRequest.path(body), query: query, tag: tag, hash: body["h"]?.stringValue ?? "")
+        case "n", "u":
+            let (query, tag) = try ClientRequest.query(body)
+            self = .unlisten(path: try ClientRequest.path(body), query: query, tag: tag)
+        case "p":
+            let hash: String?
+            switch body["h"] {
+            case nil, .null?: hash = nil
+            case .string(let string)?: hash = string
+            default: throw .invalidRequest("'h' must be a string")
+            }
+            self = .put(path: try ClientRequest.path(body), data: body["d"] ?? .null, hash: hash)
+        case "m":
+            self = .merge(path: try ClientRequest.path(body), data: try ClientRequest.mergeData(body))
+        case "o":
+            self = .onDisconnectPut(path: try ClientRequest.path(body), data: body["d"] ?? .null)
+        case "om":
+            self = .onDisconnectMerge(path: try ClientRequest.path(body), data: try ClientRequest.mergeData(body))
+        case "oc":
+            self = .onDisconnectCancel(path: try ClientRequest.path(body))
+        case "g":
+            self = .get(path: try ClientRequest.path(body), query: try ClientRequest.query(body).query)
+        case "auth", "gauth":
+            guard case .string(let credential)? = body["cred"] else { throw .invalidRequest("'cred' must be a string") }
+            let authVariable = body["authvar"]
+            self =
+                action == "auth"
+                ? .auth(credential: credential, authVariable: authVariable)
+                : .gauth(credential: credential, authVariable: authVariable)
+        case "unauth":
+            self = .unauth
+        case "s":
+            self = .stats(body["c"] ?? .null)
+        case "appcheck":
+            self = .appCheck(token: body["token"]?.stringValue ?? "")
+        case "unappcheck", "unappeck":
+            self = .unappCheck
+        default:
+            throw WireError(status: WireStatus.unknownAction, message: "unknown action '\(action)'")
+        }
+    }
+
+    private static func path(_ body: JSONValue) throws(WireError) -> Path {
+        guard case .string(let string)? = body["p"] else { throw .invalidRequest("'p' must be a path string") }
+        do {
+            return try Path(validating: string)
+        } catch {
+            throw WireError(error)
+        }
+    }
+
+    private static func query(_ body: JSONValue) throws(WireError) -> (query: QueryParams, tag: Int?) {
+        var query = QueryParams.default
+        switch body["q"] {
+        case nil, .null?: break
+        case let object?:
+            do {
+                query = try QueryParams(wireObject: object)
+            } catch {
+                throw WireError(error)
+            }
+        }
+        switch body["t"] {
+        case nil, .null?: return (query, nil)
+        case .number(let number)?:
+            guard let tag = number.exactInt, let int = Int(exactly: tag) else {
+                throw .invalidRequest("'t' must be an integer tag")
+            }
+            return (query, int)
+        default:
+            throw .invalidRequest("'t' must be an integer tag")
+        }
+    }
+
+    private static func mergeData(_ body: JSONValue) throws(WireError) -> OrderedDictionary<String, JSONValue> {
+        switch body["d"] {
+        case .object(let members)?: return members
+        case nil, .null?: return [:]
+        default: throw .invalidRequest("merge data must be an object of relative paths")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// Splits outgoing protocol messages into frames (rtdb-spec §1.2).
+///
+/// A message longer than 16,384 UTF-16 code units goes as a frame holding only the decimal
+/// fragment count, then that many fragments. Fragments are cut on Unicode scalar boundaries so
+/// each one is valid UTF-8 on its own.
+public enum WireFraming {
+    /// The longest frame the SDKs send or expect, in UTF-16 code units.
+    public static let maxFrameSize = 16_384
+
+    /// The frames that carry `message`: the message itself, or a count frame then fragments.
+    public static func frames(for message: String, maxFrameSize: Int = WireFraming.maxFrameSize) -> [String] {
+        if message.utf16.count <= maxFrameSize { return [message] }
+        var fragments: [String] = []
+        var current = String.UnicodeScalarView()
+        var currentUnits = 0
+        for scalar in message.unicodeScalars {
+            let units = scalar.utf16.count
+            if currentUnits + units > maxFrameSize {
+                fragments.append(String(current))
+                current = String.UnicodeScalarView()
+                currentUnits = 0
+            }
+            current.append(scalar)
+            currentUnits += units
+        }
+        if !current.isEmpty { fragments.append(String(current)) }
+        return [String(fragments.count)] + fragments
+    }
+}
+
+/// Reassembles incoming frames into protocol messages (rtdb-spec §1.2).
+///
+/// A frame of at most six characters that is a number starts a multi-frame message of that
+/// many fragments; `0` is the client keepalive and is ignored. Any other frame is a whole message.
+public struct FrameAssembler: Sendable {
+    /// Why a frame sequence was refused.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The announced fragments would exceed the size limit.
+        case messageTooLarge(announcedFragments: Int, limitBytes: Int)
+
+        /// A message naming the problem.
+        public var description: String {
+            switch self {
+            case .messageTooLarge(let fragments, let limit):
+                return "a message of \(fragments) fragments exceeds the limit of \(limit) bytes"
+            }
+        }
+    }
+
+    private var expected = 0
+    private var parts: [String] = []
+    private var bufferedBytes = 0
+    /// The largest message accepted, in bytes; larger fragment sequences fail early.
+    public let maxMessageBytes: Int
+
+    /// Makes an assembler that refuses messages larger than `maxMessageBytes` (well above the
+    /// request limit, so that an oversized request can still be answered with `too_big`).
+    public init(maxMessageBytes: Int) {
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// Whether a multi-frame message is being collected.
+    public var isBuffering: Bool { expected > 0 }
+
+    /// Takes one frame; returns a complete message when there is one.
+    public mutating func receive(_ frame: String) throws(Failure) -> String? {
+        if expected > 0 {
+            parts.append(frame)
+            bufferedBytes += frame.utf8.count
+            if bufferedBytes > maxMessageBytes {
+                let announced = expected
+                reset()
+                throw .messageTooLarge(announcedFragments: announced, limitBytes: maxMessageBytes)
+            }
+            if parts.count == expected {
+                let message = parts.joined()
+                reset()
+                return message
+            }
+            return nil
+        }
+        if frame.utf8.count <= 6, let count = Int(frame) {
+            if count <= 0 { return nil }  // keepalive "0"
+            if count == 1 {
+                expected = 1
+                return nil
+            }
+            // Fragments are at most 16,384 UTF-16 units, so at least one byte each; refuse counts
+            // that could not fit, and sequences that grow too large as they arrive.
+            if count > maxMessageBytes {
+                throw .messageTooLarge(announcedFragments: count, limitBytes: maxMessageBytes)
+            }
+            expected = count
+            parts.reserveCapacity(min(count, 1024))
+            return nil
+        }
+        return frame
+    }
+
+    private mutating func reset() {
+        expected = 0
+        parts = []
+        bufferedBytes = 0
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+
+@testable import RTDBWire
+
+@Suite struct WireFramingTests {
+    @Test func smallMessagesAreOneFrame() {
+        #expect(WireFraming.frames(for: "{\"t\":\"d\"}") == ["{\"t\":\"d\"}"])
+        let exact = String(repeating: "a", count: 16_384)
+        #expect(WireFraming.frames(for: exact) == [exact])
+    }
+
+    @Test func largeMessagesAreCountedThenSplit() {
+        let message = String(repeating: "x", count: 40_000)
+        let frames = WireFraming.frames(for: message)
+        #expect(frames.first == "3")
+        #expect(frames.dropFirst().map(\.utf16.count) == [16_384, 16_384, 7_232])
+        #expect(frames.dropFirst().joined() == message)
+    }
+
+    @Test func splitsCountUTF16UnitsAndKeepScalarsWhole() {
+        // Each 😀 is two UTF-16 units: 8,192 fit in one frame.
+        let message = String(repeating: "😀", count: 8_193)
+        let frames = WireFraming.frames(for: message)
+        #expect(frames.first == "2")
+        #expect(frames[1].utf16.count == 16_384)
+        #expect(frames[2] == "😀")
+        // An odd split point must not cut a surrogate pair.
+        let shifted = "a" + String(repeating: "😀", count: 8_192)
+        let shiftedFrames = WireFraming.frames(for: shifted)
+        #expect(shiftedFrames[1].utf16.count == 16_383)
+        #expect(shiftedFrames.dropFirst().joined() == shifted)
+    }
+
+    @Test func assemblerReassemblesAndIgnoresKeepalive() throws {
+        var assembler = FrameAssembler(maxMessageBytes: 1 << 20)
+        #expect(try assembler.receive("0") == nil)
+        #expect(try assembler.receive("{\"a\":1}") == "{\"a\":1}")
+        let message = String(repeating: "y", count: 50_000)
+        var result: String?
+        for frame in WireFraming.frames(for: message) { result = try assembler.receive(frame) }
+        #expect(result == message)
+        #expect(!assembler.isBuffering)
+        // A short numeric frame inside a fragment sequence is a fragment, not a count.
+        #expect(try assembler.receive("2") == nil)
+        #expect(try assembler.receive("12") == nil)
+        #expect(try assembler.receive("34") == "1234")
+    }
+
+    @Test func assemblerRefusesOversizedSequences() throws {
+        var assembler = FrameAssembler(maxMessageBytes: 100)
+        #expect(throws: FrameAssembler.Failure.self) { try assembler.receive("999999") }
+        var growing = FrameAssembler(maxMessageBytes: 100)
+        _ = try? growing.receive("3")
+        _ = try? growing.receive(String(repeating: "a", count: 60))
+        #expect(throws: FrameAssembler.Failure.self) { try growing.receive(String(repeating: "b", count: 60)) }
+        // After a refusal the assembler starts afresh.
+        #expect(try growing.receive("{}") == "{}")
+    }
+}
