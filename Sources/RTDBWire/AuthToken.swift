@@ -57,7 +57,8 @@ public struct AuthToken: Sendable, Hashable {
     /// `connectDatabaseEmulator` with a mock user token.
     public static func unsignedJWT(claims: JSONValue) -> String {
         let header: JSONValue = ["alg": "none", "type": "JWT"]
-        return base64URLEncode(Array(header.jsonString.utf8)) + "." + base64URLEncode(Array(claims.jsonString.utf8)) + "."
+        return base64URLEncode(Array(header.jsonString.utf8)) + "." + base64URLEncode(Array(claims.jsonString.utf8))
+            + "."
     }
 
     /// An unsigned emulator JWT for a user id, issued at `issuedAt` and valid for `lifetime` seconds.

@@ -40,7 +40,8 @@ public enum ClientRequest: Sendable, Hashable {
         switch action {
         case "q", "l":
             let (query, tag) = try ClientRequest.query(body)
-            self = .listen(path: try ClientRequest.path(body), query: query, tag: tag, hash: body["h"]?.stringValue ?? "")
+            self = .listen(
+                path: try ClientRequest.path(body), query: query, tag: tag, hash: body["h"]?.stringValue ?? "")
         case "n", "u":
             let (query, tag) = try ClientRequest.query(body)
             self = .unlisten(path: try ClientRequest.path(body), query: query, tag: tag)
@@ -84,11 +85,15 @@ public enum ClientRequest: Sendable, Hashable {
 
     private static func path(_ body: JSONValue) throws(WireError) -> Path {
         guard case .string(let string)? = body["p"] else { throw .invalidRequest("'p' must be a path string") }
+        // setPriority writes to "<path>/.priority": the one place a path may hold a reserved key.
+        let path = Path(string)
+        let checked = path.back == ".priority" ? path.parent! : path
         do {
-            return try Path(validating: string)
+            try Validation.validatePathString(checked.description)
         } catch {
             throw WireError(error)
         }
+        return path
     }
 
     private static func query(_ body: JSONValue) throws(WireError) -> (query: QueryParams, tag: Int?) {

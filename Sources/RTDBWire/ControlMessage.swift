@@ -45,7 +45,8 @@ public enum ControlMessage: Sendable, Hashable {
             guard let ts = data["ts"]?.intValue, case .string(let host)? = data["h"],
                 case .string(let session)? = data["s"]
             else { throw .invalidRequest("malformed hello") }
-            self = .hello(Handshake(timestamp: ts, version: data["v"]?.stringValue ?? "5", host: host, sessionID: session))
+            self = .hello(
+                Handshake(timestamp: ts, version: data["v"]?.stringValue ?? "5", host: host, sessionID: session))
         case "p": self = .ping
         case "o": self = .pong
         case "r": self = .reset(host: data.stringValue ?? "")

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `presencetop` command line: a terminal dashboard for realtime presence and offline sync.
 @main
-struct Presencetop: ParsableCommand {
+struct Presencetop: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -13,6 +13,6 @@ struct Presencetop: ParsableCommand {
             wire protocol v5 and REST, and a client engine with offline persistence.
             """,
         version: version,
-        subcommands: []
+        subcommands: [ServeCommand.self]
     )
 }

@@ -5,8 +5,11 @@ import Testing
 
 @Suite struct WireMessageTests {
     @Test func helloMatchesTheSDKShape() throws {
-        let hello = WireMessage.control(.hello(Handshake(timestamp: 1_724_150_000_000, host: "localhost:9000", sessionID: "a1b2c3")))
-        #expect(hello.text == #"{"t":"c","d":{"t":"h","d":{"ts":1724150000000,"v":"5","h":"localhost:9000","s":"a1b2c3"}}}"#)
+        let hello = WireMessage.control(
+            .hello(Handshake(timestamp: 1_724_150_000_000, host: "localhost:9000", sessionID: "a1b2c3")))
+        #expect(
+            hello.text == #"{"t":"c","d":{"t":"h","d":{"ts":1724150000000,"v":"5","h":"localhost:9000","s":"a1b2c3"}}}"#
+        )
         #expect(try WireMessage(text: hello.text) == hello)
         #expect(WireMessage.control(.pong).text == #"{"t":"c","d":{"t":"o","d":{}}}"#)
     }
@@ -19,10 +22,12 @@ import Testing
         }
         #expect(try ClientRequest(action: "s", body: body) == .stats(["sdk.js.9-8-1": 1]))
 
-        let listen = try ClientRequest(action: "q", body: try JSONParser.parse(#"{"p":"/msgs","q":{"l":2,"vf":"r"},"t":1,"h":""}"#))
+        let listen = try ClientRequest(
+            action: "q", body: try JSONParser.parse(#"{"p":"/msgs","q":{"l":2,"vf":"r"},"t":1,"h":""}"#))
         #expect(listen == .listen(path: Path("msgs"), query: QueryParams(limit: 2, viewFrom: .right), tag: 1, hash: ""))
 
-        let put = try ClientRequest(action: "p", body: try JSONParser.parse(#"{"p":"/a/b","d":{"x":{".sv":"timestamp"}},"h":"abc="}"#))
+        let put = try ClientRequest(
+            action: "p", body: try JSONParser.parse(#"{"p":"/a/b","d":{"x":{".sv":"timestamp"}},"h":"abc="}"#))
         #expect(put == .put(path: Path("a/b"), data: ["x": [".sv": "timestamp"]], hash: "abc="))
 
         let merge = try ClientRequest(action: "m", body: try JSONParser.parse(#"{"p":"/","d":{"a/b":1,"c":null}}"#))

@@ -1,0 +1,134 @@
+import OrderedCollections
+import RTDBCore
+import RTDBWire
+
+/// Per-connection state the engine keeps: identity, credential and onDisconnect writes.
+struct SessionState: Sendable {
+    var outlet: Outlet
+    var sessionID: String
+    var auth: AuthToken?
+    var onDisconnect = SparseSnapshotTree()
+}
+
+extension DatabaseEngine {
+    /// Starts serving a WebSocket connection.
+    public func openSession(outlet: Outlet, sessionID: String) {
+        sessions[outlet.id] = SessionState(outlet: outlet, sessionID: sessionID)
+    }
+
+    /// Ends a connection: drops its listens, then runs its onDisconnect writes.
+    ///
+    /// Server values in them are resolved now. Safe to call twice.
+    public func closeSession(outlet: Outlet) {
+        guard let session = sessions.removeValue(forKey: outlet.id) else { return }
+        listens.removeAll(outlet: outlet.id)
+        let now = clock()
+        for (path, node) in session.onDisconnect.overwrites() {
+            let current = root.child(at: path)
+            apply(.set(path: path, node: node.resolvingServerValues(existing: current, now: now)))
+        }
+    }
+
+    /// Handles one request of a connection and queues its response (and any pushes) in order.
+    public func handle(_ request: ClientRequest, number: Int, outlet: Outlet) {
+        guard sessions[outlet.id] != nil else { return }
+        let outcome: Result<JSONValue, WireError>
+        switch request {
+        case .listen(let path, let query, let tag, let hash):
+            addListen(outlet: outlet, path: path, query: query, format: .websocket(tag: tag), hash: hash)
+            updateListenCount(outlet)
+            outcome = .success([:])
+        case .unlisten(let path, let query, _):
+            removeListen(outlet: outlet, path: path, query: query)
+            updateListenCount(outlet)
+            outcome = .success("")
+        case .put(let path, let data, let hash):
+            outcome = set(path, data: data, expectedHash: hash).map { _ in "" }
+        case .merge(let path, let data):
+            outcome = update(path, data: data).map { _ in "" }
+        case .onDisconnectPut(let path, let data):
+            outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)])
+        case .onDisconnectMerge(let path, let data):
+            outcome = registerOnDisconnect(outlet, path: path, children: data.map { (Path($0.key), $0.value) })
+        case .onDisconnectCancel(let path):
+            sessions[outlet.id]?.onDisconnect.forget(path)
+            updateOnDisconnectCount(outlet)
+            outcome = .success("")
+        case .get(let path, let query):
+            let node = root.child(at: path)
+            outcome = .success((query.loadsAllData ? node : query.filter(node)).exportJSON)
+        case .auth(let credential, _), .gauth(let credential, _):
+            outcome = authenticate(outlet, credential: credential)
+        case .unauth:
+            sessions[outlet.id]?.auth = nil
+            connections.update(sessions[outlet.id]!.sessionID) { $0.authUID = nil }
+            outcome = .success("")
+        case .stats, .appCheck, .unappCheck:
+            outcome = .success("")
+        }
+        respond(number, outcome, to: outlet)
+    }
+
+    /// Queues the response to request `number`.
+    public func respond(_ number: Int, _ outcome: Result<JSONValue, WireError>, to outlet: Outlet) {
+        let message: WireMessage
+        switch outcome {
+        case .success(let data): message = .response(number: number, status: WireStatus.ok, data: data)
+        case .failure(let error):
+            message = .response(number: number, status: error.status, data: .string(error.message))
+        }
+        send(.wire(message.text), to: outlet)
+    }
+
+    private func registerOnDisconnect(
+        _ outlet: Outlet, path: Path, children: [(relative: Path, data: JSONValue)]
+    ) -> Result<JSONValue, WireError> {
+        do throws(WireError) {
+            try DatabaseEngine.checkWritable(path)
+            if children.count > 1 || children.first?.relative.isEmpty == false {
+                do {
+                    try Validation.validateUpdatePaths(children.map(\.relative), at: path)
+                } catch {
+                    throw WireError(error)
+                }
+            }
+            var nodes: [(Path, Node)] = []
+            for (relative, data) in children {
+                let target = path.child(relative)
+                do {
+                    nodes.append(
+                        (target, try Node(json: data, at: target.back == ".priority" ? target.parent! : target)))
+                } catch {
+                    throw WireError(error)
+                }
+            }
+            for (target, node) in nodes { sessions[outlet.id]?.onDisconnect.remember(target, node) }
+            updateOnDisconnectCount(outlet)
+            return .success("")
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func authenticate(_ outlet: Outlet, credential: String) -> Result<JSONValue, WireError> {
+        do throws(WireError) {
+            let token = try AuthToken(credential: credential)
+            sessions[outlet.id]?.auth = token
+            connections.update(sessions[outlet.id]!.sessionID) { $0.authUID = token.isAdmin ? "owner" : token.uid }
+            return .success(["auth": token.claims, "expires": token.expiresAt.map { .int($0) } ?? .null])
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func updateOnDisconnectCount(_ outlet: Outlet) {
+        guard let session = sessions[outlet.id] else { return }
+        connections.update(session.sessionID) { $0.onDisconnectCount = session.onDisconnect.count }
+    }
+
+    private func updateListenCount(_ outlet: Outlet) {
+        guard let session = sessions[outlet.id] else { return }
+        let count = listens.count(of: outlet.id)
+        connections.update(session.sessionID) { $0.listenCount = count }
+    }
+}

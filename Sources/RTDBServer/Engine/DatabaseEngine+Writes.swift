@@ -1,0 +1,126 @@
+import OrderedCollections
+import RTDBCore
+import RTDBWire
+
+extension DatabaseEngine {
+    /// A change applied to the tree, as listens need to hear it.
+    enum Change {
+        case set(path: Path, node: Node)
+        case merge(path: Path, children: [(relative: Path, node: Node)])
+
+        var path: Path {
+            switch self {
+            case .set(let path, _), .merge(let path, _): return path
+            }
+        }
+    }
+
+    /// Sets `data` (export-format JSON, server values unresolved) at `path`.
+    ///
+    /// - Parameter expectedHash: When given, the write applies only if the current data at `path`
+    ///   has this hash (`""` for no data); otherwise it fails with `datastale`.
+    /// - Returns: The write's sequence number (wait for it with ``waitUntilDurable(_:)``).
+    public func set(_ path: Path, data: JSONValue, expectedHash: String? = nil) -> Result<UInt64, WireError> {
+        do throws(WireError) {
+            try DatabaseEngine.checkWritable(path)
+            let node: Node
+            do {
+                node = try Node(json: data, at: path.back == ".priority" ? path.parent! : path)
+            } catch {
+                throw WireError(error)
+            }
+            let current = root.child(at: path)
+            if let expectedHash, current.hashString != expectedHash {
+                throw WireError(status: WireStatus.dataStale, message: "the data at \(path) has changed")
+            }
+            apply(.set(path: path, node: node.resolvingServerValues(existing: current, now: clock())))
+            return .success(appliedSequence)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Applies a multi-path update: each key of `data` is a path relative to `path`.
+    public func update(_ path: Path, data: OrderedDictionary<String, JSONValue>) -> Result<UInt64, WireError> {
+        if data.isEmpty { return .success(appliedSequence) }
+        do throws(WireError) {
+            try DatabaseEngine.checkWritable(path)
+            let relatives = data.keys.map { Path($0) }
+            do {
+                try Validation.validateUpdatePaths(relatives, at: path)
+            } catch {
+                throw WireError(error)
+            }
+            var children: [(relative: Path, node: Node)] = []
+            let now = clock()
+            for (relative, value) in zip(relatives, data.values) {
+                let target = path.child(relative)
+                let node: Node
+                do {
+                    node = try Node(json: value, at: target.back == ".priority" ? target.parent! : target)
+                } catch {
+                    throw WireError(error)
+                }
+                children.append((relative, node.resolvingServerValues(existing: root.child(at: target), now: now)))
+            }
+            apply(.merge(path: path, children: children))
+            return .success(appliedSequence)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Adds a child under a new push id (REST `POST`), returning the id and sequence number.
+    public func push(_ path: Path, data: JSONValue) -> Result<(name: String, sequence: UInt64), WireError> {
+        let name = pushIDs.next(now: clock())
+        return set(path.child(name), data: data).map { (name, $0) }
+    }
+
+    static func checkWritable(_ path: Path) throws(WireError) {
+        if path.isInfo {
+            throw WireError(ValidationError.readOnlyPath(path: path.description))
+        }
+        if path.count > Validation.maxDepth {
+            throw WireError(ValidationError.tooDeep(path: path.description, depth: path.count))
+        }
+    }
+
+    /// Applies a resolved change: the tree, the log, then every affected listen.
+    func apply(_ change: Change) {
+        let oldRoot = root
+        let recordData: String
+        switch change {
+        case .set(let path, let node):
+            root = root.updating(at: path, with: node)
+            recordData = node.exportJSON.jsonString
+        case .merge(let path, let children):
+            var object = OrderedDictionary<String, JSONValue>()
+            for (relative, node) in children {
+                root = root.updating(at: path.child(relative), with: node)
+                object[relative.relativeString] = node.exportJSON
+            }
+            recordData = JSONValue.object(object).jsonString
+        }
+        appliedSequence += 1
+        let kind: LogRecord.Kind
+        if case .set = change { kind = .set } else { kind = .merge }
+        log(LogRecord(sequence: appliedSequence, path: change.path, kind: kind, data: recordData))
+        switch change {
+        case .set(let path, _): markDirty(path)
+        case .merge(let path, let children): for child in children { markDirty(path.child(child.relative)) }
+        }
+        for listen in listens.affected(by: change.path) {
+            deliver(change, to: listen, oldRoot: oldRoot)
+        }
+    }
+}
+
+extension DatabaseEngine {
+    /// The data at `path` (and the query's result when one is given) as of the newest applied
+    /// write, with that write's sequence number.
+    public func read(_ path: Path, query: QueryParams? = nil) -> (node: Node, result: Node, sequence: UInt64) {
+        let node = root.child(at: path)
+        let result = query.map { $0.loadsAllData ? node : $0.filter(node) } ?? node
+        return (node, result, appliedSequence)
+    }
+}

@@ -1,0 +1,191 @@
+import DequeModule
+import Logging
+import RTDBCore
+import RTDBWire
+
+/// One namespace (database): the tree, its listens and sessions, and its durability pipeline.
+///
+/// Every write of the namespace, from any connection or REST request, is applied here in one
+/// total order. Nothing leaves the server before the state it reflects is durable: each outgoing
+/// message is stamped with the sequence number of the newest applied write and held until that
+/// write has been committed to disk. The flusher commits everything pending in one transaction
+/// while new writes keep arriving (group commit).
+public actor DatabaseEngine {
+    /// The namespace's name.
+    public let namespace: String
+    let store: any DurableStore
+    let clock: @Sendable () -> Int64
+    let connections: ConnectionTable
+    let logger: Logger
+    let checkpointInterval: Int
+
+    var root: Node
+    var appliedSequence: UInt64
+    var durableSequence: UInt64
+    var pendingRecords: [LogRecord] = []
+    var dirtyKeys: Set<String>? = []
+    var recordsSinceCheckpoint = 0
+    var checkpointRequested = false
+    var outbox = Deque<(sequence: UInt64, outlet: Outlet, item: OutboundItem)>()
+    var durabilityWaiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    var flusherWakeup: CheckedContinuation<Void, Never>?
+    var flusher: Task<Void, Never>?
+    var isClosed = false
+    var listens = ListenRegistry()
+    var sessions: [Int: SessionState] = [:]
+    var pushIDs: PushIDGenerator
+
+    /// Opens a namespace over a store, replaying what the store holds.
+    ///
+    /// - Parameters:
+    ///   - checkpointInterval: After this many logged writes the log is compacted into a snapshot.
+    public static func open(
+        namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
+        connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000
+    ) async throws -> DatabaseEngine {
+        let (root, sequence) = try await store.load()
+        let engine = DatabaseEngine(
+            namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
+            checkpointInterval: checkpointInterval, root: root, sequence: sequence)
+        await engine.startFlusher()
+        return engine
+    }
+
+    private init(
+        namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
+        connections: ConnectionTable, logger: Logger, checkpointInterval: Int, root: Node, sequence: UInt64
+    ) {
+        self.namespace = namespace
+        self.store = store
+        self.clock = clock
+        self.connections = connections
+        self.logger = logger
+        self.checkpointInterval = checkpointInterval
+        self.root = root
+        self.appliedSequence = sequence
+        self.durableSequence = sequence
+        self.pushIDs = PushIDGenerator()
+    }
+
+    private func startFlusher() {
+        guard !store.isVolatile else { return }
+        flusher = Task { await self.runFlusher() }
+    }
+
+    /// The whole tree as of the newest applied write.
+    public var currentRoot: Node { root }
+
+    /// The number of writes applied since the namespace was created.
+    public var sequence: UInt64 { appliedSequence }
+
+    /// The number of active listens (WebSocket and SSE).
+    public var listenCount: Int { listens.count }
+
+    /// Waits for pending writes to be durable, writes a checkpoint and releases the store.
+    public func close() async {
+        guard !isClosed else { return }
+        // The flusher commits what is pending with a final checkpoint, then stops.
+        checkpointRequested = true
+        isClosed = true
+        flusherWakeup?.resume()
+        flusherWakeup = nil
+        await flusher?.value
+        do {
+            try await store.close()
+        } catch {
+            logger.error("closing the store of namespace \(namespace) failed: \(error)")
+        }
+    }
+
+    // MARK: - Durability
+
+    /// Records an applied write for the flusher.
+    func log(_ record: LogRecord) {
+        if store.isVolatile {
+            durableSequence = record.sequence
+            return
+        }
+        pendingRecords.append(record)
+        flusherWakeup?.resume()
+        flusherWakeup = nil
+    }
+
+    /// Returns once every write up to `sequence` is durable.
+    public func waitUntilDurable(_ sequence: UInt64) async {
+        if sequence <= durableSequence { return }
+        await withCheckedContinuation { continuation in
+            durabilityWaiters.append((sequence, continuation))
+        }
+    }
+
+    private func runFlusher() async {
+        while true {
+            let (records, checkpoint) = await nextBatch()
+            guard let last = records.last?.sequence ?? checkpoint?.sequence else { return }
+            do {
+                try await store.append(records, checkpoint: checkpoint)
+                markDurable(last)
+            } catch {
+                logger.error("commit of \(records.count) writes to namespace \(namespace) failed, retrying: \(error)")
+                pendingRecords.insert(contentsOf: records, at: 0)
+                if checkpoint != nil { checkpointRequested = true }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    private func nextBatch() async -> ([LogRecord], Checkpoint?) {
+        while pendingRecords.isEmpty && !checkpointRequested {
+            if isClosed { return ([], nil) }
+            await withCheckedContinuation { flusherWakeup = $0 }
+        }
+        let records = pendingRecords
+        pendingRecords = []
+        recordsSinceCheckpoint += records.count
+        var checkpoint: Checkpoint?
+        if checkpointRequested || recordsSinceCheckpoint >= checkpointInterval {
+            checkpoint = Checkpoint(root: root, sequence: appliedSequence, dirtyKeys: dirtyKeys)
+            dirtyKeys = []
+            recordsSinceCheckpoint = 0
+            checkpointRequested = false
+        }
+        return (records, checkpoint)
+    }
+
+    private func markDurable(_ sequence: UInt64) {
+        durableSequence = max(durableSequence, sequence)
+        while let first = outbox.first, first.sequence <= durableSequence {
+            outbox.removeFirst()
+            first.outlet.send(first.item)
+        }
+        if !durabilityWaiters.isEmpty {
+            var waiting: [(sequence: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+            for waiter in durabilityWaiters {
+                if waiter.sequence <= durableSequence {
+                    waiter.continuation.resume()
+                } else {
+                    waiting.append(waiter)
+                }
+            }
+            durabilityWaiters = waiting
+        }
+    }
+
+    /// Sends an item once the newest applied write is durable, after everything queued before it.
+    func send(_ item: OutboundItem, to outlet: Outlet) {
+        if outbox.isEmpty && appliedSequence <= durableSequence {
+            outlet.send(item)
+        } else {
+            outbox.append((appliedSequence, outlet, item))
+        }
+    }
+
+    /// Notes which top-level key a write touched, for the next checkpoint.
+    func markDirty(_ path: Path) {
+        guard let front = path.front else {
+            dirtyKeys = nil
+            return
+        }
+        dirtyKeys?.insert(front)
+    }
+}

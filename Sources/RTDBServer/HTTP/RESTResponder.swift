@@ -1,0 +1,198 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import RTDBCore
+import RTDBWire
+import ServiceLifecycle
+
+/// The REST API (`/<path>.json`) and its streaming form (rtdb-spec §5.11, §5.12).
+struct RESTResponder: HTTPResponder {
+    typealias Context = ServerRequestContext
+
+    let registry: NamespaceRegistry
+    let configuration: ServerConfiguration
+    let connections: ConnectionTable
+    let logger: Logger
+
+    static let etagHeader = HTTPField.Name("ETag")!
+    static let wantsETagHeader = HTTPField.Name("X-Firebase-ETag")!
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        do {
+            if request.uri.path.hasPrefix("/.admin/") { return try admin(request) }
+            let rest = try RESTRequest(request, defaultNamespace: configuration.defaultNamespace)
+            let engine: DatabaseEngine
+            do {
+                engine = try await registry.engine(for: rest.namespace)
+            } catch let error as NamespaceError {
+                throw RESTError(.notFound, error.description)
+            }
+            switch rest.method {
+            case .get:
+                if rest.wantsEventStream { return await stream(rest, engine: engine) }
+                return try await get(rest, request: request, engine: engine)
+            case .put, .delete:
+                var request = request
+                let data: JSONValue = rest.method == .delete ? .null : try await body(of: &request)
+                return try await put(rest, data: data, request: request, engine: engine)
+            case .patch:
+                var request = request
+                guard case .object(let children) = try await body(of: &request) else {
+                    throw RESTError(.badRequest, "PATCH needs a JSON object of paths to values")
+                }
+                let sequence = try await engine.update(rest.path, data: children).get(or: RESTError.init)
+                await engine.waitUntilDurable(sequence)
+                return reply(rest, .object(children))
+            case .post:
+                var request = request
+                let data = try await body(of: &request)
+                let (name, sequence) = try await engine.push(rest.path, data: data).get(or: RESTError.init)
+                await engine.waitUntilDurable(sequence)
+                return reply(rest, ["name": .string(name)])
+            default:
+                throw RESTError(.methodNotAllowed, "method \(rest.method) is not supported")
+            }
+        } catch let error as RESTError {
+            return error.response
+        }
+    }
+
+    private func get(_ rest: RESTRequest, request: Request, engine: DatabaseEngine) async throws -> Response {
+        let (node, result, sequence) = await engine.read(rest.path, query: rest.query)
+        await engine.waitUntilDurable(sequence)
+        let etag = RESTResponder.etag(of: node)
+        if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch == etag {
+            return Response(status: .notModified, headers: [RESTResponder.etagHeader: etag])
+        }
+        var headers = HTTPFields()
+        if request.headers[RESTResponder.wantsETagHeader] == "true" || request.headers[.ifNoneMatch] != nil {
+            headers[RESTResponder.etagHeader] = etag
+        }
+        let json: JSONValue
+        if rest.parameters["shallow"] == "true" {
+            json =
+                result.isLeaf
+                ? result.plainJSON()
+                : .object(.init(uniqueKeysWithValues: result.children.map { ($0.key.string, .bool(true)) }))
+        } else {
+            json = rest.exportFormat ? result.exportJSON : result.plainJSON(arrays: true)
+        }
+        return RESTResponder.json(json, pretty: rest.printMode == "pretty", headers: headers)
+    }
+
+    private func put(_ rest: RESTRequest, data: JSONValue, request: Request, engine: DatabaseEngine) async throws
+        -> Response
+    {
+        let ifMatch = request.headers[.ifMatch]
+        let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
+        switch await engine.set(rest.path, data: data, expectedHash: expectedHash) {
+        case .success(let sequence):
+            await engine.waitUntilDurable(sequence)
+            let written = await engine.read(rest.path).node
+            var headers = HTTPFields()
+            if ifMatch != nil { headers[RESTResponder.etagHeader] = RESTResponder.etag(of: written) }
+            if rest.method == .delete { return reply(rest, .null, headers: headers) }
+            return reply(
+                rest, rest.exportFormat ? written.exportJSON : written.plainJSON(arrays: true), headers: headers)
+        case .failure(let error) where error.status == WireStatus.dataStale:
+            let (current, _, sequence) = await engine.read(rest.path)
+            await engine.waitUntilDurable(sequence)
+            return RESTResponder.json(
+                current.plainJSON(arrays: true), status: .preconditionFailed,
+                headers: [RESTResponder.etagHeader: RESTResponder.etag(of: current)])
+        case .failure(let error):
+            throw RESTError(error)
+        }
+    }
+
+    private func stream(_ rest: RESTRequest, engine: DatabaseEngine) async -> Response {
+        let outlet = Outlet()
+        await engine.addStream(
+            outlet: outlet, path: rest.path, query: rest.query ?? .default, export: rest.exportFormat)
+        let interval = configuration.streamKeepAliveInterval
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let keepAlive = Task {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: interval)
+                        outlet.send(.event(name: "keep-alive", data: "null"))
+                    }
+                }
+                do {
+                    try await withGracefulShutdownHandler {
+                        for await item in outlet.items {
+                            guard case .event(let name, let data) = item else { break }
+                            try await writer.write(ByteBuffer(string: "event: \(name)\ndata: \(data)\n\n"))
+                        }
+                    } onGracefulShutdown: {
+                        outlet.send(.close)
+                    }
+                } catch {
+                    // The client went away.
+                }
+                keepAlive.cancel()
+                outlet.finish()
+                await engine.removeListens(of: outlet)
+                try? await writer.finish(nil)
+            })
+    }
+
+    private func admin(_ request: Request) throws -> Response {
+        let bearer = request.headers[.authorization]
+        guard bearer == "Bearer owner" || request.uri.queryParameters["auth"] == "owner" else {
+            throw RESTError(.unauthorized, "admin endpoints need 'Authorization: Bearer owner'")
+        }
+        guard request.uri.path == "/.admin/connections.json" else {
+            throw RESTError(.notFound, "unknown admin endpoint \(request.uri.path)")
+        }
+        return RESTResponder.json(.array(connections.connections.map(\.json)))
+    }
+
+    private func body(of request: inout Request) async throws -> JSONValue {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: configuration.maxRESTBodyBytes)
+        } catch {
+            throw RESTError(
+                .contentTooLarge, "the request body is over the limit of \(configuration.maxRESTBodyBytes) bytes")
+        }
+        do {
+            return try JSONParser.parse(bytes: buffer.readableBytesView)
+        } catch {
+            throw RESTError(.badRequest, "the body is not valid JSON: \(error)")
+        }
+    }
+
+    private func reply(_ rest: RESTRequest, _ json: JSONValue, headers: HTTPFields = [:]) -> Response {
+        if rest.printMode == "silent" { return Response(status: .noContent, headers: headers) }
+        return RESTResponder.json(json, pretty: rest.printMode == "pretty", headers: headers)
+    }
+
+    /// The ETag of a location: its node hash, or `null_etag` when it holds no data.
+    static func etag(of node: Node) -> String {
+        node.isEmpty ? "null_etag" : node.hashString
+    }
+
+    static func json(
+        _ json: JSONValue, status: HTTPResponse.Status = .ok, pretty: Bool = false, headers: HTTPFields = [:]
+    ) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        let text = pretty ? json.prettyJSONString : json.jsonString
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension Result {
+    /// The success value, or the failure converted to another error and thrown.
+    func get<E: Error>(or convert: (Failure) -> E) throws(E) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let error): throw convert(error)
+        }
+    }
+}

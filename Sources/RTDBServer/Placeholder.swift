@@ -1,4 +1,0 @@
-import RTDBCore
-import GRDB
-import Hummingbird
-import HummingbirdWebSocket

@@ -1,0 +1,108 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import RTDBCore
+import RTDBWire
+
+/// A Firebase Realtime Database compatible server: protocol v5 over WebSocket and the REST API
+/// (with streaming) on one port, each namespace stored durably in SQLite.
+public final class RTDBServer: Sendable {
+    /// How the server runs.
+    public let configuration: ServerConfiguration
+    /// The live WebSocket connections, for the dashboard.
+    public let connections: ConnectionTable
+    /// The namespaces.
+    public let registry: NamespaceRegistry
+    private let directory = SessionDirectory()
+    private let logger: Logger
+    private let clock: @Sendable () -> Int64
+
+    /// Makes a server; nothing is bound until ``run(onListening:)``.
+    ///
+    /// - Parameter clock: The server's time in milliseconds since the epoch (injected in tests).
+    public init(
+        configuration: ServerConfiguration, logger: Logger = Logger(label: "presencetop.server"),
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.clock = clock
+        self.connections = ConnectionTable()
+        self.registry = NamespaceRegistry(
+            configuration: configuration, connections: connections, clock: clock, logger: logger)
+    }
+
+    /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM, then stops
+    /// accepting, lets in-flight writes become durable, and closes every namespace.
+    ///
+    /// - Parameter onListening: Called once with the bound host and port.
+    public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in })
+        async throws
+    {
+        let responder = RESTResponder(
+            registry: registry, configuration: configuration, connections: connections, logger: logger)
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: configuration.maxFrameBytes,
+            autoPing: .enabled(timePeriod: configuration.heartbeatTimeout / 2))
+        let host = configuration.host
+        let app = Application(
+            responder: responder,
+            server: .http1WebSocketUpgrade(configuration: .init(ws: webSocket)) { request, channel, logger in
+                self.upgrade(request, channel: channel)
+            },
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                await onListening(host, channel.localAddress?.port ?? 0)
+            },
+            logger: logger
+        )
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            await registry.close()
+            throw error
+        }
+        await registry.close()
+    }
+
+    private func upgrade(
+        _ request: HTTPRequest, channel: any Channel
+    ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        let target = request.path ?? "/"
+        guard target.hasPrefix("/.ws") else { return .dontUpgrade }
+        var parameters: [String: String] = [:]
+        if let query = target.split(separator: "?", maxSplits: 1).dropFirst().first {
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                let value = parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? String(parts[1]) : ""
+                parameters[String(parts[0])] = value
+            }
+        }
+        let authority = request.authority ?? "\(configuration.host):\(configuration.port)"
+        let namespace = parameters["ns"] ?? RESTRequest.namespace(fromHost: authority) ?? configuration.defaultNamespace
+        let peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
+        let supersedes = parameters["ls"]
+        return .upgrade([:]) { inbound, outbound, _ in
+            let engine: DatabaseEngine
+            do {
+                engine = try await self.registry.engine(for: namespace)
+            } catch {
+                try? await outbound.write(.text(WireMessage.control(.shutdown(reason: "\(error)")).text))
+                return
+            }
+            let session = WebSocketSession(
+                engine: engine, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
+                supersedes: supersedes, configuration: self.configuration, connections: self.connections,
+                directory: self.directory, clock: self.clock, logger: self.logger)
+            await session.run(inbound: inbound, outbound: outbound)
+        }
+    }
+
+    static func makeSessionID() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<16).map { _ in alphabet.randomElement()! })
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import RTDBCore
+import RTDBWire
+
+/// One protocol v5 connection: the hello, then requests in order, with pushes and responses
+/// written as the engine releases them.
+struct WebSocketSession {
+    let engine: DatabaseEngine
+    let sessionID: String
+    let host: String
+    let peer: String
+    let supersedes: String?
+    let configuration: ServerConfiguration
+    let connections: ConnectionTable
+    let directory: SessionDirectory
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let outlet = Outlet()
+        let now = clock()
+        if let supersedes, let previous = directory.outlet(for: supersedes) {
+            // The client reconnected (ls=): end the old half-open session, running its onDisconnect.
+            logger.debug("session \(sessionID) supersedes \(supersedes)")
+            previous.send(.close)
+        }
+        directory.insert(outlet, for: sessionID)
+        connections.insert(
+            ConnectionInfo(
+                sessionID: sessionID, namespace: engine.namespace, peerAddress: peer, authUID: nil, connectedAt: now,
+                lastHeardAt: now, onDisconnectCount: 0, listenCount: 0))
+        let hello = Handshake(timestamp: now, host: host, sessionID: sessionID)
+        outlet.send(.wire(WireMessage.control(.hello(hello)).text))
+        await engine.openSession(outlet: outlet, sessionID: sessionID)
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await writeLoop(outlet: outlet, outbound: outbound) }
+            group.addTask { await readLoop(outlet: outlet, inbound: inbound) }
+            await group.next()
+            group.cancelAll()
+        }
+        await engine.closeSession(outlet: outlet)
+        outlet.finish()
+        directory.remove(sessionID, outlet: outlet)
+        connections.remove(sessionID)
+        logger.debug("session \(sessionID) closed")
+    }
+
+    private func writeLoop(outlet: Outlet, outbound: WebSocketOutboundWriter) async {
+        for await item in outlet.items {
+            switch item {
+            case .wire(let text):
+                do {
+                    for frame in WireFraming.frames(for: text) { try await outbound.write(.text(frame)) }
+                } catch {
+                    return
+                }
+            case .close:
+                try? await outbound.close(.normalClosure, reason: "session ended")
+                return
+            case .event:
+                continue
+            }
+        }
+    }
+
+    private func readLoop(outlet: Outlet, inbound: WebSocketInboundStream) async {
+        var assembler = FrameAssembler(maxMessageBytes: 2 * configuration.maxWebSocketWriteBytes)
+        do {
+            for try await message in inbound.messages(maxSize: configuration.maxFrameBytes) {
+                let heard = clock()
+                connections.update(sessionID) { $0.lastHeardAt = heard }
+                guard case .text(let frame) = message else {
+                    sendError("binary frames are not part of protocol v5", to: outlet)
+                    continue
+                }
+                let text: String?
+                do {
+                    text = try assembler.receive(frame)
+                } catch {
+                    sendError("\(error); closing the connection", to: outlet)
+                    return
+                }
+                if let text { await process(text, outlet: outlet) }
+            }
+        } catch {
+            logger.debug("session \(sessionID) read ended: \(error)")
+        }
+    }
+
+    private func process(_ text: String, outlet: Outlet) async {
+        let message: WireMessage
+        do {
+            message = try WireMessage(text: text)
+        } catch {
+            sendError(error.message, to: outlet)
+            return
+        }
+        switch message {
+        case .control(.ping):
+            outlet.send(.wire(WireMessage.control(.pong).text))
+        case .control:
+            break
+        case .request(let number, let action, let body):
+            if text.utf8.count > configuration.maxWebSocketWriteBytes {
+                let error = WireError(
+                    status: WireStatus.tooBig,
+                    message: "request is \(text.utf8.count) bytes; the limit is \(configuration.maxWebSocketWriteBytes)"
+                )
+                await engine.respond(number, .failure(error), to: outlet)
+                return
+            }
+            do {
+                let request = try ClientRequest(action: action, body: body)
+                await engine.handle(request, number: number, outlet: outlet)
+            } catch {
+                await engine.respond(number, .failure(error), to: outlet)
+            }
+        case .response, .push:
+            sendError("clients send requests, not responses or pushes", to: outlet)
+        }
+    }
+
+    private func sendError(_ message: String, to outlet: Outlet) {
+        logger.info("session \(sessionID): \(message)")
+        outlet.send(.wire(WireMessage.control(.error(message)).text))
+    }
+}

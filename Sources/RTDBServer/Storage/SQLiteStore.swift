@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import RTDBCore
+
+/// A namespace's data in one SQLite file (GRDB, WAL, `synchronous=FULL`): an append-only log of
+/// resolved writes plus a snapshot of the tree split by top-level key, compacted at checkpoints.
+///
+/// A write is durable once the transaction holding its log row commits, so acknowledged writes
+/// survive `kill -9` and power loss. Many writes share one commit (group commit).
+public final class SQLiteStore: DurableStore {
+    private let queue: DatabaseQueue
+
+    /// The file's path.
+    public let path: String
+
+    /// Opens (creating if needed) the database file at `path`.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "presencetop.server"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try SQLiteStore.migrator.migrate(queue)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE log (
+                        seq INTEGER PRIMARY KEY,
+                        path TEXT NOT NULL,
+                        kind INTEGER NOT NULL,
+                        data TEXT NOT NULL
+                    );
+                    CREATE TABLE snapshot (
+                        key TEXT PRIMARY KEY,
+                        data TEXT NOT NULL
+                    );
+                    CREATE TABLE meta (
+                        name TEXT PRIMARY KEY,
+                        value INTEGER NOT NULL
+                    );
+                    INSERT INTO meta (name, value) VALUES ('checkpoint_seq', 0);
+                    """)
+        }
+        return migrator
+    }
+
+    /// The snapshot row that holds a root that is a leaf, and the one holding the root's priority.
+    private static let rootLeafKey = ""
+    private static let rootPriorityKey = ".priority"
+
+    /// Reads the snapshot and replays the log after it.
+    public func load() async throws -> (root: Node, sequence: UInt64) {
+        try await queue.read { db in
+            var root = Node.empty
+            var entries: [(key: ChildKey, node: Node)] = []
+            var priority: Priority?
+            for row in try Row.fetchAll(db, sql: "SELECT key, data FROM snapshot") {
+                let key: String = row["key"]
+                let json = try JSONParser.parse(row["data"] as String)
+                switch key {
+                case SQLiteStore.rootLeafKey: root = try Node(json: json)
+                case SQLiteStore.rootPriorityKey: priority = try Priority(json: json, at: .root)
+                default: entries.append((ChildKey(key), try Node(json: json, at: Path(segments: [key]))))
+                }
+            }
+            if root.isEmpty { root = Node(children: ChildrenMap(entries), priority: priority) }
+            var sequence = try UInt64(
+                Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'checkpoint_seq'") ?? 0)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT seq, path, kind, data FROM log WHERE seq > ? ORDER BY seq", arguments: [sequence])
+            while let row = try rows.next() {
+                let record = LogRecord(
+                    sequence: UInt64(row["seq"] as Int64), path: Path(row["path"] as String),
+                    kind: LogRecord.Kind(rawValue: row["kind"]) ?? .set, data: row["data"])
+                root = try record.apply(to: root)
+                sequence = record.sequence
+            }
+            return (root, sequence)
+        }
+    }
+
+    /// Appends records (and writes a checkpoint) in one transaction.
+    public func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws {
+        try await queue.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO log (seq, path, kind, data) VALUES (?, ?, ?, ?)")
+            for record in records {
+                try insert.execute(arguments: [
+                    Int64(record.sequence), record.path.relativeString, record.kind.rawValue, record.data,
+                ])
+            }
+            if let checkpoint { try SQLiteStore.write(checkpoint, in: db) }
+        }
+    }
+
+    private static func write(_ checkpoint: Checkpoint, in db: Database) throws {
+        let root = checkpoint.root
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshot (key, data) VALUES (?, ?)")
+        let delete = try db.cachedStatement(sql: "DELETE FROM snapshot WHERE key = ?")
+        if root.isLeaf || checkpoint.dirtyKeys == nil {
+            try db.execute(sql: "DELETE FROM snapshot")
+        }
+        if root.isLeaf {
+            try upsert.execute(arguments: [rootLeafKey, root.exportJSON.jsonString])
+        } else {
+            try delete.execute(arguments: [rootLeafKey])
+            if let dirty = checkpoint.dirtyKeys {
+                for key in dirty {
+                    let child = root.child(key)
+                    if child.isEmpty {
+                        try delete.execute(arguments: [key])
+                    } else {
+                        try upsert.execute(arguments: [key, child.exportJSON.jsonString])
+                    }
+                }
+            } else {
+                for (key, child) in root.children {
+                    try upsert.execute(arguments: [key.string, child.exportJSON.jsonString])
+                }
+            }
+            if let priority = root.priority {
+                try upsert.execute(arguments: [rootPriorityKey, priority.json.jsonString])
+            } else {
+                try delete.execute(arguments: [rootPriorityKey])
+            }
+        }
+        try db.execute(
+            sql: "UPDATE meta SET value = ? WHERE name = 'checkpoint_seq'", arguments: [Int64(checkpoint.sequence)])
+        try db.execute(sql: "DELETE FROM log WHERE seq <= ?", arguments: [Int64(checkpoint.sequence)])
+    }
+
+    /// False: appends wait for the disk.
+    public var isVolatile: Bool { false }
+
+    /// Checkpoints the WAL and closes the file.
+    public func close() async throws {
+        try await queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        try queue.close()
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RTDBServer
+
+/// `presencetop serve`: runs the Firebase-compatible server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Realtime Database server (WebSocket protocol v5 and REST on one port).",
+        discussion: """
+            Prints one line, 'listening on http://HOST:PORT', once it accepts connections; logs go \
+            to stderr. Data is kept durably in one SQLite file per namespace. SIGINT or SIGTERM \
+            stops it after in-flight writes are on disk. There are no security rules yet: every \
+            request is allowed.
+            """
+    )
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to bind; 0 picks a free one.")
+    var port = 9000
+
+    @Option(name: .customLong("data"), help: "Where to keep the data (default: $XDG_DATA_HOME/presencetop/server).")
+    var dataDirectory: String?
+
+    @Flag(help: "Keep everything in memory; nothing survives a restart.")
+    var memory = false
+
+    @Option(help: "The namespace used when a request names none.")
+    var namespace = "demo"
+
+    @Option(help: "Seconds of silence after which a connection is closed and its onDisconnect writes run.")
+    var heartbeatTimeout: Double = 15
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: LogLevel = .notice
+
+    func validate() throws {
+        if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
+        if !ServerConfiguration.isValidNamespace(namespace) {
+            throw ValidationError("--namespace '\(namespace)': use 1-63 lowercase letters, digits or hyphens")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "presencetop.server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel.level
+        var configuration = ServerConfiguration(host: host, port: port, defaultNamespace: namespace)
+        configuration.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
+        if memory {
+            configuration.dataDirectory = nil
+        } else if let dataDirectory {
+            configuration.dataDirectory = URL(fileURLWithPath: dataDirectory)
+        }
+        let server = RTDBServer(configuration: configuration, logger: logger)
+        try await server.run { host, port in
+            // One line, flushed at once: scripts and tests wait for it.
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        }
+    }
+}
+
+/// The `--log-level` values.
+enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .notice }
+}
