@@ -69,7 +69,8 @@ let package = Package(
                 "RTDBServer",
                 "RTDBWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
     ],

@@ -9,22 +9,30 @@ public enum WireFraming {
 
     /// The frames that carry `message`: the message itself, or a count frame then fragments.
     public static func frames(for message: String, maxFrameSize: Int = WireFraming.maxFrameSize) -> [String] {
-        if message.utf16.count <= maxFrameSize { return [message] }
-        var fragments: [String] = []
-        var current = String.UnicodeScalarView()
-        var currentUnits = 0
-        for scalar in message.unicodeScalars {
-            let units = scalar.utf16.count
-            if currentUnits + units > maxFrameSize {
-                fragments.append(String(current))
-                current = String.UnicodeScalarView()
-                currentUnits = 0
+        var message = message
+        return message.withUTF8 { bytes in
+            // Fast check: UTF-8 never has fewer bytes than UTF-16 has units.
+            if bytes.count <= maxFrameSize { return [String(decoding: bytes, as: UTF8.self)] }
+            var fragments: [String] = []
+            var start = 0
+            var units = 0
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                let scalarUnits = length == 4 ? 2 : 1
+                if units + scalarUnits > maxFrameSize {
+                    fragments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                    start = index
+                    units = 0
+                }
+                units += scalarUnits
+                index += length
             }
-            current.append(scalar)
-            currentUnits += units
+            if fragments.isEmpty { return [String(decoding: bytes, as: UTF8.self)] }
+            fragments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
+            return [String(fragments.count)] + fragments
         }
-        if !current.isEmpty { fragments.append(String(current)) }
-        return [String(fragments.count)] + fragments
     }
 }
 

@@ -1,0 +1,83 @@
+import Foundation
+import RTDBCore
+import RTDBServer
+import RTDBWire
+import Testing
+
+@Suite struct BadInputTests {
+    @Test func malformedMessagesGetAnErrorAndTheConnectionGoesOn() async throws {
+        let server = try await TestServer.start()
+        let client = WireTestClient(url: server.webSocketURL)
+        _ = try await client.hello()
+        client.sendFrame("this is not json")
+        guard case .control(.error(let message)) = try await client.next() else {
+            Issue.record("no error for malformed JSON")
+            return
+        }
+        #expect(message.contains("invalid JSON"))
+        client.sendFrame(#"{"t":"d","d":{"r":"x"}}"#)
+        guard case .control(.error) = try await client.next() else {
+            Issue.record("no error for a malformed envelope")
+            return
+        }
+        client.sendFrame("0")  // keepalive: ignored
+        #expect(try await client.call(.stats([:])).status == "ok", "the connection still works")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func invalidRequestsAreRefusedOneByOne() async throws {
+        let server = try await TestServer.start()
+        let client = WireTestClient(url: server.webSocketURL)
+        _ = try await client.hello()
+        _ = try await client.call(.put(path: Path("kept"), data: "safe", hash: nil))
+
+        func raw(_ action: String, _ body: JSONValue) async throws -> (String, JSONValue) {
+            let number = Int.random(in: 1_000...1_000_000)
+            client.sendFrame(WireMessage.request(number: number, action: action, body: body).text)
+            for message in try await client.collect(until: number) {
+                if case .response(number, let status, let data) = message { return (status, data) }
+            }
+            throw TestFailure("no response")
+        }
+        let unknown = try await raw("zz", [:])
+        #expect(unknown.0 == "unknown_action")
+        #expect(unknown.1 == "unknown action 'zz'")
+        #expect(try await raw("p", ["p": "/a/b.c", "d": 1]).0 == "invalid_path")
+        #expect(try await raw("p", ["p": "/a", "d": ["bad#key": 1]]).0 == "invalid_path")
+        #expect(try await raw("p", ["p": "/.info/connected", "d": true]).0 == "permission_denied")
+        #expect(try await raw("p", ["p": "/a", "d": [".value": 1, "x": 2]]).0 == "invalid_data")
+        #expect(try await raw("p", ["p": "/a", "d": ["t": [".sv": "later"]]]).0 == "invalid_data")
+        #expect(try await raw("m", ["p": "/a", "d": ["x": 1, "x/y": 2]]).0 == "invalid_path")
+        #expect(try await raw("q", ["p": "/a", "q": ["l": -1], "t": 1]).0 == "invalid_query")
+        var deep: JSONValue = 1
+        for _ in 0..<40 { deep = ["k": deep] }
+        #expect(try await raw("p", ["p": "/a", "d": deep]).0 == "invalid_path")
+        let longString = JSONValue.string(String(repeating: "x", count: 10 * 1024 * 1024 + 1))
+        let tooBig = try await client.call(.put(path: Path("big"), data: longString, hash: nil))
+        #expect(tooBig.status == "too_big")
+        let huge = JSONValue.object(.init(uniqueKeysWithValues: (0..<5).map { ("k\($0)", .string(String(repeating: "y", count: 4 * 1024 * 1024))) }))
+        let overLimit = try await client.call(.put(path: Path("huge"), data: huge, hash: nil))
+        #expect(overLimit.status == "too_big")
+        #expect(overLimit.data.stringValue?.contains("limit") == true)
+        #expect(try await client.call(.get(path: Path("kept"), query: .default)).data == "safe")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func anOversizedFrameClosesOnlyThatConnection() async throws {
+        let server = try await TestServer.start(configure: { $0.maxFrameBytes = 64 * 1024 })
+        let victim = WireTestClient(url: server.webSocketURL)
+        let bystander = WireTestClient(url: server.webSocketURL)
+        _ = try await victim.hello()
+        _ = try await bystander.hello()
+        victim.sendFrame(WireMessage.request(1, ClientRequest.put(path: Path("x"), data: .string(String(repeating: "z", count: 100_000)), hash: nil)).text)
+        await #expect(throws: (any Error).self) {
+            while true { _ = try await victim.next(within: 5) }
+        }
+        #expect(try await bystander.call(.put(path: Path("still"), data: "alive", hash: nil)).status == "ok")
+        await victim.close()
+        await bystander.close()
+        await server.stop()
+    }
+}

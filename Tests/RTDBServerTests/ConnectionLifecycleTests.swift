@@ -1,0 +1,81 @@
+import Foundation
+import RTDBCore
+import RTDBServer
+import RTDBWire
+import Testing
+
+@Suite struct ConnectionLifecycleTests {
+    @Test func silentConnectionTimesOutAndItsOnDisconnectRuns() async throws {
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(1))
+        let raw = try await RawTCPClient(port: server.port)
+        try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+        _ = try await raw.read(until: #""t":"h""#)
+        try await raw.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/devices/d1","d":{"online":false,"seen":{".sv":"timestamp"}}}}}"#)
+        _ = try await raw.read(until: #""r":1"#)
+        #expect(server.server.connections.connections.count == 1)
+        // From now on the client answers nothing, not even the server's WebSocket pings.
+        let watcher = WireTestClient(url: server.webSocketURL)
+        _ = try await watcher.hello()
+        let fired = try await eventually {
+            let data = try await watcher.call(.get(path: Path("devices/d1"), query: .default)).data
+            return data["online"] == false && data["seen"]?.intValue != nil
+        }
+        #expect(fired)
+        #expect(try await eventually { await raw.isClosed })
+        #expect(server.server.connections.connections.count == 1, "only the watcher is left")
+        await raw.close()
+        await watcher.close()
+        await server.stop()
+    }
+
+    @Test func reconnectWithLastSessionEndsTheOldSession() async throws {
+        let server = try await TestServer.start()
+        let first = WireTestClient(url: server.webSocketURL)
+        let session = try await first.hello().sessionID
+        _ = try await first.call(.onDisconnectPut(path: Path("ghost"), data: nil))
+        _ = try await first.call(.put(path: Path("ghost"), data: "here", hash: nil))
+        let second = WireTestClient(url: server.webSocketURL + "&ls=\(session)")
+        _ = try await second.hello()
+        let cleaned = try await eventually {
+            try await second.call(.get(path: Path("ghost"), query: .default)).data == .null
+        }
+        #expect(cleaned)
+        #expect(server.server.connections[session] == nil)
+        await first.close()
+        await second.close()
+        await server.stop()
+    }
+
+    @Test func connectionTableAndAdminEndpoint() async throws {
+        let server = try await TestServer.start()
+        let client = WireTestClient(url: server.webSocketURL)
+        let session = try await client.hello().sessionID
+        let auth = try await client.call(.auth(credential: AuthToken.emulatorToken(uid: "morgan"), authVariable: nil))
+        #expect(auth.status == "ok")
+        #expect(auth.data["auth"]?["uid"] == "morgan")
+        #expect(auth.data["expires"] == 3600)
+        _ = try await client.call(.listen(path: Path("a"), query: .default, tag: nil, hash: ""))
+        _ = try await client.call(.onDisconnectPut(path: Path("a/b"), data: nil))
+        let info = try #require(server.server.connections[session])
+        #expect(info.authUID == "morgan")
+        #expect(info.namespace == "demo")
+        #expect(info.peerAddress.hasPrefix("127.0.0.1:"))
+        #expect(info.onDisconnectCount == 1)
+        #expect(info.listenCount == 1)
+        #expect(info.lastHeardAt >= info.connectedAt)
+
+        let denied = try await http("GET", "/.admin/connections.json", port: server.port)
+        #expect(denied.status == 401)
+        let listed = try await http("GET", "/.admin/connections.json", port: server.port, headers: ["Authorization": "Bearer owner"])
+        #expect(listed.status == 200)
+        #expect(listed.json?.arrayValue?.first?["sessionId"] == .string(session))
+        #expect(listed.json?.arrayValue?.first?["uid"] == "morgan")
+
+        let bad = try await client.call(.auth(credential: "not-a-token", authVariable: nil))
+        #expect(bad.status == "invalid_token")
+        #expect(try await client.call(.gauth(credential: "owner", authVariable: nil)).status == "ok")
+        #expect(server.server.connections[session]?.authUID == "owner")
+        await client.close()
+        await server.stop()
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import RTDBCore
+import RTDBServer
+import RTDBWire
+import Testing
+
+@Suite struct DurabilityTests {
+    @Test(arguments: [3, 50_000])
+    func dataSurvivesARestart(checkpointInterval: Int) async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await TestServer.start(dataDirectory: directory, configure: { $0.checkpointInterval = checkpointInterval })
+        let client = WireTestClient(url: first.webSocketURL)
+        _ = try await client.hello()
+        for index in 0..<25 {
+            _ = await client.send(.put(path: Path("items/i\(index)"), data: ["n": .int(Int64(index))], hash: nil))
+        }
+        _ = try await client.call(.merge(path: Path("items"), data: ["i3/n": 300, "i4": nil]))
+        _ = try await client.call(.put(path: Path("meta/x"), data: ["c": [".sv": ["increment": 2]]], hash: nil))
+        _ = try await client.call(.put(path: Path("meta/.priority"), data: 7, hash: nil))
+        _ = try await client.call(.put(path: Path("meta/x/c"), data: [".sv": ["increment": 3]], hash: nil))
+        let before = try await client.call(.get(path: .root, query: .default)).data
+        await client.close()
+        await first.stop()
+
+        let second = try await TestServer.start(dataDirectory: directory)
+        let reader = WireTestClient(url: second.webSocketURL)
+        _ = try await reader.hello()
+        let after = try await reader.call(.get(path: .root, query: .default)).data
+        #expect(after == before)
+        #expect(after["items"]?["i3"]?["n"] == 300)
+        #expect(after["items"]?["i4"] == nil)
+        #expect(after["meta"]?[".priority"] == 7)
+        #expect(after["meta"]?["x"]?["c"] == 5)
+        await reader.close()
+        await second.stop()
+    }
+
+    @Test func sqliteStoreCompactsAndReplays() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.sqlite").path
+        let store = try SQLiteStore(path: path)
+        let records = [
+            LogRecord(sequence: 1, path: Path("a"), kind: .set, data: #"{"x":1}"#),
+            LogRecord(sequence: 2, path: Path("b"), kind: .set, data: "2"),
+            LogRecord(sequence: 3, path: .root, kind: .merge, data: #"{"a/y":3,"b":null}"#),
+        ]
+        try await store.append(Array(records.prefix(2)), checkpoint: nil)
+        var root = Node.empty
+        for record in records { root = try record.apply(to: root) }
+        try await store.append([records[2]], checkpoint: Checkpoint(root: root, sequence: 3, dirtyKeys: ["a", "b"]))
+        try await store.append([LogRecord(sequence: 4, path: Path("c"), kind: .set, data: "true")], checkpoint: nil)
+        try await store.close()
+        let reopened = try SQLiteStore(path: path)
+        let (loaded, sequence) = try await reopened.load()
+        #expect(sequence == 4)
+        #expect(loaded.plainJSON() == ["a": ["x": 1, "y": 3], "c": true])
+        try await reopened.close()
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A plain TCP connection to a loopback server, non-blocking (SwiftNIO), for speaking HTTP and
+/// WebSocket by hand: a client that never answers pings, raw HTTP requests, SSE streams.
+final class RawTCPClient: Sendable {
+    private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    private let inbox = Inbox()
+    private let reader: Task<Void, Never>
+
+    private actor Inbox {
+        var buffer: [UInt8] = []
+        var closed = false
+        func append(_ bytes: [UInt8]) { buffer += bytes }
+        func close() { closed = true }
+        func take(upTo count: Int) -> [UInt8] {
+            let taken = Array(buffer.prefix(count))
+            buffer.removeFirst(taken.count)
+            return taken
+        }
+        func snapshot() -> (bytes: [UInt8], closed: Bool) { (buffer, closed) }
+        func drop(_ count: Int) { buffer.removeFirst(count) }
+    }
+
+    init(port: Int) async throws {
+        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let inbox = inbox
+        let inbound = channel.inbound
+        reader = Task {
+            do {
+                for try await buffer in inbound { await inbox.append(Array(buffer.readableBytesView)) }
+            } catch {}
+            await inbox.close()
+        }
+    }
+
+    func write(_ bytes: [UInt8]) async throws {
+        try await channel.outbound.write(ByteBuffer(bytes: bytes))
+    }
+
+    func write(_ text: String) async throws {
+        try await write(Array(text.utf8))
+    }
+
+    /// Waits until the received bytes contain `marker` and returns everything up to and including it.
+    func read(until marker: String, attempts: Int = 200) async throws -> String {
+        let needle = Array(marker.utf8)
+        for _ in 0..<attempts {
+            let (bytes, closed) = await inbox.snapshot()
+            if let range = bytes.firstRange(of: needle) {
+                let text = String(decoding: bytes[..<range.upperBound], as: UTF8.self)
+                await inbox.drop(range.upperBound)
+                return text
+            }
+            if closed { throw TestFailure("connection closed before \(marker.debugDescription)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("no \(marker.debugDescription) received")
+    }
+
+    /// Waits until the server closes the connection; returns whatever arrived.
+    func readToEnd(attempts: Int = 200) async throws -> String {
+        for _ in 0..<attempts {
+            let (bytes, closed) = await inbox.snapshot()
+            if closed { return String(decoding: bytes, as: UTF8.self) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("the server did not close the connection")
+    }
+
+    var isClosed: Bool { get async { await inbox.snapshot().closed } }
+
+    func close() async {
+        channel.outbound.finish()
+        reader.cancel()
+        try? await channel.channel.close()
+    }
+
+    // MARK: - WebSocket by hand
+
+    /// Performs the WebSocket upgrade for `target`.
+    func upgradeToWebSocket(target: String) async throws {
+        try await write(
+            "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        let head = try await read(until: "\r\n\r\n")
+        guard head.hasPrefix("HTTP/1.1 101") else { throw TestFailure("upgrade refused: \(head)") }
+    }
+
+    /// Sends one masked text frame.
+    func sendWebSocketText(_ text: String) async throws {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else if payload.count < 65_536 {
+            frame.append(0x80 | 126)
+            frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(0x80 | 127)
+            frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+        }
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try await write(frame)
+    }
+}
