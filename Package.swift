@@ -63,16 +63,19 @@ let package = Package(
         ),
         .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
-        .testTarget(
-            name: "RTDBServerTests",
+        .target(
+            name: "RTDBTestSupport",
             dependencies: [
                 "RTDBServer",
                 "RTDBWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            path: "Tests/RTDBTestSupport"
         ),
+        .testTarget(name: "RTDBServerTests", dependencies: ["RTDBServer", "RTDBWire", "RTDBTestSupport"]),
+        .testTarget(name: "presencetopTests", dependencies: ["presencetop", "RTDBTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,8 @@ public enum WireFraming {
                 let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
                 let scalarUnits = length == 4 ? 2 : 1
                 if units + scalarUnits > maxFrameSize {
-                    fragments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                    fragments.append(
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
                     start = index
                     units = 0
                 }

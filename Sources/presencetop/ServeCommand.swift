@@ -34,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds of silence after which a connection is closed and its onDisconnect writes run.")
     var heartbeatTimeout: Double = 15
 
+    @Option(help: "Seconds between keep-alive events on REST streaming (SSE) connections.")
+    var streamKeepalive: Double = 30
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -41,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
+        if !(streamKeepalive > 0) { throw ValidationError("--stream-keepalive must be a positive number of seconds") }
         if !ServerConfiguration.isValidNamespace(namespace) {
             throw ValidationError("--namespace '\(namespace)': use 1-63 lowercase letters, digits or hyphens")
         }
@@ -51,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = logLevel.level
         var configuration = ServerConfiguration(host: host, port: port, defaultNamespace: namespace)
         configuration.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
+        configuration.streamKeepAliveInterval = .milliseconds(Int64(streamKeepalive * 1000))
         if memory {
             configuration.dataDirectory = nil
         } else if let dataDirectory {

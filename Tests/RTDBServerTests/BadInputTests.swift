@@ -1,6 +1,7 @@
 import Foundation
 import RTDBCore
 import RTDBServer
+import RTDBTestSupport
 import RTDBWire
 import Testing
 
@@ -56,7 +57,11 @@ import Testing
         let longString = JSONValue.string(String(repeating: "x", count: 10 * 1024 * 1024 + 1))
         let tooBig = try await client.call(.put(path: Path("big"), data: longString, hash: nil))
         #expect(tooBig.status == "too_big")
-        let huge = JSONValue.object(.init(uniqueKeysWithValues: (0..<5).map { ("k\($0)", .string(String(repeating: "y", count: 4 * 1024 * 1024))) }))
+        let huge = JSONValue.object(
+            .init(
+                uniqueKeysWithValues: (0..<5).map {
+                    ("k\($0)", .string(String(repeating: "y", count: 4 * 1024 * 1024)))
+                }))
         let overLimit = try await client.call(.put(path: Path("huge"), data: huge, hash: nil))
         #expect(overLimit.status == "too_big")
         #expect(overLimit.data.stringValue?.contains("limit") == true)
@@ -71,7 +76,10 @@ import Testing
         let bystander = WireTestClient(url: server.webSocketURL)
         _ = try await victim.hello()
         _ = try await bystander.hello()
-        victim.sendFrame(WireMessage.request(1, ClientRequest.put(path: Path("x"), data: .string(String(repeating: "z", count: 100_000)), hash: nil)).text)
+        victim.sendFrame(
+            WireMessage.request(
+                1, ClientRequest.put(path: Path("x"), data: .string(String(repeating: "z", count: 100_000)), hash: nil)
+            ).text)
         await #expect(throws: (any Error).self) {
             while true { _ = try await victim.next(within: 5) }
         }

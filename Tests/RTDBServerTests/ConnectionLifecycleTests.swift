@@ -1,6 +1,7 @@
 import Foundation
 import RTDBCore
 import RTDBServer
+import RTDBTestSupport
 import RTDBWire
 import Testing
 
@@ -10,7 +11,8 @@ import Testing
         let raw = try await RawTCPClient(port: server.port)
         try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await raw.read(until: #""t":"h""#)
-        try await raw.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/devices/d1","d":{"online":false,"seen":{".sv":"timestamp"}}}}}"#)
+        try await raw.sendWebSocketText(
+            #"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/devices/d1","d":{"online":false,"seen":{".sv":"timestamp"}}}}}"#)
         _ = try await raw.read(until: #""r":1"#)
         #expect(server.server.connections.connections.count == 1)
         // From now on the client answers nothing, not even the server's WebSocket pings.
@@ -66,7 +68,8 @@ import Testing
 
         let denied = try await http("GET", "/.admin/connections.json", port: server.port)
         #expect(denied.status == 401)
-        let listed = try await http("GET", "/.admin/connections.json", port: server.port, headers: ["Authorization": "Bearer owner"])
+        let listed = try await http(
+            "GET", "/.admin/connections.json", port: server.port, headers: ["Authorization": "Bearer owner"])
         #expect(listed.status == 200)
         #expect(listed.json?.arrayValue?.first?["sessionId"] == .string(session))
         #expect(listed.json?.arrayValue?.first?["uid"] == "morgan")

@@ -1,6 +1,7 @@
 import Foundation
 import RTDBCore
 import RTDBServer
+import RTDBTestSupport
 import RTDBWire
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
     func dataSurvivesARestart(checkpointInterval: Int) async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try await TestServer.start(dataDirectory: directory, configure: { $0.checkpointInterval = checkpointInterval })
+        let first = try await TestServer.start(
+            dataDirectory: directory, configure: { $0.checkpointInterval = checkpointInterval })
         let client = WireTestClient(url: first.webSocketURL)
         _ = try await client.hello()
         for index in 0..<25 {

@@ -1,6 +1,7 @@
 import Foundation
 import RTDBCore
 import RTDBServer
+import RTDBTestSupport
 import RTDBWire
 import Testing
 
@@ -8,7 +9,9 @@ import Testing
     @Test func crudAndPrintModes() async throws {
         let server = try await TestServer.start()
         let port = server.port
-        let put = try await http("PUT", "/users/morgan.json?ns=demo", port: port, body: #"{"name":"Morgan","age":33,"t":{".sv":"timestamp"}}"#)
+        let put = try await http(
+            "PUT", "/users/morgan.json?ns=demo", port: port,
+            body: #"{"name":"Morgan","age":33,"t":{".sv":"timestamp"}}"#)
         #expect(put.status == 200)
         #expect(put.json?["name"] == "Morgan")
         #expect(put.json?["t"]?.intValue != nil, "the echo shows the resolved timestamp")
@@ -18,7 +21,8 @@ import Testing
         let silent = try await http("PUT", "/users/morgan/age.json?print=silent", port: port, body: "34")
         #expect(silent.status == 204)
         #expect(silent.body.isEmpty)
-        let patch = try await http("PATCH", "/users/morgan.json", port: port, body: #"{"age":35,"address/city":"Lyon"}"#)
+        let patch = try await http(
+            "PATCH", "/users/morgan.json", port: port, body: #"{"age":35,"address/city":"Lyon"}"#)
         #expect(patch.status == 200)
         #expect(try await http("GET", "/users/morgan/address.json", port: port).json == ["city": "Lyon"])
 
@@ -34,7 +38,8 @@ import Testing
 
         let pretty = try await http("GET", "/users/morgan.json?print=pretty", port: port)
         #expect(pretty.body.contains("\n  \""))
-        let override = try await http("POST", "/o.json", port: port, body: "7", headers: ["X-HTTP-Method-Override": "PUT"])
+        let override = try await http(
+            "POST", "/o.json", port: port, body: "7", headers: ["X-HTTP-Method-Override": "PUT"])
         #expect(override.json == 7)
         await server.stop()
     }
@@ -57,7 +62,8 @@ import Testing
     @Test func queries() async throws {
         let server = try await TestServer.start()
         let port = server.port
-        _ = try await http("PUT", "/scores.json", port: port, body: #"{"a":{"s":10},"b":{"s":30},"c":{"s":20},"d":{"s":40}}"#)
+        _ = try await http(
+            "PUT", "/scores.json", port: port, body: #"{"a":{"s":10},"b":{"s":30},"c":{"s":20},"d":{"s":40}}"#)
         let byChild = try await http("GET", "/scores.json?orderBy=%22s%22&startAt=15&limitToFirst=2", port: port)
         #expect(byChild.json == ["b": ["s": 30], "c": ["s": 20]])
         let byKey = try await http("GET", "/scores.json?orderBy=%22$key%22&endAt=%22c%22&limitToLast=2", port: port)
@@ -86,7 +92,8 @@ import Testing
         #expect(stale.headers["etag"] == etag)
         #expect(stale.json == 1, "the current value comes back")
         #expect(try await http("PUT", "/c.json", port: port, body: "2", headers: ["if-match": etag]).status == 200)
-        let notModified = try await http("GET", "/c.json", port: port, headers: ["if-none-match": Node(.number(2)).hashString])
+        let notModified = try await http(
+            "GET", "/c.json", port: port, headers: ["if-none-match": Node(.number(2)).hashString])
         #expect(notModified.status == 304)
         let changed = try await http("GET", "/c.json", port: port, headers: ["if-none-match": etag])
         #expect(changed.status == 200)
@@ -101,7 +108,8 @@ import Testing
         let port = server.port
         let cases: [(String, String, String?, Int)] = [
             ("PUT", "/a.json", "{nope", 400), ("PUT", "/a$b.json", "1", 400), ("GET", "/a", nil, 404),
-            ("PATCH", "/a.json", "[1]", 400), ("PUT", "/.info/x.json", "1", 401), ("GET", "/x.json?ns=Bad_NS", nil, 404),
+            ("PATCH", "/a.json", "[1]", 400), ("PUT", "/.info/x.json", "1", 401),
+            ("GET", "/x.json?ns=Bad_NS", nil, 404),
             ("PUT", "/a.json", #"{"s":{".sv":"nope"}}"#, 400),
         ]
         for (method, target, body, status) in cases {
@@ -130,11 +138,15 @@ import Testing
         try await stream.write("GET /room.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         let head = try await stream.read(until: "\r\n\r\n")
         #expect(head.lowercased().contains("content-type: text/event-stream"))
-        #expect(try await stream.read(until: "\n\n").contains(#"event: put"# + "\n" + #"data: {"path":"/","data":{"a":1}}"#))
+        #expect(
+            try await stream.read(until: "\n\n").contains(#"event: put"# + "\n" + #"data: {"path":"/","data":{"a":1}}"#)
+        )
         _ = try await http("PUT", "/room/b.json", port: port, body: "2")
         #expect(try await stream.read(until: "\n\n").contains(#"data: {"path":"/b","data":2}"#))
         _ = try await http("PATCH", "/room.json", port: port, body: #"{"c":3,"a":null}"#)
-        #expect(try await stream.read(until: "\n\n").contains(#"event: patch"# + "\n" + #"data: {"path":"/","data":{"c":3,"a":null}}"#))
+        #expect(
+            try await stream.read(until: "\n\n").contains(
+                #"event: patch"# + "\n" + #"data: {"path":"/","data":{"c":3,"a":null}}"#))
         _ = try await http("PUT", "/.json", port: port, body: #"{"room":{"z":0}}"#)
         #expect(try await stream.read(until: "\n\n").contains(#"data: {"path":"/","data":{"z":0}}"#))
         #expect(try await stream.read(until: "\n\n").contains("event: keep-alive\ndata: null"))

@@ -1,6 +1,7 @@
 import Foundation
 import RTDBCore
 import RTDBServer
+import RTDBTestSupport
 import RTDBWire
 import Testing
 

@@ -4,7 +4,7 @@ import NIOPosix
 
 /// A plain TCP connection to a loopback server, non-blocking (SwiftNIO), for speaking HTTP and
 /// WebSocket by hand: a client that never answers pings, raw HTTP requests, SSE streams.
-final class RawTCPClient: Sendable {
+public final class RawTCPClient: Sendable {
     private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     private let inbox = Inbox()
     private let reader: Task<Void, Never>
@@ -23,7 +23,8 @@ final class RawTCPClient: Sendable {
         func drop(_ count: Int) { buffer.removeFirst(count) }
     }
 
-    init(port: Int) async throws {
+    /// Connects to a loopback port.
+    public init(port: Int) async throws {
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -40,16 +41,18 @@ final class RawTCPClient: Sendable {
         }
     }
 
-    func write(_ bytes: [UInt8]) async throws {
+    /// Sends bytes.
+    public func write(_ bytes: [UInt8]) async throws {
         try await channel.outbound.write(ByteBuffer(bytes: bytes))
     }
 
-    func write(_ text: String) async throws {
+    /// Sends text.
+    public func write(_ text: String) async throws {
         try await write(Array(text.utf8))
     }
 
     /// Waits until the received bytes contain `marker` and returns everything up to and including it.
-    func read(until marker: String, attempts: Int = 200) async throws -> String {
+    public func read(until marker: String, attempts: Int = 200) async throws -> String {
         let needle = Array(marker.utf8)
         for _ in 0..<attempts {
             let (bytes, closed) = await inbox.snapshot()
@@ -65,7 +68,7 @@ final class RawTCPClient: Sendable {
     }
 
     /// Waits until the server closes the connection; returns whatever arrived.
-    func readToEnd(attempts: Int = 200) async throws -> String {
+    public func readToEnd(attempts: Int = 200) async throws -> String {
         for _ in 0..<attempts {
             let (bytes, closed) = await inbox.snapshot()
             if closed { return String(decoding: bytes, as: UTF8.self) }
@@ -74,9 +77,11 @@ final class RawTCPClient: Sendable {
         throw TestFailure("the server did not close the connection")
     }
 
-    var isClosed: Bool { get async { await inbox.snapshot().closed } }
+    /// Whether the server closed the connection.
+    public var isClosed: Bool { get async { await inbox.snapshot().closed } }
 
-    func close() async {
+    /// Closes the connection.
+    public func close() async {
         channel.outbound.finish()
         reader.cancel()
         try? await channel.channel.close()
@@ -85,7 +90,7 @@ final class RawTCPClient: Sendable {
     // MARK: - WebSocket by hand
 
     /// Performs the WebSocket upgrade for `target`.
-    func upgradeToWebSocket(target: String) async throws {
+    public func upgradeToWebSocket(target: String) async throws {
         try await write(
             "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
@@ -94,7 +99,7 @@ final class RawTCPClient: Sendable {
     }
 
     /// Sends one masked text frame.
-    func sendWebSocketText(_ text: String) async throws {
+    public func sendWebSocketText(_ text: String) async throws {
         let payload = Array(text.utf8)
         var frame: [UInt8] = [0x81]
         if payload.count < 126 {

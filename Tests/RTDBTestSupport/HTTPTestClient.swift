@@ -2,15 +2,20 @@ import Foundation
 import RTDBCore
 
 /// One HTTP/1.1 exchange over a fresh loopback connection (`Connection: close`).
-struct HTTPResponse {
-    var status: Int
-    var headers: [String: String]
-    var body: String
+public struct HTTPResponse {
+    /// The status code.
+    public var status: Int
+    /// Header fields, names lower-cased.
+    public var headers: [String: String]
+    /// The body text.
+    public var body: String
 
-    var json: JSONValue? { try? JSONParser.parse(body) }
+    /// The body as JSON.
+    public var json: JSONValue? { try? JSONParser.parse(body) }
 }
 
-func http(
+/// Sends one request and reads the whole response.
+public func http(
     _ method: String, _ target: String, port: Int, body: String? = nil, headers: [String: String] = [:]
 ) async throws -> HTTPResponse {
     let client = try await RawTCPClient(port: port)

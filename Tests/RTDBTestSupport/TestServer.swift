@@ -3,13 +3,16 @@ import Logging
 import RTDBCore
 import RTDBServer
 
-/// A real `RTDBServer` on a loopback port chosen by the system, stopped with `stop()`.
-final class TestServer: Sendable {
-    let server: RTDBServer
-    let port: Int
+/// A real `RTDBServer` on a system-chosen loopback port.
+public final class TestServer: Sendable {
+    /// The server.
+    public let server: RTDBServer
+    /// Its port.
+    public let port: Int
     private let task: Task<Void, any Error>
 
-    static func start(
+    /// Starts a server (in memory unless `dataDirectory` is given).
+    public static func start(
         dataDirectory: URL? = nil, heartbeatTimeout: Duration = .seconds(15),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
         configure: (inout ServerConfiguration) -> Void = { _ in }
@@ -36,23 +39,29 @@ final class TestServer: Sendable {
         self.task = task
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-    var webSocketURL: String { "ws://127.0.0.1:\(port)/.ws?v=5&ns=demo" }
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The protocol v5 URL of namespace `demo`.
+    public var webSocketURL: String { "ws://127.0.0.1:\(port)/.ws?v=5&ns=demo" }
 
-    func stop() async {
+    /// Stops the server.
+    public func stop() async {
         task.cancel()
         _ = try? await task.value
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+/// A failed test step.
+public struct TestFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+    /// Makes a failure.
+    public init(_ description: String) { self.description = description }
 }
 
 /// Polls `condition` until it holds or `attempts` × 50 ms pass; the wait bounds a test, it is not
 /// a timing assertion.
-func eventually(attempts: Int = 200, _ condition: () async throws -> Bool) async throws -> Bool {
+public func eventually(attempts: Int = 200, _ condition: () async throws -> Bool) async throws -> Bool {
     for _ in 0..<attempts {
         if try await condition() { return true }
         try await Task.sleep(for: .milliseconds(50))
@@ -60,7 +69,8 @@ func eventually(attempts: Int = 200, _ condition: () async throws -> Bool) async
     return false
 }
 
-func temporaryDirectory() -> URL {
+/// A fresh directory under the system temporary directory.
+public func temporaryDirectory() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

@@ -5,7 +5,7 @@ import RTDBCore
 import RTDBWire
 
 /// A protocol v5 client for tests over a real WebSocket: send requests, await messages.
-final class WireTestClient: Sendable {
+public final class WireTestClient: Sendable {
     private let iterator: Inbox
     private let outbound: AsyncStream<String>.Continuation
     private let task: Task<Void, any Error>
@@ -55,7 +55,8 @@ final class WireTestClient: Sendable {
         }
     }
 
-    init(url: String) {
+    /// Connects to `url`.
+    public init(url: String) {
         let inbox = Inbox()
         let (outgoing, outbound) = AsyncStream.makeStream(of: String.self)
         self.iterator = inbox
@@ -85,20 +86,20 @@ final class WireTestClient: Sendable {
     }
 
     /// Sends raw frame text.
-    func sendFrame(_ text: String) {
+    public func sendFrame(_ text: String) {
         outbound.yield(text)
     }
 
     /// Sends a request (framed as the SDKs do) and returns its number.
     @discardableResult
-    func send(_ request: ClientRequest) async -> Int {
+    public func send(_ request: ClientRequest) async -> Int {
         let number = await requestCounter.next()
         for frame in WireFraming.frames(for: WireMessage.request(number, request).text) { outbound.yield(frame) }
         return number
     }
 
     /// The next message, waiting at most `seconds`.
-    func next(within seconds: Double = 10) async throws -> WireMessage {
+    public func next(within seconds: Double = 10) async throws -> WireMessage {
         try await withThrowingTaskGroup(of: WireMessage?.self) { group in
             group.addTask { try await self.iterator.next() }
             group.addTask {
@@ -114,7 +115,7 @@ final class WireTestClient: Sendable {
     }
 
     /// Messages until (and including) the response to request `number`.
-    func collect(until number: Int) async throws -> [WireMessage] {
+    public func collect(until number: Int) async throws -> [WireMessage] {
         var collected: [WireMessage] = []
         while true {
             let message = try await next()
@@ -124,7 +125,8 @@ final class WireTestClient: Sendable {
     }
 
     /// The response to `request`, with whatever arrived before it.
-    func call(_ request: ClientRequest) async throws -> (status: String, data: JSONValue, before: [WireMessage]) {
+    public func call(_ request: ClientRequest) async throws -> (status: String, data: JSONValue, before: [WireMessage])
+    {
         let number = await send(request)
         var messages = try await collect(until: number)
         guard case .response(_, let status, let data) = messages.removeLast() else { throw TestFailure("no response") }
@@ -132,14 +134,15 @@ final class WireTestClient: Sendable {
     }
 
     /// Reads the hello.
-    func hello() async throws -> Handshake {
+    public func hello() async throws -> Handshake {
         guard case .control(.hello(let handshake)) = try await next() else {
             throw TestFailure("first message is not a hello")
         }
         return handshake
     }
 
-    func close() async {
+    /// Closes the connection.
+    public func close() async {
         outbound.finish()
         _ = try? await task.value
     }

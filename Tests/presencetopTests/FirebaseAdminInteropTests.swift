@@ -1,0 +1,36 @@
+import Foundation
+import RTDBTestSupport
+import Testing
+
+/// The official firebase-admin Python SDK, unmodified, against a real `presencetop serve`.
+///
+/// Needs the venv `.ci/run` makes (`.venv` with Tests/Interop/requirements.txt). Without it the
+/// test is skipped locally; in CI (`CI=true`) it runs and a missing venv fails it.
+@Suite struct FirebaseAdminInteropTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var python: URL? {
+        if let configured = ProcessInfo.processInfo.environment["PRESENCETOP_PYTHON"] {
+            return URL(fileURLWithPath: configured)
+        }
+        let venv = packageRoot.appendingPathComponent(".venv/bin/python")
+        return FileManager.default.isExecutableFile(atPath: venv.path) ? venv : nil
+    }
+
+    static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || python != nil }
+
+    @Test(.enabled(if: required, "needs .venv with firebase-admin (made by .ci/run); required when CI=true"))
+    func firebaseAdminWorksUnchanged() async throws {
+        let python = try #require(Self.python, "no python venv with firebase-admin: run .ci/run")
+        let (server, port) = try await ChildProcess.serve(["--memory", "--stream-keepalive", "0.5"])
+        defer { server.signal(SIGTERM) }
+        let script = Self.packageRoot.appendingPathComponent("Tests/Interop/firebase_admin_interop.py")
+        let run = try ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
+        let status = try await run.waitForExit(attempts: 1_200)
+        let output = run.standardOutput
+        #expect(status == 0, "\(output)\n\(run.standardError)")
+        #expect(output.contains("0 failed"), "\(output)")
+        #expect(!output.contains("FAIL"), "\(output)")
+    }
+}

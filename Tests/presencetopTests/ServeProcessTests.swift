@@ -1,0 +1,88 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import RTDBWire
+import Testing
+
+@Suite struct ServeProcessTests {
+    @Test func printsOneListeningLineAndStopsCleanlyOnSIGTERM() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (server, port) = try await ChildProcess.serve(["--data", directory.path])
+        #expect(server.standardOutput == "listening on http://127.0.0.1:\(port)\n")
+        let put = try await http("PUT", "/x.json", port: port, body: "1")
+        #expect(put.status == 200)
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+        #expect(server.standardOutput == "listening on http://127.0.0.1:\(port)\n", "logs never go to stdout")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.sqlite").path))
+    }
+
+    @Test func acknowledgedWritesSurviveKillDashNine() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var acknowledgedSets: [Int] = []
+        var acknowledgedIncrements = 0
+        var sentIncrements = 0
+        for round in 0..<3 {
+            let (server, port) = try await ChildProcess.serve(["--data", directory.path])
+            let client = WireTestClient(url: "ws://127.0.0.1:\(port)/.ws?v=5&ns=demo")
+            _ = try await client.hello()
+            var pending: [Int: (kind: String, value: Int)] = [:]
+            for index in 0..<400 {
+                let value = round * 1_000 + index
+                let number = await client.send(.put(path: Path("sets/v\(value)"), data: .int(Int64(value)), hash: nil))
+                pending[number] = ("set", value)
+                let increment = await client.send(
+                    .put(path: Path("counter"), data: [".sv": ["increment": 1]], hash: nil))
+                pending[increment] = ("increment", 0)
+                sentIncrements += 1
+            }
+            // Take some acknowledgements, then kill the server in the middle of the stream.
+            var seen = 0
+            while seen < 300 {
+                if case .response(let number, "ok", _) = try await client.next(), let write = pending[number] {
+                    if write.kind == "set" { acknowledgedSets.append(write.value) } else { acknowledgedIncrements += 1 }
+                    seen += 1
+                }
+            }
+            server.signal(SIGKILL)
+            while let message = try? await client.next(within: 2) {
+                if case .response(let number, "ok", _) = message, let write = pending[number] {
+                    if write.kind == "set" { acknowledgedSets.append(write.value) } else { acknowledgedIncrements += 1 }
+                }
+            }
+            _ = try await server.waitForExit()
+            await client.close()
+        }
+        let (server, port) = try await ChildProcess.serve(["--data", directory.path])
+        let data = try #require(try await http("GET", "/.json", port: port).json)
+        for value in acknowledgedSets {
+            #expect(data["sets"]?["v\(value)"]?.intValue == Int64(value), "acknowledged set v\(value) lost")
+        }
+        let counter = Int(data["counter"]?.intValue ?? 0)
+        #expect(counter >= acknowledgedIncrements, "every acknowledged increment is there")
+        #expect(counter <= sentIncrements)
+        server.signal(SIGTERM)
+        _ = try await server.waitForExit()
+    }
+
+    @Test func badFlagsGetClearErrors() async throws {
+        let cases: [([String], String)] = [
+            (["serve", "--port", "70000"], "--port must be between 0 and 65535"),
+            (["serve", "--memory", "--data", "/tmp/x"], "--data and --memory cannot be used together"),
+            (["serve", "--namespace", "Bad NS"], "--namespace 'Bad NS'"),
+            (["serve", "--heartbeat-timeout", "0"], "--heartbeat-timeout must be a positive number"),
+            (["serve", "--bogus"], "Unknown option '--bogus'"),
+        ]
+        for (arguments, message) in cases {
+            let child = try ChildProcess(ChildProcess.presencetop, arguments)
+            let status = try await child.waitForExit()
+            #expect(status != 0)
+            #expect(child.standardError.contains(message), "\(arguments): \(child.standardError)")
+        }
+        let version = try ChildProcess(ChildProcess.presencetop, ["--version"])
+        #expect(try await version.waitForExit() == 0)
+        #expect(version.standardOutput == "0.1.0\n")
+    }
+}
