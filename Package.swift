@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RTDBCore", targets: ["RTDBCore"]),
         .library(name: "RTDBWire", targets: ["RTDBWire"]),
         .library(name: "RTDBServer", targets: ["RTDBServer"]),
+        .library(name: "RTDBClient", targets: ["RTDBClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -52,12 +53,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "RTDBClient",
+            dependencies: ["RTDBCore", "RTDBWire"]
+        ),
         .executableTarget(
             name: "presencetop",
             dependencies: [
                 "RTDBCore",
                 "RTDBServer",
+                "RTDBWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -75,6 +82,11 @@ let package = Package(
             path: "Tests/RTDBTestSupport"
         ),
         .testTarget(name: "RTDBServerTests", dependencies: ["RTDBServer", "RTDBWire", "RTDBTestSupport"]),
+        .testTarget(
+            name: "RTDBClientTests",
+            dependencies: ["RTDBClient", "RTDBTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "presencetopTests", dependencies: ["presencetop", "RTDBTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -97,8 +97,8 @@ public struct Node: Sendable, Hashable {
         return Node(storage: storage, priority: priority)
     }
 
-    /// The same node with the priority read from a leaf node (`.priority` writes).
-    func withPriorityNode(_ node: Node) -> Node {
+    /// The same node with the priority read from a leaf node (`.priority` writes); empty removes it.
+    public func withPriorityNode(_ node: Node) -> Node {
         switch node.leafValue {
         case .number(let number)?: return withPriority(.number(number))
         case .string(let string)?: return withPriority(.string(string))

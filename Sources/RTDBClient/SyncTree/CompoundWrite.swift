@@ -1,0 +1,78 @@
+import RTDBCore
+
+/// A set of overwrites that apply together: at most one write covers any path, and a deeper write
+/// on top of a shallower one is folded into it.
+struct CompoundWrite: Sendable {
+    private(set) var tree: ImmutableTree<Node>
+
+    static let empty = CompoundWrite(tree: ImmutableTree())
+
+    var isEmpty: Bool { tree.isEmpty }
+
+    func addingWrite(_ path: Path, _ node: Node) -> CompoundWrite {
+        if path.isEmpty { return CompoundWrite(tree: ImmutableTree(node)) }
+        if let (rootMostPath, value) = tree.findRootMostValueAndPath(path) {
+            let relative = rootMostPath.relativePath(to: path)!
+            return CompoundWrite(tree: tree.setting(rootMostPath, value.updating(at: relative, with: node)))
+        }
+        return CompoundWrite(tree: tree.settingTree(path, ImmutableTree(node)))
+    }
+
+    func addingWrites(_ path: Path, _ children: [(path: Path, node: Node)]) -> CompoundWrite {
+        var result = self
+        for (relative, node) in children { result = result.addingWrite(path.child(relative), node) }
+        return result
+    }
+
+    /// Removes the write at `path` and deeper ones (a write above is kept).
+    func removingWrite(_ path: Path) -> CompoundWrite {
+        if path.isEmpty { return .empty }
+        return CompoundWrite(tree: tree.settingTree(path, ImmutableTree()))
+    }
+
+    func hasCompleteWrite(_ path: Path) -> Bool { completeNode(path) != nil }
+
+    /// The node a write at or above `path` fully defines there.
+    func completeNode(_ path: Path) -> Node? {
+        guard let (rootMostPath, value) = tree.findRootMostValueAndPath(path) else { return nil }
+        return value.child(at: rootMostPath.relativePath(to: path)!)
+    }
+
+    /// The children this write fully defines.
+    var completeChildren: [NamedNode] {
+        if let node = tree.value {
+            return node.isLeaf ? [] : node.children.map { NamedNode(key: $0.key, node: $0.node) }
+        }
+        return tree.sortedChildren.compactMap { entry in
+            entry.tree.value.map { NamedNode(key: ChildKey(entry.key), node: $0) }
+        }
+    }
+
+    func childCompoundWrite(_ path: Path) -> CompoundWrite {
+        if path.isEmpty { return self }
+        if let shadowing = completeNode(path) { return CompoundWrite(tree: ImmutableTree(shadowing)) }
+        return CompoundWrite(tree: tree.subtree(path))
+    }
+
+    /// `node` with every write applied; priority writes last, and only on non-empty nodes.
+    func apply(to node: Node) -> Node {
+        CompoundWrite.apply(tree, at: .root, to: node)
+    }
+
+    private static func apply(_ tree: ImmutableTree<Node>, at path: Path, to node: Node) -> Node {
+        if let value = tree.value { return node.updating(at: path, with: value) }
+        var result = node
+        var priorityWrite: Node?
+        for (key, child) in tree.sortedChildren {
+            if key == ".priority" {
+                priorityWrite = child.value
+            } else {
+                result = apply(child, at: path.child(Path(segments: [key])), to: result)
+            }
+        }
+        if let priorityWrite, !result.child(at: path).isEmpty {
+            result = result.updating(at: path.child(Path(segments: [".priority"])), with: priorityWrite)
+        }
+        return result
+    }
+}

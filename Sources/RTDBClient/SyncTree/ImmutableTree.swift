@@ -1,0 +1,130 @@
+import RTDBCore
+
+/// A tree keyed by path segments with an optional value at each node (the SDKs' `ImmutableTree`).
+///
+/// A value type: "updates" return new trees. Children are visited in UTF-16 key order, as the
+/// JavaScript SDK's string-keyed sorted map visits them.
+struct ImmutableTree<Value> {
+    var value: Value?
+    var children: [String: ImmutableTree<Value>] = [:]
+
+    init(_ value: Value? = nil) {
+        self.value = value
+    }
+
+    var isEmpty: Bool { value == nil && children.isEmpty }
+
+    /// Children in UTF-16 key order.
+    var sortedChildren: [(key: String, tree: ImmutableTree<Value>)] {
+        children.keys.sorted(by: UTF16Order.lessThan).map { ($0, children[$0]!) }
+    }
+
+    /// The value at `path`, if any.
+    func get(_ path: Path) -> Value? {
+        subtree(path).value
+    }
+
+    /// The tree at `path` (empty when absent).
+    func subtree(_ path: Path) -> ImmutableTree<Value> {
+        var tree = self
+        for segment in path.segments {
+            guard let child = tree.children[segment] else { return ImmutableTree() }
+            tree = child
+        }
+        return tree
+    }
+
+    /// This tree with `value` at `path`.
+    func setting(_ path: Path, _ value: Value?) -> ImmutableTree<Value> {
+        var copy = self
+        copy.modify(path.segments[...]) { $0.value = value }
+        return copy
+    }
+
+    /// This tree with `tree` replacing whatever is at `path`.
+    func settingTree(_ path: Path, _ tree: ImmutableTree<Value>) -> ImmutableTree<Value> {
+        var copy = self
+        copy.modify(path.segments[...]) { $0 = tree }
+        return copy
+    }
+
+    /// This tree without the value at `path` (children stay).
+    func removing(_ path: Path) -> ImmutableTree<Value> {
+        setting(path, nil)
+    }
+
+    private mutating func modify(_ segments: ArraySlice<String>, _ body: (inout ImmutableTree<Value>) -> Void) {
+        guard let front = segments.first else {
+            body(&self)
+            return
+        }
+        var child = children.removeValue(forKey: front) ?? ImmutableTree()
+        child.modify(segments.dropFirst(), body)
+        if !child.isEmpty { children[front] = child }
+    }
+
+    /// The value nearest the root on the way to `path`, with its path.
+    func findRootMostValueAndPath(_ path: Path) -> (path: Path, value: Value)? {
+        if let value { return (.root, value) }
+        var tree = self
+        for (offset, segment) in path.segments.enumerated() {
+            guard let child = tree.children[segment] else { return nil }
+            tree = child
+            if let value = tree.value { return (Path(segments: Array(path.segments[...offset])), value) }
+        }
+        return nil
+    }
+
+    /// The first value on the way to `path` for which `predicate` returns something.
+    func findOnPath<T>(_ path: Path, _ predicate: (Path, Value) -> T?) -> T? {
+        var tree = self
+        var walked: [String] = []
+        if let value = tree.value, let found = predicate(.root, value) { return found }
+        for segment in path.segments {
+            guard let child = tree.children[segment] else { return nil }
+            tree = child
+            walked.append(segment)
+            if let value = tree.value, let found = predicate(Path(segments: walked), value) { return found }
+        }
+        return nil
+    }
+
+    /// Visits every value on the way to `path`, root first.
+    func forEachOnPath(_ path: Path, _ body: (Path, Value) -> Void) {
+        _ = findOnPath(path) { (walked, value) -> Bool? in
+            body(walked, value)
+            return nil
+        }
+    }
+
+    /// Visits every value, parents before children.
+    func visitValues(_ body: (Path, Value) -> Void) {
+        visitValues(prefix: [], body)
+    }
+
+    private func visitValues(prefix: [String], _ body: (Path, Value) -> Void) {
+        if let value { body(Path(segments: prefix), value) }
+        for (key, child) in sortedChildren { child.visitValues(prefix: prefix + [key], body) }
+    }
+
+    /// Folds the tree bottom-up: `body(relativePath, value, childResults)`.
+    func fold<T>(_ body: (Path, Value?, [(key: String, result: T)]) -> T) -> T {
+        fold(prefix: [], body)
+    }
+
+    private func fold<T>(prefix: [String], _ body: (Path, Value?, [(key: String, result: T)]) -> T) -> T {
+        let results = sortedChildren.map { ($0.key, $0.tree.fold(prefix: prefix + [$0.key], body)) }
+        return body(Path(segments: prefix), value, results)
+    }
+}
+
+extension ImmutableTree where Value == Node {
+    /// A tree from relative-path keys (as `update()` receives them).
+    init(children: [(path: Path, node: Node)]) {
+        var tree = ImmutableTree<Node>()
+        for (path, node) in children { tree = tree.settingTree(path, ImmutableTree(node)) }
+        self = tree
+    }
+}
+
+extension ImmutableTree: Sendable where Value: Sendable {}

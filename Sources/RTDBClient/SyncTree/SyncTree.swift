@@ -1,0 +1,172 @@
+import RTDBCore
+
+/// What the sync tree asks of the connection: start and stop server listens.
+protocol ListenProvider: AnyObject {
+    /// Starts a listen; `hash` gives the view's cached data hash when sent; `onComplete` is called
+    /// with the server's status and returns the events it causes.
+    func startListening(
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String) -> [SyncEvent]
+    ) -> [SyncEvent]
+    func stopListening(_ query: QuerySpec, tag: Int?)
+}
+
+/// The client engine's core (rtdb-spec §2.3).
+///
+/// It holds views at locations, pending writes, and the server listens they need. Every
+/// operation returns the events to raise.
+final class SyncTree {
+    var syncPoints = ImmutableTree<SyncPointBox>()
+    let pendingWrites = WriteTree()
+    private var tagToQuery: [Int: QuerySpec] = [:]
+    private var queryToTag: [String: Int] = [:]
+    private var nextTag = 1
+    weak var listenProvider: (any ListenProvider)?
+
+    init(listenProvider: (any ListenProvider)? = nil) {
+        self.listenProvider = listenProvider
+    }
+
+    // MARK: - User writes
+
+    func applyUserOverwrite(_ path: Path, _ node: Node, writeID: Int, visible: Bool = true) -> [SyncEvent] {
+        pendingWrites.addOverwrite(path, node, writeID: writeID, visible: visible)
+        guard visible else { return [] }
+        return applyToSyncPoints(.overwrite(source: .user, path: path, node: node))
+    }
+
+    func applyUserMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) -> [SyncEvent] {
+        pendingWrites.addMerge(path, children, writeID: writeID)
+        return applyToSyncPoints(.merge(source: .user, path: path, children: ImmutableTree(children: children)))
+    }
+
+    func ackUserWrite(_ writeID: Int, revert: Bool = false) -> [SyncEvent] {
+        guard let write = pendingWrites.write(writeID), pendingWrites.removeWrite(writeID) else { return [] }
+        var affected = ImmutableTree<Bool>()
+        if write.snap != nil {
+            affected = affected.setting(.root, true)
+        } else {
+            for child in write.children ?? [] { affected = affected.setting(child.path, true) }
+        }
+        return applyToSyncPoints(.ackUserWrite(path: write.path, affected: affected, revert: revert))
+    }
+
+    // MARK: - Server data
+
+    func applyServerOverwrite(_ path: Path, _ node: Node) -> [SyncEvent] {
+        applyToSyncPoints(.overwrite(source: .server, path: path, node: node))
+    }
+
+    func applyServerMerge(_ path: Path, _ children: [(path: Path, node: Node)]) -> [SyncEvent] {
+        applyToSyncPoints(.merge(source: .server, path: path, children: ImmutableTree(children: children)))
+    }
+
+    func applyListenComplete(_ path: Path) -> [SyncEvent] {
+        applyToSyncPoints(.listenComplete(source: .server, path: path))
+    }
+
+    func applyTaggedQueryOverwrite(_ path: Path, _ node: Node, tag: Int) -> [SyncEvent] {
+        guard let query = tagToQuery[tag], let relative = query.path.relativePath(to: path) else { return [] }
+        return applyTagged(query, .overwrite(source: .taggedQuery(query.queryIdentifier), path: relative, node: node))
+    }
+
+    func applyTaggedQueryMerge(_ path: Path, _ children: [(path: Path, node: Node)], tag: Int) -> [SyncEvent] {
+        guard let query = tagToQuery[tag], let relative = query.path.relativePath(to: path) else { return [] }
+        let tree = ImmutableTree(children: children)
+        return applyTagged(query, .merge(source: .taggedQuery(query.queryIdentifier), path: relative, children: tree))
+    }
+
+    func applyTaggedListenComplete(_ path: Path, tag: Int) -> [SyncEvent] {
+        guard let query = tagToQuery[tag], let relative = query.path.relativePath(to: path) else { return [] }
+        return applyTagged(query, .listenComplete(source: .taggedQuery(query.queryIdentifier), path: relative))
+    }
+
+    private func applyTagged(_ query: QuerySpec, _ operation: Operation) -> [SyncEvent] {
+        guard let syncPoint = syncPoints.get(query.path)?.point else { return [] }
+        return syncPoint.apply(operation, writes: pendingWrites.childWrites(query.path), completeServerCache: nil)
+    }
+
+    // MARK: - Queries and tags
+
+    func tag(for query: QuerySpec) -> Int? { queryToTag[query.description] }
+
+    func allocateTag() -> Int {
+        defer { nextTag += 1 }
+        return nextTag
+    }
+
+    func setTag(_ tag: Int, for query: QuerySpec) {
+        queryToTag[query.description] = tag
+        tagToQuery[tag] = query
+    }
+
+    func clearTag(_ tag: Int, for query: QuerySpec) {
+        queryToTag[query.description] = nil
+        tagToQuery[tag] = nil
+    }
+
+    func query(forTag tag: Int) -> QuerySpec? { tagToQuery[tag] }
+
+    /// Complete data at `path` from server caches and all writes (hidden ones too), for
+    /// transactions and for resolving server values locally.
+    func calcCompleteEventCache(_ path: Path, excluding: Set<Int> = []) -> Node {
+        let serverCache = syncPoints.findOnPath(path) { pathSoFar, box in
+            box.point.completeServerCache(pathSoFar.relativePath(to: path)!)
+        }
+        return pendingWrites.calcCompleteEventCache(
+            path, completeServerCache: serverCache, excluding: excluding, includeHidden: true) ?? .empty
+    }
+
+    /// The complete server data for `path`, if a view has it.
+    func completeServerCache(_ path: Path) -> Node? {
+        syncPoints.findOnPath(path) { pathSoFar, box in box.point.completeServerCache(pathSoFar.relativePath(to: path)!)
+        }
+    }
+
+    // MARK: - Applying operations
+
+    func applyToSyncPoints(_ operation: Operation) -> [SyncEvent] {
+        applyHelper(operation, syncPoints, serverCache: nil, writes: pendingWrites.childWrites(.root))
+    }
+
+    private func applyHelper(
+        _ operation: Operation, _ tree: ImmutableTree<SyncPointBox>, serverCache: Node?, writes: WriteTreeRef
+    ) -> [SyncEvent] {
+        if operation.path.isEmpty { return applyDescendants(operation, tree, serverCache: serverCache, writes: writes) }
+        let syncPoint = tree.value?.point
+        let serverCache = serverCache ?? syncPoint?.completeServerCache(.root)
+        var events: [SyncEvent] = []
+        let childName = operation.path.front!
+        if let childTree = tree.children[childName], let childOperation = operation.forChild(childName) {
+            events += applyHelper(
+                childOperation, childTree, serverCache: serverCache?.child(ChildKey(childName)),
+                writes: writes.child(childName))
+        }
+        if let syncPoint {
+            events += syncPoint.apply(operation, writes: writes, completeServerCache: serverCache)
+        }
+        return events
+    }
+
+    private func applyDescendants(
+        _ operation: Operation, _ tree: ImmutableTree<SyncPointBox>, serverCache: Node?, writes: WriteTreeRef
+    ) -> [SyncEvent] {
+        let syncPoint = tree.value?.point
+        let serverCache = serverCache ?? syncPoint?.completeServerCache(.root)
+        var events: [SyncEvent] = []
+        for (childName, childTree) in tree.sortedChildren {
+            guard let childOperation = operation.forChild(childName) else { continue }
+            events += applyDescendants(
+                childOperation, childTree, serverCache: serverCache?.child(ChildKey(childName)),
+                writes: writes.child(childName))
+        }
+        if let syncPoint {
+            events += syncPoint.apply(operation, writes: writes, completeServerCache: serverCache)
+        }
+        return events
+    }
+}
+
+/// A reference to a `SyncPoint` in the value-typed path tree.
+struct SyncPointBox {
+    let point: SyncPoint
+}

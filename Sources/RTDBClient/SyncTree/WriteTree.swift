@@ -1,0 +1,211 @@
+import RTDBCore
+
+/// One pending user write: a set (or transaction) with `snap`, or an update with `children`.
+struct WriteRecord {
+    var writeID: Int
+    var path: Path
+    var snap: Node?
+    var children: [(path: Path, node: Node)]?
+    var visible: Bool
+
+    func contains(_ path: Path) -> Bool {
+        if snap != nil { return self.path.contains(path) }
+        return children?.contains { self.path.child($0.path).contains(path) } ?? false
+    }
+}
+
+/// Every pending user write, and the visible ones layered into one `CompoundWrite` (rtdb-spec §2.5).
+final class WriteTree {
+    private var visibleWrites = CompoundWrite.empty
+    private(set) var allWrites: [WriteRecord] = []
+    private var lastWriteID = -1
+
+    func childWrites(_ path: Path) -> WriteTreeRef { WriteTreeRef(path: path, tree: self) }
+
+    func addOverwrite(_ path: Path, _ node: Node, writeID: Int, visible: Bool = true) {
+        precondition(writeID > lastWriteID, "write ids must increase")
+        allWrites.append(WriteRecord(writeID: writeID, path: path, snap: node, children: nil, visible: visible))
+        if visible { visibleWrites = visibleWrites.addingWrite(path, node) }
+        lastWriteID = writeID
+    }
+
+    func addMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) {
+        precondition(writeID > lastWriteID, "write ids must increase")
+        allWrites.append(WriteRecord(writeID: writeID, path: path, snap: nil, children: children, visible: true))
+        visibleWrites = visibleWrites.addingWrites(path, children)
+        lastWriteID = writeID
+    }
+
+    func write(_ writeID: Int) -> WriteRecord? {
+        allWrites.first { $0.writeID == writeID }
+    }
+
+    /// Removes a write; returns whether it may have been visible (views must re-evaluate).
+    func removeWrite(_ writeID: Int) -> Bool {
+        guard let index = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
+        let removed = allWrites.remove(at: index)
+        var wasVisible = removed.visible
+        var overlaps = false
+        var position = allWrites.count - 1
+        while wasVisible && position >= 0 {
+            let current = allWrites[position]
+            if current.visible {
+                if position >= index && current.contains(removed.path) {
+                    wasVisible = false  // shadowed by a later write
+                } else if removed.path.contains(current.path) {
+                    overlaps = true
+                }
+            }
+            position -= 1
+        }
+        if !wasVisible { return false }
+        if overlaps {
+            visibleWrites = WriteTree.layer(allWrites, at: .root) { $0.visible }
+            lastWriteID = allWrites.last?.writeID ?? -1
+        } else if removed.snap != nil {
+            visibleWrites = visibleWrites.removingWrite(removed.path)
+        } else {
+            for child in removed.children ?? [] {
+                visibleWrites = visibleWrites.removingWrite(removed.path.child(child.path))
+            }
+        }
+        return true
+    }
+
+    func completeWriteData(_ path: Path) -> Node? { visibleWrites.completeNode(path) }
+
+    func shadowingWrite(_ path: Path) -> Node? { visibleWrites.completeNode(path) }
+
+    func calcCompleteEventCache(
+        _ treePath: Path, completeServerCache: Node?, excluding excluded: Set<Int> = [], includeHidden: Bool = false
+    ) -> Node? {
+        if excluded.isEmpty && !includeHidden {
+            if let shadowing = visibleWrites.completeNode(treePath) { return shadowing }
+            let merge = visibleWrites.childCompoundWrite(treePath)
+            if merge.isEmpty { return completeServerCache }
+            if completeServerCache == nil && !merge.hasCompleteWrite(.root) { return nil }
+            return merge.apply(to: completeServerCache ?? .empty)
+        }
+        let merge = visibleWrites.childCompoundWrite(treePath)
+        if !includeHidden && merge.isEmpty { return completeServerCache }
+        if !includeHidden && completeServerCache == nil && !merge.hasCompleteWrite(.root) { return nil }
+        let layered = WriteTree.layer(allWrites, at: treePath) { write in
+            (write.visible || includeHidden) && !excluded.contains(write.writeID)
+                && (write.path.contains(treePath) || treePath.contains(write.path))
+        }
+        return layered.apply(to: completeServerCache ?? .empty)
+    }
+
+    func calcCompleteEventChildren(_ treePath: Path, completeServerChildren: Node?) -> Node {
+        var complete = Node.empty
+        if let topLevel = visibleWrites.completeNode(treePath) {
+            if !topLevel.isLeaf {
+                for (key, child) in topLevel.children { complete = complete.updatingChild(key, with: child) }
+            }
+            return complete
+        }
+        let merge = visibleWrites.childCompoundWrite(treePath)
+        if let serverChildren = completeServerChildren {
+            for (key, child) in serverChildren.children {
+                let node = merge.childCompoundWrite(Path(segments: [key.string])).apply(to: child)
+                complete = complete.updatingChild(key, with: node)
+            }
+        }
+        for named in merge.completeChildren { complete = complete.updatingChild(named.key, with: named.node) }
+        return complete
+    }
+
+    func calcEventCacheAfterServerOverwrite(_ treePath: Path, childPath: Path, existingServerSnap: Node) -> Node? {
+        let path = treePath.child(childPath)
+        if visibleWrites.hasCompleteWrite(path) { return nil }
+        let childMerge = visibleWrites.childCompoundWrite(path)
+        if childMerge.isEmpty { return existingServerSnap.child(at: childPath) }
+        return childMerge.apply(to: existingServerSnap.child(at: childPath))
+    }
+
+    func calcCompleteChild(_ treePath: Path, childKey: ChildKey, existingServerSnap: CacheNode) -> Node? {
+        let path = treePath.child(Path(segments: [childKey.string]))
+        if let shadowing = visibleWrites.completeNode(path) { return shadowing }
+        guard existingServerSnap.isCompleteForChild(childKey) else { return nil }
+        return visibleWrites.childCompoundWrite(path).apply(to: existingServerSnap.node.child(childKey))
+    }
+
+    /// Up to `count` children after `post` in index order (before it, when `reverse`).
+    func calcIndexedSlice(
+        _ treePath: Path, completeServerData: Node?, post: NamedNode, count: Int, reverse: Bool, index: Index
+    ) -> [NamedNode] {
+        let merge = visibleWrites.childCompoundWrite(treePath)
+        let toIterate: Node
+        if let shadowing = merge.completeNode(.root) {
+            toIterate = shadowing
+        } else if let completeServerData {
+            toIterate = merge.apply(to: completeServerData)
+        } else {
+            return []
+        }
+        guard !toIterate.isEmpty, !toIterate.isLeaf else { return [] }
+        let ordered = IndexedChildren(toIterate, index: index)
+        return ordered.children(after: post, reverse: reverse).filter { index.compare($0, post) != 0 }.prefix(count)
+            .map { $0 }
+    }
+
+    static func layer(_ writes: [WriteRecord], at root: Path, where include: (WriteRecord) -> Bool) -> CompoundWrite {
+        var compound = CompoundWrite.empty
+        for write in writes where include(write) {
+            if let snap = write.snap {
+                if let relative = root.relativePath(to: write.path) {
+                    compound = compound.addingWrite(relative, snap)
+                } else if let relative = write.path.relativePath(to: root) {
+                    compound = compound.addingWrite(.root, snap.child(at: relative))
+                }
+            } else if let children = write.children {
+                if let relative = root.relativePath(to: write.path) {
+                    compound = compound.addingWrites(relative, children)
+                } else if let relative = write.path.relativePath(to: root) {
+                    if relative.isEmpty {
+                        compound = compound.addingWrites(.root, children)
+                    } else if let child = children.first(where: { $0.path.segments == [relative.front!] }) {
+                        compound = compound.addingWrite(.root, child.node.child(at: relative.popFront))
+                    }
+                }
+            }
+        }
+        return compound
+    }
+}
+
+/// A `WriteTree` seen from one path.
+struct WriteTreeRef {
+    let path: Path
+    let tree: WriteTree
+
+    func calcCompleteEventCache(_ completeServerCache: Node?, excluding: Set<Int> = [], includeHidden: Bool = false)
+        -> Node?
+    {
+        tree.calcCompleteEventCache(
+            path, completeServerCache: completeServerCache, excluding: excluding, includeHidden: includeHidden)
+    }
+
+    func calcCompleteEventChildren(_ serverChildren: Node?) -> Node {
+        tree.calcCompleteEventChildren(path, completeServerChildren: serverChildren)
+    }
+
+    func calcEventCacheAfterServerOverwrite(_ childPath: Path, existingServerSnap: Node) -> Node? {
+        tree.calcEventCacheAfterServerOverwrite(path, childPath: childPath, existingServerSnap: existingServerSnap)
+    }
+
+    func shadowingWrite(_ childPath: Path) -> Node? { tree.shadowingWrite(path.child(childPath)) }
+
+    func calcIndexedSlice(completeServerData: Node?, post: NamedNode, count: Int, reverse: Bool, index: Index)
+        -> [NamedNode]
+    {
+        tree.calcIndexedSlice(
+            path, completeServerData: completeServerData, post: post, count: count, reverse: reverse, index: index)
+    }
+
+    func calcCompleteChild(_ key: ChildKey, existingServerCache: CacheNode) -> Node? {
+        tree.calcCompleteChild(path, childKey: key, existingServerSnap: existingServerCache)
+    }
+
+    func child(_ key: String) -> WriteTreeRef { WriteTreeRef(path: path.child(Path(segments: [key])), tree: tree) }
+}

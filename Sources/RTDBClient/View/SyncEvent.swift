@@ -1,0 +1,75 @@
+import RTDBCore
+
+/// Something that wants a view's events: a listener registered with `observe`.
+protocol EventRegistration: AnyObject {
+    func respondsTo(_ type: EventType) -> Bool
+    var hasCancelCallback: Bool { get }
+}
+
+/// An event ready to raise: data for a listener, or the cancellation of its listen.
+enum SyncEvent {
+    case data(DataEvent)
+    case cancel(registration: any EventRegistration, error: DatabaseError, path: Path)
+
+    var registration: any EventRegistration {
+        switch self {
+        case .data(let event): return event.registration
+        case .cancel(let registration, _, _): return registration
+        }
+    }
+}
+
+/// One data event: a `value` for the whole view, or a child event with its sibling.
+struct DataEvent {
+    var type: EventType
+    var registration: any EventRegistration
+    var query: QuerySpec
+    /// The child for child events; nil for `value`.
+    var childKey: ChildKey?
+    var node: Node
+    var previousKey: ChildKey?
+
+    /// Where the event's snapshot lives.
+    var path: Path { childKey.map { query.path.child(Path(segments: [$0.string])) } ?? query.path }
+}
+
+/// Makes the events of one view's changes, in the SDKs' order (rtdb-spec §2.8).
+enum EventGenerator {
+    static func events(
+        for changes: [Change], eventCache: Node, registrations: [any EventRegistration], query: QuerySpec
+    ) -> [SyncEvent] {
+        let index = query.params.index
+        var moves: [Change] = []
+        for change in changes where change.type == .childChanged {
+            if let old = change.oldNode, index.indexedValueChanged(old: old, new: change.node) {
+                moves.append(.moved(change.childKey!, change.node))
+            }
+        }
+        var ordered: IndexedChildren?
+        var events: [SyncEvent] = []
+        for type in [EventType.childRemoved, .childAdded, .childMoved, .childChanged, .value] {
+            var ofType = (type == .childMoved ? moves : changes).filter { $0.type == type }
+            guard !ofType.isEmpty else { continue }
+            if type != .value {
+                ofType.sort {
+                    index.compare(
+                        NamedNode(key: $0.childKey!, node: $0.node), NamedNode(key: $1.childKey!, node: $1.node)) < 0
+                }
+            }
+            for var change in ofType {
+                if type == .childAdded || type == .childChanged || type == .childMoved {
+                    if ordered == nil { ordered = IndexedChildren(eventCache, index: index) }
+                    change.previousKey = ordered!.predecessor(of: NamedNode(key: change.childKey!, node: change.node))
+                }
+                for registration in registrations where registration.respondsTo(type) {
+                    events.append(
+                        .data(
+                            DataEvent(
+                                type: type, registration: registration, query: query, childKey: change.childKey,
+                                node: change.node, previousKey: change.previousKey)))
+                }
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `presencetop bench`: measurements that are not tests.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Run benchmarks (build with -c release for meaningful figures).",
+        subcommands: [ServerWriteBenchmark.self]
+    )
+}
