@@ -94,7 +94,7 @@ public final class RTDBServer: Sendable {
                 return
             }
             let session = WebSocketSession(
-                engine: engine, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
+                engine: engine, channel: channel, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
                 supersedes: supersedes, configuration: self.configuration, connections: self.connections,
                 directory: self.directory, clock: self.clock, logger: self.logger)
             await session.run(inbound: inbound, outbound: outbound)

@@ -50,3 +50,46 @@ extension Node {
         return .array(elements)
     }
 }
+
+extension Node {
+    /// The export-format JSON text, written directly (no intermediate `JSONValue`).
+    public var exportJSONString: String {
+        var output: [UInt8] = []
+        output.reserveCapacity(estimatedSize)
+        writeExport(to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the export-format JSON of the node to `output`.
+    public func writeExport(to output: inout [UInt8]) {
+        switch storage {
+        case .empty:
+            output.append(contentsOf: "null".utf8)
+        case .leaf(let value):
+            guard let priority else {
+                value.json.write(to: &output)
+                return
+            }
+            output.append(contentsOf: #"{".value":"#.utf8)
+            value.json.write(to: &output)
+            output.append(contentsOf: #",".priority":"#.utf8)
+            priority.json.write(to: &output)
+            output.append(UInt8(ascii: "}"))
+        case .children(let children):
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, child) in children {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                JSONValue.writeString(key.string, to: &output)
+                output.append(UInt8(ascii: ":"))
+                child.writeExport(to: &output)
+            }
+            if let priority {
+                output.append(contentsOf: #",".priority":"#.utf8)
+                priority.json.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+}

@@ -13,9 +13,34 @@ public enum Validation {
     /// `. $ # [ ] /` and no ASCII control characters.
     public static func validateKey(_ key: String, at path: Path = .root) throws(ValidationError) {
         if key.isEmpty { throw .emptyKey(path: path.description) }
-        if let bad = key.first(where: isForbiddenInKey) { throw .invalidKeyCharacter(key: key, character: bad) }
+        if containsForbiddenByte(key.utf8, slashAllowed: false) {
+            throw .invalidKeyCharacter(key: key, character: offendingCharacter(key[...], slashAllowed: false))
+        }
         let bytes = key.utf8.count
         if bytes > maxKeyBytes { throw .keyTooLong(key: key, bytes: bytes) }
+    }
+
+    /// Whether UTF-8 text holds a forbidden ASCII byte. Every forbidden character is ASCII and
+    /// UTF-8 never reuses ASCII bytes inside other characters, so bytes decide it exactly.
+    static func containsForbiddenByte(_ utf8: some Sequence<UInt8>, slashAllowed: Bool) -> Bool {
+        for byte in utf8 {
+            switch byte {
+            case 0x2E, 0x24, 0x23, 0x5B, 0x5D, 0x00...0x1F, 0x7F: return true
+            case 0x2F where !slashAllowed: return true
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// The character to name in an error: the first forbidden one.
+    private static func offendingCharacter(_ text: Substring, slashAllowed: Bool) -> Character {
+        for character in text {
+            if slashAllowed ? isForbiddenInPath(character) : isForbiddenInKey(character) { return character }
+            let bytes = Array(String(character).utf8)
+            if containsForbiddenByte(bytes, slashAllowed: slashAllowed) { return character }
+        }
+        return "?"
     }
 
     /// Checks a key found inside written data, where `.priority`, `.value` and `.sv` are allowed.
@@ -27,14 +52,14 @@ public enum Validation {
     /// Checks a path string given by a user: every segment a valid key, a leading `.info` allowed,
     /// at most 32 levels.
     public static func validatePathString(_ string: String) throws(ValidationError) {
-        let segments = string.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = string.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         for (offset, segment) in segments.enumerated() {
-            if offset == 0, segment == ".info" { continue }
-            if let bad = segment.first(where: isForbiddenInPath) {
-                throw .invalidPathCharacter(path: string, character: bad)
+            if offset == 0, segment.elementsEqual(".info".utf8) { continue }
+            if containsForbiddenByte(segment, slashAllowed: true) {
+                let text = Substring(segment)
+                throw .invalidPathCharacter(path: string, character: offendingCharacter(text, slashAllowed: true))
             }
-            let bytes = segment.utf8.count
-            if bytes > maxKeyBytes { throw .keyTooLong(key: String(segment), bytes: bytes) }
+            if segment.count > maxKeyBytes { throw .keyTooLong(key: String(Substring(segment)), bytes: segment.count) }
         }
         if segments.count > maxDepth { throw .tooDeep(path: string, depth: segments.count) }
     }

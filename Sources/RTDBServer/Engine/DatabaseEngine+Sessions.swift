@@ -73,6 +73,10 @@ extension DatabaseEngine {
     public func respond(_ number: Int, _ outcome: Result<JSONValue, WireError>, to outlet: Outlet) {
         let message: WireMessage
         switch outcome {
+        case .success(.string("")):
+            // The most common answer (every write's ack), without building a JSON tree.
+            send(.wire(#"{"t":"d","d":{"r":"# + String(number) + #","b":{"s":"ok","d":""}}}"#), to: outlet)
+            return
         case .success(let data): message = .response(number: number, status: WireStatus.ok, data: data)
         case .failure(let error):
             message = .response(number: number, status: error.status, data: .string(error.message))

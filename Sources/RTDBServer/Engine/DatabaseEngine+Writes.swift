@@ -92,7 +92,7 @@ extension DatabaseEngine {
         switch change {
         case .set(let path, let node):
             root = root.updating(at: path, with: node)
-            recordData = node.exportJSON.jsonString
+            recordData = node.exportJSONString
         case .merge(let path, let children):
             var object = OrderedDictionary<String, JSONValue>()
             for (relative, node) in children {

@@ -91,7 +91,9 @@ public actor DatabaseEngine {
         flusherWakeup = nil
         await flusher?.value
         do {
-            try await store.close()
+            // In a task of its own, so that a cancelled caller still closes the file cleanly.
+            let store = store
+            try await Task { try await store.close() }.value
         } catch {
             logger.error("closing the store of namespace \(namespace) failed: \(error)")
         }

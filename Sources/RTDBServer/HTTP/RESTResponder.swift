@@ -124,9 +124,16 @@ struct RESTResponder: HTTPResponder {
                 }
                 do {
                     try await withGracefulShutdownHandler {
-                        for await item in outlet.items {
-                            guard case .event(let name, let data) = item else { break }
-                            try await writer.write(ByteBuffer(string: "event: \(name)\ndata: \(data)\n\n"))
+                        streaming: while let batch = await outlet.nextBatch() {
+                            var buffer = ByteBuffer()
+                            for item in batch {
+                                guard case .event(let name, let data) = item else {
+                                    if !buffer.readableBytesView.isEmpty { try await writer.write(buffer) }
+                                    break streaming
+                                }
+                                buffer.writeString("event: \(name)\ndata: \(data)\n\n")
+                            }
+                            try await writer.write(buffer)
                         }
                     } onGracefulShutdown: {
                         outlet.send(.close)

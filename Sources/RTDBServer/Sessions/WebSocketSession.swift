@@ -1,6 +1,8 @@
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import NIOCore
+import NIOWebSocket
 import RTDBCore
 import RTDBWire
 
@@ -8,6 +10,8 @@ import RTDBWire
 /// written as the engine releases them.
 struct WebSocketSession {
     let engine: DatabaseEngine
+    /// The connection's channel, for writing a batch of frames with one flush.
+    let channel: any Channel
     let sessionID: String
     let host: String
     let peer: String
@@ -39,6 +43,7 @@ struct WebSocketSession {
             group.addTask { await writeLoop(outlet: outlet, outbound: outbound) }
             group.addTask { await readLoop(outlet: outlet, inbound: inbound) }
             await group.next()
+            outlet.finish()
             group.cancelAll()
         }
         await engine.closeSession(outlet: outlet)
@@ -49,21 +54,44 @@ struct WebSocketSession {
     }
 
     private func writeLoop(outlet: Outlet, outbound: WebSocketOutboundWriter) async {
-        for await item in outlet.items {
-            switch item {
-            case .wire(let text):
+        while let batch = await outlet.nextBatch() {
+            var frames: [WebSocketFrame] = []
+            var closing = false
+            for item in batch {
+                switch item {
+                case .wire(let text):
+                    for frame in WireFraming.frames(for: text) {
+                        frames.append(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: frame)))
+                    }
+                case .close:
+                    closing = true
+                case .event:
+                    continue
+                }
+                if closing { break }
+            }
+            if !frames.isEmpty {
                 do {
-                    for frame in WireFraming.frames(for: text) { try await outbound.write(.text(frame)) }
+                    try await write(frames)
                 } catch {
                     return
                 }
-            case .close:
+            }
+            if closing {
                 try? await outbound.close(.normalClosure, reason: "session ended")
                 return
-            case .event:
-                continue
             }
         }
+    }
+
+    /// Writes frames with a single flush. The library's writer flushes every frame, which costs a
+    /// system call per message; under load a batch holds many messages.
+    private func write(_ frames: [WebSocketFrame]) async throws {
+        let channel = channel
+        try await channel.eventLoop.flatSubmit {
+            for frame in frames.dropLast() { channel.write(frame, promise: nil) }
+            return channel.writeAndFlush(frames.last!)
+        }.get()
     }
 
     private func readLoop(outlet: Outlet, inbound: WebSocketInboundStream) async {
