@@ -20,8 +20,10 @@ public enum Validation {
         if bytes > maxKeyBytes { throw .keyTooLong(key: key, bytes: bytes) }
     }
 
-    /// Whether UTF-8 text holds a forbidden ASCII byte. Every forbidden character is ASCII and
-    /// UTF-8 never reuses ASCII bytes inside other characters, so bytes decide it exactly.
+    /// Whether UTF-8 text holds a forbidden ASCII byte.
+    ///
+    /// Every forbidden character is ASCII and UTF-8 never reuses ASCII bytes inside other
+    /// characters, so bytes decide it exactly.
     static func containsForbiddenByte(_ utf8: some Sequence<UInt8>, slashAllowed: Bool) -> Bool {
         for byte in utf8 {
             switch byte {

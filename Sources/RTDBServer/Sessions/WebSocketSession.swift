@@ -84,8 +84,10 @@ struct WebSocketSession {
         }
     }
 
-    /// Writes frames with a single flush. The library's writer flushes every frame, which costs a
-    /// system call per message; under load a batch holds many messages.
+    /// Writes frames with a single flush.
+    ///
+    /// The library's writer flushes every frame, which costs a system call per message; under load
+    /// a batch holds many messages.
     private func write(_ frames: [WebSocketFrame]) async throws {
         let channel = channel
         try await channel.eventLoop.flatSubmit {
