@@ -19,22 +19,31 @@ public struct JSONParser {
     /// The deepest nesting accepted; deeper input is rejected rather than overflowing the stack.
     public static let maximumDepth = 1000
 
-    private let bytes: [UInt8]
+    /// The input; valid only during one `parse` call, which never lets the parser escape.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// Parses a complete JSON document.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-        try parse(bytes: Array(text.utf8))
+        var text = text
+        return try text.withUTF8 { buffer in Result { () throws(JSONParseError) in try parseDocument(buffer) } }.get()
     }
 
     /// Parses a complete JSON document from UTF-8 bytes.
     public static func parse(bytes: some Sequence<UInt8>) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(bytes))
+        let array = Array(bytes)
+        return try array.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in try parseDocument(buffer) }
+        }.get()
+    }
+
+    private static func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -46,10 +55,15 @@ public struct JSONParser {
 
     /// Parses one JSON value at the start of `text` and returns it with the unparsed rest.
     public static func parsePrefix(_ text: String) throws(JSONParseError) -> (value: JSONValue, rest: String) {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        return (value, String(decoding: parser.bytes[parser.index...], as: UTF8.self))
+        var text = text
+        return try text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) in
+                var parser = JSONParser(bytes: buffer)
+                parser.skipWhitespace()
+                let value = try parser.parseValue()
+                return (value, String(decoding: UnsafeBufferPointer(rebasing: buffer[parser.index...]), as: UTF8.self))
+            }
+        }.get()
     }
 
     private func error(_ reason: String) -> JSONParseError {
@@ -188,7 +202,7 @@ public struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isIntegral, let value = Int64(text) {
             if value == 0, bytes[start] == UInt8(ascii: "-") { return .double(-0.0) }
             return .int(value)
@@ -208,7 +222,7 @@ public struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let string = try decodeUTF8(bytes[start..<index])
+                let string = try decodeUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 index += 1
                 return string
             }
@@ -216,13 +230,15 @@ public struct JSONParser {
             if byte < 0x20 { throw error("control character in a string") }
             index += 1
         }
-        var buffer = Array(bytes[start..<index])
+        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return try decodeUTF8(buffer[...])
+                return try buffer.withUnsafeBufferPointer { pointer in
+                    Result { () throws(JSONParseError) in try decodeUTF8(pointer) }
+                }.get()
             case UInt8(ascii: "\\"):
                 index += 1
                 try parseEscape(into: &buffer)
@@ -236,7 +252,7 @@ public struct JSONParser {
         throw error("unterminated string")
     }
 
-    private func decodeUTF8(_ slice: ArraySlice<UInt8>) throws(JSONParseError) -> String {
+    private func decodeUTF8(_ slice: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> String {
         guard let string = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
         return string
     }

@@ -2,6 +2,20 @@ import OrderedCollections
 import RTDBCore
 import RTDBWire
 
+/// A request read from a connection, or why it could not be read.
+public struct SessionRequest: Sendable {
+    /// The request number to answer.
+    public var number: Int
+    /// The request, or the error to answer it with.
+    public var request: Result<ClientRequest, WireError>
+
+    /// Makes a session request.
+    public init(number: Int, request: Result<ClientRequest, WireError>) {
+        self.number = number
+        self.request = request
+    }
+}
+
 /// Per-connection state the engine keeps: identity, credential and onDisconnect writes.
 struct SessionState: Sendable {
     var outlet: Outlet
@@ -26,6 +40,16 @@ extension DatabaseEngine {
         for (path, node) in session.onDisconnect.overwrites() {
             let current = root.child(at: path)
             apply(.set(path: path, node: node.resolvingServerValues(existing: current, now: now)))
+        }
+    }
+
+    /// Handles requests of one connection in order, queueing their responses and pushes.
+    public func handle(_ batch: [SessionRequest], outlet: Outlet) {
+        for item in batch {
+            switch item.request {
+            case .success(let request): handle(request, number: item.number, outlet: outlet)
+            case .failure(let error): respond(item.number, .failure(error), to: outlet)
+            }
         }
     }
 

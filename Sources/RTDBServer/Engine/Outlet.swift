@@ -15,15 +15,9 @@ public enum OutboundItem: Sendable, Equatable {
 /// The engine queues items in the order they must be sent; the transport takes everything queued
 /// so far in one batch, so that many messages share one socket write under load.
 public final class Outlet: Sendable {
-    private struct State {
-        var items: [OutboundItem] = []
-        var finished = false
-        var waiter: CheckedContinuation<[OutboundItem]?, Never>?
-    }
-
     /// Unique within the server process.
     public let id: Int
-    private let state = Mutex(State())
+    private let queue = BatchQueue<OutboundItem>()
     private static let counter = Atomic<Int>(0)
 
     /// Makes an outlet with a fresh id.
@@ -32,42 +26,11 @@ public final class Outlet: Sendable {
     }
 
     /// Queues an item.
-    public func send(_ item: OutboundItem) {
-        let waiter = state.withLock { state -> CheckedContinuation<[OutboundItem]?, Never>? in
-            guard !state.finished else { return nil }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            state.items.append(item)
-            return nil
-        }
-        waiter?.resume(returning: [item])
-    }
+    public func send(_ item: OutboundItem) { queue.append(item) }
 
-    /// Ends the outlet; a waiting or later `nextBatch()` returns what is left, then nil.
-    public func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<[OutboundItem]?, Never>? in
-            state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: nil)
-    }
+    /// Ends the outlet; the transport gets what is left, then nil.
+    public func finish() { queue.finish() }
 
     /// Everything queued since the last call, waiting for at least one item; nil once finished.
-    public func nextBatch() async -> [OutboundItem]? {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> [OutboundItem]?? in
-                if !state.items.isEmpty {
-                    defer { state.items = [] }
-                    return .some(state.items)
-                }
-                if state.finished { return .some(nil) }
-                state.waiter = continuation
-                return .none
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
+    public func nextBatch() async -> [OutboundItem]? { await queue.nextBatch() }
 }

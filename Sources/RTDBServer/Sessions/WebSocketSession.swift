@@ -39,10 +39,19 @@ struct WebSocketSession {
         outlet.send(.wire(WireMessage.control(.hello(hello)).text))
         await engine.openSession(outlet: outlet, sessionID: sessionID)
 
+        let requests = BatchQueue<SessionRequest>()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await writeLoop(outlet: outlet, outbound: outbound) }
-            group.addTask { await readLoop(outlet: outlet, inbound: inbound) }
+            group.addTask {
+                await readLoop(outlet: outlet, inbound: inbound, requests: requests)
+                requests.finish()
+            }
+            group.addTask {
+                // Requests reach the engine in batches: one hop to its actor for all that arrived.
+                while let batch = await requests.nextBatch() { await engine.handle(batch, outlet: outlet) }
+            }
             await group.next()
+            requests.finish()
             outlet.finish()
             group.cancelAll()
         }
@@ -96,7 +105,7 @@ struct WebSocketSession {
         }.get()
     }
 
-    private func readLoop(outlet: Outlet, inbound: WebSocketInboundStream) async {
+    private func readLoop(outlet: Outlet, inbound: WebSocketInboundStream, requests: BatchQueue<SessionRequest>) async {
         var assembler = FrameAssembler(maxMessageBytes: 2 * configuration.maxWebSocketWriteBytes)
         do {
             for try await message in inbound.messages(maxSize: configuration.maxFrameBytes) {
@@ -113,14 +122,14 @@ struct WebSocketSession {
                     sendError("\(error); closing the connection", to: outlet)
                     return
                 }
-                if let text { await process(text, outlet: outlet) }
+                if let text { process(text, outlet: outlet, requests: requests) }
             }
         } catch {
             logger.debug("session \(sessionID) read ended: \(error)")
         }
     }
 
-    private func process(_ text: String, outlet: Outlet) async {
+    private func process(_ text: String, outlet: Outlet, requests: BatchQueue<SessionRequest>) {
         let message: WireMessage
         do {
             message = try WireMessage(text: text)
@@ -139,14 +148,14 @@ struct WebSocketSession {
                     status: WireStatus.tooBig,
                     message: "request is \(text.utf8.count) bytes; the limit is \(configuration.maxWebSocketWriteBytes)"
                 )
-                await engine.respond(number, .failure(error), to: outlet)
+                requests.append(SessionRequest(number: number, request: .failure(error)))
                 return
             }
             do {
                 let request = try ClientRequest(action: action, body: body)
-                await engine.handle(request, number: number, outlet: outlet)
+                requests.append(SessionRequest(number: number, request: .success(request)))
             } catch {
-                await engine.respond(number, .failure(error), to: outlet)
+                requests.append(SessionRequest(number: number, request: .failure(error)))
             }
         case .response, .push:
             sendError("clients send requests, not responses or pushes", to: outlet)
