@@ -56,7 +56,12 @@ let package = Package(
         ),
         .target(
             name: "RTDBClient",
-            dependencies: ["RTDBCore", "RTDBWire"]
+            dependencies: [
+                "RTDBCore",
+                "RTDBWire",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "presencetop",

@@ -26,8 +26,8 @@ public enum ControlMessage: Sendable, Hashable {
     case hello(Handshake)
     /// `p`: a ping from the client.
     case ping
-    /// `o`: the answer to a ping.
-    case pong
+    /// `o`: the answer to a ping; presencetop's server adds its time (`{"ts": ms}`).
+    case pong(serverTime: Int64?)
     /// `r`: reconnect to another host.
     case reset(host: String)
     /// `s`: the server shuts the connection down; clients stop reconnecting.
@@ -48,7 +48,7 @@ public enum ControlMessage: Sendable, Hashable {
             self = .hello(
                 Handshake(timestamp: ts, version: data["v"]?.stringValue ?? "5", host: host, sessionID: session))
         case "p": self = .ping
-        case "o": self = .pong
+        case "o": self = .pong(serverTime: data["ts"]?.intValue)
         case "r": self = .reset(host: data.stringValue ?? "")
         case "s": self = .shutdown(reason: data.stringValue ?? "")
         case "e": self = .error(data.stringValue ?? data.jsonString)
@@ -65,7 +65,7 @@ public enum ControlMessage: Sendable, Hashable {
             ]
             return ["t": "h", "d": body]
         case .ping: return ["t": "p", "d": [:]]
-        case .pong: return ["t": "o", "d": [:]]
+        case .pong(let serverTime): return ["t": "o", "d": serverTime.map { ["ts": .int($0)] } ?? [:]]
         case .reset(let host): return ["t": "r", "d": .string(host)]
         case .shutdown(let reason): return ["t": "s", "d": .string(reason)]
         case .error(let message): return ["t": "e", "d": .string(message)]

@@ -57,15 +57,25 @@ import Testing
         let longString = JSONValue.string(String(repeating: "x", count: 10 * 1024 * 1024 + 1))
         let tooBig = try await client.call(.put(path: Path("big"), data: longString, hash: nil))
         #expect(tooBig.status == "too_big")
+        #expect(try await client.call(.get(path: Path("kept"), query: .default)).data == "safe")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func writesOverTheLimitGetTooBig() async throws {
+        // A 1 MiB write limit exercises the same path as Firebase's 16 MB one at a fraction of the cost.
+        let server = try await TestServer.start(configure: { $0.maxWebSocketWriteBytes = 1 << 20 })
+        let client = WireTestClient(url: server.webSocketURL)
+        _ = try await client.hello()
         let huge = JSONValue.object(
             .init(
-                uniqueKeysWithValues: (0..<5).map {
-                    ("k\($0)", .string(String(repeating: "y", count: 4 * 1024 * 1024)))
+                uniqueKeysWithValues: (0..<3).map {
+                    ("k\($0)", .string(String(repeating: "y", count: 512 * 1024)))
                 }))
         let overLimit = try await client.call(.put(path: Path("huge"), data: huge, hash: nil))
         #expect(overLimit.status == "too_big")
         #expect(overLimit.data.stringValue?.contains("limit") == true)
-        #expect(try await client.call(.get(path: Path("kept"), query: .default)).data == "safe")
+        #expect(try await client.call(.stats([:])).status == "ok", "the connection goes on")
         await client.close()
         await server.stop()
     }

@@ -59,9 +59,9 @@ public struct TestFailure: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Polls `condition` until it holds or `attempts` × 50 ms pass; the wait bounds a test, it is not
+/// Polls `condition` until it holds or `attempts` × 50 ms pass (20 s by default: CI machines are shared); the wait bounds a test, it is not
 /// a timing assertion.
-public func eventually(attempts: Int = 200, _ condition: () async throws -> Bool) async throws -> Bool {
+public func eventually(attempts: Int = 400, _ condition: () async throws -> Bool) async throws -> Bool {
     for _ in 0..<attempts {
         if try await condition() { return true }
         try await Task.sleep(for: .milliseconds(50))

@@ -11,7 +11,8 @@ import Testing
             hello.text == #"{"t":"c","d":{"t":"h","d":{"ts":1724150000000,"v":"5","h":"localhost:9000","s":"a1b2c3"}}}"#
         )
         #expect(try WireMessage(text: hello.text) == hello)
-        #expect(WireMessage.control(.pong).text == #"{"t":"c","d":{"t":"o","d":{}}}"#)
+        #expect(WireMessage.control(.pong(serverTime: nil)).text == #"{"t":"c","d":{"t":"o","d":{}}}"#)
+        #expect(try WireMessage(text: #"{"t":"c","d":{"t":"o","d":{"ts":5}}}"#) == .control(.pong(serverTime: 5)))
     }
 
     @Test func parsesJSSDKRequests() throws {

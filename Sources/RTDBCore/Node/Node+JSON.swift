@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 
 extension Node {
@@ -85,17 +86,16 @@ extension JSONValue {
     ///
     /// - Throws: ``ValidationError/invalidValue(path:reason:)`` for any other type.
     public init(any value: Any?, at path: Path = .root) throws(ValidationError) {
-        switch JSONValue.flattenOptional(value) {
-        case nil: self = .null
+        guard let value = JSONValue.flattenOptional(value) else {
+            self = .null
+            return
+        }
+        if let json = JSONValue.scalar(value) {
+            self = json
+            return
+        }
+        switch value {
         case let json as JSONValue: self = json
-        case let bool as Bool: self = .bool(bool)
-        case let int as Int: self = .int(Int64(int))
-        case let int as Int64: self = .int(int)
-        case let int as Int32: self = .int(Int64(int))
-        case let int as UInt32: self = .int(Int64(int))
-        case let int as UInt: self = Int64(exactly: int).map { .int($0) } ?? .double(Double(int))
-        case let double as Double: self = .double(double)
-        case let float as Float: self = .double(Double(float))
         case let string as String: self = .string(string)
         case let substring as Substring: self = .string(String(substring))
         case let array as [Any]:
@@ -105,15 +105,46 @@ extension JSONValue {
             }
             self = .array(elements)
         case let dictionary as [String: Any]:
-            var members = JSONValue.Members()
-            for key in dictionary.keys.sorted(by: UTF16Order.lessThan) {
-                members[key] = try JSONValue(any: dictionary[key], at: path.child(key))
-            }
-            self = .object(members)
+            self = .object(try JSONValue.members(dictionary, at: path))
+        case let dictionary as [AnyHashable: Any]:
+            var stringKeyed: [String: Any] = [:]
+            for (key, element) in dictionary { stringKeyed[String(describing: key.base)] = element }
+            self = .object(try JSONValue.members(stringKeyed, at: path))
         default:
-            let typeName = value.map { "\(type(of: $0))" } ?? "nil"
-            throw .invalidValue(path: path.description, reason: "values of type \(typeName) cannot be stored")
+            throw .invalidValue(path: path.description, reason: "values of type \(type(of: value)) cannot be stored")
         }
+    }
+
+    private static func members(_ dictionary: [String: Any], at path: Path) throws(ValidationError) -> Members {
+        var members = Members()
+        for key in dictionary.keys.sorted(by: UTF16Order.lessThan) {
+            members[key] = try JSONValue(any: dictionary[key], at: path.child(key))
+        }
+        return members
+    }
+
+    /// Booleans and numbers by their exact type: Foundation would bridge `1` to `true` (and back)
+    /// through NSNumber if a plain `as? Bool` were tried first.
+    private static func scalar(_ value: Any) -> JSONValue? {
+        let type = type(of: value)
+        if type == Bool.self { return .bool(value as! Bool) }
+        if type == Int.self { return .int(Int64(value as! Int)) }
+        if type == Int64.self { return .int(value as! Int64) }
+        if type == Int32.self { return .int(Int64(value as! Int32)) }
+        if type == UInt32.self { return .int(Int64(value as! UInt32)) }
+        if type == UInt.self {
+            return Int64(exactly: value as! UInt).map { .int($0) } ?? .double(Double(value as! UInt))
+        }
+        if type == Double.self { return .double(value as! Double) }
+        if type == Float.self { return .double(Double(value as! Float)) }
+        if let number = value as? NSNumber, type is NSNumber.Type {
+            switch String(cString: number.objCType) {
+            case "c", "B": return .bool(number.boolValue)
+            case "f", "d": return .double(number.doubleValue)
+            default: return .int(number.int64Value)
+            }
+        }
+        return nil
     }
 
     /// Unwraps optionals nested inside `Any` (`Optional<Any>.some(Optional<Int>.none)` is nil).

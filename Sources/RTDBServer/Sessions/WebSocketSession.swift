@@ -139,7 +139,9 @@ struct WebSocketSession {
         }
         switch message {
         case .control(.ping):
-            outlet.send(.wire(WireMessage.control(.pong).text))
+            // The pong carries the server time: clients that know it estimate clock skew from the
+            // round trip; the SDKs only need the `d` to be there.
+            outlet.send(.wire(#"{"t":"c","d":{"t":"o","d":{"ts":"# + String(clock()) + "}}}"))
         case .control:
             break
         case .request(let number, let action, let body):

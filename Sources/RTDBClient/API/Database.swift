@@ -1,0 +1,204 @@
+import Dispatch
+import Foundation
+import Logging
+import RTDBCore
+import Synchronization
+
+/// A Realtime Database: the entry point, shaped like FirebaseDatabase's `Database`.
+///
+/// ```swift
+/// Database.configure(url: "http://127.0.0.1:9000?ns=demo")
+/// let ref = Database.database().reference(withPath: "users/morgan")
+/// ```
+///
+/// Callbacks run on ``callbackQueue`` (by default one serial queue per instance, not the main
+/// queue: command-line and server programs often have no main run loop). Every method may be
+/// called from any thread.
+public final class Database: Sendable {
+    /// The URL as given.
+    public let url: String
+    /// The WebSocket base URL (`ws://host:port` or `wss://host`).
+    let socketBase: String
+    /// The namespace.
+    public let namespace: String
+    /// Where callbacks run.
+    public let callbackQueue: DispatchQueue
+    let transport: any Transport
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    private let state = Mutex(State())
+    private static let registry = Mutex(Registry())
+
+    private struct State {
+        var repo: Repo?
+        var persistenceEnabled = false
+        var cacheSize = 10 * 1024 * 1024
+        var nextHandle: DatabaseHandle = 1
+        var registrations: [DatabaseHandle: (QuerySpec, ObserverRegistration)] = [:]
+        var keptSynced: [String: DatabaseHandle] = [:]
+    }
+
+    private struct Registry {
+        var defaultURL: String?
+        var instances: [String: Database] = [:]
+    }
+
+    /// Makes an independent instance with its own connection (tests and simulations use many).
+    ///
+    /// - Parameters:
+    ///   - url: `http://host:port?ns=NS`, `ws://…`, or `https://<ns>.firebaseio.com`.
+    ///   - transport: How to reach the server (WebSockets by default).
+    ///   - clock: The local clock in ms since the epoch (injected to simulate skew).
+    ///   - callbackQueue: Where callbacks run.
+    public init(
+        url: String, transport: any Transport = WebSocketTransport(),
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
+        callbackQueue: DispatchQueue? = nil, logger: Logger = Logger(label: "presencetop.client")
+    ) {
+        let parsed = DatabaseURL(url)
+        self.url = url
+        self.socketBase = parsed.socketBase
+        self.namespace = parsed.namespace
+        self.transport = transport
+        self.clock = clock
+        self.callbackQueue = callbackQueue ?? DispatchQueue(label: "presencetop.database.callbacks")
+        self.logger = logger
+    }
+
+    /// Sets the URL of the default instance (before the first ``database()``).
+    public static func configure(url: String) {
+        registry.withLock { $0.defaultURL = url }
+    }
+
+    /// The default instance: the configured URL, else `FIREBASE_DATABASE_EMULATOR_HOST`, else
+    /// `http://127.0.0.1:9000?ns=demo`.
+    public static func database() -> Database {
+        let url =
+            registry.withLock { $0.defaultURL }
+            ?? ProcessInfo.processInfo.environment["FIREBASE_DATABASE_EMULATOR_HOST"].map { "http://\($0)?ns=demo" }
+            ?? "http://127.0.0.1:9000?ns=demo"
+        return database(url: url)
+    }
+
+    /// The shared instance for a URL.
+    public static func database(url: String) -> Database {
+        registry.withLock { registry in
+            if let existing = registry.instances[url] { return existing }
+            let database = Database(url: url)
+            registry.instances[url] = database
+            return database
+        }
+    }
+
+    /// Whether data and pending writes are kept on disk (set before first use).
+    public var isPersistenceEnabled: Bool {
+        get { state.withLock { $0.persistenceEnabled } }
+        set { state.withLock { $0.persistenceEnabled = newValue } }
+    }
+
+    /// The disk cache size in bytes (default 10 MB).
+    public var persistenceCacheSizeBytes: Int {
+        get { state.withLock { $0.cacheSize } }
+        set { state.withLock { $0.cacheSize = newValue } }
+    }
+
+    /// The engine, made (and connected) on first use.
+    var repo: Repo {
+        state.withLock { state in
+            if let repo = state.repo { return repo }
+            let repo = Repo(
+                baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
+                callbackQueue: callbackQueue, logger: logger)
+            state.repo = repo
+            return repo
+        }
+    }
+
+    /// A reference to the root.
+    public func reference() -> DatabaseReference { DatabaseReference(database: self, path: .root) }
+
+    /// A reference to a path.
+    public func reference(withPath path: String) -> DatabaseReference {
+        DatabaseReference(database: self, path: Path(path))
+    }
+
+    /// Disconnects and stays offline until ``goOnline()``.
+    public func goOffline() {
+        let repo = repo
+        repo.queue.async { repo.connection.interrupt() }
+    }
+
+    /// Reconnects after ``goOffline()``.
+    public func goOnline() {
+        let repo = repo
+        repo.queue.async { repo.connection.resume() }
+    }
+
+    /// Disconnects and releases the instance's connection.
+    public func close() {
+        let repo = state.withLock { state -> Repo? in
+            defer { state.repo = nil }
+            return state.repo
+        }
+        guard let repo else { return }
+        repo.queue.sync { repo.connection.interrupt() }
+        Database.registry.withLock { registry in
+            if registry.instances[url] === self { registry.instances[url] = nil }
+        }
+    }
+
+    /// The connection's current state, round trip and clock-skew estimate.
+    public var connectionStatus: ConnectionStatus { repo.statusSnapshot.withLock { $0 } }
+
+    // MARK: - Listener bookkeeping
+
+    func register(_ query: QuerySpec, _ make: (DatabaseHandle) -> ObserverRegistration) -> DatabaseHandle {
+        let registration = state.withLock { state -> ObserverRegistration in
+            let handle = state.nextHandle
+            state.nextHandle += 1
+            let registration = make(handle)
+            state.registrations[handle] = (query, registration)
+            return registration
+        }
+        let repo = repo
+        repo.queue.async { repo.raise(repo.tree(for: query.path).addEventRegistration(registration, for: query)) }
+        return registration.handle
+    }
+
+    func unregister(_ handle: DatabaseHandle) {
+        guard let (query, registration) = state.withLock({ $0.registrations.removeValue(forKey: handle) }) else {
+            return
+        }
+        let repo = repo
+        repo.queue.async { repo.raise(repo.tree(for: query.path).removeEventRegistration(registration, for: query)) }
+    }
+
+    /// keepSynced: a listener with no callback keeps the location's data flowing.
+    func setKeepSynced(_ query: QuerySpec, _ keep: Bool) {
+        let key = query.description
+        if keep {
+            guard state.withLock({ $0.keptSynced[key] == nil }) else { return }
+            let handle = register(query) { handle in
+                ObserverRegistration(
+                    handle: handle, eventType: .value, database: self, callback: { _, _ in }, cancelCallback: nil)
+            }
+            state.withLock { $0.keptSynced[key] = handle }
+        } else if let handle = state.withLock({ $0.keptSynced.removeValue(forKey: key) }) {
+            unregister(handle)
+        }
+    }
+
+    func unregisterAll(at path: Path) {
+        let removed = state.withLock { state -> [(QuerySpec, ObserverRegistration)] in
+            let matching = state.registrations.filter { $0.value.0.path == path }
+            for handle in matching.keys { state.registrations[handle] = nil }
+            return Array(matching.values)
+        }
+        let repo = repo
+        repo.queue.async {
+            for (query, registration) in removed {
+                repo.raise(repo.tree(for: query.path).removeEventRegistration(registration, for: query))
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// A database URL read as the SDKs read it (rtdb-spec §1.1): the namespace from `?ns=` or the
+/// first label of a `<ns>.firebaseio.com` host; `ws` for local hosts, `wss` otherwise.
+struct DatabaseURL {
+    var socketBase: String
+    var namespace: String
+
+    init(_ url: String) {
+        let components = URLComponents(string: url)
+        let host = components?.host ?? "127.0.0.1"
+        let port = components?.port
+        let scheme = components?.scheme?.lowercased() ?? "http"
+        let secure = scheme == "https" || scheme == "wss"
+        let hostPort = port.map { "\(host):\($0)" } ?? host
+        socketBase = (secure ? "wss://" : "ws://") + hostPort
+        let labels = host.split(separator: ".")
+        let namespaceParameter = components?.queryItems?.first { $0.name == "ns" }?.value
+        if let namespaceParameter {
+            namespace = namespaceParameter
+        } else if labels.count >= 3, Int(labels[0]) == nil {
+            namespace = labels[0].lowercased()
+        } else {
+            namespace = "demo"
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import RTDBCore
+import RTDBWire
+
+extension PersistentConnection {
+    /// Sends a request now, or queues it (writes and onDisconnect operations) until connected.
+    private func send(_ action: String, _ body: JSONValue, onComplete: ((String, JSONValue) -> Void)?) {
+        requestNumber += 1
+        let number = requestNumber
+        if let onComplete { callbacks[number] = onComplete }
+        for frame in WireFraming.frames(for: WireMessage.request(number: number, action: action, body: body).text) {
+            connection?.send(frame)
+        }
+    }
+
+    /// Sends auth, listens, unacknowledged writes in order, then queued onDisconnect operations.
+    func restoreState() {
+        if let authCredential { sendAuth(authCredential) }
+        for key in listens.keys.sorted() { sendListen(listens[key]!) }
+        for index in outstandingPuts.indices { sendPut(at: index) }
+        let queued = offlineQueue
+        offlineQueue = []
+        for request in queued { send(request.action, request.body, onComplete: request.onComplete) }
+    }
+
+    // MARK: - Auth
+
+    /// Sets the credential (an ID token, an emulator JWT, or `owner`); nil signs out.
+    func setAuth(_ credential: String?) {
+        authCredential = credential
+        guard isReady else { return }
+        if let credential { sendAuth(credential) } else { send("unauth", [:], onComplete: nil) }
+    }
+
+    private func sendAuth(_ credential: String) {
+        let action = credential == AuthToken.ownerCredential ? "gauth" : "auth"
+        send(action, ["cred": .string(credential)], onComplete: nil)
+    }
+
+    // MARK: - Listens
+
+    private static func key(_ query: QuerySpec) -> String { query.description }
+
+    func listen(
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String, JSONValue) -> Void
+    ) {
+        let listen = Listen(query: query, tag: tag, hash: hash, onComplete: onComplete)
+        listens[Self.key(query)] = listen
+        if isReady { sendListen(listen) }
+    }
+
+    private func sendListen(_ listen: Listen) {
+        var body: JSONValue.Members = ["p": .string(listen.query.path.description)]
+        if let tag = listen.tag {
+            body["q"] = listen.query.params.wireObject
+            body["t"] = .int(Int64(tag))
+        }
+        body["h"] = .string(listen.hash())
+        let key = Self.key(listen.query)
+        send("q", .object(body)) { [weak self] status, data in
+            guard let self, self.listens[key] != nil else { return }
+            if status != "ok" { self.listens[key] = nil }
+            listen.onComplete(status, data)
+        }
+    }
+
+    func unlisten(_ query: QuerySpec, tag: Int?) {
+        guard listens.removeValue(forKey: Self.key(query)) != nil, isReady else { return }
+        var body: JSONValue.Members = ["p": .string(query.path.description)]
+        if let tag {
+            body["q"] = query.params.wireObject
+            body["t"] = .int(Int64(tag))
+        }
+        send("n", .object(body), onComplete: nil)
+    }
+
+    // MARK: - Writes
+
+    /// Sends a set (`p`) or update (`m`); kept until acknowledged, re-sent after reconnects.
+    func put(
+        action: String, path: Path, data: JSONValue, hash: String? = nil,
+        onComplete: @escaping (String, JSONValue) -> Void
+    ) {
+        var body: JSONValue.Members = ["p": .string(path.description), "d": data]
+        if let hash { body["h"] = .string(hash) }
+        nextPutID += 1
+        outstandingPuts.append(
+            (nextPutID, QueuedRequest(action: action, body: .object(body), onComplete: onComplete), false))
+        if isReady { sendPut(at: outstandingPuts.count - 1) }
+    }
+
+    private func sendPut(at index: Int) {
+        let put = outstandingPuts[index]
+        outstandingPuts[index].sent = true
+        let id = put.id
+        send(put.request.action, put.request.body) { [weak self] status, data in
+            guard let self else { return }
+            self.outstandingPuts.removeAll { $0.id == id }
+            put.request.onComplete?(status, data)
+        }
+    }
+
+    /// The number of writes not yet acknowledged.
+    var pendingPutCount: Int { outstandingPuts.count }
+
+    // MARK: - onDisconnect and get
+
+    /// Sends an onDisconnect operation (`o`, `om`, `oc`), queued while offline.
+    func onDisconnect(action: String, path: Path, data: JSONValue, onComplete: @escaping (String, JSONValue) -> Void) {
+        let body: JSONValue = ["p": .string(path.description), "d": data]
+        if isReady {
+            send(action, body, onComplete: onComplete)
+        } else {
+            offlineQueue.append(QueuedRequest(action: action, body: body, onComplete: onComplete))
+        }
+    }
+
+    /// Reads once (`g`); waits for a connection.
+    func get(_ query: QuerySpec, onComplete: @escaping (String, JSONValue) -> Void) {
+        let body: JSONValue = ["p": .string(query.path.description), "q": query.params.wireObject]
+        if isReady {
+            send("g", body, onComplete: onComplete)
+        } else {
+            offlineQueue.append(QueuedRequest(action: "g", body: body, onComplete: onComplete))
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Dispatch
+import Foundation
+import RTDBCore
+import RTDBWire
+
+/// What the connection tells the repo, always on the repo's queue.
+protocol PersistentConnectionDelegate: AnyObject {
+    func connectionDidConnect(sessionID: String, serverTimeOffset: Int64)
+    func connectionDidDisconnect()
+    func connectionDidReceive(_ push: ServerPush)
+    func connectionStatusDidChange(_ status: ConnectionStatus)
+}
+
+/// The protocol v5 client connection (rtdb-spec §4): handshake, requests and responses, restoring
+/// auth, listens, unacknowledged writes and onDisconnect operations on every reconnect, back-off,
+/// keepalive, and clock-skew sampling.
+///
+/// `@unchecked Sendable` is safe because every method and property is used only on `queue`, a
+/// serial queue: transport events and timers hop onto it before touching state (the same
+/// confinement the Apple SDK uses for its connection).
+final class PersistentConnection: @unchecked Sendable {
+    struct Listen {
+        var query: QuerySpec
+        var tag: Int?
+        var hash: () -> String
+        var onComplete: (String, JSONValue) -> Void
+    }
+
+    struct QueuedRequest {
+        var action: String
+        var body: JSONValue
+        var onComplete: ((String, JSONValue) -> Void)?
+    }
+
+    let queue: DispatchQueue
+    let baseURL: String
+    let namespace: String
+    let transport: any Transport
+    let clock: @Sendable () -> Int64
+    let retryPolicy: RetryPolicy
+    weak var delegate: (any PersistentConnectionDelegate)?
+
+    var connection: (any TransportConnection)?
+    private var generation = 0
+    private var assembler = FrameAssembler(maxMessageBytes: 512 << 20)
+    var isReady = false
+    private var interrupted = true
+    private var failures = 0
+    private var connectStartedAt: Int64 = 0
+    private var lastSessionID: String?
+    var requestNumber = 0
+    var callbacks: [Int: (String, JSONValue) -> Void] = [:]
+    var listens: [String: Listen] = [:]
+    var outstandingPuts: [(id: Int, request: QueuedRequest, sent: Bool)] = []
+    var nextPutID = 0
+    var offlineQueue: [QueuedRequest] = []
+    var authCredential: String?
+    private var lastActivity: Int64 = 0
+    private var pingSentAt: Int64?
+    private var skewSamples: [(offset: Double, roundTrip: Double)] = []
+    private(set) var status = ConnectionStatus(
+        phase: .offline, serverTimeOffsetMs: 0, clockSkew: nil, lastRoundTripMs: nil, connectedAt: nil)
+
+    init(
+        queue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
+        clock: @escaping @Sendable () -> Int64, retryPolicy: RetryPolicy = RetryPolicy()
+    ) {
+        self.queue = queue
+        self.baseURL = baseURL
+        self.namespace = namespace
+        self.transport = transport
+        self.clock = clock
+        self.retryPolicy = retryPolicy
+    }
+
+    // MARK: - Lifecycle
+
+    /// Connects (and keeps reconnecting) until `interrupt()`.
+    func resume() {
+        guard interrupted else { return }
+        interrupted = false
+        failures = 0
+        establishConnection()
+    }
+
+    /// Disconnects and stops reconnecting (`goOffline()`).
+    func interrupt() {
+        interrupted = true
+        generation += 1
+        connection?.close()
+        connection = nil
+        if isReady { handleDisconnect(reason: "goOffline") }
+        setPhase(.offline)
+    }
+
+    var isConnected: Bool { isReady }
+
+    private func establishConnection() {
+        guard !interrupted, connection == nil else { return }
+        generation += 1
+        let current = generation
+        assembler = FrameAssembler(maxMessageBytes: 512 << 20)
+        connectStartedAt = clock()
+        setPhase(.connecting(attempt: failures + 1))
+        var url = "\(baseURL)/.ws?v=5&ns=\(namespace)"
+        if let lastSessionID { url += "&ls=\(lastSessionID)" }
+        let queue = queue
+        connection = transport.connect(to: url) { [weak self] event in
+            guard let connection = self else { return }
+            queue.async { connection.handle(event, generation: current) }
+        }
+    }
+
+    private func handle(_ event: TransportEvent, generation eventGeneration: Int) {
+        guard eventGeneration == generation else { return }
+        lastActivity = clock()
+        switch event {
+        case .opened:
+            break
+        case .frame(let text):
+            guard let message = (try? assembler.receive(text)) ?? nil else { return }
+            guard let parsed = try? WireMessage(text: message) else { return }
+            handle(parsed)
+        case .closed(let reason):
+            connection = nil
+            if isReady { handleDisconnect(reason: reason ?? "closed") }
+            scheduleReconnect(reason: reason ?? "connection closed")
+        }
+    }
+
+    private func handle(_ message: WireMessage) {
+        switch message {
+        case .control(.hello(let hello)):
+            handleHello(hello)
+        case .control(.pong(let serverTime)):
+            handlePong(serverTime: serverTime)
+        case .control(.shutdown(let reason)):
+            interrupt()
+            setPhase(.waitingToRetry(attempt: failures, retryAt: Int64.max, reason: "server shutdown: \(reason)"))
+        case .control(.reset):
+            connection?.close()
+        case .control:
+            break
+        case .response(let number, let status, let data):
+            callbacks.removeValue(forKey: number)?(status, data)
+        case .push(let push):
+            delegate?.connectionDidReceive(push)
+        case .request:
+            break
+        }
+    }
+
+    private func handleHello(_ hello: Handshake) {
+        let now = clock()
+        isReady = true
+        lastSessionID = hello.sessionID
+        let roundTrip = Double(now - connectStartedAt)
+        status.serverTimeOffsetMs = hello.timestamp - now
+        status.connectedAt = now
+        addSkewSample(serverTime: hello.timestamp, sentAt: connectStartedAt, receivedAt: now)
+        status.lastRoundTripMs = roundTrip
+        setPhase(.connected(sessionID: hello.sessionID))
+        delegate?.connectionDidConnect(sessionID: hello.sessionID, serverTimeOffset: hello.timestamp - now)
+        restoreState()
+        scheduleKeepalive(generation: generation)
+        sendPing()
+    }
+
+    private func handleDisconnect(reason: String) {
+        isReady = false
+        callbacks = [:]
+        pingSentAt = nil
+        // Writes that were sent stay queued and are sent again in order after reconnecting;
+        // transaction puts (with a hash) fail with "disconnect", as the SDKs do.
+        var kept: [(id: Int, request: QueuedRequest, sent: Bool)] = []
+        for put in outstandingPuts {
+            if put.sent, put.request.body["h"] != nil {
+                put.request.onComplete?("disconnect", "the connection was lost while the transaction was in flight")
+            } else {
+                kept.append((put.id, put.request, false))
+            }
+        }
+        outstandingPuts = kept
+        if let connectedAt = status.connectedAt, clock() - connectedAt >= retryPolicy.resetAfterMs { failures = 0 }
+        status.connectedAt = nil
+        delegate?.connectionDidDisconnect()
+    }
+
+    private func scheduleReconnect(reason: String) {
+        guard !interrupted else { return }
+        failures += 1
+        let delay = retryPolicy.delay(afterFailures: failures, random: Double.random(in: 0..<1))
+        let retryAt = clock() + Int64(delay)
+        setPhase(.waitingToRetry(attempt: failures + 1, retryAt: retryAt, reason: reason))
+        let current = generation
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay))) { [weak self] in
+            guard let self, self.generation == current, !self.interrupted else { return }
+            self.establishConnection()
+        }
+    }
+
+    private func setPhase(_ phase: ConnectionPhase) {
+        status.phase = phase
+        delegate?.connectionStatusDidChange(status)
+    }
+
+    // MARK: - Keepalive and clock skew
+
+    private func scheduleKeepalive(generation current: Int) {
+        queue.asyncAfter(deadline: .now() + .seconds(10)) { [weak self] in
+            guard let self, self.generation == current, self.isReady else { return }
+            if self.clock() - self.lastActivity >= 45_000 { self.connection?.send("0") }
+            self.sendPing()
+            self.scheduleKeepalive(generation: current)
+        }
+    }
+
+    private func sendPing() {
+        guard isReady, pingSentAt == nil else { return }
+        pingSentAt = clock()
+        connection?.send(WireMessage.control(.ping).text)
+    }
+
+    private func handlePong(serverTime: Int64?) {
+        guard let sentAt = pingSentAt else { return }
+        pingSentAt = nil
+        let now = clock()
+        status.lastRoundTripMs = Double(now - sentAt)
+        if let serverTime { addSkewSample(serverTime: serverTime, sentAt: sentAt, receivedAt: now) }
+        delegate?.connectionStatusDidChange(status)
+    }
+
+    /// Keeps the last 8 samples and uses the one with the shortest round trip (the tightest bound).
+    private func addSkewSample(serverTime: Int64, sentAt: Int64, receivedAt: Int64) {
+        let roundTrip = Double(receivedAt - sentAt)
+        let offset = Double(serverTime) - (Double(sentAt) + roundTrip / 2)
+        skewSamples.append((offset, roundTrip))
+        if skewSamples.count > 8 { skewSamples.removeFirst() }
+        let best = skewSamples.min { $0.roundTrip < $1.roundTrip }!
+        status.clockSkew = ClockSkewEstimate(
+            offsetMs: best.offset, errorBoundMs: best.roundTrip / 2,
+            samples: (status.clockSkew?.samples ?? 0) + 1)
+    }
+}

@@ -1,0 +1,25 @@
+/// Reconnect back-off (rtdb-spec §4.2): 1 s, ×1.3 per failure, at most 30 s, with jitter; reset
+/// after a connection has lasted 30 s.
+public struct RetryPolicy: Sendable {
+    /// The first delay, ms.
+    public var minimumDelayMs: Double = 1_000
+    /// The longest delay, ms.
+    public var maximumDelayMs: Double = 30_000
+    /// The growth per failure.
+    public var multiplier: Double = 1.3
+    /// A connection that lasted this long resets the delay, ms.
+    public var resetAfterMs: Int64 = 30_000
+    /// The share of the delay that is random (Android/iOS use 0.7: delay × (0.3 + 0.7·rand)).
+    public var jitter: Double = 0.7
+
+    /// The default policy.
+    public init() {}
+
+    /// The delay before attempt `failures + 1`, given a uniform random number in [0, 1).
+    public func delay(afterFailures failures: Int, random: Double) -> Double {
+        guard failures > 0 else { return 0 }
+        var delay = minimumDelayMs
+        for _ in 1..<failures { delay = min(maximumDelayMs, delay * multiplier) }
+        return delay * (1 - jitter + jitter * random)
+    }
+}

@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import Logging
+import RTDBCore
+import RTDBWire
+import Synchronization
+
+/// One database connection's engine: the sync trees, the connection and the event queue
+/// (rtdb-spec §2.1).
+///
+/// `@unchecked Sendable` is safe because all mutable state is touched only on `queue`, a serial
+/// queue; the API hops onto it with `queue.async`, and the connection delivers on it.
+final class Repo: @unchecked Sendable {
+    let queue: DispatchQueue
+    let callbackQueue: DispatchQueue
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    let connection: PersistentConnection
+    let serverTree = SyncTree()
+    let infoTree = SyncTree()
+    var nextWriteID = 1
+    var serverTimeOffset: Int64 = 0
+    var pushIDs = PushIDGenerator()
+    var onDisconnectTree = SparseSnapshotTree()
+    var infoData = Node.empty
+    private var infoProvider: InfoListenProvider?
+    var statusObservers: [Int: @Sendable (ConnectionStatus) -> Void] = [:]
+    var nextObserverID = 1
+    let statusSnapshot = Mutex(
+        ConnectionStatus(phase: .offline, serverTimeOffsetMs: 0, clockSkew: nil, lastRoundTripMs: nil, connectedAt: nil)
+    )
+
+    init(
+        baseURL: String, namespace: String, transport: any Transport, clock: @escaping @Sendable () -> Int64,
+        callbackQueue: DispatchQueue, logger: Logger
+    ) {
+        queue = DispatchQueue(label: "presencetop.database.\(namespace)")
+        self.callbackQueue = callbackQueue
+        self.clock = clock
+        self.logger = logger
+        connection = PersistentConnection(
+            queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock)
+        connection.delegate = self
+        serverTree.listenProvider = self
+        let infoProvider = InfoListenProvider(repo: self)
+        self.infoProvider = infoProvider
+        infoTree.listenProvider = infoProvider
+        queue.async { [self] in
+            updateInfo(".info/connected", Node(.bool(false)))
+            updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
+            connection.resume()
+        }
+    }
+
+    /// The server's time as estimated here, ms.
+    var serverTime: Int64 { clock() + serverTimeOffset }
+
+    func nextPushID() -> String { pushIDs.next(now: serverTime) }
+
+    func updateInfo(_ path: String, _ node: Node) {
+        infoData = infoData.updating(at: Path(path), with: node)
+        raise(infoTree.applyServerOverwrite(Path(path), node))
+    }
+
+    func tree(for path: Path) -> SyncTree { path.isInfo ? infoTree : serverTree }
+
+    // MARK: - Events
+
+    /// Runs the events' callbacks on the callback queue, in order.
+    func raise(_ events: [SyncEvent]) {
+        guard !events.isEmpty else { return }
+        let calls: [@Sendable () -> Void] = events.compactMap { event in
+            guard let registration = event.registration as? ObserverRegistration else { return nil }
+            return registration.call(for: event)
+        }
+        guard !calls.isEmpty else { return }
+        callbackQueue.async { for call in calls { call() } }
+    }
+
+    func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, status: String, data: JSONValue) {
+        guard let callback else { return }
+        let error = status == "ok" ? nil : DatabaseError(code: status, message: data.stringValue ?? status)
+        callbackQueue.async { callback(error) }
+    }
+}
+
+extension Repo: ListenProvider {
+    func startListening(
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String) -> [SyncEvent]
+    ) -> [SyncEvent] {
+        connection.listen(query, tag: tag, hash: hash) { [weak self] status, _ in
+            self?.raise(onComplete(status))
+        }
+        return []
+    }
+
+    func stopListening(_ query: QuerySpec, tag: Int?) {
+        connection.unlisten(query, tag: tag)
+    }
+}
+
+extension Repo: PersistentConnectionDelegate {
+    func connectionDidConnect(sessionID: String, serverTimeOffset: Int64) {
+        self.serverTimeOffset = serverTimeOffset
+        updateInfo(".info/serverTimeOffset", Node(.number(.int(serverTimeOffset))))
+        updateInfo(".info/connected", Node(.bool(true)))
+    }
+
+    func connectionDidDisconnect() {
+        updateInfo(".info/connected", Node(.bool(false)))
+        runOnDisconnectLocally()
+    }
+
+    func connectionDidReceive(_ push: ServerPush) {
+        switch push {
+        case .data(let path, let data, let tag):
+            guard let node = try? Node(json: data, at: path) else { return }
+            if let tag {
+                raise(serverTree.applyTaggedQueryOverwrite(path, node, tag: tag))
+            } else {
+                raise(serverTree.applyServerOverwrite(path, node))
+            }
+        case .merge(let path, let data, let tag):
+            var children: [(path: Path, node: Node)] = []
+            for (key, value) in data {
+                guard let node = try? Node(json: value, at: path.child(key)) else { return }
+                children.append((Path(key), node))
+            }
+            if let tag {
+                raise(serverTree.applyTaggedQueryMerge(path, children, tag: tag))
+            } else {
+                raise(serverTree.applyServerMerge(path, children))
+            }
+        case .listenRevoked(let path, _):
+            let error = DatabaseError(code: "permission_denied", message: "permission_denied at \(path)")
+            raise(serverTree.removeEventRegistration(nil, for: .default(path), cancelError: error))
+        case .authRevoked(let status, let reason):
+            logger.warning("credential revoked (\(status)): \(reason)")
+        case .appCheckRevoked, .securityDebug:
+            break
+        }
+    }
+
+    func connectionStatusDidChange(_ status: ConnectionStatus) {
+        statusSnapshot.withLock { $0 = status }
+        let observers = Array(statusObservers.values)
+        guard !observers.isEmpty else { return }
+        callbackQueue.async { for observer in observers { observer(status) } }
+    }
+}
+
+/// Serves listens under `.info` from the values kept locally: they never go to the server.
+final class InfoListenProvider: ListenProvider {
+    unowned let repo: Repo
+
+    init(repo: Repo) { self.repo = repo }
+
+    func startListening(
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String) -> [SyncEvent]
+    ) -> [SyncEvent] {
+        let node = repo.infoData.child(at: query.path)
+        guard !node.isEmpty else { return [] }
+        // An overwrite at the view's own path makes it complete: no listen-complete step needed.
+        return repo.infoTree.applyServerOverwrite(query.path, node)
+    }
+
+    func stopListening(_ query: QuerySpec, tag: Int?) {}
+}

@@ -1,0 +1,160 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+@testable import RTDBClient
+
+/// The source document's presence sample against a real `RTDBServer` on loopback.
+@Suite struct PresenceIntegrationTests {
+    static func client(_ server: TestServer, clock: (@Sendable () -> Int64)? = nil) -> Database {
+        Database(
+            url: "http://127.0.0.1:\(server.port)?ns=demo",
+            clock: clock ?? { Int64(Date().timeIntervalSince1970 * 1000) })
+    }
+
+    /// The sample app, written as the document writes it (with an injected database).
+    static func startPresence(_ database: Database, user: String) {
+        let myConnectionsRef = database.reference(withPath: "users/\(user)/connections")
+        let lastOnlineRef = database.reference(withPath: "users/\(user)/lastOnline")
+        let connectedRef = database.reference(withPath: ".info/connected")
+        connectedRef.observe(
+            .value,
+            with: { snapshot in
+                guard snapshot.value as? Bool ?? false else { return }
+                let con = myConnectionsRef.childByAutoId()
+                con.onDisconnectRemoveValue()
+                con.setValue(true)
+                lastOnlineRef.onDisconnectSetValue(ServerValue.timestamp())
+            })
+    }
+
+    @Test func anotherClientSeesTheConnectionComeAndGo() async throws {
+        let server = try await TestServer.start()
+        let device = Self.client(server)
+        let watcher = Self.client(server)
+        Self.startPresence(device, user: "morgan")
+        let connections = Recorder<Int>()
+        let lastOnline = Recorder<Int64>()
+        watcher.reference(withPath: "users/morgan/connections").observe(.value) { snapshot in
+            connections.record(Int(snapshot.childrenCount))
+        }
+        watcher.reference(withPath: "users/morgan/lastOnline").observe(.value) { snapshot in
+            if let value = snapshot.value as? NSNumber { lastOnline.record(value.int64Value) }
+        }
+        #expect(try await eventually { connections.last == 1 })
+        let before = Int64(Date().timeIntervalSince1970 * 1000)
+        device.goOffline()
+        #expect(try await eventually { connections.last == 0 && lastOnline.last != nil })
+        #expect(lastOnline.last! >= before - 1_000, "lastOnline is the server's time of the disconnect")
+        // Back online: a new connection entry appears.
+        device.goOnline()
+        #expect(try await eventually { connections.last == 1 })
+        // Closing the instance also runs the server-side onDisconnect writes.
+        device.close()
+        #expect(try await eventually { connections.last == 0 })
+        watcher.close()
+        await server.stop()
+    }
+
+    @Test func infoConnectedFollowsTheConnection() async throws {
+        let server = try await TestServer.start()
+        let client = Self.client(server)
+        let states = Recorder<Bool>()
+        client.reference(withPath: ".info/connected").observe(.value) { snapshot in
+            states.record(snapshot.value as? Bool ?? false)
+        }
+        #expect(try await eventually { states.last == true })
+        client.goOffline()
+        #expect(try await eventually { states.last == false })
+        client.goOnline()
+        #expect(try await eventually { states.last == true })
+        await server.stop()
+        #expect(try await eventually { states.last == false }, "server stopped")
+        if case .waitingToRetry = client.connectionStatus.phase {
+        } else if case .connecting = client.connectionStatus.phase {
+        } else {
+            Issue.record("expected a retry after the server stopped, got \(client.connectionStatus.phase)")
+        }
+        client.close()
+    }
+
+    @Test func infoConnectedIsFalseUntilTheHandshake() async throws {
+        let server = try await TestServer.start()
+        let port = server.port
+        await server.stop()  // nothing listens on the port any more
+        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo")
+        let states = Recorder<Bool>()
+        client.reference(withPath: ".info/connected").observe(.value) { states.record($0.value as? Bool ?? true) }
+        #expect(try await eventually { states.last == false })
+        #expect(
+            try await eventually {
+                if case .waitingToRetry(_, _, let reason) = client.connectionStatus.phase { return !reason.isEmpty }
+                return false
+            })
+        client.close()
+    }
+
+    @Test func serverTimeOffsetReflectsASkewedClock() async throws {
+        // Injected clocks: the server's stands still and the client's is 5 s ahead of it, so the
+        // offset does not depend on how busy the machine is.
+        let serverNow: Int64 = 1_800_000_000_000
+        let server = try await TestServer.start(clock: { serverNow })
+        let client = Self.client(server, clock: { serverNow + 5_000 })
+        let offsets = Recorder<Double>()
+        client.reference(withPath: ".info/serverTimeOffset").observe(
+            .value,
+            with: { snapshot in
+                if let offset = snapshot.value as? TimeInterval { offsets.record(offset) }
+            })
+        #expect(try await eventually { (offsets.last ?? 0) < -1_000 })
+        #expect(abs(offsets.last! + 5_000) <= 100, "offset \(offsets.last!) should be about -5000")
+        #expect(try await eventually { client.connectionStatus.clockSkew != nil })
+        let skew = try #require(client.connectionStatus.clockSkew)
+        #expect(abs(skew.offsetMs + 5_000) <= skew.errorBoundMs + 50)
+        client.close()
+        await server.stop()
+    }
+
+    @Test func onDisconnectOperationsWithCompletions() async throws {
+        let server = try await TestServer.start()
+        let client = Self.client(server)
+        let watcher = Self.client(server)
+        let completions = Recorder<String>()
+        let ref = client.reference(withPath: "od")
+        ref.child("set").onDisconnectSetValue("bye") { error, _ in completions.record("set:\(error == nil)") }
+        ref.child("update").onDisconnectUpdateChildValues(["a": 1, "b/c": 2]) { error, _ in
+            completions.record("update:\(error == nil)")
+        }
+        try await ref.child("gone").setValue("here")
+        ref.child("gone").onDisconnectRemoveValue { error, _ in completions.record("remove:\(error == nil)") }
+        ref.child("cancelled").onDisconnectSetValue("never")
+        ref.child("cancelled").cancelDisconnectOperations { error, _ in completions.record("cancel:\(error == nil)") }
+        #expect(try await eventually { completions.all.count == 4 })
+        #expect(Set(completions.all) == ["set:true", "update:true", "remove:true", "cancel:true"])
+        client.goOffline()
+        let seen = Recorder<String>()
+        watcher.reference(withPath: "od").observe(.value) { snapshot in
+            seen.record((try? JSONValue(any: snapshot.value).jsonString) ?? "?")
+        }
+        #expect(try await eventually { seen.last == #"{"set":"bye","update":{"a":1,"b":{"c":2}}}"# }, "\(seen.all)")
+        client.close()
+        watcher.close()
+        await server.stop()
+    }
+
+    @Test func invalidWritesReportErrorsWithoutCrashing() async throws {
+        let server = try await TestServer.start()
+        let client = Self.client(server)
+        let errors = Recorder<String>()
+        client.reference(withPath: "a/b.c").setValue(1) { error, _ in errors.record("\(error!)") }
+        client.reference(withPath: "ok").setValue(["bad#key": 1]) { error, _ in errors.record("\(error!)") }
+        client.reference(withPath: ".info/connected").setValue(true) { error, _ in errors.record("\(error!)") }
+        #expect(try await eventually { errors.all.count == 3 })
+        #expect(errors.all.contains { $0.contains("'a/b.c'") || $0.contains("b.c") })
+        #expect(errors.all.contains { $0.contains("bad#key") })
+        #expect(errors.all.contains { $0.contains(".info") })
+        client.close()
+        await server.stop()
+    }
+}
