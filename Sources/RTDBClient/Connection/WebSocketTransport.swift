@@ -64,8 +64,10 @@ final class WebSocketTransportConnection: TransportConnection {
         continuation.yield(frame)
     }
 
-    /// Ends the outgoing stream: the writer sends what is queued, then a close frame, so the server
-    /// sees a clean close at once. Cancelling right away could drop the socket without either.
+    /// Ends the outgoing stream.
+    ///
+    /// The writer sends what is queued, then a close frame, so the server sees a clean close at
+    /// once. Cancelling right away could drop the socket without either.
     func close() {
         continuation.finish()
         guard let running = task.withLock({ $0 }) else { return }
