@@ -4,6 +4,7 @@ import Synchronization
 /// A real `presencetop` process (built next to the test bundle), with its output captured.
 public final class ChildProcess: Sendable {
     private let process: Process
+    private let pipes: (stdout: Pipe, stderr: Pipe)
     private let output = OutputBuffer()
 
     private final class OutputBuffer: Sendable {
@@ -28,6 +29,7 @@ public final class ChildProcess: Sendable {
         }
         let stdout = Pipe()
         let stderr = Pipe()
+        pipes = (stdout, stderr)
         process.standardOutput = stdout
         process.standardError = stderr
         let output = output
@@ -61,10 +63,25 @@ public final class ChildProcess: Sendable {
     /// Waits for the process to end, polling so as not to block a concurrency thread.
     public func waitForExit(attempts: Int = 400) async throws -> Int32 {
         for _ in 0..<attempts {
-            if !process.isRunning { return process.terminationStatus }
+            if !process.isRunning {
+                drain()
+                return process.terminationStatus
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestFailure("process \(pid) did not exit; stderr: \(standardError)")
+    }
+
+    /// Collects what is left in the pipes once the process has exited, so no late output is lost.
+    private func drain() {
+        pipes.stdout.fileHandleForReading.readabilityHandler = nil
+        pipes.stderr.fileHandleForReading.readabilityHandler = nil
+        let out = String(decoding: pipes.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let err = String(decoding: pipes.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        output.state.withLock {
+            $0.stdout += out
+            $0.stderr += err
+        }
     }
 
     /// Starts `presencetop serve` and waits for its `listening on` line; returns the process and port.

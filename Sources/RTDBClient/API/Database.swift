@@ -109,6 +109,7 @@ public final class Database: Sendable {
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
                 callbackQueue: callbackQueue, logger: logger)
+            repo.database = self
             state.repo = repo
             return repo
         }

@@ -53,6 +53,7 @@ extension Repo {
             let existing = serverTree.calcCompleteEventCache(path)
             let resolved = node.resolvingServerValues(existing: existing, now: serverTime)
             raise(serverTree.applyUserOverwrite(path, resolved, writeID: writeID))
+            if let database { abortTransactions(overlapping: path, database: database) }
             connection.put(action: "p", path: path, data: node.exportJSON) { [self] status, data in
                 raise(serverTree.ackUserWrite(writeID, revert: status != "ok"))
                 complete(completion, status: status, data: data)
@@ -88,6 +89,7 @@ extension Repo {
                 )
             }
             raise(serverTree.applyUserMerge(path, resolved, writeID: writeID))
+            if let database { abortTransactions(overlapping: path, database: database) }
             var data = JSONValue.Members()
             for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[key] = node.exportJSON }
             connection.put(action: "m", path: path, data: .object(data)) { [self] status, data in

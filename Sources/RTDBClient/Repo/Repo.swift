@@ -23,6 +23,9 @@ final class Repo: @unchecked Sendable {
     var pushIDs = PushIDGenerator()
     var onDisconnectTree = SparseSnapshotTree()
     var infoData = Node.empty
+    var transactions: [Path: [TransactionRecord]] = [:]
+    /// The database this repo serves (for snapshots made inside the engine).
+    weak var database: Database?
     private var infoProvider: InfoListenProvider?
     var statusObservers: [Int: @Sendable (ConnectionStatus) -> Void] = [:]
     var nextObserverID = 1
@@ -120,6 +123,7 @@ extension Repo: PersistentConnectionDelegate {
             } else {
                 raise(serverTree.applyServerOverwrite(path, node))
             }
+            if let database { rerunTransactions(affectedBy: path, database: database) }
         case .merge(let path, let data, let tag):
             var children: [(path: Path, node: Node)] = []
             for (key, value) in data {
@@ -131,6 +135,7 @@ extension Repo: PersistentConnectionDelegate {
             } else {
                 raise(serverTree.applyServerMerge(path, children))
             }
+            if let database { rerunTransactions(affectedBy: path, database: database) }
         case .listenRevoked(let path, _):
             let error = DatabaseError(code: "permission_denied", message: "permission_denied at \(path)")
             raise(serverTree.removeEventRegistration(nil, for: .default(path), cancelError: error))

@@ -1,0 +1,48 @@
+import RTDBCore
+
+extension DatabaseReference {
+    /// Runs `block` atomically against the data here: locally at once, then on the server,
+    /// rerunning with fresh data when another writer got in first (up to 25 times).
+    public func runTransactionBlock(_ block: @escaping @Sendable (MutableData) -> TransactionResult) {
+        runTransactionBlock(block, andCompletionBlock: nil, withLocalEvents: true)
+    }
+
+    /// Like ``runTransactionBlock(_:)``; `completion` gets the error, whether it committed, and the
+    /// final data.
+    public func runTransactionBlock(
+        _ block: @escaping @Sendable (MutableData) -> TransactionResult,
+        andCompletionBlock completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?
+    ) {
+        runTransactionBlock(block, andCompletionBlock: completion, withLocalEvents: true)
+    }
+
+    /// Like the above; with `withLocalEvents: false` listeners see only the committed result.
+    public func runTransactionBlock(
+        _ block: @escaping @Sendable (MutableData) -> TransactionResult,
+        andCompletionBlock completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?,
+        withLocalEvents: Bool
+    ) {
+        let repo = database.repo
+        let path = path
+        let database = database
+        repo.queue.async {
+            repo.startTransaction(
+                path, database: database, update: block, completion: completion, applyLocally: withLocalEvents)
+        }
+    }
+
+    /// Runs a transaction and returns whether it committed, with the final data.
+    public func runTransactionBlock(_ block: @escaping @Sendable (MutableData) -> TransactionResult) async throws
+        -> (committed: Bool, snapshot: DataSnapshot?)
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            runTransactionBlock(block) { error, committed, snapshot in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: (committed, snapshot))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import RTDBCore
+import RTDBWire
+
+/// One transaction in flight (rtdb-spec §6.1).
+final class TransactionRecord {
+    enum Status { case run, sent, sentNeedsAbort, needsAbort, completed }
+
+    let path: Path
+    let update: (MutableData) -> TransactionResult
+    let completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?
+    let applyLocally: Bool
+    let watcher: ObserverRegistration
+    var status = Status.run
+    var retryCount = 0
+    var abortReason: String?
+    var writeID = 0
+    var outputRaw = Node.empty
+    var outputResolved = Node.empty
+
+    init(
+        path: Path, update: @escaping (MutableData) -> TransactionResult,
+        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool,
+        watcher: ObserverRegistration
+    ) {
+        self.path = path
+        self.update = update
+        self.completion = completion
+        self.applyLocally = applyLocally
+        self.watcher = watcher
+    }
+}
+
+extension Repo {
+    static let maxTransactionRetries = 25
+
+    /// Starts a transaction (rtdb-spec §6.2): run locally now on the best data known, then send a
+    /// hash-conditional set, rerunning on `datastale` up to 25 times.
+    func startTransaction(
+        _ path: Path, database: Database, update: @escaping (MutableData) -> TransactionResult,
+        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool
+    ) {
+        if path.isInfo {
+            let error = DatabaseError(code: "permission_denied", message: "transactions cannot run under .info")
+            if let completion { callbackQueue.async { completion(error, false, nil) } }
+            return
+        }
+        // A listener with no callback keeps the location synced so reruns see server data.
+        let watcher = ObserverRegistration(
+            handle: 0, eventType: .value, database: database, callback: { _, _ in }, cancelCallback: nil)
+        raise(serverTree.addEventRegistration(watcher, for: .default(path)))
+        let record = TransactionRecord(
+            path: path, update: update, completion: completion, applyLocally: applyLocally, watcher: watcher)
+        let input = serverTree.calcCompleteEventCache(path)
+        guard run(record, input: input, database: database) else { return }
+        transactions[path, default: []].append(record)
+        sendReadyTransactions(database: database)
+    }
+
+    /// Calls the update block and applies its output as a (possibly hidden) user write.
+    ///
+    /// Returns false when the transaction ended (aborted or invalid).
+    private func run(_ record: TransactionRecord, input: Node, database: Database) -> Bool {
+        let data = MutableData(node: input)
+        let result = record.update(data)
+        guard let output = result.data else {
+            finish(record, error: nil, committed: false, node: input, database: database)
+            return false
+        }
+        if let error = output.storage.error {
+            let failure = DatabaseError(code: error.wireStatus, message: error.description)
+            finish(record, error: failure, committed: false, node: input, database: database)
+            return false
+        }
+        var raw = output.storage.node
+        if raw.priority == nil, let priority = input.priority, !raw.isEmpty { raw = raw.withPriority(priority) }
+        record.outputRaw = raw
+        record.outputResolved = raw.resolvingServerValues(existing: input, now: serverTime)
+        record.writeID = nextWriteID
+        nextWriteID += 1
+        record.status = .run
+        raise(
+            serverTree.applyUserOverwrite(
+                record.path, record.outputResolved, writeID: record.writeID, visible: record.applyLocally))
+        return true
+    }
+
+    private func finish(
+        _ record: TransactionRecord, error: DatabaseError?, committed: Bool, node: Node, database: Database
+    ) {
+        record.status = .completed
+        raise(serverTree.removeEventRegistration(record.watcher, for: .default(record.path)))
+        guard let completion = record.completion else { return }
+        let snapshot = DataSnapshot(ref: DatabaseReference(database: database, path: record.path), node: node)
+        callbackQueue.async { completion(error, committed, snapshot) }
+    }
+
+    /// Sends every queue whose transactions are all ready (rtdb-spec §6.3).
+    func sendReadyTransactions(database: Database) {
+        for (path, queue) in transactions where !queue.isEmpty && queue.allSatisfy({ $0.status == .run }) {
+            let excluded = Set(queue.map(\.writeID))
+            let latest = serverTree.calcCompleteEventCache(path, excluding: excluded)
+            let hash = latest.hashString
+            for record in queue {
+                record.status = .sent
+                record.retryCount += 1
+            }
+            let payload = queue.last!.outputRaw
+            connection.put(action: "p", path: path, data: payload.exportJSON, hash: hash) { [self] status, _ in
+                handleTransactionResponse(path: path, records: queue, status: status, database: database)
+            }
+        }
+    }
+
+    private func handleTransactionResponse(path: Path, records: [TransactionRecord], status: String, database: Database)
+    {
+        if status == "ok" {
+            for record in records {
+                raise(serverTree.ackUserWrite(record.writeID))
+                finish(record, error: nil, committed: true, node: record.outputResolved, database: database)
+            }
+        } else if status == "datastale" {
+            for record in records {
+                record.status = record.status == .sentNeedsAbort ? .needsAbort : .run
+            }
+        } else {
+            for record in records {
+                record.status = .needsAbort
+                record.abortReason = status
+            }
+        }
+        rerunTransactions(at: path, database: database)
+    }
+
+    /// Reruns the transactions at `path` on fresh data; aborts those marked or out of retries.
+    func rerunTransactions(at path: Path, database: Database) {
+        guard let queue = transactions[path] else { return }
+        let excluded = Set(queue.filter { $0.status == .run }.map(\.writeID))
+        for record in queue {
+            switch record.status {
+            case .needsAbort:
+                raise(serverTree.ackUserWrite(record.writeID, revert: true))
+                let reason = record.abortReason ?? "aborted"
+                let error = DatabaseError(code: reason, message: "transaction aborted: \(reason)")
+                finish(
+                    record, error: error, committed: false, node: serverTree.calcCompleteEventCache(path),
+                    database: database)
+            case .run:
+                if record.retryCount >= Repo.maxTransactionRetries {
+                    raise(serverTree.ackUserWrite(record.writeID, revert: true))
+                    let error = DatabaseError(code: "maxretry", message: "transaction had too many retries")
+                    finish(
+                        record, error: error, committed: false, node: serverTree.calcCompleteEventCache(path),
+                        database: database)
+                } else {
+                    let oldWriteID = record.writeID
+                    let input = serverTree.calcCompleteEventCache(path, excluding: excluded)
+                    _ = run(record, input: input, database: database)  // false: it finished (aborted)
+                    raise(serverTree.ackUserWrite(oldWriteID, revert: true))
+                }
+            case .sent, .sentNeedsAbort, .completed:
+                continue
+            }
+        }
+        transactions[path] = queue.filter { $0.status != .completed }
+        if transactions[path]?.isEmpty == true { transactions[path] = nil }
+        sendReadyTransactions(database: database)
+    }
+
+    /// Server data changed at `path`: rerun the transactions it may affect.
+    func rerunTransactions(affectedBy path: Path, database: Database) {
+        for transactionPath in transactions.keys where transactionPath.contains(path) || path.contains(transactionPath)
+        {
+            if transactions[transactionPath]?.contains(where: { $0.status == .run }) == true {
+                rerunTransactions(at: transactionPath, database: database)
+            }
+        }
+    }
+
+    /// A user set or update at `path` aborts overlapping transactions (rtdb-spec §6.6).
+    func abortTransactions(overlapping path: Path, database: Database) {
+        for transactionPath in transactions.keys where transactionPath.contains(path) || path.contains(transactionPath)
+        {
+            for record in transactions[transactionPath] ?? [] {
+                switch record.status {
+                case .run:
+                    record.status = .needsAbort
+                    record.abortReason = "set"
+                case .sent:
+                    record.status = .sentNeedsAbort
+                    record.abortReason = "set"
+                default:
+                    break
+                }
+            }
+            rerunTransactions(at: transactionPath, database: database)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+@testable import RTDBClient
+
+@Suite struct TransactionAndQueryIntegrationTests {
+    @Test func contendedTransactionsFromTwoInstancesSumCorrectly() async throws {
+        let server = try await TestServer.start()
+        let url = "http://127.0.0.1:\(server.port)?ns=demo"
+        let first = Database(url: url)
+        let second = Database(url: url)
+        let committed = Recorder<Bool>()
+        let perClient = 15
+        for database in [first, second] {
+            let counter = database.reference(withPath: "counter")
+            for _ in 0..<perClient {
+                counter.runTransactionBlock(
+                    { data in
+                        data.value = ((data.value as? NSNumber)?.intValue ?? 0) + 1
+                        return .success(withValue: data)
+                    },
+                    andCompletionBlock: { error, didCommit, _ in
+                        committed.record(error == nil && didCommit)
+                    })
+            }
+        }
+        #expect(try await eventually(attempts: 600) { committed.all.count == 2 * perClient })
+        #expect(committed.all.allSatisfy { $0 })
+        let total = try await first.reference(withPath: "counter").getData().value as? NSNumber
+        #expect(total?.intValue == 2 * perClient)
+        first.close()
+        second.close()
+        await server.stop()
+    }
+
+    @Test func abortedTransactionsLeaveTheDataAlone() async throws {
+        let server = try await TestServer.start()
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let ref = client.reference(withPath: "kept")
+        try await ref.setValue("original")
+        let result = try await ref.runTransactionBlock { _ in .abort() }
+        #expect(!result.committed)
+        #expect(try await ref.getData().value as? String == "original")
+        let invalid = Recorder<String>()
+        ref.runTransactionBlock(
+            { data in
+                data.value = ["bad.key": 1]
+                return .success(withValue: data)
+            },
+            andCompletionBlock: { error, committed, _ in invalid.record("\(committed) \(error.map { "\($0)" } ?? "")") }
+        )
+        #expect(try await eventually { invalid.last?.contains("bad.key") == true })
+        client.close()
+        await server.stop()
+    }
+
+    @Test func limitQueryWindowFollowsServerChanges() async throws {
+        let server = try await TestServer.start()
+        let url = "http://127.0.0.1:\(server.port)?ns=demo"
+        let writer = Database(url: url)
+        let reader = Database(url: url)
+        let scores = writer.reference(withPath: "scores")
+        try await scores.setValue(["a": 10, "b": 20, "c": 30, "d": 40])
+        let window = Recorder<[String]>()
+        let events = Recorder<String>()
+        let query = reader.reference(withPath: "scores").queryOrderedByValue().queryLimited(toLast: 2)
+        query.observe(.value) { snapshot in window.record(snapshot.children.map(\.key)) }
+        query.observe(.childAdded) { events.record("+\($0.key)") }
+        query.observe(.childRemoved) { events.record("-\($0.key)") }
+        #expect(try await eventually { window.last == ["c", "d"] })
+        try await scores.child("e").setValue(50)
+        #expect(try await eventually { window.last == ["d", "e"] })
+        try await scores.child("e").setValue(nil)
+        #expect(try await eventually { window.last == ["c", "d"] }, "the server refills the window")
+        try await scores.child("a").setValue(99)
+        #expect(try await eventually { window.last == ["d", "a"] })
+        #expect(events.all.prefix(2).sorted() == ["+c", "+d"])
+        #expect(events.all.contains("-c") && events.all.contains("+e") && events.all.contains("+a"))
+        writer.close()
+        reader.close()
+        await server.stop()
+    }
+}
