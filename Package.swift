@@ -68,6 +68,7 @@ let package = Package(
             dependencies: [
                 "RTDBCore",
                 "RTDBServer",
+                "RTDBClient",
                 "RTDBWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

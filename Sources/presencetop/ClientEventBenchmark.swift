@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RTDBClient
+import RTDBServer
+
+/// Local write → listener latency and the initial load of a large listen, through the client
+/// engine against an in-process server.
+struct ClientEventBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client-events",
+        abstract: "setValue → listener latency on a 1,000-child node; initial load of a 10,000-child listen."
+    )
+
+    @Option(help: "Writes timed for the latency figures.")
+    var writes = 5_000
+
+    @Option(help: "Children of the node the latency is measured on.")
+    var children = 1_000
+
+    @Option(help: "Children in the initial-load measurement.")
+    var loadChildren = 10_000
+
+    func run() async throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .critical
+        let server = RTDBServer(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: nil), logger: logger)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let serverTask = Task { try await server.run { _, port in portContinuation.yield(port) } }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw ValidationError("the server did not start") }
+        let url = "http://127.0.0.1:\(port)?ns=bench"
+
+        try await latency(url: url)
+        try await initialLoad(url: url)
+        serverTask.cancel()
+        _ = try? await serverTask.value
+    }
+
+    private func latency(url: String) async throws {
+        let database = Database(url: url)
+        let items = database.reference(withPath: "latency/items")
+        var initial: [String: Any] = [:]
+        for index in 0..<children { initial["k\(index)"] = index }
+        try await items.setValue(initial)
+        let (changes, continuation) = AsyncStream.makeStream(of: UInt64.self)
+        items.observe(.childChanged) { _ in continuation.yield(DispatchTime.now().uptimeNanoseconds) }
+        _ = try await items.getData()
+        var samples: [Double] = []
+        var received = changes.makeAsyncIterator()
+        for index in 0..<writes {
+            let start = DispatchTime.now().uptimeNanoseconds
+            items.child("k\(index % children)").setValue(children + index, andPriority: nil, withCompletionBlock: nil)
+            guard let end = await received.next() else { break }
+            samples.append(Double(end - start) / 1_000_000)
+        }
+        samples.sort()
+        let p50 = samples[samples.count / 2]
+        let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+        print(
+            String(
+                format: "setValue → child_changed on a %d-child node: p50 %.3f ms, p99 %.3f ms (%d writes)", children,
+                p50, p99, samples.count))
+        database.close()
+    }
+
+    private func initialLoad(url: String) async throws {
+        let writer = Database(url: url)
+        var big: [String: Any] = [:]
+        for index in 0..<loadChildren { big["item\(index)"] = ["score": index, "name": "player \(index)"] }
+        try await writer.reference(withPath: "load/items").setValue(big)
+        let reader = Database(url: url)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let (values, continuation) = AsyncStream.makeStream(of: UInt.self)
+        reader.reference(withPath: "load/items").observe(.value) { continuation.yield($0.childrenCount) }
+        var iterator = values.makeAsyncIterator()
+        let count = await iterator.next() ?? 0
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        print(
+            String(format: "initial load of a %d-child listen to the first value event: %.1f ms", Int(count), elapsed))
+        writer.close()
+        reader.close()
+    }
+}
