@@ -22,20 +22,13 @@ struct ClientEventBenchmark: AsyncParsableCommand {
     var loadChildren = 10_000
 
     func run() async throws {
-        var logger = Logger(label: "bench")
-        logger.logLevel = .critical
-        let server = RTDBServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: nil), logger: logger)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let serverTask = Task { try await server.run { _, port in portContinuation.yield(port) } }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw ValidationError("the server did not start") }
+        let server = try await InProcessServer.start(dataDirectory: nil)
+        let port = server.port
         let url = "http://127.0.0.1:\(port)?ns=bench"
 
         try await latency(url: url)
         try await initialLoad(url: url)
-        serverTask.cancel()
-        _ = try? await serverTask.value
+        await server.stop()
     }
 
     private func latency(url: String) async throws {

@@ -31,15 +31,8 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
         let raw = try await rawSQLiteRate(directory: directory)
         print("raw SQLite group commit (batches of 1000 log rows, synchronous=FULL): \(Int(raw)) rows/s")
 
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory)
-        configuration.checkpointInterval = 1_000_000
-        var logger = Logger(label: "bench")
-        logger.logLevel = .critical
-        let server = RTDBServer(configuration: configuration, logger: logger)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let serverTask = Task { try await server.run { _, port in portContinuation.yield(port) } }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw ValidationError("the server did not start") }
+        let server = try await InProcessServer.start(dataDirectory: directory) { $0.checkpointInterval = 1_000_000 }
+        let port = server.port
         let url = "ws://127.0.0.1:\(port)/.ws?v=5&ns=bench"
 
         for connectionCount in [1, connections] {
@@ -60,8 +53,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
                 "\(connectionCount) connection(s): \(perConnection * connectionCount) acked durable writes in "
                     + String(format: "%.2f s = %.0f writes/s (%.2f× the raw SQLite rate)", seconds, rate, rate / raw))
         }
-        serverTask.cancel()
-        _ = try? await serverTask.value
+        await server.stop()
     }
 
     /// Sends `count` sets keeping `window` in flight; returns when all are acknowledged.

@@ -16,6 +16,24 @@ extension Repo {
         return [".value": json, ".priority": priorityJSON]
     }
 
+    /// Converts update values to JSON on the caller's thread (Swift values are not Sendable).
+    static func jsonChildren(_ values: [(String, Any?)], at path: Path) throws(ValidationError) -> [(String, JSONValue)]
+    {
+        var converted: [(String, JSONValue)] = []
+        for (key, value) in values { converted.append((key, try JSONValue(any: value, at: path.child(key)))) }
+        return converted
+    }
+
+    /// Validates update children on the queue: paths that do not overlap, writable data.
+    static func updateNodes(_ children: [(String, JSONValue)], at path: Path) throws(ValidationError) -> [(
+        path: Path, node: Node
+    )] {
+        try Validation.validateUpdatePaths(children.map { Path($0.0) }, at: path)
+        var nodes: [(path: Path, node: Node)] = []
+        for (key, json) in children { nodes.append((Path(key), try Repo.node(json, at: path.child(key)))) }
+        return nodes
+    }
+
     func fail(_ completion: Completion?, _ error: ValidationError) {
         logger.error("\(error)")
         guard let completion else { return }
@@ -62,18 +80,16 @@ extension Repo {
     }
 
     func update(_ path: Path, values: [(String, Any?)], completion: Completion?) {
-        var converted: [(String, JSONValue)] = []
+        let children: [(String, JSONValue)]
         do throws(ValidationError) {
-            for (key, value) in values { converted.append((key, try JSONValue(any: value, at: path.child(key)))) }
+            children = try Repo.jsonChildren(values, at: path)
         } catch {
             return fail(completion, error)
         }
-        let children = converted
         queue.async { [self] in
-            var nodes: [(path: Path, node: Node)] = []
+            let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
-                try Validation.validateUpdatePaths(children.map { Path($0.0) }, at: path)
-                for (key, json) in children { nodes.append((Path(key), try Repo.node(json, at: path.child(key)))) }
+                nodes = try Repo.updateNodes(children, at: path)
             } catch {
                 return fail(completion, error)
             }
@@ -143,7 +159,9 @@ extension Repo {
             var data = JSONValue.Members()
             for (key, json) in children { data[key] = json }
             connection.onDisconnect(action: "om", path: path, data: .object(data)) { [self] status, data in
-                if status == "ok" { for (target, node) in nodes { onDisconnectTree.remember(target, node) } }
+                if status == "ok" {
+                    for (relative, node) in nodes { onDisconnectTree.remember(path.child(relative), node) }
+                }
                 complete(completion, status: status, data: data)
             }
         }
