@@ -83,3 +83,37 @@ import Testing
         await server.stop()
     }
 }
+
+@Suite struct OfflineTransactionTests {
+    @Test func aTransactionStartedOfflineRunsOnReconnect() async throws {
+        let server = try await TestServer.start()
+        let url = "http://127.0.0.1:\(server.port)?ns=demo"
+        let client = Database(url: url)
+        let other = Database(url: url)
+        try await other.reference(withPath: "likes").setValue(41)
+        let local = Recorder<Int>()
+        client.reference(withPath: "likes").observe(.value) { snapshot in
+            if let value = snapshot.value as? NSNumber { local.record(value.intValue) }
+        }
+        #expect(try await eventually { local.last == 41 })
+        client.goOffline()
+        try await other.reference(withPath: "likes").setValue(100)  // unseen by the offline client
+        let result = Recorder<String>()
+        client.reference(withPath: "likes").runTransactionBlock(
+            { data in
+                data.value = ((data.value as? NSNumber)?.intValue ?? 0) + 1
+                return .success(withValue: data)
+            },
+            andCompletionBlock: { error, committed, snapshot in
+                result.record("\(error == nil) \(committed) \((snapshot?.value as? NSNumber)?.intValue ?? -1)")
+            })
+        #expect(try await eventually { local.last == 42 }, "runs at once on cached data")
+        #expect(result.all.isEmpty)
+        client.goOnline()
+        #expect(try await eventually { result.last == "true true 101" }, "reruns on the server's data")
+        #expect(try await other.reference(withPath: "likes").getData().value as? NSNumber == 101)
+        client.close()
+        other.close()
+        await server.stop()
+    }
+}
