@@ -20,3 +20,19 @@ import Testing
         #expect(policy.delay(afterFailures: 5, random: 0.5) < policy.delay(afterFailures: 5, random: 0.99))
     }
 }
+
+@Suite struct DatabaseURLTests {
+    @Test func namespacesAndSchemes() {
+        #expect(DatabaseURL("http://127.0.0.1:9000?ns=demo").socketBase == "ws://127.0.0.1:9000")
+        #expect(DatabaseURL("http://127.0.0.1:9000?ns=demo").namespace == "demo")
+        #expect(DatabaseURL("https://my-app.firebaseio.com").socketBase == "wss://my-app.firebaseio.com")
+        #expect(DatabaseURL("https://my-app.firebaseio.com").namespace == "my-app")
+        #expect(DatabaseURL("ws://localhost:9000").namespace == "demo")
+    }
+
+    @Test func referenceURLs() {
+        let database = Database(url: "http://127.0.0.1:9000?ns=demo")
+        #expect(database.reference(withPath: "users/morgan").url == "http://127.0.0.1:9000/users/morgan?ns=demo")
+        #expect(database.reference().url == "http://127.0.0.1:9000?ns=demo")
+    }
+}

@@ -30,8 +30,14 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
         return child(key)
     }
 
-    /// `https://…/path`, or the URL and path as given.
-    public var url: String { database.url + " " + path.description }
+    /// The location's URL: the database URL with the path (`http://host:9000/users/morgan?ns=demo`).
+    public var url: String {
+        guard var components = URLComponents(string: database.url) else { return database.url + path.description }
+        components.percentEncodedPath = path.segments.map {
+            $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? $0
+        }.reduce("") { $0 + "/" + $1 }
+        return components.string ?? database.url
+    }
 
     // MARK: - Writes
 
