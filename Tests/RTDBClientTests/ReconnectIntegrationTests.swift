@@ -53,3 +53,60 @@ import Testing
         await server.stop()
     }
 }
+
+@Suite struct RejectedWriteTests {
+    @Test func aWriteTheServerRejectsIsRevertedWithCorrectiveEvents() async throws {
+        // The server refuses writes over 1 KiB; the client does not know that limit, so the write
+        // shows locally first and is then taken back.
+        let server = try await TestServer.start(configure: { $0.maxWebSocketWriteBytes = 1_024 })
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let ref = client.reference(withPath: "profile/bio")
+        try await ref.setValue("short")
+        let seen = Recorder<String>()
+        ref.observe(.value) { snapshot in seen.record(snapshot.value as? String ?? "<none>") }
+        #expect(try await eventually { seen.last == "short" })
+        let long = String(repeating: "x", count: 2_000)
+        let outcome = Recorder<String>()
+        ref.setValue(long) { error, _ in outcome.record((error as? DatabaseError)?.code ?? "ok") }
+        #expect(try await eventually { outcome.all == ["too_big"] })
+        #expect(try await eventually { seen.last == "short" }, "reverted")
+        #expect(seen.all.contains(long), "the local write was shown before the server answered")
+        #expect(try await http("GET", "/profile/bio.json", port: server.port).json == "short")
+        client.close()
+        await server.stop()
+    }
+}
+
+@Suite struct ObserverLifecycleTests {
+    @Test func removedObserversHearNothingMoreAndMovesAreReported() async throws {
+        let server = try await TestServer.start()
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let scores = client.reference(withPath: "board")
+        try await scores.setValue(["a": 1, "b": 2, "c": 3])
+        let heard = Recorder<String>()
+        let moves = Recorder<String>()
+        let handle = scores.observe(.childChanged) { heard.record($0.key) }
+        scores.queryOrderedByValue().observe(
+            .childMoved,
+            andPreviousSiblingKeyWith: { snapshot, previous in
+                moves.record("\(snapshot.key) after \(previous ?? "nil")")
+            })
+        // Wait for the listen's data: before it, a local write is a child_added, not a change.
+        let loaded = Recorder<UInt>()
+        scores.observe(.value) { loaded.record($0.childrenCount) }
+        #expect(try await eventually { loaded.last == 3 })
+        try await scores.child("a").setValue(10)
+        #expect(try await eventually { heard.all == ["a"] })
+        #expect(try await eventually { moves.all == ["a after c"] })
+        scores.removeObserver(withHandle: handle)
+        try await scores.child("b").setValue(20)
+        #expect(try await eventually { moves.all.count == 2 })
+        #expect(heard.all == ["a"], "no events after removeObserver")
+        scores.removeAllObservers()
+        try await scores.child("c").setValue(30)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(moves.all.count == 2)
+        client.close()
+        await server.stop()
+    }
+}
