@@ -99,9 +99,6 @@ extension PersistentConnection {
         }
     }
 
-    /// The number of writes not yet acknowledged.
-    var pendingPutCount: Int { outstandingPuts.count }
-
     // MARK: - onDisconnect and get
 
     /// Sends an onDisconnect operation (`o`, `om`, `oc`), queued while offline.

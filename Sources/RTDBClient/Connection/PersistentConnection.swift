@@ -93,8 +93,6 @@ final class PersistentConnection: @unchecked Sendable {
         setPhase(.offline)
     }
 
-    var isConnected: Bool { isReady }
-
     private func establishConnection() {
         guard !interrupted, connection == nil else { return }
         generation += 1

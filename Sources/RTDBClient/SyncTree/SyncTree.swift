@@ -104,8 +104,6 @@ final class SyncTree {
         tagToQuery[tag] = nil
     }
 
-    func query(forTag tag: Int) -> QuerySpec? { tagToQuery[tag] }
-
     /// Complete data at `path` from server caches and all writes (hidden ones too), for
     /// transactions and for resolving server values locally.
     func calcCompleteEventCache(_ path: Path, excluding: Set<Int> = []) -> Node {

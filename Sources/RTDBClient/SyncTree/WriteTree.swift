@@ -72,8 +72,6 @@ final class WriteTree {
         return true
     }
 
-    func completeWriteData(_ path: Path) -> Node? { visibleWrites.completeNode(path) }
-
     func shadowingWrite(_ path: Path) -> Node? { visibleWrites.completeNode(path) }
 
     func calcCompleteEventCache(

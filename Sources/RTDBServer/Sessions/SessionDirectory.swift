@@ -17,8 +17,4 @@ final class SessionDirectory: Sendable {
             if table[sessionID] === outlet { table[sessionID] = nil }
         }
     }
-
-    func all() -> [Outlet] {
-        outlets.withLock { Array($0.values) }
-    }
 }
