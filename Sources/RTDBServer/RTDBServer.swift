@@ -1,9 +1,12 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOSSL
 import RTDBCore
 import RTDBWire
 
@@ -42,17 +45,27 @@ public final class RTDBServer: Sendable {
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in })
         async throws
     {
+        let webSocketBuilder = HTTPServerBuilder.http1WebSocketUpgrade(configuration: .init(ws: webSocketConfiguration))
+        {
+            request, channel, _ in
+            self.upgrade(request, channel: channel)
+        }
+        var builder = webSocketBuilder
+        if let tls = configuration.tls {
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificatePath).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
+            let key = try NIOSSLPrivateKey(file: tls.keyPath, format: .pem)
+            let tlsConfiguration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain, privateKey: .privateKey(key))
+            builder = try .tls(webSocketBuilder, tlsConfiguration: tlsConfiguration)
+        }
         let responder = RESTResponder(
             registry: registry, configuration: configuration, connections: connections, logger: logger)
-        let webSocket = WebSocketServerConfiguration(
-            maxFrameSize: configuration.maxFrameBytes,
-            autoPing: .enabled(timePeriod: configuration.heartbeatTimeout / 2))
         let host = configuration.host
         let app = Application(
             responder: responder,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: webSocket)) { request, channel, logger in
-                self.upgrade(request, channel: channel)
-            },
+            server: builder,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 await onListening(host, channel.localAddress?.port ?? 0)
@@ -66,6 +79,12 @@ public final class RTDBServer: Sendable {
             throw error
         }
         await registry.close()
+    }
+
+    private var webSocketConfiguration: WebSocketServerConfiguration {
+        WebSocketServerConfiguration(
+            maxFrameSize: configuration.maxFrameBytes,
+            autoPing: .enabled(timePeriod: configuration.heartbeatTimeout / 2))
     }
 
     private func upgrade(

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var streamKeepAliveInterval: Duration
     /// After this many logged writes a namespace compacts its log into a snapshot.
     public var checkpointInterval: Int
+    /// A PEM certificate chain and private key: serve `https://` and `wss://` instead.
+    public var tls: (certificatePath: String, keyPath: String)?
 
     /// Makes a configuration; the defaults match `presencetop serve` without options.
     public init(

@@ -37,6 +37,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between keep-alive events on REST streaming (SSE) connections.")
     var streamKeepalive: Double = 30
 
+    @Option(help: "A PEM certificate chain: serve https:// and wss:// (with --tls-key).")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert.")
+    var tlsKey: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -44,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         if !(streamKeepalive > 0) { throw ValidationError("--stream-keepalive must be a positive number of seconds") }
         if !ServerConfiguration.isValidNamespace(namespace) {
             throw ValidationError("--namespace '\(namespace)': use 1-63 lowercase letters, digits or hyphens")
@@ -61,10 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
         } else if let dataDirectory {
             configuration.dataDirectory = URL(fileURLWithPath: dataDirectory)
         }
+        if let tlsCert, let tlsKey { configuration.tls = (tlsCert, tlsKey) }
+        let scheme = configuration.tls == nil ? "http" : "https"
         let server = RTDBServer(configuration: configuration, logger: logger)
         try await server.run { host, port in
             // One line, flushed at once: scripts and tests wait for it.
-            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
         }
     }
 }

@@ -74,6 +74,7 @@ import Testing
             (["serve", "--namespace", "Bad NS"], "--namespace 'Bad NS'"),
             (["serve", "--heartbeat-timeout", "0"], "--heartbeat-timeout must be a positive number"),
             (["serve", "--bogus"], "Unknown option '--bogus'"),
+            (["serve", "--tls-cert", "/tmp/c.pem"], "--tls-cert and --tls-key go together"),
         ]
         for (arguments, message) in cases {
             let child = try ChildProcess(ChildProcess.presencetop, arguments)

@@ -1,18 +1,24 @@
 import HummingbirdWSClient
 import Logging
+import NIOSSL
 import Synchronization
 
-/// The real transport: a WebSocket (HummingbirdWSClient; TLS for `wss://`).
+/// The real transport: a WebSocket (HummingbirdWSClient; TLS via swift-nio-ssl for `wss://`).
 public struct WebSocketTransport: Transport {
-    /// Makes the transport.
-    public init() {}
+    /// The TLS settings for `wss://` (nil: the system's trusted roots).
+    public var tlsConfiguration: TLSConfiguration?
+
+    /// Makes the transport; pass a TLS configuration to trust other roots (a local certificate).
+    public init(tlsConfiguration: TLSConfiguration? = nil) {
+        self.tlsConfiguration = tlsConfiguration
+    }
 
     /// Opens a WebSocket; frames are written in order by one task.
     public func connect(to url: String, onEvent: @escaping @Sendable (TransportEvent) -> Void)
         -> any TransportConnection
     {
         let connection = WebSocketTransportConnection()
-        connection.start(url: url, onEvent: onEvent)
+        connection.start(url: url, tlsConfiguration: tlsConfiguration, onEvent: onEvent)
         return connection
     }
 }
@@ -26,7 +32,8 @@ final class WebSocketTransportConnection: TransportConnection {
         (outgoing, continuation) = AsyncStream.makeStream(of: String.self)
     }
 
-    func start(url: String, onEvent: @escaping @Sendable (TransportEvent) -> Void) {
+    func start(url: String, tlsConfiguration: TLSConfiguration?, onEvent: @escaping @Sendable (TransportEvent) -> Void)
+    {
         let outgoing = outgoing
         var configuration = WebSocketClientConfiguration()
         configuration.maxFrameSize = 1 << 20
@@ -35,7 +42,8 @@ final class WebSocketTransportConnection: TransportConnection {
             var reason: String?
             do {
                 try await WebSocketClient.connect(
-                    url: url, configuration: configuration, logger: Logger(label: "presencetop.client.ws")
+                    url: url, configuration: configuration, tlsConfiguration: tlsConfiguration,
+                    logger: Logger(label: "presencetop.client.ws")
                 ) { inbound, outbound, _ in
                     onEvent(.opened)
                     try await withThrowingTaskGroup(of: Void.self) { group in
