@@ -30,6 +30,14 @@ import Testing
         #expect(DatabaseURL("ws://localhost:9000").namespace == "demo")
     }
 
+    @Test func emulatorHostRedirectsEveryInstance() {
+        let url = DatabaseURL("https://my-app.firebaseio.com", emulatorHost: "127.0.0.1:9000")
+        #expect(url.socketBase == "ws://127.0.0.1:9000")
+        #expect(url.namespace == "my-app")
+        #expect(
+            DatabaseURL("https://my-app.firebaseio.com", emulatorHost: nil).socketBase == "wss://my-app.firebaseio.com")
+    }
+
     @Test func referenceURLs() {
         let database = Database(url: "http://127.0.0.1:9000?ns=demo")
         #expect(database.reference(withPath: "users/morgan").url == "http://127.0.0.1:9000/users/morgan?ns=demo")

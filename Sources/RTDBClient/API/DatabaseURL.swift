@@ -6,7 +6,10 @@ struct DatabaseURL {
     var socketBase: String
     var namespace: String
 
-    init(_ url: String) {
+    /// Reads `url`; with `emulatorHost` (`FIREBASE_DATABASE_EMULATOR_HOST`, `host:port`) the
+    /// connection goes there instead, unencrypted, keeping the URL's namespace, as the SDKs do.
+    init(_ url: String, emulatorHost: String? = ProcessInfo.processInfo.environment["FIREBASE_DATABASE_EMULATOR_HOST"])
+    {
         let components = URLComponents(string: url)
         let host = components?.host ?? "127.0.0.1"
         let port = components?.port
@@ -23,5 +26,6 @@ struct DatabaseURL {
         } else {
             namespace = "demo"
         }
+        if let emulatorHost, !emulatorHost.isEmpty { socketBase = "ws://" + emulatorHost }
     }
 }
