@@ -49,10 +49,17 @@ import Testing
         #expect(lastOnline.last! >= before - 1_000, "lastOnline is the server's time of the disconnect")
         // Back online: a new connection entry appears.
         device.goOnline()
-        #expect(try await eventually { connections.last == 1 })
+        #expect(
+            try await eventually { connections.last == 1 },
+            "device \(device.connectionStatus.phase), watcher \(watcher.connectionStatus.phase), seen \(connections.all)"
+        )
         // Closing the instance also runs the server-side onDisconnect writes.
+        let sessionsBefore = server.server.connections.connections.map(\.sessionID)
         device.close()
-        #expect(try await eventually { connections.last == 0 })
+        #expect(
+            try await eventually { connections.last == 0 },
+            "device \(device.connectionStatus.phase), server sessions before \(sessionsBefore) after \(server.server.connections.connections.map(\.sessionID))"
+        )
         watcher.close()
         await server.stop()
     }

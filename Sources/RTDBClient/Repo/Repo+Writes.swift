@@ -34,6 +34,16 @@ extension Repo {
         return nodes
     }
 
+    /// The node for a write target, or nil after reporting why it is invalid.
+    func validatedNode(_ json: JSONValue, at path: Path, completion: Completion?) -> Node? {
+        do throws(ValidationError) {
+            return try Repo.node(json, at: path)
+        } catch {
+            fail(completion, error)
+            return nil
+        }
+    }
+
     func fail(_ completion: Completion?, _ error: ValidationError) {
         logger.error("\(error)")
         guard let completion else { return }
@@ -60,12 +70,7 @@ extension Repo {
     /// time), then sent; acknowledged or reverted when the server answers.
     func set(_ path: Path, json: JSONValue, completion: Completion?) {
         queue.async { [self] in
-            let node: Node
-            do throws(ValidationError) {
-                node = try Repo.node(json, at: path)
-            } catch {
-                return fail(completion, error)
-            }
+            guard let node = validatedNode(json, at: path, completion: completion) else { return }
             let writeID = nextWriteID
             nextWriteID += 1
             let existing = serverTree.calcCompleteEventCache(path)
@@ -125,12 +130,7 @@ extension Repo {
             return fail(completion, error)
         }
         queue.async { [self] in
-            let node: Node
-            do throws(ValidationError) {
-                node = try Repo.node(json, at: path)
-            } catch {
-                return fail(completion, error)
-            }
+            guard let node = validatedNode(json, at: path, completion: completion) else { return }
             connection.onDisconnect(action: "o", path: path, data: json) { [self] status, data in
                 if status == "ok" { onDisconnectTree.remember(path, node) }
                 complete(completion, status: status, data: data)

@@ -126,34 +126,25 @@ final class SyncTree {
         applyHelper(operation, syncPoints, serverCache: nil, writes: pendingWrites.childWrites(.root))
     }
 
+    /// Applies an operation below the tree's root first, then at it.
+    ///
+    /// Descendants' events come before ancestors'. Above the operation's path only the branch
+    /// towards it is visited.
     private func applyHelper(
         _ operation: Operation, _ tree: ImmutableTree<SyncPointBox>, serverCache: Node?, writes: WriteTreeRef
     ) -> [SyncEvent] {
-        if operation.path.isEmpty { return applyDescendants(operation, tree, serverCache: serverCache, writes: writes) }
         let syncPoint = tree.value?.point
         let serverCache = serverCache ?? syncPoint?.completeServerCache(.root)
-        var events: [SyncEvent] = []
-        let childName = operation.path.front!
-        if let childTree = tree.children[childName], let childOperation = operation.forChild(childName) {
-            events += applyHelper(
-                childOperation, childTree, serverCache: serverCache?.child(ChildKey(childName)),
-                writes: writes.child(childName))
+        let branches: [(key: String, tree: ImmutableTree<SyncPointBox>)]
+        if let front = operation.path.front {
+            branches = tree.children[front].map { [(front, $0)] } ?? []
+        } else {
+            branches = tree.sortedChildren
         }
-        if let syncPoint {
-            events += syncPoint.apply(operation, writes: writes, completeServerCache: serverCache)
-        }
-        return events
-    }
-
-    private func applyDescendants(
-        _ operation: Operation, _ tree: ImmutableTree<SyncPointBox>, serverCache: Node?, writes: WriteTreeRef
-    ) -> [SyncEvent] {
-        let syncPoint = tree.value?.point
-        let serverCache = serverCache ?? syncPoint?.completeServerCache(.root)
         var events: [SyncEvent] = []
-        for (childName, childTree) in tree.sortedChildren {
+        for (childName, childTree) in branches {
             guard let childOperation = operation.forChild(childName) else { continue }
-            events += applyDescendants(
+            events += applyHelper(
                 childOperation, childTree, serverCache: serverCache?.child(ChildKey(childName)),
                 writes: writes.child(childName))
         }
