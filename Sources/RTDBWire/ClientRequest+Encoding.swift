@@ -31,11 +31,16 @@ extension ClientRequest {
             return .object(members)
         case .unlisten(let path, let query, let tag):
             return .object(ClientRequest.pathAndQuery(path, query, tag))
-        case .put(let path, let data, let hash):
+        case .put(let path, let data, let hash, let key):
             var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description), "d": data]
             if let hash { members["h"] = .string(hash) }
+            if let key { members["ik"] = .string(key) }
             return .object(members)
-        case .merge(let path, let data), .onDisconnectMerge(let path, let data):
+        case .merge(let path, let data, let key):
+            var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description), "d": .object(data)]
+            if let key { members["ik"] = .string(key) }
+            return .object(members)
+        case .onDisconnectMerge(let path, let data):
             return ["p": .string(path.description), "d": .object(data)]
         case .onDisconnectPut(let path, let data):
             return ["p": .string(path.description), "d": data]

@@ -8,9 +8,11 @@ public enum ClientRequest: Sendable, Hashable {
     /// `n`: stop listening.
     case unlisten(path: Path, query: QueryParams, tag: Int?)
     /// `p`: set (null removes); with `hash`, only if the current data has that hash.
-    case put(path: Path, data: JSONValue, hash: String?)
-    /// `m`: update several relative paths at once.
-    case merge(path: Path, data: OrderedDictionary<String, JSONValue>)
+    ///
+    /// `idempotencyKey` (body field `ik`, our extension) makes a re-sent write apply once.
+    case put(path: Path, data: JSONValue, hash: String?, idempotencyKey: String? = nil)
+    /// `m`: update several relative paths at once (`idempotencyKey` as for `put`).
+    case merge(path: Path, data: OrderedDictionary<String, JSONValue>, idempotencyKey: String? = nil)
     /// `o`: set when this connection ends.
     case onDisconnectPut(path: Path, data: JSONValue)
     /// `om`: update when this connection ends.
@@ -52,9 +54,13 @@ public enum ClientRequest: Sendable, Hashable {
             case .string(let string)?: hash = string
             default: throw .invalidRequest("'h' must be a string")
             }
-            self = .put(path: try ClientRequest.path(body), data: body["d"] ?? .null, hash: hash)
+            self = .put(
+                path: try ClientRequest.path(body), data: body["d"] ?? .null, hash: hash,
+                idempotencyKey: try ClientRequest.idempotencyKey(body))
         case "m":
-            self = .merge(path: try ClientRequest.path(body), data: try ClientRequest.mergeData(body))
+            self = .merge(
+                path: try ClientRequest.path(body), data: try ClientRequest.mergeData(body),
+                idempotencyKey: try ClientRequest.idempotencyKey(body))
         case "o":
             self = .onDisconnectPut(path: try ClientRequest.path(body), data: body["d"] ?? .null)
         case "om":
@@ -80,6 +86,20 @@ public enum ClientRequest: Sendable, Hashable {
             self = .unappCheck
         default:
             throw WireError(status: WireStatus.unknownAction, message: "unknown action '\(action)'")
+        }
+    }
+
+    /// The longest idempotency key accepted (an instance id and a write id fit easily).
+    public static let maxIdempotencyKeyLength = 128
+
+    private static func idempotencyKey(_ body: JSONValue) throws(WireError) -> String? {
+        switch body["ik"] {
+        case nil, .null?:
+            return nil
+        case .string(let key)? where !key.isEmpty && key.utf8.count <= maxIdempotencyKeyLength:
+            return key
+        default:
+            throw .invalidRequest("'ik' must be a string of 1 to \(maxIdempotencyKeyLength) bytes")
         }
     }
 

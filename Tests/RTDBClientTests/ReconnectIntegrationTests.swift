@@ -1,6 +1,7 @@
 import Foundation
 import RTDBCore
 import RTDBTestSupport
+import Synchronization
 import Testing
 
 @testable import RTDBClient
@@ -107,6 +108,88 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         #expect(moves.all.count == 2)
         client.close()
+        await server.stop()
+    }
+}
+
+@Suite struct LostRequestTests {
+    /// An onDisconnect request lost with its connection is sent again on the next one, so it is
+    /// registered with the session that is live when the client finally goes away.
+    @Test func anOnDisconnectLostInFlightIsSentAgainAfterReconnecting() async throws {
+        let server = try await TestServer.start()
+        let transport = InterceptingTransport()
+        let device = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", transport: transport)
+        let watcher = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let seen = Recorder<String>()
+        watcher.reference(withPath: "status").observe(.value) { seen.record($0.value as? String ?? "none") }
+        try await device.reference(withPath: "status").setValue("online")
+        #expect(try await eventually { seen.last == "online" })
+
+        // The first onDisconnect request is lost along with the connection that carried it.
+        let dropped = Mutex(false)
+        transport.setRule { frame in
+            guard frame.contains(#""a":"o""#) else { return .forward }
+            return dropped.withLock { done in
+                defer { done = true }
+                return done ? .forward : .dropConnection
+            }
+        }
+        let completions = Recorder<String>()
+        device.reference(withPath: "status").onDisconnectSetValue("offline") { error, _ in
+            completions.record(error.map { "\($0)" } ?? "ok")
+        }
+        #expect(try await eventually { transport.connectionCount == 2 && device.connectionStatus.phase.isConnected })
+        #expect(try await eventually { completions.all == ["ok"] })
+        #expect(try await eventually { server.server.connections.connections.contains { $0.onDisconnectCount == 1 } })
+        device.close()
+        #expect(try await eventually { seen.last == "offline" })
+        watcher.close()
+        await server.stop()
+    }
+
+    /// The server applies a write and its acknowledgement is lost with the connection: the client
+    /// sends the write again, and the idempotency key makes the server apply it only once.
+    @Test func aWriteWhoseAckIsLostIsAppliedOnce() async throws {
+        let server = try await TestServer.start()
+        let transport = InterceptingTransport()
+        let device = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", transport: transport)
+        try await device.reference(withPath: "warmup").setValue(true)
+        let dropped = Mutex(false)
+        transport.setInboundRule { frame in
+            guard frame.contains(#""s":"ok""#) else { return .forward }
+            return dropped.withLock { done in
+                defer { done = true }
+                return done ? .forward : .dropConnection
+            }
+        }
+        try await device.reference(withPath: "counter").setValue(ServerValue.increment(1))
+        try await device.reference(withPath: "stats").updateChildValues(["hits": ServerValue.increment(1)])
+        #expect(transport.connectionCount == 2, "the first ack was lost with its connection")
+        #expect(try await http("GET", "/counter.json", port: server.port).json == 1)
+        #expect(try await http("GET", "/stats/hits.json", port: server.port).json == 1)
+        device.close()
+        await server.stop()
+    }
+
+    /// Calls made after `close()` (a callback still queued, say) find a closed engine: they never
+    /// open a new connection behind the application's back.
+    @Test func aClosedInstanceNeverReconnects() async throws {
+        let server = try await TestServer.start()
+        let device = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        try await device.reference(withPath: "x").setValue(1)
+        device.close()
+        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        device.reference(withPath: "x").setValue(2, andPriority: nil)
+        device.goOnline()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.server.connections.connections.isEmpty)
+        #expect(device.connectionStatus.phase == .offline)
+        let neverOpened = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        neverOpened.close()
+        neverOpened.reference(withPath: "x").setValue(3, andPriority: nil)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.server.connections.connections.isEmpty)
+        #expect(try await http("GET", "/x.json", port: server.port).json == 1)
         await server.stop()
     }
 }

@@ -98,6 +98,21 @@ public final class WireTestClient: Sendable {
         return number
     }
 
+    /// Sends a request with any action and body (to test what the server refuses).
+    public func sendRaw(action: String, body: JSONValue) async -> Int {
+        let number = await requestCounter.next()
+        outbound.yield(WireMessage.request(number: number, action: action, body: body).text)
+        return number
+    }
+
+    /// The response to request `number`, skipping what arrives before it.
+    public func response(to number: Int) async throws -> (status: String, data: JSONValue) {
+        guard case .response(_, let status, let data) = try await collect(until: number).last else {
+            throw TestFailure("no response")
+        }
+        return (status, data)
+    }
+
     /// The next message, waiting at most `seconds`.
     public func next(within seconds: Double = 10) async throws -> WireMessage {
         try await withThrowingTaskGroup(of: WireMessage?.self) { group in

@@ -31,6 +31,7 @@ public final class Database: Sendable {
 
     private struct State {
         var repo: Repo?
+        var closed = false
         var persistenceEnabled = false
         var cacheSize = 10 * 1024 * 1024
         var nextHandle: DatabaseHandle = 1
@@ -108,7 +109,7 @@ public final class Database: Sendable {
             if let repo = state.repo { return repo }
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
-                callbackQueue: callbackQueue, logger: logger)
+                callbackQueue: callbackQueue, logger: logger, connects: !state.closed)
             repo.database = self
             state.repo = repo
             return repo
@@ -137,12 +138,14 @@ public final class Database: Sendable {
 
     /// Disconnects and releases the instance's connection.
     public func close() {
+        // The repo stays (closed) so that late calls, from callbacks still queued for example,
+        // find a closed engine instead of opening a new connection.
         let repo = state.withLock { state -> Repo? in
-            defer { state.repo = nil }
-            return state.repo
+            defer { state.closed = true }
+            return state.closed ? nil : state.repo
         }
         guard let repo else { return }
-        repo.queue.sync { repo.connection.interrupt() }
+        repo.queue.sync { repo.connection.shutDown() }
         Database.registry.withLock { registry in
             if registry.instances[url] === self { registry.instances[url] = nil }
         }
@@ -152,6 +155,14 @@ public final class Database: Sendable {
     public var connectionStatus: ConnectionStatus { repo.statusSnapshot.withLock { $0 } }
 
     // MARK: - Listener bookkeeping
+
+    /// A fresh handle for an observer.
+    func nextHandle() -> DatabaseHandle {
+        state.withLock { state in
+            defer { state.nextHandle += 1 }
+            return state.nextHandle
+        }
+    }
 
     func register(_ query: QuerySpec, _ make: (DatabaseHandle) -> ObserverRegistration) -> DatabaseHandle {
         let registration = state.withLock { state -> ObserverRegistration in

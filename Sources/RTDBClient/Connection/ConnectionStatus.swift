@@ -8,6 +8,12 @@ public enum ConnectionPhase: Sendable, Hashable {
     case connected(sessionID: String)
     /// Disconnected; the next attempt is scheduled at `retryAt` (ms since the epoch, local clock).
     case waitingToRetry(attempt: Int, retryAt: Int64, reason: String)
+
+    /// Whether the handshake is done (what `.info/connected` says).
+    public var isConnected: Bool {
+        if case .connected = self { return true }
+        return false
+    }
 }
 
 /// An estimate of how far the local clock is from the server's, with its error bound.

@@ -2,14 +2,27 @@ import RTDBCore
 import RTDBWire
 
 extension PersistentConnection {
-    /// Sends a request now, or queues it (writes and onDisconnect operations) until connected.
-    private func send(_ action: String, _ body: JSONValue, onComplete: ((String, JSONValue) -> Void)?) {
+    /// Sends a request on the live connection; its callback runs on the response.
+    @discardableResult
+    private func send(_ action: String, _ body: JSONValue, onComplete: ((String, JSONValue) -> Void)?) -> Int {
         requestNumber += 1
         let number = requestNumber
         if let onComplete { callbacks[number] = onComplete }
         for frame in WireFraming.frames(for: WireMessage.request(number: number, action: action, body: body).text) {
             connection?.send(frame)
         }
+        return number
+    }
+
+    /// Sends a request that must survive a lost connection: until its response arrives it is kept,
+    /// and a disconnect puts it back in the queue to go out on the next connection.
+    private func sendRetained(_ request: QueuedRequest) {
+        var number = 0
+        number = send(request.action, request.body) { [weak self] status, data in
+            self?.retained.removeValue(forKey: number)
+            request.onComplete?(status, data)
+        }
+        retained[number] = request
     }
 
     /// Sends auth, listens, unacknowledged writes in order, then queued onDisconnect operations.
@@ -19,7 +32,7 @@ extension PersistentConnection {
         for index in outstandingPuts.indices { sendPut(at: index) }
         let queued = offlineQueue
         offlineQueue = []
-        for request in queued { send(request.action, request.body, onComplete: request.onComplete) }
+        for request in queued { sendRetained(request) }
     }
 
     // MARK: - Auth
@@ -76,12 +89,16 @@ extension PersistentConnection {
     // MARK: - Writes
 
     /// Sends a set (`p`) or update (`m`); kept until acknowledged, re-sent after reconnects.
+    ///
+    /// `idempotencyKey` goes out as `ik` (our extension): our server applies a re-sent write once;
+    /// other servers ignore the field.
     func put(
-        action: String, path: Path, data: JSONValue, hash: String? = nil,
+        action: String, path: Path, data: JSONValue, hash: String? = nil, idempotencyKey: String? = nil,
         onComplete: @escaping (String, JSONValue) -> Void
     ) {
         var body: JSONValue.Members = ["p": .string(path.description), "d": data]
         if let hash { body["h"] = .string(hash) }
+        if let idempotencyKey { body["ik"] = .string(idempotencyKey) }
         nextPutID += 1
         outstandingPuts.append(
             (nextPutID, QueuedRequest(action: action, body: .object(body), onComplete: onComplete), false))
@@ -103,21 +120,15 @@ extension PersistentConnection {
 
     /// Sends an onDisconnect operation (`o`, `om`, `oc`), queued while offline.
     func onDisconnect(action: String, path: Path, data: JSONValue, onComplete: @escaping (String, JSONValue) -> Void) {
-        let body: JSONValue = ["p": .string(path.description), "d": data]
-        if isReady {
-            send(action, body, onComplete: onComplete)
-        } else {
-            offlineQueue.append(QueuedRequest(action: action, body: body, onComplete: onComplete))
-        }
+        let request = QueuedRequest(
+            action: action, body: ["p": .string(path.description), "d": data], onComplete: onComplete)
+        if isReady { sendRetained(request) } else { offlineQueue.append(request) }
     }
 
     /// Reads once (`g`); waits for a connection.
     func get(_ query: QuerySpec, onComplete: @escaping (String, JSONValue) -> Void) {
         let body: JSONValue = ["p": .string(query.path.description), "q": query.params.wireObject]
-        if isReady {
-            send("g", body, onComplete: onComplete)
-        } else {
-            offlineQueue.append(QueuedRequest(action: "g", body: body, onComplete: onComplete))
-        }
+        let request = QueuedRequest(action: "g", body: body, onComplete: onComplete)
+        if isReady { sendRetained(request) } else { offlineQueue.append(request) }
     }
 }

@@ -45,6 +45,8 @@ final class PersistentConnection: @unchecked Sendable {
     private var assembler = FrameAssembler(maxMessageBytes: 512 << 20)
     var isReady = false
     private var interrupted = true
+    /// Set by `shutDown()`: the instance was closed and never connects again.
+    private var isShutDown = false
     private var failures = 0
     private var connectStartedAt: Int64 = 0
     private var lastSessionID: String?
@@ -54,6 +56,8 @@ final class PersistentConnection: @unchecked Sendable {
     var outstandingPuts: [(id: Int, request: QueuedRequest, sent: Bool)] = []
     var nextPutID = 0
     var offlineQueue: [QueuedRequest] = []
+    /// onDisconnect operations and reads sent but not yet answered, by request number.
+    var retained: [Int: QueuedRequest] = [:]
     var authCredential: String?
     private var lastActivity: Int64 = 0
     private var pingSentAt: Int64?
@@ -77,7 +81,7 @@ final class PersistentConnection: @unchecked Sendable {
 
     /// Connects (and keeps reconnecting) until `interrupt()`.
     func resume() {
-        guard interrupted else { return }
+        guard interrupted, !isShutDown else { return }
         interrupted = false
         failures = 0
         establishConnection()
@@ -91,6 +95,12 @@ final class PersistentConnection: @unchecked Sendable {
         connection = nil
         if isReady { handleDisconnect(reason: "goOffline") }
         setPhase(.offline)
+    }
+
+    /// Disconnects for good (`Database.close()`).
+    func shutDown() {
+        isShutDown = true
+        interrupt()
     }
 
     private func establishConnection() {
@@ -167,12 +177,17 @@ final class PersistentConnection: @unchecked Sendable {
     private func handleDisconnect(reason: String) {
         isReady = false
         callbacks = [:]
+        // Requests lost with the connection go out again first, in the order they were made (the
+        // SDKs drop them, so an onDisconnect made just before a drop would never be registered).
+        offlineQueue = retained.keys.sorted().map { retained[$0]! } + offlineQueue
+        retained = [:]
         pingSentAt = nil
-        // Writes that were sent stay queued and are sent again in order after reconnecting;
-        // transaction puts (with a hash) fail with "disconnect", as the SDKs do.
+        // Writes that were sent stay queued and are sent again in order after reconnecting. A
+        // transaction put without an idempotency key fails with "disconnect", as the SDKs do; with
+        // one it is sent again: our server answers ok if it was applied, else judges its hash.
         var kept: [(id: Int, request: QueuedRequest, sent: Bool)] = []
         for put in outstandingPuts {
-            if put.sent, put.request.body["h"] != nil {
+            if put.sent, put.request.body["h"] != nil, put.request.body["ik"] == nil {
                 put.request.onComplete?("disconnect", "the connection was lost while the transaction was in flight")
             } else {
                 kept.append((put.id, put.request, false))

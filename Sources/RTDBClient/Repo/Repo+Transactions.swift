@@ -105,7 +105,10 @@ extension Repo {
                 record.retryCount += 1
             }
             let payload = queue.last!.outputRaw
-            connection.put(action: "p", path: path, data: payload.exportJSON, hash: hash) { [self] status, _ in
+            let attempt = queue.last!
+            let key = idempotencyKey(attempt.writeID, attempt: attempt.retryCount)
+            connection.put(action: "p", path: path, data: payload.exportJSON, hash: hash, idempotencyKey: key) {
+                [self] status, _ in
                 handleTransactionResponse(path: path, records: queue, status: status, database: database)
             }
         }

@@ -77,7 +77,9 @@ extension Repo {
             let resolved = node.resolvingServerValues(existing: existing, now: serverTime)
             raise(serverTree.applyUserOverwrite(path, resolved, writeID: writeID))
             if let database { abortTransactions(overlapping: path, database: database) }
-            connection.put(action: "p", path: path, data: node.exportJSON) { [self] status, data in
+            connection.put(
+                action: "p", path: path, data: node.exportJSON, idempotencyKey: idempotencyKey(writeID)
+            ) { [self] status, data in
                 raise(serverTree.ackUserWrite(writeID, revert: status != "ok"))
                 complete(completion, status: status, data: data)
             }
@@ -113,7 +115,9 @@ extension Repo {
             if let database { abortTransactions(overlapping: path, database: database) }
             var data = JSONValue.Members()
             for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[key] = node.exportJSON }
-            connection.put(action: "m", path: path, data: .object(data)) { [self] status, data in
+            connection.put(
+                action: "m", path: path, data: .object(data), idempotencyKey: idempotencyKey(writeID)
+            ) { [self] status, data in
                 raise(serverTree.ackUserWrite(writeID, revert: status != "ok"))
                 complete(completion, status: status, data: data)
             }

@@ -19,6 +19,8 @@ final class Repo: @unchecked Sendable {
     let serverTree = SyncTree()
     let infoTree = SyncTree()
     var nextWriteID = 1
+    /// Identifies this client instance in idempotency keys (kept on disk with persistence).
+    var instanceID = Repo.makeInstanceID()
     var serverTimeOffset: Int64 = 0
     var pushIDs = PushIDGenerator()
     var onDisconnectTree = SparseSnapshotTree()
@@ -27,7 +29,7 @@ final class Repo: @unchecked Sendable {
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
     private var infoProvider: InfoListenProvider?
-    var statusObservers: [Int: @Sendable (ConnectionStatus) -> Void] = [:]
+    var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
     var nextObserverID = 1
     let statusSnapshot = Mutex(
         ConnectionStatus(phase: .offline, serverTimeOffsetMs: 0, clockSkew: nil, lastRoundTripMs: nil, connectedAt: nil)
@@ -35,7 +37,7 @@ final class Repo: @unchecked Sendable {
 
     init(
         baseURL: String, namespace: String, transport: any Transport, clock: @escaping @Sendable () -> Int64,
-        callbackQueue: DispatchQueue, logger: Logger
+        callbackQueue: DispatchQueue, logger: Logger, connects: Bool = true
     ) {
         queue = DispatchQueue(label: "presencetop.database.\(namespace)")
         self.callbackQueue = callbackQueue
@@ -51,8 +53,14 @@ final class Repo: @unchecked Sendable {
         queue.async { [self] in
             updateInfo(".info/connected", Node(.bool(false)))
             updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
-            connection.resume()
+            if connects { connection.resume() } else { connection.shutDown() }
         }
+    }
+
+    /// The idempotency key of a write: this instance's id and the write id (and the attempt, for
+    /// transactions, whose every attempt is a different write).
+    func idempotencyKey(_ writeID: Int, attempt: Int? = nil) -> String {
+        attempt.map { "\(instanceID):\(writeID).\($0)" } ?? "\(instanceID):\(writeID)"
     }
 
     /// The server's time as estimated here, ms.
@@ -63,6 +71,12 @@ final class Repo: @unchecked Sendable {
     func updateInfo(_ path: String, _ node: Node) {
         infoData = infoData.updating(at: Path(path), with: node)
         raise(infoTree.applyServerOverwrite(Path(path), node))
+    }
+
+    static func makeInstanceID() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
     func tree(for path: Path) -> SyncTree { path.isInfo ? infoTree : serverTree }

@@ -96,6 +96,7 @@ extension JSONValue {
         }
         switch value {
         case let json as JSONValue: self = json
+        case let serverValue as ServerValue: self = serverValue.json
         case let string as String: self = .string(string)
         case let substring as Substring: self = .string(String(substring))
         case let array as [Any]:

@@ -66,10 +66,10 @@ extension DatabaseEngine {
             removeListen(outlet: outlet, path: path, query: query)
             updateListenCount(outlet)
             outcome = .success("")
-        case .put(let path, let data, let hash):
-            outcome = set(path, data: data, expectedHash: hash).map { _ in "" }
-        case .merge(let path, let data):
-            outcome = update(path, data: data).map { _ in "" }
+        case .put(let path, let data, let hash, let key):
+            outcome = set(path, data: data, expectedHash: hash, idempotencyKey: key).map { _ in "" }
+        case .merge(let path, let data, let key):
+            outcome = update(path, data: data, idempotencyKey: key).map { _ in "" }
         case .onDisconnectPut(let path, let data):
             outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)])
         case .onDisconnectMerge(let path, let data):

@@ -20,7 +20,12 @@ extension DatabaseEngine {
     /// - Parameter expectedHash: When given, the write applies only if the current data at `path`
     ///   has this hash (`""` for no data); otherwise it fails with `datastale`.
     /// - Returns: The write's sequence number (wait for it with ``waitUntilDurable(_:)``).
-    public func set(_ path: Path, data: JSONValue, expectedHash: String? = nil) -> Result<UInt64, WireError> {
+    ///   - idempotencyKey: When given, a write already applied under this key is not applied again:
+    ///     the result is the sequence number of the newest write, as for a write just applied.
+    public func set(
+        _ path: Path, data: JSONValue, expectedHash: String? = nil, idempotencyKey: String? = nil
+    ) -> Result<UInt64, WireError> {
+        if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
         do throws(WireError) {
             try DatabaseEngine.checkWritable(path)
             let node: Node
@@ -33,16 +38,22 @@ extension DatabaseEngine {
             if let expectedHash, current.hashString != expectedHash {
                 throw WireError(status: WireStatus.dataStale, message: "the data at \(path) has changed")
             }
-            apply(.set(path: path, node: node.resolvingServerValues(existing: current, now: clock())))
+            apply(
+                .set(path: path, node: node.resolvingServerValues(existing: current, now: clock())),
+                idempotencyKey: idempotencyKey)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
         }
     }
 
-    /// Applies a multi-path update: each key of `data` is a path relative to `path`.
-    public func update(_ path: Path, data: OrderedDictionary<String, JSONValue>) -> Result<UInt64, WireError> {
+    /// Applies a multi-path update: each key of `data` is a path relative to `path`
+    /// (`idempotencyKey` as for ``set(_:data:expectedHash:idempotencyKey:)``).
+    public func update(
+        _ path: Path, data: OrderedDictionary<String, JSONValue>, idempotencyKey: String? = nil
+    ) -> Result<UInt64, WireError> {
         if data.isEmpty { return .success(appliedSequence) }
+        if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
         do throws(WireError) {
             try DatabaseEngine.checkWritable(path)
             let relatives = data.keys.map { Path($0) }
@@ -63,7 +74,7 @@ extension DatabaseEngine {
                 }
                 children.append((relative, node.resolvingServerValues(existing: root.child(at: target), now: now)))
             }
-            apply(.merge(path: path, children: children))
+            apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -86,7 +97,7 @@ extension DatabaseEngine {
     }
 
     /// Applies a resolved change: the tree, the log, then every affected listen.
-    func apply(_ change: Change) {
+    func apply(_ change: Change, idempotencyKey: String? = nil) {
         let oldRoot = root
         let recordData: String
         switch change {
@@ -104,7 +115,11 @@ extension DatabaseEngine {
         appliedSequence += 1
         let kind: LogRecord.Kind
         if case .set = change { kind = .set } else { kind = .merge }
-        log(LogRecord(sequence: appliedSequence, path: change.path, kind: kind, data: recordData))
+        log(
+            LogRecord(
+                sequence: appliedSequence, path: change.path, kind: kind, data: recordData,
+                idempotencyKey: idempotencyKey))
+        if let idempotencyKey { appliedKeys.insert(idempotencyKey, sequence: appliedSequence) }
         switch change {
         case .set(let path, _): markDirty(path)
         case .merge(let path, let children): for child in children { markDirty(path.child(child.relative)) }

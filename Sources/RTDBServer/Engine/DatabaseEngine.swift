@@ -34,6 +34,7 @@ public actor DatabaseEngine {
     var listens = ListenRegistry()
     var sessions: [Int: SessionState] = [:]
     var pushIDs: PushIDGenerator
+    var appliedKeys = AppliedKeys()
 
     /// Opens a namespace over a store, replaying what the store holds.
     ///
@@ -44,9 +45,11 @@ public actor DatabaseEngine {
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
+        let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
         let engine = DatabaseEngine(
             namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
             checkpointInterval: checkpointInterval, root: root, sequence: sequence)
+        await engine.remember(keys)
         await engine.startFlusher()
         return engine
     }
@@ -65,6 +68,10 @@ public actor DatabaseEngine {
         self.appliedSequence = sequence
         self.durableSequence = sequence
         self.pushIDs = PushIDGenerator()
+    }
+
+    private func remember(_ keys: [(key: String, sequence: UInt64)]) {
+        for (key, sequence) in keys { appliedKeys.insert(key, sequence: sequence) }
     }
 
     private func startFlusher() {

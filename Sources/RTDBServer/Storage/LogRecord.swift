@@ -19,13 +19,16 @@ public struct LogRecord: Sendable, Hashable {
     public var kind: Kind
     /// Export-format JSON text of the resolved data.
     public var data: String
+    /// The client's idempotency key for the write, when it sent one.
+    public var idempotencyKey: String?
 
     /// Makes a record.
-    public init(sequence: UInt64, path: Path, kind: Kind, data: String) {
+    public init(sequence: UInt64, path: Path, kind: Kind, data: String, idempotencyKey: String? = nil) {
         self.sequence = sequence
         self.path = path
         self.kind = kind
         self.data = data
+        self.idempotencyKey = idempotencyKey
     }
 
     /// Applies the record to a tree.
@@ -67,6 +70,8 @@ public struct Checkpoint: Sendable {
 public protocol DurableStore: Sendable {
     /// Reads the tree and the sequence number of the last durable write.
     func load() async throws -> (root: Node, sequence: UInt64)
+    /// The idempotency keys of the newest keyed writes, oldest first (at most `limit`).
+    func loadAppliedKeys(limit: Int) async throws -> [(key: String, sequence: UInt64)]
     /// Makes `records` durable in one transaction (a group commit), together with a checkpoint.
     func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws
     /// Whether appends are immediate (nothing to wait for).
@@ -81,6 +86,8 @@ public struct MemoryStore: DurableStore {
     public init() {}
     /// An empty tree.
     public func load() async throws -> (root: Node, sequence: UInt64) { (.empty, 0) }
+    /// No keys.
+    public func loadAppliedKeys(limit: Int) async throws -> [(key: String, sequence: UInt64)] { [] }
     /// Nothing to do.
     public func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws {}
     /// Always true.

@@ -48,6 +48,16 @@ public final class SQLiteStore: DurableStore {
                     INSERT INTO meta (name, value) VALUES ('checkpoint_seq', 0);
                     """)
         }
+        migrator.registerMigration("v2: idempotency keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE applied_keys (
+                        key TEXT PRIMARY KEY,
+                        seq INTEGER NOT NULL
+                    );
+                    CREATE INDEX applied_keys_by_seq ON applied_keys (seq);
+                    """)
+        }
         return migrator
     }
 
@@ -86,16 +96,36 @@ public final class SQLiteStore: DurableStore {
         }
     }
 
-    /// Appends records (and writes a checkpoint) in one transaction.
+    /// Reads the newest idempotency keys, oldest first.
+    public func loadAppliedKeys(limit: Int) async throws -> [(key: String, sequence: UInt64)] {
+        try await queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT key, seq FROM (SELECT key, seq FROM applied_keys ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+                arguments: [limit]
+            ).map { (key: $0["key"] as String, sequence: UInt64($0["seq"] as Int64)) }
+        }
+    }
+
+    /// Appends records and their idempotency keys (and writes a checkpoint) in one transaction.
     public func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws {
         try await queue.write { db in
             let insert = try db.cachedStatement(sql: "INSERT INTO log (seq, path, kind, data) VALUES (?, ?, ?, ?)")
+            let insertKey = try db.cachedStatement(sql: "INSERT OR REPLACE INTO applied_keys (key, seq) VALUES (?, ?)")
             for record in records {
                 try insert.execute(arguments: [
                     Int64(record.sequence), record.path.relativeString, record.kind.rawValue, record.data,
                 ])
+                if let key = record.idempotencyKey { try insertKey.execute(arguments: [key, Int64(record.sequence)]) }
             }
-            if let checkpoint { try SQLiteStore.write(checkpoint, in: db) }
+            if let checkpoint {
+                try SQLiteStore.write(checkpoint, in: db)
+                try db.execute(
+                    sql: """
+                        DELETE FROM applied_keys WHERE seq <= (
+                            SELECT seq FROM applied_keys ORDER BY seq DESC LIMIT 1 OFFSET ?)
+                        """, arguments: [AppliedKeys.capacity])
+            }
         }
     }
 
