@@ -26,6 +26,9 @@ extension Database {
     public func setCredential(_ credential: DatabaseCredential?) {
         let repo = repo
         let wire = credential?.wireCredential
-        repo.queue.async { repo.connection.setAuth(wire) }
+        repo.queue.async {
+            repo.connection.setAuth(wire)
+            repo.persistCredential(wire)
+        }
     }
 }

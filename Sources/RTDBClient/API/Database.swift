@@ -29,10 +29,11 @@ public final class Database: Sendable {
     private let state = Mutex(State())
     private static let registry = Mutex(Registry())
 
-    private struct State {
+    struct State {
         var repo: Repo?
         var closed = false
         var persistenceEnabled = false
+        var persistenceDirectory: URL?
         var cacheSize = 10 * 1024 * 1024
         var nextHandle: DatabaseHandle = 1
         var registrations: [DatabaseHandle: (QuerySpec, ObserverRegistration)] = [:]
@@ -91,30 +92,32 @@ public final class Database: Sendable {
         }
     }
 
-    /// Whether data and pending writes are kept on disk (set before first use).
-    public var isPersistenceEnabled: Bool {
-        get { state.withLock { $0.persistenceEnabled } }
-        set { state.withLock { $0.persistenceEnabled = newValue } }
-    }
-
-    /// The disk cache size in bytes (default 10 MB).
-    public var persistenceCacheSizeBytes: Int {
-        get { state.withLock { $0.cacheSize } }
-        set { state.withLock { $0.cacheSize = newValue } }
-    }
-
     /// The engine, made (and connected) on first use.
     var repo: Repo {
-        state.withLock { state in
-            if let repo = state.repo { return repo }
+        let (repo, isNew) = state.withLock { state -> (Repo, Bool) in
+            if let repo = state.repo { return (repo, false) }
+            let settings =
+                state.persistenceEnabled
+                ? PersistenceSettings(
+                    file: persistenceFile(in: state.persistenceDirectory), cacheSizeBytes: state.cacheSize) : nil
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
-                callbackQueue: callbackQueue, logger: logger, connects: !state.closed)
+                callbackQueue: callbackQueue, logger: logger, connects: !state.closed, persistence: settings)
             repo.database = self
             state.repo = repo
-            return repo
+            return (repo, true)
         }
+        if isNew, state.withLock({ $0.persistenceEnabled }) {
+            // keepSynced flags saved by an earlier run hold again from the start.
+            for query in repo.queue.sync(execute: { repo.restoredKeepSynced }) { setKeepSynced(query, true) }
+        }
+        return repo
     }
+
+    /// Whether the engine has been made (persistence settings are fixed from then on).
+    var isStarted: Bool { state.withLock { $0.repo != nil } }
+
+    func withState<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
 
     /// A reference to the root.
     public func reference() -> DatabaseReference { DatabaseReference(database: self, path: .root) }
@@ -188,6 +191,16 @@ public final class Database: Sendable {
     /// keepSynced: a listener with no callback keeps the location's data flowing.
     func setKeepSynced(_ query: QuerySpec, _ keep: Bool) {
         let key = query.description
+        let repo = repo
+        repo.queue.async {
+            guard let persistence = repo.persistence else { return }
+            if keep { persistence.keptSynced.insert(query) } else { persistence.keptSynced.remove(query) }
+            do {
+                try repo.store?.setKeepSynced(query, keep)
+            } catch {
+                repo.logger.error("persistence: saving keepSynced at \(query.path) failed: \(error)")
+            }
+        }
         if keep {
             guard state.withLock({ $0.keptSynced[key] == nil }) else { return }
             let handle = register(query) { handle in

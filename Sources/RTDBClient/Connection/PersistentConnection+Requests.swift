@@ -94,20 +94,24 @@ extension PersistentConnection {
     /// other servers ignore the field.
     func put(
         action: String, path: Path, data: JSONValue, hash: String? = nil, idempotencyKey: String? = nil,
-        onComplete: @escaping (String, JSONValue) -> Void
+        onSend: (() -> Void)? = nil, onComplete: @escaping (String, JSONValue) -> Void
     ) {
         var body: JSONValue.Members = ["p": .string(path.description), "d": data]
         if let hash { body["h"] = .string(hash) }
         if let idempotencyKey { body["ik"] = .string(idempotencyKey) }
         nextPutID += 1
         outstandingPuts.append(
-            (nextPutID, QueuedRequest(action: action, body: .object(body), onComplete: onComplete), false))
+            (
+                nextPutID, QueuedRequest(action: action, body: .object(body), onComplete: onComplete, onSend: onSend),
+                false
+            ))
         if isReady { sendPut(at: outstandingPuts.count - 1) }
     }
 
     private func sendPut(at index: Int) {
         let put = outstandingPuts[index]
         outstandingPuts[index].sent = true
+        put.request.onSend?()
         let id = put.id
         send(put.request.action, put.request.body) { [weak self] status, data in
             guard let self else { return }

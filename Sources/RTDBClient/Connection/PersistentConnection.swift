@@ -30,6 +30,7 @@ final class PersistentConnection: @unchecked Sendable {
         var action: String
         var body: JSONValue
         var onComplete: ((String, JSONValue) -> Void)?
+        var onSend: (() -> Void)? = nil
     }
 
     let queue: DispatchQueue

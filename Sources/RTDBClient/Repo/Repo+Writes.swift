@@ -67,22 +67,20 @@ extension Repo {
     }
 
     /// A user set: applied locally at once (server values resolved with the estimated server
-    /// time), then sent; acknowledged or reverted when the server answers.
+    /// time), queued (on disk with persistence), then sent; acknowledged, reverted or moved to the
+    /// dead letters when the server answers.
     func set(_ path: Path, json: JSONValue, completion: Completion?) {
-        queue.async { [self] in
+        perform { [self] in
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
-            let writeID = nextWriteID
-            nextWriteID += 1
+            let write = StoredWrite(
+                id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, data: node.exportJSON,
+                enqueuedAt: clock())
+            pendingWrites.add(write)
             let existing = serverTree.calcCompleteEventCache(path)
             let resolved = node.resolvingServerValues(existing: existing, now: serverTime)
-            raise(serverTree.applyUserOverwrite(path, resolved, writeID: writeID))
+            raise(serverTree.applyUserOverwrite(path, resolved, writeID: write.id))
             if let database { abortTransactions(overlapping: path, database: database) }
-            connection.put(
-                action: "p", path: path, data: node.exportJSON, idempotencyKey: idempotencyKey(writeID)
-            ) { [self] status, data in
-                raise(serverTree.ackUserWrite(writeID, revert: status != "ok"))
-                complete(completion, status: status, data: data)
-            }
+            send(write, completion: completion)
         }
     }
 
@@ -93,7 +91,7 @@ extension Repo {
         } catch {
             return fail(completion, error)
         }
-        queue.async { [self] in
+        perform { [self] in
             let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
                 nodes = try Repo.updateNodes(children, at: path)
@@ -101,8 +99,11 @@ extension Repo {
                 return fail(completion, error)
             }
             if nodes.isEmpty { return complete(completion, status: "ok", data: "") }
-            let writeID = nextWriteID
-            nextWriteID += 1
+            var data = JSONValue.Members()
+            for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[key] = node.exportJSON }
+            let write = StoredWrite(
+                id: allocateWriteID(), kind: .update, path: path, data: .object(data), enqueuedAt: clock())
+            pendingWrites.add(write)
             let now = serverTime
             let resolved = nodes.map { child in
                 (
@@ -111,18 +112,42 @@ extension Repo {
                         existing: serverTree.calcCompleteEventCache(path.child(child.path)), now: now)
                 )
             }
-            raise(serverTree.applyUserMerge(path, resolved, writeID: writeID))
+            raise(serverTree.applyUserMerge(path, resolved, writeID: write.id))
             if let database { abortTransactions(overlapping: path, database: database) }
-            var data = JSONValue.Members()
-            for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[key] = node.exportJSON }
-            connection.put(
-                action: "m", path: path, data: .object(data), idempotencyKey: idempotencyKey(writeID)
-            ) { [self] status, data in
-                raise(serverTree.ackUserWrite(writeID, revert: status != "ok"))
-                complete(completion, status: status, data: data)
-            }
+            send(write, completion: completion)
         }
     }
+
+    func allocateWriteID() -> Int {
+        defer { nextWriteID += 1 }
+        return nextWriteID
+    }
+
+    /// Sends a queued set or update with its idempotency key; handles the server's answer.
+    func send(_ write: StoredWrite, completion: Completion?) {
+        let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
+        connection.put(
+            action: write.kind == .update ? "m" : "p", path: write.path, data: write.data,
+            idempotencyKey: idempotencyKey(write.id), onSend: onSend
+        ) { [self] status, data in
+            raise(serverTree.ackUserWrite(write.id, revert: status != "ok"))
+            if status == "ok" {
+                pendingWrites.remove(write.id)
+            } else if Repo.deadLetterStatuses.contains(status) {
+                logger.warning("write \(write.id) at \(write.path) refused (\(status)): moved to the dead letters")
+                pendingWrites.deadLetter(write.id, status: status, reason: data.stringValue ?? status, at: clock())
+            } else {
+                pendingWrites.remove(write.id)
+            }
+            complete(completion, status: status, data: data)
+        }
+    }
+
+    /// Refusals that sending again would not change: the write becomes a dead letter.
+    static let deadLetterStatuses: Set<String> = [
+        "permission_denied", "too_big", "invalid_data", "invalid_path", "invalid_request", "invalid_query",
+        "unknown_action", "write_too_big",
+    ]
 
     // MARK: - onDisconnect
 

@@ -30,6 +30,19 @@ final class Repo: @unchecked Sendable {
     weak var database: Database?
     private var infoProvider: InfoListenProvider?
     var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
+    /// The SQLite file, when persistence is on.
+    var store: ClientStore?
+    /// The disk cache and tracked queries, when persistence is on.
+    var persistence: PersistenceManager?
+    /// Writes waiting for the server, and the dead letters.
+    var pendingWrites: PendingWriteQueue
+    var pendingObservers: [DatabaseHandle: @Sendable ([PendingWrite]) -> Void] = [:]
+    var pendingWaiters: [@Sendable () -> Void] = []
+    var pendingPublishScheduled = false
+    /// keepSynced queries saved by an earlier run, declared again at start.
+    var restoredKeepSynced: [QuerySpec] = []
+    /// Marks the repo's queue, to run work inline when already on it.
+    static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     var nextObserverID = 1
     let statusSnapshot = Mutex(
         ConnectionStatus(phase: .offline, serverTimeOffsetMs: 0, clockSkew: nil, lastRoundTripMs: nil, connectedAt: nil)
@@ -37,7 +50,7 @@ final class Repo: @unchecked Sendable {
 
     init(
         baseURL: String, namespace: String, transport: any Transport, clock: @escaping @Sendable () -> Int64,
-        callbackQueue: DispatchQueue, logger: Logger, connects: Bool = true
+        callbackQueue: DispatchQueue, logger: Logger, connects: Bool = true, persistence: PersistenceSettings? = nil
     ) {
         queue = DispatchQueue(label: "presencetop.database.\(namespace)")
         self.callbackQueue = callbackQueue
@@ -45,12 +58,16 @@ final class Repo: @unchecked Sendable {
         self.logger = logger
         connection = PersistentConnection(
             queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock)
+        pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         connection.delegate = self
         serverTree.listenProvider = self
         let infoProvider = InfoListenProvider(repo: self)
         self.infoProvider = infoProvider
         infoTree.listenProvider = infoProvider
+        queue.setSpecific(key: Repo.queueKey, value: ObjectIdentifier(self))
+        pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
         queue.async { [self] in
+            if let persistence { restoredKeepSynced = openPersistence(persistence) }
             updateInfo(".info/connected", Node(.bool(false)))
             updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
             if connects { connection.resume() } else { connection.shutDown() }
@@ -124,6 +141,7 @@ extension Repo: PersistentConnectionDelegate {
     }
 
     func connectionDidDisconnect() {
+        pendingWrites.markAllQueued()
         updateInfo(".info/connected", Node(.bool(false)))
         runOnDisconnectLocally()
     }

@@ -19,15 +19,26 @@ extension SyncTree {
             syncPoint = SyncPoint()
             syncPoints = syncPoints.setting(path, SyncPointBox(point: syncPoint))
         }
-        let serverCacheComplete = serverCache != nil
+        var serverCacheComplete = serverCache != nil
         var server = serverCache ?? .empty
-        if !serverCacheComplete {
+        let persisted = serverCacheComplete ? nil : persistence?.serverCache(for: query)
+        if let persisted, persisted.complete {
+            server = persisted.node
+            serverCacheComplete = true
+        } else if !serverCacheComplete {
             for (childName, childTree) in syncPoints.subtree(path).sortedChildren {
                 if let complete = childTree.value?.point.completeServerCache(.root) {
                     server = server.updatingChild(ChildKey(childName), with: complete)
                 }
             }
+            // Children the disk cache knows to be complete fill in the rest.
+            if let persisted, !persisted.node.isLeaf {
+                for (key, child) in persisted.node.children where !server.hasChild(key) {
+                    server = server.updatingChild(key, with: child)
+                }
+            }
         }
+        persistence?.setQueryActive(query)
         let viewAlreadyExists = syncPoint.viewExists(for: query)
         if !viewAlreadyExists && !query.loadsAllData {
             let tag = allocateTag()
@@ -36,6 +47,16 @@ extension SyncTree {
         var events = syncPoint.addRegistration(
             registration, for: query, writes: pendingWrites.childWrites(path), serverCache: server,
             serverCacheComplete: serverCacheComplete)
+        if let persistence, !query.loadsAllData, let view = syncPoint.view(for: query) {
+            // A filtered query's window, kept on disk to rebuild it offline after a restart.
+            let eventCache = view.cache.eventCache.node
+            persistence.setTrackedKeys(query, Set(eventCache.isLeaf ? [] : eventCache.children.map(\.key.string)))
+            if view.keysObserver == nil {
+                view.keysObserver = { [weak persistence] added, removed in
+                    persistence?.updateTrackedKeys(query, added: added, removed: removed)
+                }
+            }
+        }
         if !viewAlreadyExists && !foundAncestorDefaultView, let view = syncPoint.view(for: query) {
             events += setUpListener(query, view: view)
         }
@@ -54,6 +75,7 @@ extension SyncTree {
             query.queryIdentifier == "default" || syncPoint.viewExists(for: query)
         else { return [] }
         let (removed, events) = syncPoint.removeRegistration(registration, for: query, cancelError: cancelError)
+        for removedQuery in removed { persistence?.setQueryInactive(removedQuery) }
         if syncPoint.isEmpty { syncPoints = syncPoints.setting(path, nil) }
         let removingDefault = removed.contains { $0.loadsAllData }
         let covered = syncPoints.findOnPath(path) { _, box in box.point.hasCompleteView ? true : nil } ?? false

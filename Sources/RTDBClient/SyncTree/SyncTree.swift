@@ -21,6 +21,8 @@ final class SyncTree {
     private var queryToTag: [String: Int] = [:]
     private var nextTag = 1
     weak var listenProvider: (any ListenProvider)?
+    /// The disk cache, when persistence is on (never for `.info`).
+    var persistence: PersistenceManager?
 
     init(listenProvider: (any ListenProvider)? = nil) {
         self.listenProvider = listenProvider
@@ -47,36 +49,45 @@ final class SyncTree {
         } else {
             for child in write.children ?? [] { affected = affected.setting(child.path, true) }
         }
+        if !revert, let persistence {
+            persistence.applyUserWrite(write.path, write.snap.map { [(Path.root, $0)] } ?? write.children ?? [])
+        }
         return applyToSyncPoints(.ackUserWrite(path: write.path, affected: affected, revert: revert))
     }
 
     // MARK: - Server data
 
     func applyServerOverwrite(_ path: Path, _ node: Node) -> [SyncEvent] {
-        applyToSyncPoints(.overwrite(source: .server, path: path, node: node))
+        persistence?.overwriteServerCache(path, node)
+        return applyToSyncPoints(.overwrite(source: .server, path: path, node: node))
     }
 
     func applyServerMerge(_ path: Path, _ children: [(path: Path, node: Node)]) -> [SyncEvent] {
-        applyToSyncPoints(.merge(source: .server, path: path, children: ImmutableTree(children: children)))
+        persistence?.mergeServerCache(path, children)
+        return applyToSyncPoints(.merge(source: .server, path: path, children: ImmutableTree(children: children)))
     }
 
     func applyListenComplete(_ path: Path) -> [SyncEvent] {
-        applyToSyncPoints(.listenComplete(source: .server, path: path))
+        persistence?.setQueryComplete(.default(path))
+        return applyToSyncPoints(.listenComplete(source: .server, path: path))
     }
 
     func applyTaggedQueryOverwrite(_ path: Path, _ node: Node, tag: Int) -> [SyncEvent] {
         guard let query = tagToQuery[tag], let relative = query.path.relativePath(to: path) else { return [] }
+        persistence?.overwriteServerCache(path, node, query: relative.isEmpty ? query : .default(path))
         return applyTagged(query, .overwrite(source: .taggedQuery(query.queryIdentifier), path: relative, node: node))
     }
 
     func applyTaggedQueryMerge(_ path: Path, _ children: [(path: Path, node: Node)], tag: Int) -> [SyncEvent] {
         guard let query = tagToQuery[tag], let relative = query.path.relativePath(to: path) else { return [] }
+        persistence?.mergeServerCache(path, children)
         let tree = ImmutableTree(children: children)
         return applyTagged(query, .merge(source: .taggedQuery(query.queryIdentifier), path: relative, children: tree))
     }
 
     func applyTaggedListenComplete(_ path: Path, tag: Int) -> [SyncEvent] {
         guard let query = tagToQuery[tag], let relative = query.path.relativePath(to: path) else { return [] }
+        persistence?.setQueryComplete(query)
         return applyTagged(query, .listenComplete(source: .taggedQuery(query.queryIdentifier), path: relative))
     }
 

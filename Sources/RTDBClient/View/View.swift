@@ -6,6 +6,9 @@ final class View {
     let processor: ViewProcessor
     private(set) var cache: ViewCache
     private(set) var registrations: [any EventRegistration] = []
+    /// Told which children entered and left the view after each operation (filtered queries with
+    /// persistence keep their window on disk).
+    var keysObserver: ((_ added: [String], _ removed: [String]) -> Void)?
 
     init(query: QuerySpec, initialCache: ViewCache) {
         self.query = query
@@ -62,6 +65,11 @@ final class View {
     func apply(_ operation: Operation, writes: WriteTreeRef, completeServerCache: Node?) -> [SyncEvent] {
         let result = processor.apply(operation, to: cache, writes: writes, completeCache: completeServerCache)
         cache = result.cache
+        if let keysObserver {
+            let added = result.changes.filter { $0.type == .childAdded }.compactMap { $0.childKey?.string }
+            let removed = result.changes.filter { $0.type == .childRemoved }.compactMap { $0.childKey?.string }
+            if !added.isEmpty || !removed.isEmpty { keysObserver(added, removed) }
+        }
         return EventGenerator.events(
             for: result.changes, eventCache: cache.eventCache.node, registrations: registrations, query: query)
     }

@@ -1,0 +1,57 @@
+extension Database {
+    /// The writes not yet acknowledged by the server, oldest first.
+    public var pendingWrites: [PendingWrite] {
+        let repo = repo
+        return repo.queue.sync { repo.pendingWrites.snapshot }
+    }
+
+    /// The writes the server refused, with its reasons.
+    public var deadLetters: [DeadLetter] {
+        let repo = repo
+        return repo.queue.sync { repo.pendingWrites.deadLetterSnapshot }
+    }
+
+    /// Calls `observer` on the callback queue with the queue after it changes (at most once per
+    /// batch of changes), starting with the current queue.
+    @discardableResult
+    public func observePendingWrites(_ observer: @escaping @Sendable ([PendingWrite]) -> Void) -> DatabaseHandle {
+        let repo = repo
+        let handle = nextHandle()
+        repo.queue.async {
+            repo.pendingObservers[handle] = observer
+            let current = repo.pendingWrites.snapshot
+            repo.callbackQueue.async { observer(current) }
+        }
+        return handle
+    }
+
+    /// Stops a pending-writes observer.
+    public func removePendingWritesObserver(withHandle handle: DatabaseHandle) {
+        let repo = repo
+        repo.queue.async { repo.pendingObservers[handle] = nil }
+    }
+
+    /// Calls `completion` once every write made before this call has been answered by the server
+    /// (acknowledged, or refused into the dead letters).
+    public func waitForPendingWrites(_ completion: @escaping @Sendable () -> Void) {
+        let repo = repo
+        repo.queue.async { repo.whenPendingWritesDrain(completion) }
+    }
+
+    /// Returns once every write made before this call has been answered by the server.
+    public func waitForPendingWrites() async {
+        await withCheckedContinuation { continuation in waitForPendingWrites { continuation.resume() } }
+    }
+
+    /// Sends a dead letter again, as a new write at the end of the queue.
+    public func retryDeadLetter(withID id: Int, completion: (@Sendable (DatabaseError?) -> Void)? = nil) {
+        let repo = repo
+        repo.queue.async { repo.retryDeadLetter(id, completion: completion) }
+    }
+
+    /// Forgets a dead letter.
+    public func discardDeadLetter(withID id: Int) {
+        let repo = repo
+        repo.queue.async { _ = repo.pendingWrites.takeDeadLetter(id) }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Why a persistence setting was refused.
+public struct PersistenceSettingError: Error, CustomStringConvertible, Sendable {
+    /// What was wrong.
+    public var description: String
+}
+
+extension Database {
+    /// Whether data and pending writes are kept on disk, in one SQLite file per database URL.
+    ///
+    /// Set it before first use; a change after that is refused (and logged).
+    public var isPersistenceEnabled: Bool {
+        get { withState { $0.persistenceEnabled } }
+        set {
+            guard !refuseAfterStart("isPersistenceEnabled") else { return }
+            withState { $0.persistenceEnabled = newValue }
+        }
+    }
+
+    /// The disk cache size in bytes: 10 MB by default, 1–100 MB allowed.
+    ///
+    /// A value outside that range is refused and logged, keeping the current one; use
+    /// ``setPersistenceCacheSizeBytes(_:)`` to get the error thrown.
+    public var persistenceCacheSizeBytes: Int {
+        get { withState { $0.cacheSize } }
+        set {
+            do {
+                try setPersistenceCacheSizeBytes(newValue)
+            } catch {
+                logger.error("\(error)")
+            }
+        }
+    }
+
+    /// Sets the disk cache size, throwing when it is outside 1–100 MB or persistence has started.
+    public func setPersistenceCacheSizeBytes(_ bytes: Int) throws(PersistenceSettingError) {
+        guard CachePolicy.allowedSizes.contains(bytes) else {
+            throw PersistenceSettingError(
+                description:
+                    "persistenceCacheSizeBytes must be between 1 MB (1048576) and 100 MB (104857600); got \(bytes)")
+        }
+        guard !isStarted else {
+            throw PersistenceSettingError(
+                description: "persistenceCacheSizeBytes must be set before the database is used")
+        }
+        withState { $0.cacheSize = bytes }
+    }
+
+    /// Sets the cache size without the 1 MB floor, for tests of pruning.
+    func setCacheSizeForTesting(_ bytes: Int) { withState { $0.cacheSize = bytes } }
+
+    /// Where the SQLite files go (set it before first use).
+    ///
+    /// Nil means `$XDG_STATE_HOME/presencetop/`, by default `~/.local/state/presencetop/`.
+    public var persistenceDirectory: URL? {
+        get { withState { $0.persistenceDirectory } }
+        set {
+            guard !refuseAfterStart("persistenceDirectory") else { return }
+            withState { $0.persistenceDirectory = newValue }
+        }
+    }
+
+    /// The directory used when ``persistenceDirectory`` is nil.
+    public static var defaultPersistenceDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
+            return URL(fileURLWithPath: state).appendingPathComponent("presencetop")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent(".local/state/presencetop")
+    }
+
+    /// The SQLite file for this database's URL in `directory`.
+    func persistenceFile(in directory: URL?) -> URL {
+        let name = "\(socketBase)_\(namespace)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }
+        return (directory ?? Database.defaultPersistenceDirectory).appendingPathComponent(String(name) + ".sqlite")
+    }
+
+    private func refuseAfterStart(_ setting: String) -> Bool {
+        guard isStarted else { return false }
+        logger.error("\(setting) must be set before the database is used; the change is ignored")
+        return true
+    }
+
+    /// What the disk cache holds; nil without persistence.
+    ///
+    /// Bytes per top-level path, tracked queries (complete, active, keepSynced), and what the next
+    /// prune would remove.
+    public func cacheReport() -> CacheReport? {
+        let repo = repo
+        return repo.queue.sync { repo.persistence?.report() }
+    }
+
+    /// Empties the disk cache (the write queue is kept; listeners keep their data in memory).
+    public func clearPersistentCache() {
+        let repo = repo
+        repo.queue.sync { repo.persistence?.clear() }
+    }
+}

@@ -1,0 +1,135 @@
+import GRDB
+import RTDBCore
+
+/// The server cache as rows keyed by path (`/a/b/`; the root is `/`), after the Android SDK's
+/// design: a deeper row overrides part of a shallower one, writing at P first deletes every row at
+/// and below P, and a large children node is split into one row per child under a marker row.
+extension ClientStore {
+    /// Children nodes estimated above this size are stored one row per child.
+    static let splitThreshold = 16 * 1024
+
+    static func key(_ path: Path) -> String {
+        path.isEmpty ? "/" : "/" + path.relativeString + "/"
+    }
+
+    /// The end of the key range of `key`'s descendants (`/` + 1 is `0`).
+    private static func rangeEnd(_ key: String) -> String { String(key.dropLast()) + "0" }
+
+    private static func path(fromKey key: String) -> Path { Path(String(key.dropFirst().dropLast())) }
+
+    /// Replaces the cached node at `path`.
+    func overwriteServerCache(_ path: Path, _ node: Node, in db: GRDB.Database) throws {
+        let key = ClientStore.key(path)
+        try db.execute(
+            sql: "DELETE FROM server_cache WHERE path = ? OR (path > ? AND path < ?)",
+            arguments: [key, key, ClientStore.rangeEnd(key)])
+        try save(node, at: key, in: db)
+    }
+
+    private func save(_ node: Node, at key: String, in db: GRDB.Database) throws {
+        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO server_cache (path, value) VALUES (?, ?)")
+        if !node.isLeaf, !node.isEmpty, node.estimatedSize > ClientStore.splitThreshold {
+            var marker: JSONValue.Members = [".split": true]
+            if let priority = node.priority { marker[".priority"] = priority.json }
+            try insert.execute(arguments: [key, JSONValue.object(marker).jsonString])
+            for (childKey, child) in node.children {
+                try save(child, at: key + childKey.string + "/", in: db)
+            }
+        } else {
+            try insert.execute(arguments: [key, node.exportJSON.jsonString])
+        }
+    }
+
+    /// The cached node at `path`: the deepest row at or above it, overlaid with the rows below it.
+    func serverCache(at path: Path) throws -> Node {
+        try queue.read { db in try serverCache(at: path, in: db) }
+    }
+
+    func serverCache(at path: Path, in db: GRDB.Database) throws -> Node {
+        let key = ClientStore.key(path)
+        var prefixes = ["/"]
+        var current = "/"
+        for segment in path.segments {
+            current += segment + "/"
+            prefixes.append(current)
+        }
+        let placeholders = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
+        var result = Node.empty
+        var priorities: [(Path, Priority)] = []
+        let ancestors = try Row.fetchAll(
+            db, sql: "SELECT path, value FROM server_cache WHERE path IN (\(placeholders)) ORDER BY length(path)",
+            arguments: StatementArguments(prefixes))
+        for row in ancestors {
+            let rowPath = ClientStore.path(fromKey: row["path"])
+            let (node, priority) = try ClientStore.decode(row["value"], at: rowPath)
+            result = node.child(at: rowPath.relativePath(to: path)!)
+            priorities.removeAll()
+            if let priority, rowPath == path { priorities.append((.root, priority)) }
+        }
+        let descendants = try Row.fetchCursor(
+            db, sql: "SELECT path, value FROM server_cache WHERE path > ? AND path < ? ORDER BY path",
+            arguments: [key, ClientStore.rangeEnd(key)])
+        while let row = try descendants.next() {
+            let rowPath = ClientStore.path(fromKey: row["path"])
+            let relative = path.relativePath(to: rowPath)!
+            let (node, priority) = try ClientStore.decode(row["value"], at: rowPath)
+            result = result.updating(at: relative, with: node)
+            if let priority { priorities.append((relative, priority)) }
+        }
+        for (relative, priority) in priorities {
+            let node = result.child(at: relative)
+            result = result.updating(at: relative, with: node.withPriority(priority))
+        }
+        return result
+    }
+
+    private static func decode(_ text: String, at path: Path) throws -> (Node, Priority?) {
+        let json = try JSONParser.parse(text)
+        if case .object(let members) = json, members[".split"] != nil {
+            return (.empty, try members[".priority"].flatMap { try Priority(json: $0, at: path) })
+        }
+        return (try Node(json: json, at: path), nil)
+    }
+
+    /// Bytes the cache takes: stored JSON plus path text, as the Android SDK counts.
+    func serverCacheSize() throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(value) + length(path)), 0) FROM server_cache") ?? 0
+        }
+    }
+
+    /// Bytes per top-level key (`/` for rows at the root).
+    func serverCacheSizeByTopLevelKey() throws -> [String: Int] {
+        try queue.read { db in
+            var sizes: [String: Int] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT path, length(value) + length(path) AS size FROM server_cache")
+            while let row = try rows.next() {
+                let key: String = row["path"]
+                let top = key == "/" ? "/" : String(key.dropFirst().prefix { $0 != "/" })
+                sizes[top, default: 0] += row["size"] as Int
+            }
+            return sizes
+        }
+    }
+
+    /// Deletes every cached row under a pruned path that no kept path covers; kept data that lived
+    /// in a deleted row is saved again in rows of its own.
+    func pruneServerCache(prune: [Path], keep: [Path], in db: GRDB.Database) throws {
+        for pruned in prune {
+            let key = ClientStore.key(pruned)
+            let keptBelow = keep.filter { pruned.contains($0) }
+            if keep.contains(where: { $0.contains(pruned) }) { continue }
+            var saved: [(Path, Node)] = []
+            for kept in keptBelow { saved.append((kept, try serverCache(at: kept, in: db))) }
+            try db.execute(
+                sql: "DELETE FROM server_cache WHERE path = ? OR (path > ? AND path < ?)",
+                arguments: [key, key, ClientStore.rangeEnd(key)])
+            for (kept, node) in saved where !node.isEmpty { try overwriteServerCache(kept, node, in: db) }
+        }
+    }
+
+    func clearServerCache(in db: GRDB.Database) throws {
+        try db.execute(sql: "DELETE FROM server_cache")
+    }
+}

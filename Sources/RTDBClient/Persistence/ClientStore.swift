@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+import RTDBCore
+
+/// One database URL's offline state in one SQLite file (GRDB, WAL, versioned migrations): the
+/// server cache, the user write queue and its dead letters, tracked queries and their keys,
+/// keepSynced flags, and small settings (instance id, credential).
+///
+/// All calls come from the repo's serial queue. `synchronous = NORMAL` in WAL mode: a committed
+/// write survives the process being killed; a power cut may lose the last commits, never the
+/// file's consistency.
+final class ClientStore {
+    let queue: DatabaseQueue
+    /// The file's path.
+    let path: String
+
+    /// Opens (creating if needed) the file at `path`.
+    init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "presencetop.client.store"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try ClientStore.migrator.migrate(queue)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    CREATE TABLE writes (
+                        id INTEGER PRIMARY KEY,
+                        kind TEXT NOT NULL,
+                        path TEXT NOT NULL,
+                        data TEXT NOT NULL,
+                        name TEXT,
+                        enqueued_at INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE dead_letters (
+                        id INTEGER PRIMARY KEY,
+                        kind TEXT NOT NULL,
+                        path TEXT NOT NULL,
+                        data TEXT NOT NULL,
+                        name TEXT,
+                        enqueued_at INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL,
+                        failed_at INTEGER NOT NULL,
+                        status TEXT NOT NULL,
+                        reason TEXT NOT NULL
+                    );
+                    CREATE TABLE server_cache (path TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    CREATE TABLE tracked_queries (
+                        id INTEGER PRIMARY KEY,
+                        path TEXT NOT NULL,
+                        params TEXT NOT NULL,
+                        last_use INTEGER NOT NULL,
+                        complete INTEGER NOT NULL,
+                        active INTEGER NOT NULL
+                    );
+                    CREATE TABLE tracked_keys (query_id INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (query_id, key));
+                    CREATE TABLE keep_synced (path TEXT NOT NULL, params TEXT NOT NULL, PRIMARY KEY (path, params));
+                    """)
+        }
+        return migrator
+    }
+
+    /// Runs `body` in one transaction.
+    func transaction<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        try queue.write(body)
+    }
+
+    // MARK: - Settings
+
+    func setting(_ name: String) throws -> String? {
+        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name])
+        }
+    }
+
+    func setSetting(_ name: String, _ value: String?) throws {
+        try queue.write { db in
+            if let value {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, value])
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE name = ?", arguments: [name])
+            }
+        }
+    }
+
+    // MARK: - Write queue
+
+    func insertWrite(_ write: StoredWrite) throws {
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO writes (id, kind, path, data, name, enqueued_at, attempts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    write.id, write.kind.rawValue, write.path.description, write.data.jsonString, write.name,
+                    write.enqueuedAt, write.attempts,
+                ])
+        }
+    }
+
+    func removeWrite(_ id: Int) throws {
+        try queue.write { db in try db.execute(sql: "DELETE FROM writes WHERE id = ?", arguments: [id]) }
+    }
+
+    func setAttempts(_ id: Int, _ attempts: Int) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE writes SET attempts = ? WHERE id = ?", arguments: [attempts, id])
+        }
+    }
+
+    /// The queue in write-id order.
+    func loadWrites() throws -> [StoredWrite] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM writes ORDER BY id").map { try StoredWrite(row: $0) }
+        }
+    }
+
+    func insertDeadLetter(_ letter: StoredWrite, failedAt: Int64, status: String, reason: String) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO dead_letters
+                        (id, kind, path, data, name, enqueued_at, attempts, failed_at, status, reason)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    letter.id, letter.kind.rawValue, letter.path.description, letter.data.jsonString, letter.name,
+                    letter.enqueuedAt, letter.attempts, failedAt, status, reason,
+                ])
+        }
+    }
+
+    func removeDeadLetter(_ id: Int) throws {
+        try queue.write { db in try db.execute(sql: "DELETE FROM dead_letters WHERE id = ?", arguments: [id]) }
+    }
+
+    func loadDeadLetters() throws -> [(write: StoredWrite, failedAt: Int64, status: String, reason: String)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM dead_letters ORDER BY id").map { row in
+                (try StoredWrite(row: row), row["failed_at"], row["status"], row["reason"])
+            }
+        }
+    }
+
+    /// The highest write id ever used here (queue and dead letters), so ids never repeat.
+    func highestWriteID() throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT max(m) FROM (SELECT max(id) AS m FROM writes UNION ALL SELECT max(id) FROM dead_letters)")
+                ?? 0
+        }
+    }
+}
+
+/// A queued write as stored: its data keeps server values unresolved.
+struct StoredWrite: Sendable, Equatable {
+    var id: Int
+    var kind: PendingWrite.Kind
+    var path: Path
+    /// The data: a node's export JSON (set, remove), relative path → value (update), null
+    /// (transaction).
+    var data: JSONValue
+    /// A named transaction's name.
+    var name: String?
+    var enqueuedAt: Int64
+    var attempts: Int
+
+    init(row: Row) throws {
+        id = row["id"]
+        kind = PendingWrite.Kind(rawValue: row["kind"]) ?? .set
+        path = Path(row["path"] as String)
+        data = try JSONParser.parse(row["data"] as String)
+        name = row["name"]
+        enqueuedAt = row["enqueued_at"]
+        attempts = row["attempts"]
+    }
+
+    init(
+        id: Int, kind: PendingWrite.Kind, path: Path, data: JSONValue, name: String? = nil, enqueuedAt: Int64,
+        attempts: Int = 0
+    ) {
+        self.id = id
+        self.kind = kind
+        self.path = path
+        self.data = data
+        self.name = name
+        self.enqueuedAt = enqueuedAt
+        self.attempts = attempts
+    }
+}

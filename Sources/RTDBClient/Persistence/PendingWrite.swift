@@ -1,0 +1,58 @@
+import Foundation
+
+/// A write waiting for the server's acknowledgement (no Firebase SDK shows these).
+public struct PendingWrite: Sendable, Hashable, Identifiable {
+    /// What kind of write it is.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// `setValue`.
+        case set
+        /// `updateChildValues`.
+        case update
+        /// `removeValue` (or setting nil).
+        case remove
+        /// `runTransactionBlock`.
+        case transaction
+    }
+
+    /// Where the write stands.
+    public enum State: Sendable, Hashable {
+        /// Waiting for a connection.
+        case queued
+        /// Sent; waiting for the server's answer.
+        case inFlight
+        /// Held back until something changes (an expired credential, say).
+        case paused(reason: String)
+    }
+
+    /// The write id (increasing; it names the write in the idempotency key).
+    public var id: Int
+    /// Set, update, remove or transaction.
+    public var kind: Kind
+    /// Where it writes.
+    public var path: String
+    /// The size of its data as JSON, in bytes.
+    public var bytes: Int
+    /// When the app made it.
+    public var enqueuedAt: Date
+    /// How many times it has been sent.
+    public var attempts: Int
+    /// Queued, in flight, or paused.
+    public var state: State
+    /// A named transaction's name (it survives restarts).
+    public var transactionName: String?
+}
+
+/// A write the server refused, kept with the server's reason instead of being dropped.
+public struct DeadLetter: Sendable, Hashable, Identifiable {
+    /// The write as it was queued.
+    public var write: PendingWrite
+    /// The server's status code (`permission_denied`, `too_big`, `invalid_data`, …).
+    public var status: String
+    /// The server's explanation.
+    public var reason: String
+    /// When the server refused it.
+    public var failedAt: Date
+
+    /// The write's id.
+    public var id: Int { write.id }
+}

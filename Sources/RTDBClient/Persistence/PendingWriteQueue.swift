@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+import OrderedCollections
+import RTDBCore
+
+/// The user writes not yet acknowledged, in order, and the dead letters (writes the server refused).
+///
+/// Mirrored on disk when persistence is on; used only on the repo's queue.
+final class PendingWriteQueue {
+    struct Entry {
+        var write: StoredWrite
+        var state: PendingWrite.State
+        var bytes: Int
+    }
+
+    struct Letter {
+        var write: StoredWrite
+        var bytes: Int
+        var status: String
+        var reason: String
+        var failedAt: Int64
+    }
+
+    private(set) var entries = OrderedDictionary<Int, Entry>()
+    private(set) var letters = OrderedDictionary<Int, Letter>()
+    let store: ClientStore?
+    let logger: Logger
+    /// Why new and queued writes are held back, if they are.
+    private(set) var pauseReason: String?
+    /// Called after every change (the repo publishes a snapshot from it).
+    var onChange: () -> Void = {}
+
+    init(store: ClientStore?, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Loads the queue and dead letters saved by an earlier run.
+    func restore() throws -> [StoredWrite] {
+        guard let store else { return [] }
+        let writes = try store.loadWrites()
+        for write in writes {
+            entries[write.id] = Entry(write: write, state: state(for: write), bytes: write.data.jsonString.utf8.count)
+        }
+        for (write, failedAt, status, reason) in try store.loadDeadLetters() {
+            letters[write.id] = Letter(
+                write: write, bytes: write.data.jsonString.utf8.count, status: status, reason: reason,
+                failedAt: failedAt)
+        }
+        onChange()
+        return writes
+    }
+
+    private func state(for write: StoredWrite) -> PendingWrite.State {
+        pauseReason.map { .paused(reason: $0) } ?? .queued
+    }
+
+    /// Adds a write; with persistence it is on disk when this returns.
+    func add(_ write: StoredWrite, persist: Bool = true) {
+        if persist, let store {
+            do {
+                try store.insertWrite(write)
+            } catch {
+                logger.error("persistence: saving write \(write.id) failed; it is kept in memory only: \(error)")
+            }
+        }
+        entries[write.id] = Entry(write: write, state: state(for: write), bytes: write.data.jsonString.utf8.count)
+        onChange()
+    }
+
+    func markSent(_ id: Int) {
+        guard var entry = entries[id] else { return }
+        entry.state = .inFlight
+        entry.write.attempts += 1
+        entries[id] = entry
+        if entry.write.name != nil || entry.write.kind != .transaction {
+            try? store?.setAttempts(id, entry.write.attempts)
+        }
+        onChange()
+    }
+
+    /// The connection dropped: whatever was in flight waits again.
+    func markAllQueued() {
+        var changed = false
+        for id in entries.keys where entries[id]!.state == .inFlight {
+            entries[id]!.state = state(for: entries[id]!.write)
+            changed = true
+        }
+        if changed { onChange() }
+    }
+
+    /// Holds back every queued write (nil resumes them).
+    func setPaused(_ reason: String?) {
+        guard reason != pauseReason else { return }
+        pauseReason = reason
+        for id in entries.keys where entries[id]!.state != .inFlight {
+            entries[id]!.state = state(for: entries[id]!.write)
+        }
+        onChange()
+    }
+
+    /// The server acknowledged the write.
+    func remove(_ id: Int) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        if entry.write.kind != .transaction || entry.write.name != nil { try? store?.removeWrite(id) }
+        onChange()
+    }
+
+    /// The server refused the write: it moves to the dead letters with the reason.
+    func deadLetter(_ id: Int, status: String, reason: String, at time: Int64) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        do {
+            try store?.insertDeadLetter(entry.write, failedAt: time, status: status, reason: reason)
+            try store?.removeWrite(id)
+        } catch {
+            logger.error("persistence: moving write \(id) to the dead letters failed: \(error)")
+        }
+        letters[id] = Letter(write: entry.write, bytes: entry.bytes, status: status, reason: reason, failedAt: time)
+        onChange()
+    }
+
+    /// Takes a dead letter out of the list (to retry or discard it).
+    func takeDeadLetter(_ id: Int) -> StoredWrite? {
+        guard let letter = letters.removeValue(forKey: id) else { return nil }
+        try? store?.removeDeadLetter(id)
+        onChange()
+        return letter.write
+    }
+
+    /// The public view of the queue.
+    var snapshot: [PendingWrite] {
+        entries.values.map { entry in
+            PendingWrite(
+                id: entry.write.id, kind: entry.write.kind, path: entry.write.path.description, bytes: entry.bytes,
+                enqueuedAt: Date(timeIntervalSince1970: Double(entry.write.enqueuedAt) / 1000),
+                attempts: entry.write.attempts, state: entry.state, transactionName: entry.write.name)
+        }
+    }
+
+    /// The public view of the dead letters.
+    var deadLetterSnapshot: [DeadLetter] {
+        letters.values.map { letter in
+            DeadLetter(
+                write: PendingWrite(
+                    id: letter.write.id, kind: letter.write.kind, path: letter.write.path.description,
+                    bytes: letter.bytes,
+                    enqueuedAt: Date(timeIntervalSince1970: Double(letter.write.enqueuedAt) / 1000),
+                    attempts: letter.write.attempts, state: .queued, transactionName: letter.write.name),
+                status: letter.status, reason: letter.reason,
+                failedAt: Date(timeIntervalSince1970: Double(letter.failedAt) / 1000))
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+import Logging
+import RTDBCore
+
+/// The server cache and tracked queries on disk, kept in step with the sync tree (rtdb-spec §3):
+/// what a new view may start from, which queries are complete, and LRU pruning.
+///
+/// Used only on the repo's queue. Cache failures are logged, never thrown at the app: the cache
+/// is an optimisation, and the server has the data.
+final class PersistenceManager {
+    let store: ClientStore
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    let policy: CachePolicy
+    /// Tracked queries by path, then by query identifier.
+    var tracked: [Path: [String: TrackedQuery]] = [:]
+    private var nextTrackedID = 1
+    private var serverUpdatesSinceCheck = 0
+    /// Queries kept synced (they are active, hence never pruned).
+    var keptSynced: Set<QuerySpec> = []
+
+    init(store: ClientStore, clock: @escaping @Sendable () -> Int64, policy: CachePolicy, logger: Logger) throws {
+        self.store = store
+        self.clock = clock
+        self.policy = policy
+        self.logger = logger
+        try store.resetActiveTrackedQueries(now: clock())
+        for query in try store.loadTrackedQueries() {
+            tracked[query.query.path, default: [:]][query.query.queryIdentifier] = query
+            nextTrackedID = max(nextTrackedID, query.id + 1)
+        }
+    }
+
+    /// Runs a cache change in one transaction, logging a failure.
+    private func write(_ what: String, _ body: (GRDB.Database) throws -> Void) {
+        do {
+            try store.transaction(body)
+        } catch {
+            logger.error("persistence: \(what) failed: \(error)")
+        }
+    }
+
+    private static func normalized(_ query: QuerySpec) -> QuerySpec {
+        query.loadsAllData ? .default(query.path) : query
+    }
+
+    func trackedQuery(_ query: QuerySpec) -> TrackedQuery? {
+        let query = Self.normalized(query)
+        return tracked[query.path]?[query.queryIdentifier]
+    }
+
+    private func save(_ query: TrackedQuery, in db: GRDB.Database) throws {
+        tracked[query.query.path, default: [:]][query.query.queryIdentifier] = query
+        try store.saveTrackedQuery(query, in: db)
+    }
+
+    // MARK: - Reading
+
+    /// Whether a complete default query at or above `query`'s path, or the query's own complete
+    /// row, says the cache holds all its data.
+    func isQueryComplete(_ query: QuerySpec) -> Bool {
+        var ancestor = query.path
+        while true {
+            if tracked[ancestor]?["default"]?.complete == true { return true }
+            guard let parent = ancestor.parent else { break }
+            ancestor = parent
+        }
+        return !query.loadsAllData && trackedQuery(query)?.complete == true
+    }
+
+    /// The children at `path` known to be complete: the keys of filtered queries there, and each
+    /// child with a complete default query of its own.
+    func knownCompleteChildren(_ path: Path) -> Set<String> {
+        var keys = Set<String>()
+        for query in (tracked[path] ?? [:]).values where !query.query.loadsAllData {
+            keys.formUnion((try? store.trackedKeys(query.id)) ?? [])
+        }
+        for (childPath, queries) in tracked where childPath.parent == path && queries["default"]?.complete == true {
+            keys.insert(childPath.back!)
+        }
+        return keys
+    }
+
+    /// What a new view for `query` starts from when nothing in memory has complete data.
+    func serverCache(for query: QuerySpec) -> (node: Node, complete: Bool) {
+        do {
+            if isQueryComplete(query) {
+                let node = try store.serverCache(at: query.path)
+                if !query.loadsAllData, let own = trackedQuery(query), own.complete,
+                    tracked[query.path]?["default"]?.complete != true
+                {
+                    let keys = try store.trackedKeys(own.id)
+                    return (Self.restrict(node, to: keys), true)
+                }
+                return (node, true)
+            }
+            let keys = knownCompleteChildren(query.path)
+            guard !keys.isEmpty else { return (.empty, false) }
+            return (Self.restrict(try store.serverCache(at: query.path), to: keys), false)
+        } catch {
+            logger.error("persistence: reading the cache at \(query.path) failed: \(error)")
+            return (.empty, false)
+        }
+    }
+
+    private static func restrict(_ node: Node, to keys: Set<String>) -> Node {
+        guard !node.isLeaf else { return .empty }
+        var result = Node.empty
+        for key in keys {
+            let child = node.child(ChildKey(key))
+            if !child.isEmpty { result = result.updatingChild(ChildKey(key), with: child) }
+        }
+        return result
+    }
+
+    // MARK: - Tracked queries
+
+    func setQueryActive(_ query: QuerySpec) { setActive(query, true) }
+
+    func setQueryInactive(_ query: QuerySpec) { setActive(query, false) }
+
+    private func setActive(_ query: QuerySpec, _ active: Bool) {
+        let query = Self.normalized(query)
+        var row =
+            trackedQuery(query)
+            ?? TrackedQuery(id: nextTrackedID, query: query, lastUse: clock(), complete: false, active: active)
+        if row.id == nextTrackedID { nextTrackedID += 1 }
+        row.lastUse = clock()
+        row.active = active
+        write("tracking \(query)") { db in try save(row, in: db) }
+    }
+
+    /// The server finished sending `query`: a default query completes everything at and below it.
+    func setQueryComplete(_ query: QuerySpec) {
+        let query = Self.normalized(query)
+        write("completing \(query)") { db in
+            if query.loadsAllData {
+                for (path, queries) in tracked where query.path.contains(path) {
+                    for var row in queries.values where !row.complete {
+                        row.complete = true
+                        try save(row, in: db)
+                    }
+                }
+            } else if var row = trackedQuery(query), !row.complete {
+                row.complete = true
+                try save(row, in: db)
+            }
+        }
+    }
+
+    /// After an acknowledged write was cached at `path`: a complete (inactive) default query there.
+    func ensureCompleteTrackedQuery(_ path: Path) {
+        guard !isQueryComplete(.default(path)) else { return }
+        var row =
+            trackedQuery(.default(path))
+            ?? TrackedQuery(id: nextTrackedID, query: .default(path), lastUse: clock(), complete: true, active: false)
+        if row.id == nextTrackedID { nextTrackedID += 1 }
+        row.complete = true
+        write("tracking \(path)") { db in try save(row, in: db) }
+    }
+
+    func setTrackedKeys(_ query: QuerySpec, _ keys: Set<String>) {
+        guard !query.loadsAllData, let row = trackedQuery(query) else { return }
+        write("keys of \(query)") { db in try store.setTrackedKeys(row.id, keys, in: db) }
+    }
+
+    func updateTrackedKeys(_ query: QuerySpec, added: [String], removed: [String]) {
+        guard !query.loadsAllData, let row = trackedQuery(query) else { return }
+        write("keys of \(query)") { db in try store.updateTrackedKeys(row.id, added: added, removed: removed, in: db) }
+    }
+
+    // MARK: - Server data
+
+    /// Server data at `path` replaced; `query` (default when nil) is complete.
+    func overwriteServerCache(_ path: Path, _ node: Node, query: QuerySpec? = nil) {
+        let query = query ?? .default(path)
+        write("caching \(path)") { db in
+            if query.loadsAllData {
+                try store.overwriteServerCache(path, node, in: db)
+            } else {
+                for (key, child) in node.children {
+                    try store.overwriteServerCache(path.child(key.string), child, in: db)
+                }
+            }
+        }
+        setQueryComplete(query)
+        serverCacheUpdated()
+    }
+
+    /// Server data merged at `path`.
+    func mergeServerCache(_ path: Path, _ children: [(path: Path, node: Node)]) {
+        write("caching \(path)") { db in
+            for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
+        }
+        serverCacheUpdated()
+    }
+
+    /// An acknowledged user write, cached where no active default query will echo it.
+    func applyUserWrite(_ path: Path, _ children: [(path: Path, node: Node)]) {
+        if activeDefaultQueryCovers(path) { return }
+        write("caching the write at \(path)") { db in
+            for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
+        }
+        ensureCompleteTrackedQuery(path)
+    }
+
+    private func activeDefaultQueryCovers(_ path: Path) -> Bool {
+        var ancestor = path
+        while true {
+            if tracked[ancestor]?["default"]?.active == true { return true }
+            guard let parent = ancestor.parent else { return false }
+            ancestor = parent
+        }
+    }
+
+    private func serverCacheUpdated() {
+        serverUpdatesSinceCheck += 1
+        guard serverUpdatesSinceCheck > CachePolicy.serverUpdatesBetweenChecks else { return }
+        serverUpdatesSinceCheck = 0
+        pruneIfNeeded()
+    }
+}

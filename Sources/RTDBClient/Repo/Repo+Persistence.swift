@@ -1,0 +1,101 @@
+import Foundation
+import RTDBCore
+
+/// Where and how much a database keeps on disk (set before first use).
+struct PersistenceSettings: Sendable {
+    /// The SQLite file.
+    var file: URL
+    /// The cache's size limit.
+    var cacheSizeBytes: Int
+}
+
+extension Repo {
+    /// Opens the database's file and restores what an earlier run left.
+    ///
+    /// That is the instance id (so idempotency keys stay the same), the credential, and the write
+    /// queue, replayed locally now and sent in order after the listens once connected. Returns the
+    /// keepSynced queries to declare again.
+    func openPersistence(_ settings: PersistenceSettings) -> [QuerySpec] {
+        do {
+            try FileManager.default.createDirectory(
+                at: settings.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let store = try ClientStore(path: settings.file.path)
+            let manager = try PersistenceManager(
+                store: store, clock: clock, policy: CachePolicy(maxSizeBytes: settings.cacheSizeBytes), logger: logger)
+            if let saved = try store.setting("instance_id") {
+                instanceID = saved
+            } else {
+                try store.setSetting("instance_id", instanceID)
+            }
+            self.store = store
+            persistence = manager
+            serverTree.persistence = manager
+            pendingWrites = PendingWriteQueue(store: store, logger: logger)
+            pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
+            nextWriteID = try store.highestWriteID() + 1
+            if let credential = try store.setting("credential") { connection.setAuth(credential) }
+            for write in try pendingWrites.restore() { replay(write) }
+            let keptSynced = try store.loadKeepSynced()
+            manager.keptSynced = Set(keptSynced)
+            return keptSynced
+        } catch {
+            logger.error("persistence: cannot use \(settings.file.path), continuing without it: \(error)")
+            return []
+        }
+    }
+
+    /// Applies a restored write to the local view (server values resolved with today's estimate)
+    /// and queues it for the server with its original id and unresolved data.
+    private func replay(_ write: StoredWrite) {
+        do {
+            switch write.kind {
+            case .set, .remove:
+                let node = try Repo.node(write.data, at: write.path)
+                let resolved = node.resolvingServerValues(
+                    existing: serverTree.calcCompleteEventCache(write.path), now: serverTime)
+                raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: write.id))
+            case .update:
+                let nodes = try Repo.updateNodes(
+                    (write.data.objectValue ?? [:]).map { ($0.key, $0.value) }, at: write.path)
+                let now = serverTime
+                let resolved = nodes.map { child in
+                    (
+                        child.path,
+                        child.node.resolvingServerValues(
+                            existing: serverTree.calcCompleteEventCache(write.path.child(child.path)), now: now)
+                    )
+                }
+                raise(serverTree.applyUserMerge(write.path, resolved, writeID: write.id))
+            case .transaction:
+                return
+            }
+            send(write, completion: nil)
+        } catch {
+            logger.error("persistence: write \(write.id) on disk is not valid any more; dropped: \(error)")
+            pendingWrites.remove(write.id)
+        }
+    }
+
+    /// Runs `body` on the queue, synchronously when persistence is on.
+    ///
+    /// So a write is on disk when the API call returns; without persistence it runs
+    /// asynchronously. Already on the queue, it runs at once.
+    func perform(_ body: @escaping @Sendable () -> Void) {
+        if DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self) {
+            body()
+        } else if store != nil {
+            queue.sync(execute: body)
+        } else {
+            queue.async(execute: body)
+        }
+    }
+
+    /// Saves the credential for the next run (nil forgets it).
+    func persistCredential(_ credential: String?) {
+        do {
+            try store?.setSetting("credential", credential)
+        } catch {
+            logger.error("persistence: saving the credential failed: \(error)")
+        }
+    }
+}
