@@ -43,7 +43,8 @@ public actor NamespaceRegistry {
             }
             return try await DatabaseEngine.open(
                 namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
-                checkpointInterval: configuration.checkpointInterval)
+                checkpointInterval: configuration.checkpointInterval,
+                enforcesTokenExpiry: configuration.enforcesTokenExpiry)
         }
         engines[namespace] = task
         do {

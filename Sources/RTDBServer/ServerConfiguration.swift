@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     public var checkpointInterval: Int
     /// A PEM certificate chain and private key: serve `https://` and `wss://` instead.
     public var tls: (certificatePath: String, keyPath: String)?
+    /// Refuse credentials whose `exp` has passed (`expired_token`); emulators accept them.
+    public var enforcesTokenExpiry = false
 
     /// Makes a configuration; the defaults match `presencetop serve` without options.
     public init(

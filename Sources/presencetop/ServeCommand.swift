@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --tls-cert.")
     var tlsKey: String?
 
+    @Flag(help: "Refuse credentials whose exp has passed (expired_token); emulators accept them.")
+    var enforceTokenExpiry = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -63,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(host: host, port: port, defaultNamespace: namespace)
         configuration.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
         configuration.streamKeepAliveInterval = .milliseconds(Int64(streamKeepalive * 1000))
+        configuration.enforcesTokenExpiry = enforceTokenExpiry
         if memory {
             configuration.dataDirectory = nil
         } else if let dataDirectory {

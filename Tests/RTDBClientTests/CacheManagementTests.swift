@@ -25,7 +25,10 @@ import Testing
         #expect((first.cacheReport()?.bytesByTopLevelPath["config"] ?? 0) > 0)
         // Changes keep arriving with no listener.
         _ = try await http("PATCH", "/config.json", port: port, body: #"{"version":2}"#)
-        #expect(try await eventually { (try? first.repo.store?.serverCache(at: Path("config/version"))) == Node(.number(.int(2))) })
+        #expect(
+            try await eventually {
+                (try? first.repo.store?.serverCache(at: Path("config/version"))) == Node(.number(.int(2)))
+            })
         first.close()
         await server.stop()
 
@@ -55,7 +58,8 @@ import Testing
         var items: [String] = []
         for index in 0..<30 { items.append(#""item\#(index)":{"text":"\#(blob)"}"#) }
         _ = try await http("PUT", "/items.json", port: port, body: "{" + items.joined(separator: ",") + "}")
-        _ = try await http("PUT", "/pinned.json", port: port, body: #"{"text":"\#(String(repeating: "p", count: 4_000))"}"#)
+        _ = try await http(
+            "PUT", "/pinned.json", port: port, body: #"{"text":"\#(String(repeating: "p", count: 4_000))"}"#)
 
         let client = PersistenceIntegrationTests.client(port: port, directory: directory)
         client.setCacheSizeForTesting(12_000)

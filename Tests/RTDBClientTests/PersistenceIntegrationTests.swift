@@ -46,6 +46,9 @@ import Testing
         let third = Self.client(port: server.port, directory: directory)
         #expect(third.pendingWrites.isEmpty)
         try await third.reference(withPath: "after").setValue(true)
+        #expect(
+            try await http("GET", "/after.json", port: server.port).json == true,
+            "write ids are never reused, so a new write is never mistaken for an old one")
         #expect(try await http("GET", "/counter.json", port: server.port).json == 1)
         third.close()
         await server.stop()

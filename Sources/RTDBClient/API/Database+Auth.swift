@@ -1,3 +1,4 @@
+import RTDBCore
 import RTDBWire
 
 /// A credential for the database connection.
@@ -12,7 +13,10 @@ public enum DatabaseCredential: Sendable, Hashable {
     var wireCredential: String {
         switch self {
         case .idToken(let token): return token
-        case .emulatorUser(let uid): return AuthTokenCredential.emulatorToken(uid: uid)
+        case .emulatorUser(let uid):
+            // No `exp`: the client makes this token itself, so it never needs refreshing.
+            let id = JSONValue.string(uid)
+            return AuthTokenCredential.unsignedJWT(claims: ["uid": id, "sub": id, "user_id": id])
         case .admin: return "owner"
         }
     }

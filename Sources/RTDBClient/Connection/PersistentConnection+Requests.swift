@@ -1,3 +1,4 @@
+import Foundation
 import RTDBCore
 import RTDBWire
 
@@ -26,10 +27,20 @@ extension PersistentConnection {
     }
 
     /// Sends auth, listens, unacknowledged writes in order, then queued onDisconnect operations.
+    ///
+    /// A credential that expired while offline is not sent, and the writes wait (paused) until the
+    /// app sets a new one: sent without it they would be refused, or applied as nobody.
     func restoreState() {
-        if let authCredential { sendAuth(authCredential) }
+        if let authCredential {
+            if let expiry = authExpiresAt, expiry <= clock() + status.serverTimeOffsetMs {
+                writesPausedReason =
+                    "the credential expired at \(Self.format(expiry)); set a new one to send queued writes"
+            } else {
+                sendAuth(authCredential)
+            }
+        }
         for key in listens.keys.sorted() { sendListen(listens[key]!) }
-        for index in outstandingPuts.indices { sendPut(at: index) }
+        sendQueuedPuts()
         let queued = offlineQueue
         offlineQueue = []
         for request in queued { sendRetained(request) }
@@ -38,15 +49,43 @@ extension PersistentConnection {
     // MARK: - Auth
 
     /// Sets the credential (an ID token, an emulator JWT, or `owner`); nil signs out.
+    ///
+    /// Writes paused by an expired credential go out once the new one is accepted (at once when
+    /// signing out: the app chose to write as nobody).
     func setAuth(_ credential: String?) {
         authCredential = credential
+        authExpiresAt = credential.flatMap { try? AuthToken(credential: $0) }?.expiresAt.map { $0 * 1000 }
+        if credential == nil { writesPausedReason = nil }
         guard isReady else { return }
-        if let credential { sendAuth(credential) } else { send("unauth", [:], onComplete: nil) }
+        if let credential {
+            sendAuth(credential)
+        } else {
+            send("unauth", [:], onComplete: nil)
+            sendQueuedPuts()
+        }
     }
 
     private func sendAuth(_ credential: String) {
         let action = credential == AuthToken.ownerCredential ? "gauth" : "auth"
-        send(action, ["cred": .string(credential)], onComplete: nil)
+        send(action, ["cred": .string(credential)]) { [weak self] status, data in
+            guard let self, self.authCredential == credential else { return }
+            if status == "ok" {
+                self.writesPausedReason = nil
+                self.sendQueuedPuts()
+            } else {
+                self.writesPausedReason = "the server refused the credential (\(status): \(data.stringValue ?? ""))"
+            }
+        }
+    }
+
+    /// Sends the writes not yet sent on this connection, in order, unless they are paused.
+    func sendQueuedPuts() {
+        guard isReady, writesPausedReason == nil else { return }
+        for index in outstandingPuts.indices where !outstandingPuts[index].sent { sendPut(at: index) }
+    }
+
+    static func format(_ ms: Int64) -> String {
+        Date(timeIntervalSince1970: Double(ms) / 1000).formatted(.iso8601)
     }
 
     // MARK: - Listens
@@ -105,7 +144,7 @@ extension PersistentConnection {
                 nextPutID, QueuedRequest(action: action, body: .object(body), onComplete: onComplete, onSend: onSend),
                 false
             ))
-        if isReady { sendPut(at: outstandingPuts.count - 1) }
+        if isReady, writesPausedReason == nil { sendPut(at: outstandingPuts.count - 1) }
     }
 
     private func sendPut(at index: Int) {

@@ -9,6 +9,7 @@ protocol PersistentConnectionDelegate: AnyObject {
     func connectionDidDisconnect()
     func connectionDidReceive(_ push: ServerPush)
     func connectionStatusDidChange(_ status: ConnectionStatus)
+    func connectionWritesPaused(_ reason: String?)
 }
 
 /// The protocol v5 client connection (rtdb-spec §4): handshake, requests and responses, restoring
@@ -60,6 +61,12 @@ final class PersistentConnection: @unchecked Sendable {
     /// onDisconnect operations and reads sent but not yet answered, by request number.
     var retained: [Int: QueuedRequest] = [:]
     var authCredential: String?
+    /// When the credential expires (ms since the epoch, server time), if it says.
+    var authExpiresAt: Int64?
+    /// Why writes are held back (an expired or refused credential), if they are.
+    var writesPausedReason: String? {
+        didSet { if writesPausedReason != oldValue { delegate?.connectionWritesPaused(writesPausedReason) } }
+    }
     private var lastActivity: Int64 = 0
     private var pingSentAt: Int64?
     private var skewSamples: [(offset: Double, roundTrip: Double)] = []

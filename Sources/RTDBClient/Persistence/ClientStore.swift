@@ -104,6 +104,13 @@ final class ClientStore {
                     write.id, write.kind.rawValue, write.path.description, write.data.jsonString, write.name,
                     write.enqueuedAt, write.attempts,
                 ])
+            // Ids are never used twice, even after the queue empties: an id names the write in its
+            // idempotency key, and the server remembers keys.
+            try db.execute(
+                sql: """
+                    INSERT INTO meta (name, value) VALUES ('last_write_id', ?)
+                    ON CONFLICT(name) DO UPDATE SET value = max(CAST(value AS INTEGER), excluded.value)
+                    """, arguments: [write.id])
         }
     }
 
@@ -156,8 +163,12 @@ final class ClientStore {
         try queue.read { db in
             try Int.fetchOne(
                 db,
-                sql: "SELECT max(m) FROM (SELECT max(id) AS m FROM writes UNION ALL SELECT max(id) FROM dead_letters)")
-                ?? 0
+                sql: """
+                    SELECT max(m) FROM (
+                        SELECT max(id) AS m FROM writes
+                        UNION ALL SELECT max(id) FROM dead_letters
+                        UNION ALL SELECT CAST(value AS INTEGER) FROM meta WHERE name = 'last_write_id')
+                    """) ?? 0
         }
     }
 }

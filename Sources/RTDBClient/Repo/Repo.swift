@@ -178,6 +178,11 @@ extension Repo: PersistentConnectionDelegate {
         }
     }
 
+    func connectionWritesPaused(_ reason: String?) {
+        if let reason { logger.warning("writes paused: \(reason)") }
+        pendingWrites.setPaused(reason)
+    }
+
     func connectionStatusDidChange(_ status: ConnectionStatus) {
         statusSnapshot.withLock { $0 = status }
         let observers = Array(statusObservers.values)

@@ -141,6 +141,10 @@ extension DatabaseEngine {
     private func authenticate(_ outlet: Outlet, credential: String) -> Result<JSONValue, WireError> {
         do throws(WireError) {
             let token = try AuthToken(credential: credential)
+            if enforcesTokenExpiry, let expiresAt = token.expiresAt, expiresAt * 1000 <= clock() {
+                throw WireError(
+                    status: WireStatus.expiredToken, message: "the credential expired at \(expiresAt) (exp)")
+            }
             sessions[outlet.id]?.auth = token
             connections.update(sessions[outlet.id]!.sessionID) { $0.authUID = token.isAdmin ? "owner" : token.uid }
             return .success(["auth": token.claims, "expires": token.expiresAt.map { .int($0) } ?? .null])

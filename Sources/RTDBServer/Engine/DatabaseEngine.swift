@@ -18,6 +18,7 @@ public actor DatabaseEngine {
     let connections: ConnectionTable
     let logger: Logger
     let checkpointInterval: Int
+    let enforcesTokenExpiry: Bool
 
     var root: Node
     var appliedSequence: UInt64
@@ -42,13 +43,15 @@ public actor DatabaseEngine {
     ///   - checkpointInterval: After this many logged writes the log is compacted into a snapshot.
     public static func open(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
-        connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000
+        connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
+        enforcesTokenExpiry: Bool = false
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
         let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
         let engine = DatabaseEngine(
             namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
-            checkpointInterval: checkpointInterval, root: root, sequence: sequence)
+            checkpointInterval: checkpointInterval, enforcesTokenExpiry: enforcesTokenExpiry, root: root,
+            sequence: sequence)
         await engine.remember(keys)
         await engine.startFlusher()
         return engine
@@ -56,8 +59,10 @@ public actor DatabaseEngine {
 
     private init(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
-        connections: ConnectionTable, logger: Logger, checkpointInterval: Int, root: Node, sequence: UInt64
+        connections: ConnectionTable, logger: Logger, checkpointInterval: Int, enforcesTokenExpiry: Bool, root: Node,
+        sequence: UInt64
     ) {
+        self.enforcesTokenExpiry = enforcesTokenExpiry
         self.namespace = namespace
         self.store = store
         self.clock = clock

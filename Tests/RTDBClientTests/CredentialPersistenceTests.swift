@@ -1,0 +1,71 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import RTDBWire
+import Testing
+
+@testable import RTDBClient
+
+/// The credential on disk, and writes paused by a credential that expired while offline.
+@Suite struct CredentialPersistenceTests {
+    static func token(uid: String, expiresInSeconds: Int64) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        return AuthToken.unsignedJWT(claims: [
+            "uid": .string(uid), "sub": .string(uid), "iat": .int(now), "exp": .int(now + expiresInSeconds),
+        ])
+    }
+
+    @Test func aCredentialThatExpiresOfflinePausesWritesUntilANewOne() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start(configure: { $0.enforcesTokenExpiry = true })
+        let port = server.port
+        func signedInUIDs() -> [String?] { server.server.connections.connections.map(\.authUID) }
+
+        let first = PersistenceIntegrationTests.client(port: port, directory: directory)
+        first.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3)))
+        try await first.reference(withPath: "notes/first").setValue("signed in")
+        #expect(signedInUIDs() == ["morgan"])
+        first.close()
+
+        // A new run signs in with the saved credential before the app says anything.
+        let second = PersistenceIntegrationTests.client(port: port, directory: directory)
+        second.reference(withPath: "warmup").keepSynced(true)
+        #expect(try await eventually { signedInUIDs() == ["morgan"] }, "the credential survived the restart")
+        second.goOffline()
+        second.reference(withPath: "notes/second").setValue("written offline", andPriority: nil)
+        try await Task.sleep(for: .milliseconds(3_200))  // the token expires meanwhile
+        second.goOnline()
+        #expect(
+            try await eventually {
+                if case .paused(let reason) = second.pendingWrites.first?.state { return reason.contains("expired") }
+                return false
+            })
+        #expect(signedInUIDs() == [nil], "the expired credential was not sent")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await http("GET", "/notes/second.json", port: port).json == .null, "the write waits")
+
+        // Signing in again sends it.
+        second.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600)))
+        await second.waitForPendingWrites()
+        let stored = try await http("GET", "/notes/second.json", port: port)
+        #expect(stored.json == "written offline", "\(stored.body) \(second.pendingWrites) \(second.deadLetters)")
+        #expect(signedInUIDs() == ["morgan"])
+        second.close()
+        await server.stop()
+    }
+
+    @Test func theServerRefusesAnExpiredCredentialWhenAskedTo() async throws {
+        let server = try await TestServer.start(configure: { $0.enforcesTokenExpiry = true })
+        let client = WireTestClient(url: server.webSocketURL)
+        _ = try await client.hello()
+        let expired = try await client.call(
+            .auth(credential: Self.token(uid: "x", expiresInSeconds: -10), authVariable: nil))
+        #expect(expired.status == "expired_token")
+        let fresh = try await client.call(
+            .auth(credential: Self.token(uid: "x", expiresInSeconds: 60), authVariable: nil))
+        #expect(fresh.status == "ok")
+        await client.close()
+        await server.stop()
+    }
+}
