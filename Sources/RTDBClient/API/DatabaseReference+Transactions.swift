@@ -46,3 +46,33 @@ extension DatabaseReference {
         }
     }
 }
+
+extension DatabaseReference {
+    /// Runs the transaction registered under `name` here; it is kept on disk (with persistence)
+    /// and rerun after a restart until it commits or aborts, which no Firebase SDK does.
+    ///
+    /// Register the name at startup with ``Database/registerTransaction(named:update:completion:)``;
+    /// `completion` defaults to the registered one (the only one a resumed transaction can call).
+    public func runTransactionBlock(
+        named name: String, andCompletionBlock completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)? = nil
+    ) {
+        let repo = database.repo
+        let path = path
+        let database = database
+        repo.queue.async { repo.runNamedTransaction(name, at: path, completion: completion, database: database) }
+    }
+}
+
+extension Database {
+    /// Registers a transaction under a name, before its first use and at every start: transactions
+    /// of that name left unfinished by an earlier run resume when it is registered.
+    public func registerTransaction(
+        named name: String, update: @escaping @Sendable (MutableData) -> TransactionResult,
+        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)? = nil
+    ) {
+        let repo = repo
+        repo.queue.async { [self] in
+            repo.registerTransaction(name, NamedTransaction(update: update, completion: completion), database: self)
+        }
+    }
+}

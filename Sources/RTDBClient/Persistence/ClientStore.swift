@@ -118,6 +118,12 @@ final class ClientStore {
         try queue.write { db in try db.execute(sql: "DELETE FROM writes WHERE id = ?", arguments: [id]) }
     }
 
+    func setData(_ id: Int, _ data: JSONValue) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE writes SET data = ? WHERE id = ?", arguments: [data.jsonString, id])
+        }
+    }
+
     func setAttempts(_ id: Int, _ attempts: Int) throws {
         try queue.write { db in
             try db.execute(sql: "UPDATE writes SET attempts = ? WHERE id = ?", arguments: [attempts, id])

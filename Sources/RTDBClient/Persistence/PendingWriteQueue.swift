@@ -81,6 +81,17 @@ final class PendingWriteQueue {
         onChange()
     }
 
+    /// Saves what a named transaction last sent (to send it again after a restart).
+    func recordAttempt(_ id: Int, _ data: JSONValue) {
+        guard entries[id] != nil else { return }
+        entries[id]!.write.data = data
+        do {
+            try store?.setData(id, data)
+        } catch {
+            logger.error("persistence: saving transaction \(id) failed: \(error)")
+        }
+    }
+
     /// The connection dropped: whatever was in flight waits again.
     func markAllQueued() {
         var changed = false

@@ -67,6 +67,7 @@ extension Repo {
                 }
                 raise(serverTree.applyUserMerge(write.path, resolved, writeID: write.id))
             case .transaction:
+                heldTransactions.append(write)
                 return
             }
             send(write, completion: nil)

@@ -14,6 +14,10 @@ final class TransactionRecord {
     var retryCount = 0
     var abortReason: String?
     var writeID = 0
+    /// The transaction's id in the pending-writes list (its first write id; stable across reruns).
+    var pendingID = 0
+    /// A named transaction is kept on disk and rerun after a restart.
+    var name: String?
     var outputRaw = Node.empty
     var outputResolved = Node.empty
 
@@ -37,7 +41,8 @@ extension Repo {
     /// hash-conditional set, rerunning on `datastale` up to 25 times.
     func startTransaction(
         _ path: Path, database: Database, update: @escaping (MutableData) -> TransactionResult,
-        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool
+        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool,
+        name: String? = nil, pendingID: Int? = nil, retryCount: Int = 0
     ) {
         if path.isInfo {
             let error = DatabaseError(code: "permission_denied", message: "transactions cannot run under .info")
@@ -50,6 +55,14 @@ extension Repo {
         raise(serverTree.addEventRegistration(watcher, for: .default(path)))
         let record = TransactionRecord(
             path: path, update: update, completion: completion, applyLocally: applyLocally, watcher: watcher)
+        record.name = name
+        record.retryCount = retryCount
+        record.pendingID = pendingID ?? allocateWriteID()
+        if pendingID == nil {
+            pendingWrites.add(
+                StoredWrite(id: record.pendingID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: clock()),
+                persist: name != nil)
+        }
         let input = serverTree.calcCompleteEventCache(path)
         guard run(record, input: input, database: database) else { return }
         transactions[path, default: []].append(record)
@@ -88,6 +101,7 @@ extension Repo {
         _ record: TransactionRecord, error: DatabaseError?, committed: Bool, node: Node, database: Database
     ) {
         record.status = .completed
+        pendingWrites.remove(record.pendingID)
         raise(serverTree.removeEventRegistration(record.watcher, for: .default(record.path)))
         guard let completion = record.completion else { return }
         let snapshot = DataSnapshot(ref: DatabaseReference(database: database, path: record.path), node: node)
@@ -106,7 +120,17 @@ extension Repo {
             }
             let payload = queue.last!.outputRaw
             let attempt = queue.last!
-            let key = idempotencyKey(attempt.writeID, attempt: attempt.retryCount)
+            let key = idempotencyKey(attempt.pendingID, attempt: attempt.retryCount)
+            for record in queue {
+                pendingWrites.markSent(record.pendingID)
+                // A named transaction remembers what it sent: after a crash, the same attempt is sent
+                // again under the same key, so one the server already applied is not applied twice.
+                if record.name != nil {
+                    pendingWrites.recordAttempt(
+                        record.pendingID,
+                        ["payload": payload.exportJSON, "hash": .string(hash), "attempt": .int(Int64(attempt.retryCount))])
+                }
+            }
             connection.put(action: "p", path: path, data: payload.exportJSON, hash: hash, idempotencyKey: key) {
                 [self] status, _ in
                 handleTransactionResponse(path: path, records: queue, status: status, database: database)

@@ -39,6 +39,10 @@ final class Repo: @unchecked Sendable {
     var pendingObservers: [DatabaseHandle: @Sendable ([PendingWrite]) -> Void] = [:]
     var pendingWaiters: [@Sendable () -> Void] = []
     var pendingPublishScheduled = false
+    /// Named transactions registered by the app.
+    var namedTransactions: [String: NamedTransaction] = [:]
+    /// Named transactions restored from disk, waiting for their name to be registered.
+    var heldTransactions: [StoredWrite] = []
     /// keepSynced queries saved by an earlier run, declared again at start.
     var restoredKeepSynced: [QuerySpec] = []
     /// Marks the repo's queue, to run work inline when already on it.
