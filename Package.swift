@@ -96,10 +96,11 @@ let package = Package(
             path: "Tests/RTDBTestSupport"
         ),
         .testTarget(name: "RTDBServerTests", dependencies: ["RTDBServer", "RTDBWire", "RTDBTestSupport"]),
+        .executableTarget(name: "CrashWriter", dependencies: ["RTDBClient"], path: "Tests/CrashWriter"),
         .testTarget(
             name: "RTDBClientTests",
             dependencies: [
-                "RTDBClient", "RTDBTestSupport", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "RTDBClient", "RTDBTestSupport", "CrashWriter", .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Fixtures")]
         ),

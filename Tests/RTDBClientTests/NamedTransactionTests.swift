@@ -22,7 +22,8 @@ import Testing
         first.registerTransaction(named: "like", update: Self.increment)
         first.goOffline()
         first.reference(withPath: "posts/p1/likes").runTransactionBlock(named: "like")
-        first.reference(withPath: "scratch").runTransactionBlock(Self.increment, andCompletionBlock: nil)  // unnamed: not kept
+        // An unnamed transaction is listed too, but not kept on disk.
+        first.reference(withPath: "scratch").runTransactionBlock(Self.increment, andCompletionBlock: nil)
         #expect(try await eventually { first.pendingWrites.count == 2 })
         let named = try #require(first.pendingWrites.first)
         #expect(named.kind == .transaction)

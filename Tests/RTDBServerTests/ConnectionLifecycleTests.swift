@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct ConnectionLifecycleTests {
     @Test func silentConnectionTimesOutAndItsOnDisconnectRuns() async throws {
-        let server = try await TestServer.start(heartbeatTimeout: .seconds(1))
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(3))
         let raw = try await RawTCPClient(port: server.port)
         try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await raw.read(until: #""t":"h""#)

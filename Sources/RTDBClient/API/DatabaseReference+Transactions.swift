@@ -54,7 +54,8 @@ extension DatabaseReference {
     /// Register the name at startup with ``Database/registerTransaction(named:update:completion:)``;
     /// `completion` defaults to the registered one (the only one a resumed transaction can call).
     public func runTransactionBlock(
-        named name: String, andCompletionBlock completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)? = nil
+        named name: String,
+        andCompletionBlock completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)? = nil
     ) {
         let repo = database.repo
         let path = path

@@ -48,7 +48,8 @@ extension Repo {
             return
         }
         let writeID = allocateWriteID()
-        let resolved = node.resolvingServerValues(existing: serverTree.calcCompleteEventCache(write.path), now: serverTime)
+        let resolved = node.resolvingServerValues(
+            existing: serverTree.calcCompleteEventCache(write.path), now: serverTime)
         raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
         let key = idempotencyKey(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
@@ -58,7 +59,8 @@ extension Repo {
             if status == "ok" {
                 pendingWrites.remove(write.id)
                 if let completion = transaction.completion {
-                    let snapshot = DataSnapshot(ref: DatabaseReference(database: database, path: write.path), node: resolved)
+                    let snapshot = DataSnapshot(
+                        ref: DatabaseReference(database: database, path: write.path), node: resolved)
                     callbackQueue.async { completion(nil, true, snapshot) }
                 }
             } else if Repo.deadLetterStatuses.contains(status) {

@@ -60,7 +60,8 @@ extension Repo {
         record.pendingID = pendingID ?? allocateWriteID()
         if pendingID == nil {
             pendingWrites.add(
-                StoredWrite(id: record.pendingID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: clock()),
+                StoredWrite(
+                    id: record.pendingID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: clock()),
                 persist: name != nil)
         }
         let input = serverTree.calcCompleteEventCache(path)
@@ -128,7 +129,10 @@ extension Repo {
                 if record.name != nil {
                     pendingWrites.recordAttempt(
                         record.pendingID,
-                        ["payload": payload.exportJSON, "hash": .string(hash), "attempt": .int(Int64(attempt.retryCount))])
+                        [
+                            "payload": payload.exportJSON, "hash": .string(hash),
+                            "attempt": .int(Int64(attempt.retryCount)),
+                        ])
                 }
             }
             connection.put(action: "p", path: path, data: payload.exportJSON, hash: hash, idempotencyKey: key) {
