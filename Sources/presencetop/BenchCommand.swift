@@ -5,6 +5,6 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run benchmarks (build with -c release for meaningful figures).",
-        subcommands: [ServerWriteBenchmark.self, ClientEventBenchmark.self]
+        subcommands: [ServerWriteBenchmark.self, ClientEventBenchmark.self, PersistenceBenchmark.self]
     )
 }

@@ -1,18 +1,20 @@
 // A helper for the crash test: writes in a loop with persistence on until it is killed.
 //
-//     CrashWriter <database url> <persistence directory> <first index>
+//     CrashWriter <database url> <persistence directory> <first index> <count>
 //     CrashWriter <database url> <persistence directory> --drain
 //
 // Each step sets `log/l<i>`, then updates `writes/w<i>` and increments `counter` in one multi-path
-// update, then prints `done <i>`: a printed index means both calls had returned. `--drain` opens
+// update, then prints `done <i>`: a printed index means both calls had returned. After `count`
+// steps it idles (still sending what is queued) until it is killed. `--drain` opens
 // the same files, waits until the queue left by earlier runs has reached the server, and prints
 // `drained`.
 import Foundation
 import RTDBClient
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4 else {
-    FileHandle.standardError.write(Data("usage: CrashWriter <url> <directory> (<first index> | --drain)\n".utf8))
+guard arguments.count == 4 || arguments.count == 5 else {
+    FileHandle.standardError.write(
+        Data("usage: CrashWriter <url> <directory> (<first index> <count> | --drain)\n".utf8))
     exit(64)
 }
 /// Writes a line at once (unbuffered: the process may be killed right after).
@@ -29,14 +31,14 @@ if arguments[3] == "--drain" {
     say("drained")
     exit(0)
 }
-guard var index = Int(arguments[3]) else {
-    FileHandle.standardError.write(Data("the first index must be an integer, not '\(arguments[3])'\n".utf8))
+guard arguments.count == 5, let first = Int(arguments[3]), let count = Int(arguments[4]) else {
+    FileHandle.standardError.write(Data("the first index and the count must be integers\n".utf8))
     exit(64)
 }
 let root = database.reference()
-while true {
+for index in first..<(first + count) {
     root.child("log/l\(index)").setValue(index)
     root.updateChildValues(["writes/w\(index)": index, "counter": ServerValue.increment(1)])
     say("done \(index)")
-    index += 1
 }
+while true { sleep(60) }

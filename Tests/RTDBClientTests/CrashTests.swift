@@ -17,7 +17,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         var returned: [Int] = []
         for run in 0..<Self.runs {
-            let writer = try ChildProcess(helper, [url, directory.path, String(run * 1_000_000)])
+            let writer = try ChildProcess(helper, [url, directory.path, String(run * 1_000_000), "400"])
             // Kill at a random moment: during start-up, replay, or the write loop.
             try await Task.sleep(for: .milliseconds(Int.random(in: 20...400, using: &generator)))
             writer.signal(SIGKILL)
@@ -34,6 +34,7 @@ import Testing
         drain.signal(SIGKILL)
         _ = try await drain.waitForExit()
 
+        print("crash test: \(returned.count) writes returned across \(Self.runs) SIGKILLs")
         let writes = try #require(try await http("GET", "/writes.json", port: server.port).json?.objectValue)
         let log = try #require(try await http("GET", "/log.json", port: server.port).json?.objectValue)
         let counter = try await http("GET", "/counter.json", port: server.port).json

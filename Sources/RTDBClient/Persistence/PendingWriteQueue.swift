@@ -40,10 +40,10 @@ final class PendingWriteQueue {
     /// Loads the queue and dead letters saved by an earlier run.
     func restore() throws -> [StoredWrite] {
         guard let store else { return [] }
-        let writes = try store.loadWrites()
-        for write in writes {
-            entries[write.id] = Entry(write: write, state: state(for: write), bytes: write.data.jsonString.utf8.count)
-        }
+        let loaded = try store.loadWrites()
+        entries.reserveCapacity(loaded.count)
+        for (write, bytes) in loaded { entries[write.id] = Entry(write: write, state: state(for: write), bytes: bytes) }
+        let writes = loaded.map(\.write)
         for (write, failedAt, status, reason) in try store.loadDeadLetters() {
             letters[write.id] = Letter(
                 write: write, bytes: write.data.jsonString.utf8.count, status: status, reason: reason,
@@ -59,14 +59,15 @@ final class PendingWriteQueue {
 
     /// Adds a write; with persistence it is on disk when this returns.
     func add(_ write: StoredWrite, persist: Bool = true) {
+        let text = write.data.jsonString
         if persist, let store {
             do {
-                try store.insertWrite(write)
+                try store.insertWrite(write, dataText: text)
             } catch {
                 logger.error("persistence: saving write \(write.id) failed; it is kept in memory only: \(error)")
             }
         }
-        entries[write.id] = Entry(write: write, state: state(for: write), bytes: write.data.jsonString.utf8.count)
+        entries[write.id] = Entry(write: write, state: state(for: write), bytes: text.utf8.count)
         onChange()
     }
 

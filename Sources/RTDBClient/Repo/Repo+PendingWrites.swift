@@ -4,7 +4,8 @@ extension Repo {
     /// The queue changed: observers hear about it once per turn of the queue, however many
     /// writes changed in it.
     func pendingWritesChanged() {
-        guard !pendingPublishScheduled else { return }
+        // Nobody to tell: no hop through the queue (it would cost every write a thread switch).
+        guard !pendingPublishScheduled, !pendingObservers.isEmpty || !pendingWaiters.isEmpty else { return }
         pendingPublishScheduled = true
         queue.async { [self] in
             pendingPublishScheduled = false

@@ -50,20 +50,16 @@ extension Repo {
         do {
             switch write.kind {
             case .set, .remove:
-                let node = try Repo.node(write.data, at: write.path)
-                let resolved = node.resolvingServerValues(
-                    existing: serverTree.calcCompleteEventCache(write.path), now: serverTime)
+                // Validated when the app made it; only this program writes the file.
+                let node = Node(trustedJSON: write.data)
+                let resolved = resolveLocally(node, at: write.path)
                 raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: write.id))
             case .update:
                 let nodes = try Repo.updateNodes(
                     (write.data.objectValue ?? [:]).map { ($0.key, $0.value) }, at: write.path)
                 let now = serverTime
                 let resolved = nodes.map { child in
-                    (
-                        child.path,
-                        child.node.resolvingServerValues(
-                            existing: serverTree.calcCompleteEventCache(write.path.child(child.path)), now: now)
-                    )
+                    (child.path, resolveLocally(child.node, at: write.path.child(child.path), now: now))
                 }
                 raise(serverTree.applyUserMerge(write.path, resolved, writeID: write.id))
             case .transaction:

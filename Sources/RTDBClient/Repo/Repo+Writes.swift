@@ -76,8 +76,7 @@ extension Repo {
                 id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, data: node.exportJSON,
                 enqueuedAt: clock())
             pendingWrites.add(write)
-            let existing = serverTree.calcCompleteEventCache(path)
-            let resolved = node.resolvingServerValues(existing: existing, now: serverTime)
+            let resolved = resolveLocally(node, at: path)
             raise(serverTree.applyUserOverwrite(path, resolved, writeID: write.id))
             if let database { abortTransactions(overlapping: path, database: database) }
             send(write, completion: completion)
@@ -106,16 +105,19 @@ extension Repo {
             pendingWrites.add(write)
             let now = serverTime
             let resolved = nodes.map { child in
-                (
-                    child.path,
-                    child.node.resolvingServerValues(
-                        existing: serverTree.calcCompleteEventCache(path.child(child.path)), now: now)
-                )
+                (child.path, resolveLocally(child.node, at: path.child(child.path), now: now))
             }
             raise(serverTree.applyUserMerge(path, resolved, writeID: write.id))
             if let database { abortTransactions(overlapping: path, database: database) }
             send(write, completion: completion)
         }
+    }
+
+    /// Resolves server values with the estimated server time (the data there only when needed:
+    /// finding it means a pass over the pending writes).
+    func resolveLocally(_ node: Node, at path: Path, now: Int64? = nil) -> Node {
+        guard node.containsServerValues else { return node }
+        return node.resolvingServerValues(existing: serverTree.calcCompleteEventCache(path), now: now ?? serverTime)
     }
 
     func allocateWriteID() -> Int {

@@ -10,24 +10,48 @@ struct CompoundWrite: Sendable {
     var isEmpty: Bool { tree.isEmpty }
 
     func addingWrite(_ path: Path, _ node: Node) -> CompoundWrite {
-        if path.isEmpty { return CompoundWrite(tree: ImmutableTree(node)) }
-        if let (rootMostPath, value) = tree.findRootMostValueAndPath(path) {
-            let relative = rootMostPath.relativePath(to: path)!
-            return CompoundWrite(tree: tree.setting(rootMostPath, value.updating(at: relative, with: node)))
-        }
-        return CompoundWrite(tree: tree.settingTree(path, ImmutableTree(node)))
+        var result = self
+        result.addWrite(path, node)
+        return result
     }
 
     func addingWrites(_ path: Path, _ children: [(path: Path, node: Node)]) -> CompoundWrite {
         var result = self
-        for (relative, node) in children { result = result.addingWrite(path.child(relative), node) }
+        result.addWrites(path, children)
         return result
+    }
+
+    /// Adds a write in place: with thousands of writes under one parent, a copy per write would
+    /// make a long queue quadratic.
+    mutating func addWrite(_ path: Path, _ node: Node) {
+        if path.isEmpty {
+            tree = ImmutableTree(node)
+        } else if let (rootMostPath, value) = tree.findRootMostValueAndPath(path) {
+            let relative = rootMostPath.relativePath(to: path)!
+            tree.set(rootMostPath, value.updating(at: relative, with: node))
+        } else {
+            tree.setTree(path, ImmutableTree(node))
+        }
+    }
+
+    mutating func addWrites(_ path: Path, _ children: [(path: Path, node: Node)]) {
+        for (relative, node) in children { addWrite(path.child(relative), node) }
     }
 
     /// Removes the write at `path` and deeper ones (a write above is kept).
     func removingWrite(_ path: Path) -> CompoundWrite {
-        if path.isEmpty { return .empty }
-        return CompoundWrite(tree: tree.settingTree(path, ImmutableTree()))
+        var result = self
+        result.removeWrite(path)
+        return result
+    }
+
+    /// Removes the write at `path` and deeper ones, in place.
+    mutating func removeWrite(_ path: Path) {
+        if path.isEmpty {
+            tree = ImmutableTree()
+        } else {
+            tree.setTree(path, ImmutableTree())
+        }
     }
 
     func hasCompleteWrite(_ path: Path) -> Bool { completeNode(path) != nil }

@@ -32,12 +32,13 @@ final class SyncTree {
 
     func applyUserOverwrite(_ path: Path, _ node: Node, writeID: Int, visible: Bool = true) -> [SyncEvent] {
         pendingWrites.addOverwrite(path, node, writeID: writeID, visible: visible)
-        guard visible else { return [] }
+        guard visible, !syncPoints.isEmpty else { return [] }
         return applyToSyncPoints(.overwrite(source: .user, path: path, node: node))
     }
 
     func applyUserMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) -> [SyncEvent] {
         pendingWrites.addMerge(path, children, writeID: writeID)
+        if syncPoints.isEmpty { return [] }
         return applyToSyncPoints(.merge(source: .user, path: path, children: ImmutableTree(children: children)))
     }
 

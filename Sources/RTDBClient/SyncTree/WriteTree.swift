@@ -19,20 +19,22 @@ final class WriteTree {
     private var visibleWrites = CompoundWrite.empty
     private(set) var allWrites: [WriteRecord] = []
     private var lastWriteID = -1
+    /// How many writes are hidden (transactions run without local events).
+    private var hiddenCount = 0
 
     func childWrites(_ path: Path) -> WriteTreeRef { WriteTreeRef(path: path, tree: self) }
 
     func addOverwrite(_ path: Path, _ node: Node, writeID: Int, visible: Bool = true) {
         precondition(writeID > lastWriteID, "write ids must increase")
         allWrites.append(WriteRecord(writeID: writeID, path: path, snap: node, children: nil, visible: visible))
-        if visible { visibleWrites = visibleWrites.addingWrite(path, node) }
+        if visible { visibleWrites.addWrite(path, node) } else { hiddenCount += 1 }
         lastWriteID = writeID
     }
 
     func addMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) {
         precondition(writeID > lastWriteID, "write ids must increase")
         allWrites.append(WriteRecord(writeID: writeID, path: path, snap: nil, children: children, visible: true))
-        visibleWrites = visibleWrites.addingWrites(path, children)
+        visibleWrites.addWrites(path, children)
         lastWriteID = writeID
     }
 
@@ -44,6 +46,7 @@ final class WriteTree {
     func removeWrite(_ writeID: Int) -> Bool {
         guard let index = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
         let removed = allWrites.remove(at: index)
+        if !removed.visible { hiddenCount -= 1 }
         var wasVisible = removed.visible
         var overlaps = false
         var position = allWrites.count - 1
@@ -63,10 +66,10 @@ final class WriteTree {
             visibleWrites = WriteTree.layer(allWrites, at: .root) { $0.visible }
             lastWriteID = allWrites.last?.writeID ?? -1
         } else if removed.snap != nil {
-            visibleWrites = visibleWrites.removingWrite(removed.path)
+            visibleWrites.removeWrite(removed.path)
         } else {
             for child in removed.children ?? [] {
-                visibleWrites = visibleWrites.removingWrite(removed.path.child(child.path))
+                visibleWrites.removeWrite(removed.path.child(child.path))
             }
         }
         return true
@@ -77,7 +80,8 @@ final class WriteTree {
     func calcCompleteEventCache(
         _ treePath: Path, completeServerCache: Node?, excluding excluded: Set<Int> = [], includeHidden: Bool = false
     ) -> Node? {
-        if excluded.isEmpty && !includeHidden {
+        // With nothing hidden or excluded the visible writes say it all, without a pass over every write.
+        if excluded.isEmpty && (!includeHidden || hiddenCount == 0) {
             if let shadowing = visibleWrites.completeNode(treePath) { return shadowing }
             let merge = visibleWrites.childCompoundWrite(treePath)
             if merge.isEmpty { return completeServerCache }

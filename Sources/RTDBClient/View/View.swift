@@ -78,7 +78,9 @@ final class View {
     func initialEvents(for registration: any EventRegistration) -> [SyncEvent] {
         let eventSnap = cache.eventCache
         var changes: [Change] = []
-        if !eventSnap.node.isLeaf {
+        // Only a child_added listener needs one change per child (a value listener on 10,000
+        // children should not pay for them).
+        if !eventSnap.node.isLeaf, registration.respondsTo(.childAdded) {
             for (key, child) in eventSnap.node.children { changes.append(.added(key, child)) }
         }
         if eventSnap.fullyInitialized { changes.append(.value(eventSnap.node)) }

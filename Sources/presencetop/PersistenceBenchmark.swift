@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import RTDBClient
+
+/// Client persistence: local writes made durable per second, and the cold start of a full cache
+/// with a long write queue, beside a raw read of the same rows with the `sqlite3` tool.
+struct PersistenceBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client-persistence",
+        abstract: "Local writes persisted per second; cold start of a 10 MB cache plus 10,000 queued writes."
+    )
+
+    @Option(help: "Writes timed for the persisted-writes rate.")
+    var writes = 20_000
+
+    @Option(help: "Children of the cached location (each about 1 KB).")
+    var cacheChildren = 10_000
+
+    @Option(help: "Writes queued offline before the cold start.")
+    var queuedWrites = 10_000
+
+    @Option(help: "Cold starts measured (the median is reported).")
+    var rounds = 5
+
+    func run() async throws {
+        let server = try await InProcessServer.start(dataDirectory: nil)
+        let url = "http://127.0.0.1:\(server.port)?ns=bench"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "presencetop-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        try persistedWrites(url: url, directory: directory.appendingPathComponent("rate"))
+        try await prepareColdStart(url: url, directory: directory.appendingPathComponent("cold"))
+        await server.stop()
+        try await coldStart(url: url, directory: directory.appendingPathComponent("cold"))
+    }
+
+    private func open(_ url: String, _ directory: URL) -> Database {
+        let database = Database(url: url)
+        database.persistenceDirectory = directory
+        database.isPersistenceEnabled = true
+        return database
+    }
+
+    /// Offline writes, each on disk when `setValue` returns.
+    private func persistedWrites(url: String, directory: URL) throws {
+        let database = open(url, directory)
+        database.goOffline()
+        let ref = database.reference(withPath: "rate")
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<writes { ref.child("w\(index)").setValue(index, andPriority: nil) }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        print(
+            String(
+                format: "local writes persisted: %.0f writes/s (%d writes, each on disk when setValue returns)",
+                Double(writes) / seconds, writes))
+        database.close()
+    }
+
+    /// Fills the cache with about 10 MB under `cold/items` and queues writes offline.
+    private func prepareColdStart(url: String, directory: URL) async throws {
+        let database = open(url, directory)
+        let filler = String(repeating: "x", count: 980)
+        var items: [String: Any] = [:]
+        for index in 0..<cacheChildren { items["item\(index)"] = ["score": index, "text": filler] }
+        try await database.reference(withPath: "cold/items").setValue(items)
+        let (loaded, continuation) = AsyncStream.makeStream(of: UInt.self)
+        database.reference(withPath: "cold/items").observe(.value) { continuation.yield($0.childrenCount) }
+        for await count in loaded where count == UInt(cacheChildren) { break }
+        database.goOffline()
+        for index in 0..<queuedWrites {
+            database.reference(withPath: "cold/queue/q\(index)").setValue(["n": index], andPriority: nil)
+        }
+        let report = database.cacheReport()
+        print(
+            "cache prepared: \((report?.totalBytes ?? 0) / 1024) KiB cached, \(database.pendingWrites.count) writes queued"
+        )
+        database.close()
+    }
+
+    private func coldStart(url: String, directory: URL) async throws {
+        guard
+            let file = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+                .first(where: { $0.pathExtension == "sqlite" })
+        else { throw ValidationError("no cache file was written") }
+        var engine: [Double] = []
+        var raw: [Double] = []
+        for _ in 0..<rounds {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let database = open(url, directory)
+            let (values, continuation) = AsyncStream.makeStream(of: UInt.self)
+            database.reference(withPath: "cold/items").observe(.value) { continuation.yield($0.childrenCount) }
+            var iterator = values.makeAsyncIterator()
+            let count = await iterator.next() ?? 0
+            engine.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            guard count == UInt(cacheChildren) else { throw ValidationError("the cold start saw \(count) children") }
+            database.close()
+            raw.append(try rawRead(file))
+        }
+        engine.sort()
+        raw.sort()
+        let median = engine[engine.count / 2]
+        let rawMedian = raw[raw.count / 2]
+        print(
+            String(
+                format:
+                    "cold start (10 MB cache + %d queued writes) to the first value event: median %.1f ms (best %.1f); raw sqlite3 read of the same rows: median %.1f ms; ratio %.2f",
+                queuedWrites, median, engine.first!, rawMedian, median / rawMedian))
+    }
+
+    /// Reads every cache and queue row with the `sqlite3` tool, as a floor for the cold start.
+    private func rawRead(_ file: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "sqlite3", file.path, "SELECT path, value FROM server_cache; SELECT id, path, data FROM writes;",
+        ]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("sqlite3 failed (is it installed?)") }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+}
