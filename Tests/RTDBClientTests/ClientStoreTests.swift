@@ -25,7 +25,8 @@ import Testing
         #expect(try store.serverCache(at: Path("a/b")) == (try Self.node(#"{"c":10,"d":2}"#)))
         #expect(try store.serverCache(at: Path("a/b/c")) == Node(.number(.int(10))))
         // A write at a/b replaces what was there, the deeper row included.
-        try store.transaction { db in try store.overwriteServerCache(Path("a/b"), try Self.node(#"{"x":true}"#), in: db) }
+        try store.transaction { db in try store.overwriteServerCache(Path("a/b"), try Self.node(#"{"x":true}"#), in: db)
+        }
         #expect(try store.serverCache(at: Path("a")) == (try Self.node(#"{"b":{"x":true},"e":3}"#)))
         // Keys that sort next to a path's rows are not mistaken for its children.
         try store.transaction { db in try store.overwriteServerCache(Path("a-b"), try Self.node("5"), in: db) }

@@ -15,20 +15,12 @@ extension Database {
     /// batch of changes), starting with the current queue.
     @discardableResult
     public func observePendingWrites(_ observer: @escaping @Sendable ([PendingWrite]) -> Void) -> DatabaseHandle {
-        let repo = repo
-        let handle = nextHandle()
-        repo.queue.async {
-            repo.pendingObservers[handle] = observer
-            let current = repo.pendingWrites.snapshot
-            repo.callbackQueue.async { observer(current) }
-        }
-        return handle
+        addObserver(\.pendingObservers, current: { $0.pendingWrites.snapshot }, observer)
     }
 
     /// Stops a pending-writes observer.
     public func removePendingWritesObserver(withHandle handle: DatabaseHandle) {
-        let repo = repo
-        repo.queue.async { repo.pendingObservers[handle] = nil }
+        removeObserver(\.pendingObservers, handle)
     }
 
     /// Calls `completion` once every write made before this call has been answered by the server
