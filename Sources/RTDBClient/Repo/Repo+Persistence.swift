@@ -80,7 +80,8 @@ extension Repo {
     func perform(_ body: @escaping @Sendable () -> Void) {
         if DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self) {
             body()
-        } else if store != nil {
+        } else if persistsWrites {
+            // Behind the opening of the file, which the queue runs first.
             queue.sync(execute: body)
         } else {
             queue.async(execute: body)

@@ -32,6 +32,9 @@ final class Repo: @unchecked Sendable {
     var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
     /// The SQLite file, when persistence is on.
     var store: ClientStore?
+    /// Whether persistence was asked for: API writes then wait until they are on disk. Fixed at
+    /// init (unlike `store`, which is set on the queue), so any thread may read it.
+    let persistsWrites: Bool
     /// The disk cache and tracked queries, when persistence is on.
     var persistence: PersistenceManager?
     /// Writes waiting for the server, and the dead letters.
@@ -63,6 +66,7 @@ final class Repo: @unchecked Sendable {
         connection = PersistentConnection(
             queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock)
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
+        persistsWrites = persistence != nil
         connection.delegate = self
         serverTree.listenProvider = self
         let infoProvider = InfoListenProvider(repo: self)
