@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RTDBClient
 
 /// Client persistence: local writes made durable per second, and the cold start of a full cache
@@ -35,8 +36,13 @@ struct PersistenceBenchmark: AsyncParsableCommand {
         try await coldStart(url: url, directory: directory.appendingPathComponent("cold"))
     }
 
+    @Flag(help: "Print the start-up phases (file, queue, replay, cache read).")
+    var phases = false
+
     private func open(_ url: String, _ directory: URL) -> Database {
-        let database = Database(url: url)
+        var logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = phases ? .debug : .error
+        let database = Database(url: url, logger: logger)
         database.persistenceDirectory = directory
         database.isPersistenceEnabled = true
         return database

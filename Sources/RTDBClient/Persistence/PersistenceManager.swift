@@ -84,6 +84,11 @@ final class PersistenceManager {
 
     /// What a new view for `query` starts from when nothing in memory has complete data.
     func serverCache(for query: QuerySpec) -> (node: Node, complete: Bool) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer {
+            logger.debug(
+                "persistence: cache read for \(query) in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms")
+        }
         do {
             if isQueryComplete(query) {
                 let node = try store.serverCache(at: query.path)

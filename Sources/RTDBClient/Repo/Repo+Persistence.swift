@@ -16,6 +16,7 @@ extension Repo {
     /// queue, replayed locally now and sent in order after the listens once connected. Returns the
     /// keepSynced queries to declare again.
     func openPersistence(_ settings: PersistenceSettings) -> [QuerySpec] {
+        let started = DispatchTime.now().uptimeNanoseconds
         do {
             try FileManager.default.createDirectory(
                 at: settings.file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -34,7 +35,14 @@ extension Repo {
             pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
             nextWriteID = try store.highestWriteID() + 1
             if let credential = try store.setting("credential") { connection.setAuth(credential) }
-            for write in try pendingWrites.restore() { replay(write) }
+            let opened = DispatchTime.now().uptimeNanoseconds
+            let restored = try pendingWrites.restore()
+            let loaded = DispatchTime.now().uptimeNanoseconds
+            for write in restored { replay(write) }
+            let replayed = DispatchTime.now().uptimeNanoseconds
+            logger.debug(
+                "persistence: opened in \(Repo.ms(opened - started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opened)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"
+            )
             let keptSynced = try store.loadKeepSynced()
             manager.keptSynced = Set(keptSynced)
             return keptSynced
@@ -43,6 +51,8 @@ extension Repo {
             return []
         }
     }
+
+    static func ms(_ nanoseconds: UInt64) -> String { String(format: "%.1f", Double(nanoseconds) / 1e6) }
 
     /// Applies a restored write to the local view (server values resolved with today's estimate)
     /// and queues it for the server with its original id and unresolved data.
