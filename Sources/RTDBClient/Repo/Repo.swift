@@ -32,8 +32,9 @@ final class Repo: @unchecked Sendable {
     var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
     /// The SQLite file, when persistence is on.
     var store: ClientStore?
-    /// Whether persistence was asked for: API writes then wait until they are on disk. Fixed at
-    /// init (unlike `store`, which is set on the queue), so any thread may read it.
+    /// Whether persistence was asked for (API writes then wait until they are on disk).
+    ///
+    /// Fixed at init, unlike `store`, which is set on the queue, so any thread may read it.
     let persistsWrites: Bool
     /// The disk cache and tracked queries, when persistence is on.
     var persistence: PersistenceManager?
