@@ -109,11 +109,12 @@ extension ClientStore {
     }
 
     private static func decode(_ text: String, at path: Path) throws -> (Node, Priority?) {
-        let json = try JSONParser.parse(text)
-        if case .object(let members) = json, members[".split"] != nil {
+        // A split marker is a small object holding `.split`; everything else is a node.
+        if text.utf8.count < 128, text.contains(#"".split""#) {
+            let members = try JSONParser.parse(text).objectValue ?? [:]
             return (.empty, try members[".priority"].flatMap { try Priority(json: $0, at: path) })
         }
-        return (Node(trustedJSON: json), nil)
+        return (try JSONParser.parseNode(text), nil)
     }
 
     /// Bytes the cache takes: stored JSON plus path text, as the Android SDK counts.

@@ -20,11 +20,11 @@ public struct JSONParser {
     public static let maximumDepth = 1000
 
     /// The input; valid only during one `parse` call, which never lets the parser escape.
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
-    private var depth = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -66,11 +66,11 @@ public struct JSONParser {
         }.get()
     }
 
-    private func error(_ reason: String) -> JSONParseError {
+    func error(_ reason: String) -> JSONParseError {
         JSONParseError(reason: reason, offset: index)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -79,7 +79,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -99,7 +99,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
         let matches = literal.withUTF8Buffer { expected in
@@ -109,7 +109,7 @@ public struct JSONParser {
         index += count
     }
 
-    private mutating func enter() throws(JSONParseError) {
+    mutating func enter() throws(JSONParseError) {
         depth += 1
         if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
     }
@@ -176,7 +176,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+    mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
         var isIntegral = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -215,7 +215,7 @@ public struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
         // Fast path: no escapes.
