@@ -97,25 +97,29 @@ final class ClientStore {
 
     func insertWrite(_ write: StoredWrite, dataText: String? = nil) throws {
         try queue.write { db in
-            try db.execute(
+            // Cached statements: parsing and authorizing the SQL for every write costs as much as
+            // the insert itself.
+            try db.cachedStatement(
                 sql:
-                    "INSERT INTO writes (id, kind, path, data, name, enqueued_at, attempts) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    write.id, write.kind.rawValue, write.path.description, dataText ?? write.data.jsonString,
-                    write.name, write.enqueuedAt, write.attempts,
-                ])
+                    "INSERT INTO writes (id, kind, path, data, name, enqueued_at, attempts) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [
+                write.id, write.kind.rawValue, write.path.description, dataText ?? write.data.jsonString, write.name,
+                write.enqueuedAt, write.attempts,
+            ])
             // Ids are never used twice, even after the queue empties: an id names the write in its
             // idempotency key, and the server remembers keys.
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO meta (name, value) VALUES ('last_write_id', ?)
                     ON CONFLICT(name) DO UPDATE SET value = max(CAST(value AS INTEGER), excluded.value)
-                    """, arguments: [write.id])
+                    """
+            ).execute(arguments: [write.id])
         }
     }
 
     func removeWrite(_ id: Int) throws {
-        try queue.write { db in try db.execute(sql: "DELETE FROM writes WHERE id = ?", arguments: [id]) }
+        try queue.write { db in try db.cachedStatement(sql: "DELETE FROM writes WHERE id = ?").execute(arguments: [id])
+        }
     }
 
     func setData(_ id: Int, _ data: JSONValue) throws {
@@ -126,7 +130,9 @@ final class ClientStore {
 
     func setAttempts(_ id: Int, _ attempts: Int) throws {
         try queue.write { db in
-            try db.execute(sql: "UPDATE writes SET attempts = ? WHERE id = ?", arguments: [attempts, id])
+            try db.cachedStatement(sql: "UPDATE writes SET attempts = ? WHERE id = ?").execute(arguments: [
+                attempts, id,
+            ])
         }
     }
 

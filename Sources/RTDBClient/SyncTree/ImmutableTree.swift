@@ -68,9 +68,9 @@ struct ImmutableTree<Value> {
             body(&self)
             return
         }
-        var child = children.removeValue(forKey: front) ?? ImmutableTree()
-        child.modify(segments.dropFirst(), body)
-        if !child.isEmpty { children[front] = child }
+        // Modified in place through the dictionary: no copy of a child the tree alone holds.
+        children[front, default: ImmutableTree()].modify(segments.dropFirst(), body)
+        if children[front]?.isEmpty == true { children[front] = nil }
     }
 
     /// The value nearest the root on the way to `path`, with its path.
