@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Logging
 import OrderedCollections
@@ -21,7 +22,11 @@ final class PendingWriteQueue {
         var failedAt: Int64
     }
 
-    private(set) var entries = OrderedDictionary<Int, Entry>()
+    /// The writes by id; `order` keeps their order. Acks mostly remove the oldest write, so the
+    /// order is a deque trimmed from the front, and ids removed elsewhere are skipped when read
+    /// (an ordered dictionary would shift every entry on each ack).
+    private var entries: [Int: Entry] = [:]
+    private var order = Deque<Int>()
     private(set) var letters = OrderedDictionary<Int, Letter>()
     let store: ClientStore?
     let logger: Logger
@@ -42,7 +47,10 @@ final class PendingWriteQueue {
         guard let store else { return [] }
         let loaded = try store.loadWrites()
         entries.reserveCapacity(loaded.count)
-        for (write, bytes) in loaded { entries[write.id] = Entry(write: write, state: state(for: write), bytes: bytes) }
+        for (write, bytes) in loaded {
+            entries[write.id] = Entry(write: write, state: state(for: write), bytes: bytes)
+            order.append(write.id)
+        }
         let writes = loaded.map(\.write)
         for (write, failedAt, status, reason) in try store.loadDeadLetters() {
             letters[write.id] = Letter(
@@ -68,6 +76,7 @@ final class PendingWriteQueue {
             }
         }
         entries[write.id] = Entry(write: write, state: state(for: write), bytes: text.utf8.count)
+        order.append(write.id)
         onChange()
     }
 
@@ -96,7 +105,7 @@ final class PendingWriteQueue {
     /// The connection dropped: whatever was in flight waits again.
     func markAllQueued() {
         var changed = false
-        for id in entries.keys where entries[id]!.state == .inFlight {
+        for id in Array(entries.keys) where entries[id]!.state == .inFlight {
             entries[id]!.state = state(for: entries[id]!.write)
             changed = true
         }
@@ -107,7 +116,7 @@ final class PendingWriteQueue {
     func setPaused(_ reason: String?) {
         guard reason != pauseReason else { return }
         pauseReason = reason
-        for id in entries.keys where entries[id]!.state != .inFlight {
+        for id in Array(entries.keys) where entries[id]!.state != .inFlight {
             entries[id]!.state = state(for: entries[id]!.write)
         }
         onChange()
@@ -115,14 +124,14 @@ final class PendingWriteQueue {
 
     /// The server acknowledged the write.
     func remove(_ id: Int) {
-        guard let entry = entries.removeValue(forKey: id) else { return }
+        guard let entry = take(id) else { return }
         if entry.write.kind != .transaction || entry.write.name != nil { try? store?.removeWrite(id) }
         onChange()
     }
 
     /// The server refused the write: it moves to the dead letters with the reason.
     func deadLetter(_ id: Int, status: String, reason: String, at time: Int64) {
-        guard let entry = entries.removeValue(forKey: id) else { return }
+        guard let entry = take(id) else { return }
         do {
             try store?.insertDeadLetter(entry.write, failedAt: time, status: status, reason: reason)
             try store?.removeWrite(id)
@@ -141,9 +150,19 @@ final class PendingWriteQueue {
         return letter.write
     }
 
+    private func take(_ id: Int) -> Entry? {
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        while let first = order.first, entries[first] == nil { order.removeFirst() }
+        if order.count > 64, order.count > 2 * entries.count { order = Deque(order.filter { entries[$0] != nil }) }
+        return entry
+    }
+
+    /// The entries in queue order.
+    private var ordered: [Entry] { order.compactMap { entries[$0] } }
+
     /// The public view of the queue.
     var snapshot: [PendingWrite] {
-        entries.values.map { entry in
+        ordered.map { entry in
             PendingWrite(
                 id: entry.write.id, kind: entry.write.kind, path: entry.write.path.description, bytes: entry.bytes,
                 enqueuedAt: Date(timeIntervalSince1970: Double(entry.write.enqueuedAt) / 1000),
