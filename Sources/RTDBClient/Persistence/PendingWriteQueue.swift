@@ -22,9 +22,11 @@ final class PendingWriteQueue {
         var failedAt: Int64
     }
 
-    /// The writes by id; `order` keeps their order. Acks mostly remove the oldest write, so the
-    /// order is a deque trimmed from the front, and ids removed elsewhere are skipped when read
-    /// (an ordered dictionary would shift every entry on each ack).
+    /// The writes by id, with `order` keeping their order.
+    ///
+    /// Acks mostly remove the oldest write, so the order is a deque trimmed from the front, and
+    /// ids removed elsewhere are skipped when read (an ordered dictionary would shift every entry
+    /// on each ack).
     private var entries: [Int: Entry] = [:]
     private var order = Deque<Int>()
     private(set) var letters = OrderedDictionary<Int, Letter>()
