@@ -30,43 +30,17 @@ extension JSONParser {
     }
 
     private mutating func parseNodeObject() throws(JSONParseError) -> Node {
-        try enter()
-        index += 1
         var entries: [(key: ChildKey, node: Node)] = []
         var specials: JSONValue.Members = [:]
         var value: Node?
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .empty
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
-            index += 1
-            skipWhitespace()
+        try parseMembers { (parser, key) throws(JSONParseError) in
             if key == ".value" {
-                value = try parseNodeValue()
+                value = try parser.parseNodeValue()
             } else if key.utf8.first == UInt8(ascii: ".") {
-                specials[key] = try parseValue()
+                specials[key] = try parser.parseValue()
             } else {
-                let child = try parseNodeValue()
+                let child = try parser.parseNodeValue()
                 if !child.isEmpty { entries.append((ChildKey(key), child)) }
-            }
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                depth -= 1
-                break
-            } else {
-                throw error("expected ',' or '}'")
             }
         }
         if specials[".sv"] != nil { return Node(trustedJSON: .object(specials)) }

@@ -115,14 +115,23 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        var members = OrderedDictionary<String, JSONValue>()
+        try parseMembers { (parser, key) throws(JSONParseError) in members[key] = try parser.parseValue() }
+        return .object(members)
+    }
+
+    /// Reads an object, calling `member` with each key while the parser stands at its value (the
+    /// call must read the value).
+    mutating func parseMembers(
+        _ member: (inout JSONParser, String) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
         try enter()
         index += 1
-        var members = OrderedDictionary<String, JSONValue>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return
         }
         while true {
             skipWhitespace()
@@ -134,7 +143,7 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            try member(&self, key)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -142,7 +151,7 @@ public struct JSONParser {
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
-                return .object(members)
+                return
             } else {
                 throw error("expected ',' or '}'")
             }
