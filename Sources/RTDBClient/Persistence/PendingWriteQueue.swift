@@ -44,6 +44,9 @@ final class PendingWriteQueue {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The id of the oldest write still waiting, if any.
+    var oldestID: Int? { order.first { entries[$0] != nil } }
+
     /// Loads the queue and dead letters saved by an earlier run.
     func restore() throws -> [StoredWrite] {
         guard let store else { return [] }

@@ -14,21 +14,24 @@ extension Repo {
                 let snapshot = pendingWrites.snapshot
                 callbackQueue.async { for observer in observers { observer(snapshot) } }
             }
-            if pendingWrites.isEmpty, !pendingWaiters.isEmpty {
-                let waiters = pendingWaiters
-                pendingWaiters = []
-                callbackQueue.async { for waiter in waiters { waiter() } }
-            }
+            releaseWaiters()
         }
     }
 
-    /// Calls `waiter` once every write made so far has been answered by the server.
+    /// Calls `waiter` once every write made so far has been answered by the server (later writes
+    /// do not hold it back).
     func whenPendingWritesDrain(_ waiter: @escaping @Sendable () -> Void) {
-        if pendingWrites.isEmpty {
-            callbackQueue.async { waiter() }
-        } else {
-            pendingWaiters.append(waiter)
-        }
+        pendingWaiters.append((nextWriteID - 1, waiter))
+        releaseWaiters()
+    }
+
+    private func releaseWaiters() {
+        guard !pendingWaiters.isEmpty else { return }
+        let oldest = pendingWrites.oldestID ?? .max
+        let ready = pendingWaiters.filter { $0.upTo < oldest }
+        guard !ready.isEmpty else { return }
+        pendingWaiters.removeAll { $0.upTo < oldest }
+        callbackQueue.async { for entry in ready { entry.waiter() } }
     }
 
     /// Sends a dead letter again as a new write at the end of the queue.

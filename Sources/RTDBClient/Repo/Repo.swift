@@ -41,7 +41,8 @@ final class Repo: @unchecked Sendable {
     /// Writes waiting for the server, and the dead letters.
     var pendingWrites: PendingWriteQueue
     var pendingObservers: [DatabaseHandle: @Sendable ([PendingWrite]) -> Void] = [:]
-    var pendingWaiters: [@Sendable () -> Void] = []
+    /// Callers of `waitForPendingWrites`, each with the newest write id made before it asked.
+    var pendingWaiters: [(upTo: Int, waiter: @Sendable () -> Void)] = []
     var pendingPublishScheduled = false
     /// Named transactions registered by the app.
     var namedTransactions: [String: NamedTransaction] = [:]

@@ -9,6 +9,8 @@ final class InterceptingTransport: Transport {
         case forward
         /// The frame is lost and the connection fails, as a dropped network would do.
         case dropConnection
+        /// The frame is silently lost; the connection carries on.
+        case swallow
     }
 
     private let inner = WebSocketTransport()
@@ -63,7 +65,13 @@ private final class InterceptedConnection: TransportConnection {
 
     func deliver(_ event: TransportEvent) {
         guard !state.withLock({ $0.failed }) else { return }
-        if case .frame(let text) = event, transport.inboundVerdict(for: text) == .dropConnection { return fail() }
+        if case .frame(let text) = event {
+            switch transport.inboundVerdict(for: text) {
+            case .forward: break
+            case .dropConnection: return fail()
+            case .swallow: return
+            }
+        }
         onEvent(event)
     }
 
@@ -71,6 +79,7 @@ private final class InterceptedConnection: TransportConnection {
         switch transport.verdict(for: frame) {
         case .forward: inner?.send(frame)
         case .dropConnection: fail()
+        case .swallow: break
         }
     }
 

@@ -1,0 +1,39 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+@testable import RTDBClient
+
+/// The pending-write queue's states and `waitForPendingWrites`, against a real server.
+@Suite struct PendingWritesTests {
+    @Test func waitingCoversTheWritesMadeBeforeNotAfter() async throws {
+        let server = try await TestServer.start()
+        let transport = InterceptingTransport()
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", transport: transport)
+        try await client.reference(withPath: "warmup").setValue(true)
+        // Writes to /stuck never leave the client: they stay in flight.
+        transport.setRule { $0.contains(#""p":"/stuck""#) ? .swallow : .forward }
+        let events = Recorder<String>()
+        client.reference(withPath: "first").setValue(1, andPriority: nil)
+        client.waitForPendingWrites { events.record("before") }
+        client.reference(withPath: "stuck").setValue(2, andPriority: nil)
+        client.waitForPendingWrites { events.record("after") }
+        #expect(try await eventually { events.all == ["before"] })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(events.all == ["before"], "the write that never gets an answer holds back only later waiters")
+        let stuck = try #require(client.pendingWrites.first)
+        #expect(stuck.path == "/stuck")
+        #expect(stuck.state == .inFlight)
+        #expect(stuck.attempts == 1)
+        // Once the link lets it through (after a reconnect), the later waiter goes too.
+        transport.setRule { _ in .forward }
+        client.goOffline()
+        #expect(client.pendingWrites.first?.state == .queued)
+        client.goOnline()
+        #expect(try await eventually { events.all == ["before", "after"] })
+        #expect(client.pendingWrites.isEmpty)
+        client.close()
+        await server.stop()
+    }
+}
