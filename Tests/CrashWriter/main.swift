@@ -27,7 +27,14 @@ database.isPersistenceEnabled = true
 if arguments[3] == "--drain" {
     let drained = DispatchSemaphore(value: 0)
     database.waitForPendingWrites { drained.signal() }
-    drained.wait()
+    // While waiting, say what is left every few seconds (for the test's failure message).
+    while drained.wait(timeout: .now() + 3) == .timedOut {
+        let pending = database.pendingWrites
+        FileHandle.standardError.write(
+            Data(
+                "\(Date()) waiting: \(pending.count) pending, first \(pending.prefix(3)), \(database.connectionStatus.phase)\n"
+                    .utf8))
+    }
     say("drained")
     exit(0)
 }

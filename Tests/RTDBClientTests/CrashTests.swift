@@ -29,12 +29,17 @@ import Testing
             returned += done
             #expect(writer.standardError.isEmpty, "run \(run): \(writer.standardError)")
         }
+        let drainStarted = Date()
         let drain = try ChildProcess(helper, [url, directory.path, "--drain"])
-        #expect(try await eventually(attempts: 1_200) { drain.standardOutput.contains("drained") })
+        #expect(
+            try await eventually(attempts: 1_200) { drain.standardOutput.contains("drained") },
+            "drain: \(drain.standardError.suffix(600))")
         drain.signal(SIGKILL)
         _ = try await drain.waitForExit()
 
-        print("crash test: \(returned.count) writes returned across \(Self.runs) SIGKILLs")
+        print(
+            "crash test: \(returned.count) writes returned across \(Self.runs) SIGKILLs; drained in \(Int(Date().timeIntervalSince(drainStarted) * 1000)) ms"
+        )
         let writes = try #require(try await http("GET", "/writes.json", port: server.port).json?.objectValue)
         let log = try #require(try await http("GET", "/log.json", port: server.port).json?.objectValue)
         let counter = try await http("GET", "/counter.json", port: server.port).json

@@ -148,7 +148,10 @@ public final class Database: Sendable {
             return state.closed ? nil : state.repo
         }
         guard let repo else { return }
-        repo.queue.sync { repo.connection.shutDown() }
+        repo.queue.sync {
+            repo.connection.shutDown()
+            repo.pendingWrites.flush()
+        }
         Database.registry.withLock { registry in
             if registry.instances[url] === self { registry.instances[url] = nil }
         }

@@ -154,7 +154,11 @@ extension PersistentConnection {
         let id = put.id
         send(put.request.action, put.request.body) { [weak self] status, data in
             guard let self else { return }
-            self.outstandingPuts.removeAll { $0.id == id }
+            // Answers come in order, so this finds the first entry at once (a removeAll would
+            // visit the whole queue on every ack: quadratic for a long queue).
+            if let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) {
+                self.outstandingPuts.remove(at: position)
+            }
             put.request.onComplete?(status, data)
         }
     }

@@ -128,11 +128,13 @@ final class ClientStore {
         }
     }
 
-    func setAttempts(_ id: Int, _ attempts: Int) throws {
+    /// Deletes acknowledged writes and saves attempt counts, in one transaction.
+    func updateQueue(removing ids: [Int], attempts: [Int: Int]) throws {
         try queue.write { db in
-            try db.cachedStatement(sql: "UPDATE writes SET attempts = ? WHERE id = ?").execute(arguments: [
-                attempts, id,
-            ])
+            let delete = try db.cachedStatement(sql: "DELETE FROM writes WHERE id = ?")
+            for id in ids { try delete.execute(arguments: [id]) }
+            let update = try db.cachedStatement(sql: "UPDATE writes SET attempts = ? WHERE id = ?")
+            for (id, count) in attempts { try update.execute(arguments: [count, id]) }
         }
     }
 

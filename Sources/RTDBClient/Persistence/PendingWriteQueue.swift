@@ -36,6 +36,13 @@ final class PendingWriteQueue {
     private(set) var pauseReason: String?
     /// Called after every change (the repo publishes a snapshot from it).
     var onChange: () -> Void = {}
+    /// Asks for ``flush()`` later on the repo's queue (acks and attempts reach the disk in
+    /// batches); without it they are saved at once.
+    var requestFlush: (() -> Void)?
+    /// Acknowledged writes whose rows are still on disk, and attempt counts not yet saved.
+    private var unsavedRemovals: [Int] = []
+    private var unsavedAttempts: [Int: Int] = [:]
+    private var flushScheduled = false
 
     init(store: ClientStore?, logger: Logger) {
         self.store = store
@@ -90,8 +97,9 @@ final class PendingWriteQueue {
         entry.state = .inFlight
         entry.write.attempts += 1
         entries[id] = entry
-        if entry.write.name != nil || entry.write.kind != .transaction {
-            try? store?.setAttempts(id, entry.write.attempts)
+        if store != nil, entry.write.name != nil || entry.write.kind != .transaction {
+            unsavedAttempts[id] = entry.write.attempts
+            scheduleFlush()
         }
         onChange()
     }
@@ -130,7 +138,13 @@ final class PendingWriteQueue {
     /// The server acknowledged the write.
     func remove(_ id: Int) {
         guard let entry = take(id) else { return }
-        if entry.write.kind != .transaction || entry.write.name != nil { try? store?.removeWrite(id) }
+        if store != nil, entry.write.kind != .transaction || entry.write.name != nil {
+            // Safe to save late: a write whose row outlives a crash is sent again under its
+            // idempotency key, and the server acknowledges it without applying it twice.
+            unsavedRemovals.append(id)
+            unsavedAttempts[id] = nil
+            scheduleFlush()
+        }
         onChange()
     }
 
@@ -145,6 +159,27 @@ final class PendingWriteQueue {
         }
         letters[id] = Letter(write: entry.write, bytes: entry.bytes, status: status, reason: reason, failedAt: time)
         onChange()
+    }
+
+    private func scheduleFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        if let requestFlush { requestFlush() } else { flush() }
+    }
+
+    /// Saves the acks and attempt counts gathered since the last flush, in one transaction.
+    func flush() {
+        flushScheduled = false
+        guard let store, !unsavedRemovals.isEmpty || !unsavedAttempts.isEmpty else { return }
+        let removals = unsavedRemovals
+        let attempts = unsavedAttempts
+        unsavedRemovals = []
+        unsavedAttempts = [:]
+        do {
+            try store.updateQueue(removing: removals, attempts: attempts)
+        } catch {
+            logger.error("persistence: saving \(removals.count) acknowledgements failed: \(error)")
+        }
     }
 
     /// Takes a dead letter out of the list (to retry or discard it).

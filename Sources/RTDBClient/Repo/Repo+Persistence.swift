@@ -33,6 +33,10 @@ extension Repo {
             serverTree.persistence = manager
             pendingWrites = PendingWriteQueue(store: store, logger: logger)
             pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
+            pendingWrites.requestFlush = { [weak self] in
+                guard let repo = self else { return }
+                repo.queue.async { repo.pendingWrites.flush() }
+            }
             nextWriteID = try store.highestWriteID() + 1
             if let credential = try store.setting("credential") { connection.setAuth(credential) }
             let opened = DispatchTime.now().uptimeNanoseconds

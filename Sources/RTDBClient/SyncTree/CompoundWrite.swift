@@ -34,6 +34,11 @@ struct CompoundWrite: Sendable {
         }
     }
 
+    /// Replaces everything at and below `path` with `other` (whose root is at `path`).
+    mutating func replaceSubtree(_ path: Path, with other: CompoundWrite) {
+        if path.isEmpty { tree = other.tree } else { tree.setTree(path, other.tree) }
+    }
+
     mutating func addWrites(_ path: Path, _ children: [(path: Path, node: Node)]) {
         for (relative, node) in children { addWrite(path.child(relative), node) }
     }

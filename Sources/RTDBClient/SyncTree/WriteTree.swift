@@ -18,6 +18,7 @@ struct WriteRecord {
 final class WriteTree {
     private var visibleWrites = CompoundWrite.empty
     private(set) var allWrites: [WriteRecord] = []
+    private var index = WritePathIndex()
     private var lastWriteID = -1
     /// How many writes are hidden (transactions run without local events).
     private var hiddenCount = 0
@@ -26,14 +27,18 @@ final class WriteTree {
 
     func addOverwrite(_ path: Path, _ node: Node, writeID: Int, visible: Bool = true) {
         precondition(writeID > lastWriteID, "write ids must increase")
-        allWrites.append(WriteRecord(writeID: writeID, path: path, snap: node, children: nil, visible: visible))
+        let write = WriteRecord(writeID: writeID, path: path, snap: node, children: nil, visible: visible)
+        allWrites.append(write)
+        index.insert(write)
         if visible { visibleWrites.addWrite(path, node) } else { hiddenCount += 1 }
         lastWriteID = writeID
     }
 
     func addMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) {
         precondition(writeID > lastWriteID, "write ids must increase")
-        allWrites.append(WriteRecord(writeID: writeID, path: path, snap: nil, children: children, visible: true))
+        let write = WriteRecord(writeID: writeID, path: path, snap: nil, children: children, visible: true)
+        allWrites.append(write)
+        index.insert(write)
         visibleWrites.addWrites(path, children)
         lastWriteID = writeID
     }
@@ -44,32 +49,34 @@ final class WriteTree {
 
     /// Removes a write; returns whether it may have been visible (views must re-evaluate).
     func removeWrite(_ writeID: Int) -> Bool {
-        guard let index = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
-        let removed = allWrites.remove(at: index)
+        guard let position = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
+        let removed = allWrites.remove(at: position)
         if !removed.visible { hiddenCount -= 1 }
-        var wasVisible = removed.visible
-        var overlaps = false
-        var position = allWrites.count - 1
-        while wasVisible && position >= 0 {
-            let current = allWrites[position]
-            if current.visible {
-                if position >= index && current.contains(removed.path) {
-                    wasVisible = false  // shadowed by a later write
-                } else if removed.path.contains(current.path) {
-                    overlaps = true
-                }
+        index.remove(removed)
+        guard removed.visible else { return false }
+        // Path by path (a set has one, an update one per child): hidden by a later write there,
+        // nothing changes; other writes at or below it, that part is layered again; else it
+        // comes straight out. An earlier write above it had the removed data folded in: rebuild.
+        var changed = false
+        var rebuild = false
+        var relayer: [Path] = []
+        var remove: [Path] = []
+        for path in WritePathIndex.coveredPaths(removed) {
+            if index.isCoveredByLaterWrite(path, after: removed.writeID) { continue }
+            changed = true
+            if index.isCoveredByEarlierWrite(path, before: removed.writeID) {
+                rebuild = true
+                break
             }
-            position -= 1
+            if index.hasWrite(atOrBelow: path) { relayer.append(path) } else { remove.append(path) }
         }
-        if !wasVisible { return false }
-        if overlaps {
+        guard changed else { return false }
+        if rebuild {
             visibleWrites = WriteTree.layer(allWrites, at: .root) { $0.visible }
-            lastWriteID = allWrites.last?.writeID ?? -1
-        } else if removed.snap != nil {
-            visibleWrites.removeWrite(removed.path)
         } else {
-            for child in removed.children ?? [] {
-                visibleWrites.removeWrite(removed.path.child(child.path))
+            for path in remove { visibleWrites.removeWrite(path) }
+            for path in relayer {
+                visibleWrites.replaceSubtree(path, with: WriteTree.layer(allWrites, at: path) { $0.visible })
             }
         }
         return true
@@ -154,21 +161,13 @@ final class WriteTree {
     static func layer(_ writes: [WriteRecord], at root: Path, where include: (WriteRecord) -> Bool) -> CompoundWrite {
         var compound = CompoundWrite.empty
         for write in writes where include(write) {
-            if let snap = write.snap {
-                if let relative = root.relativePath(to: write.path) {
-                    compound = compound.addingWrite(relative, snap)
-                } else if let relative = write.path.relativePath(to: root) {
-                    compound = compound.addingWrite(.root, snap.child(at: relative))
-                }
-            } else if let children = write.children {
-                if let relative = root.relativePath(to: write.path) {
-                    compound = compound.addingWrites(relative, children)
-                } else if let relative = write.path.relativePath(to: root) {
-                    if relative.isEmpty {
-                        compound = compound.addingWrites(.root, children)
-                    } else if let child = children.first(where: { $0.path.segments == [relative.front!] }) {
-                        compound = compound.addingWrite(.root, child.node.child(at: relative.popFront))
-                    }
+            let parts = write.snap.map { [(path: Path.root, node: $0)] } ?? write.children ?? []
+            for part in parts {
+                let target = write.path.child(part.path)
+                if let relative = root.relativePath(to: target) {
+                    compound.addWrite(relative, part.node)
+                } else if let relative = target.relativePath(to: root) {
+                    compound.addWrite(.root, part.node.child(at: relative))
                 }
             }
         }
