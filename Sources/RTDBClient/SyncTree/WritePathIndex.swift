@@ -10,6 +10,13 @@ struct WritePathIndex {
     /// How many covered paths of visible writes lie at or below each path.
     private var coveredAtOrBelow: [Path: Int] = [:]
 
+    init() {}
+
+    /// An index of these writes.
+    init(_ writes: [WriteRecord]) {
+        for write in writes { insert(write) }
+    }
+
     private static func prefixes(of path: Path) -> [Path] {
         (0...path.count).map { Path(segments: Array(path.segments.prefix($0))) }
     }

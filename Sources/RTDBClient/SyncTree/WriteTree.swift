@@ -18,7 +18,9 @@ struct WriteRecord {
 final class WriteTree {
     private var visibleWrites = CompoundWrite.empty
     private(set) var allWrites: [WriteRecord] = []
-    private var index = WritePathIndex()
+    /// Built at the first removal, not while writes pile up (a restart replays thousands before
+    /// the first view needs them).
+    private var index: WritePathIndex?
     private var lastWriteID = -1
     /// How many writes are hidden (transactions run without local events).
     private var hiddenCount = 0
@@ -29,7 +31,7 @@ final class WriteTree {
         precondition(writeID > lastWriteID, "write ids must increase")
         let write = WriteRecord(writeID: writeID, path: path, snap: node, children: nil, visible: visible)
         allWrites.append(write)
-        index.insert(write)
+        index?.insert(write)
         if visible { visibleWrites.addWrite(path, node) } else { hiddenCount += 1 }
         lastWriteID = writeID
     }
@@ -38,7 +40,7 @@ final class WriteTree {
         precondition(writeID > lastWriteID, "write ids must increase")
         let write = WriteRecord(writeID: writeID, path: path, snap: nil, children: children, visible: true)
         allWrites.append(write)
-        index.insert(write)
+        index?.insert(write)
         visibleWrites.addWrites(path, children)
         lastWriteID = writeID
     }
@@ -50,9 +52,11 @@ final class WriteTree {
     /// Removes a write; returns whether it may have been visible (views must re-evaluate).
     func removeWrite(_ writeID: Int) -> Bool {
         guard let position = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
+        var index = self.index ?? WritePathIndex(allWrites)
         let removed = allWrites.remove(at: position)
         if !removed.visible { hiddenCount -= 1 }
         index.remove(removed)
+        self.index = index
         guard removed.visible else { return false }
         // Path by path (a set has one, an update one per child): hidden by a later write there,
         // nothing changes; other writes at or below it, that part is layered again; else it
