@@ -93,11 +93,10 @@ import Testing
     @Test func cacheSizeOutsideTheAllowedRangeIsRefusedByName() throws {
         let database = Database(url: "http://127.0.0.1:1?ns=demo")
         #expect(throws: PersistenceSettingError.self) { try database.setPersistenceCacheSizeBytes(512) }
-        do {
+        let tooBig = #expect(throws: PersistenceSettingError.self) {
             try database.setPersistenceCacheSizeBytes(200 * 1024 * 1024)
-        } catch {
-            #expect(error.description.contains("between 1 MB"))
         }
+        #expect(tooBig?.description.contains("between 1 MB") == true)
         database.persistenceCacheSizeBytes = 5
         #expect(database.persistenceCacheSizeBytes == 10 * 1024 * 1024, "refused; the default stays")
         try database.setPersistenceCacheSizeBytes(2 * 1024 * 1024)

@@ -9,18 +9,6 @@ struct CompoundWrite: Sendable {
 
     var isEmpty: Bool { tree.isEmpty }
 
-    func addingWrite(_ path: Path, _ node: Node) -> CompoundWrite {
-        var result = self
-        result.addWrite(path, node)
-        return result
-    }
-
-    func addingWrites(_ path: Path, _ children: [(path: Path, node: Node)]) -> CompoundWrite {
-        var result = self
-        result.addWrites(path, children)
-        return result
-    }
-
     /// Adds a write in place: with thousands of writes under one parent, a copy per write would
     /// make a long queue quadratic.
     mutating func addWrite(_ path: Path, _ node: Node) {
@@ -41,13 +29,6 @@ struct CompoundWrite: Sendable {
 
     mutating func addWrites(_ path: Path, _ children: [(path: Path, node: Node)]) {
         for (relative, node) in children { addWrite(path.child(relative), node) }
-    }
-
-    /// Removes the write at `path` and deeper ones (a write above is kept).
-    func removingWrite(_ path: Path) -> CompoundWrite {
-        var result = self
-        result.removeWrite(path)
-        return result
     }
 
     /// Removes the write at `path` and deeper ones, in place.
