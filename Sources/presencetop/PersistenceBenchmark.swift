@@ -23,17 +23,31 @@ struct PersistenceBenchmark: AsyncParsableCommand {
     @Option(help: "Cold starts measured (the median is reported).")
     var rounds = 5
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep the prepared files here and reuse them on the next run (only the cold start is then measured).",
+            valueName: "directory"))
+    var reuse: String?
+
     func run() async throws {
         let server = try await InProcessServer.start(dataDirectory: nil)
-        let url = "http://127.0.0.1:\(server.port)?ns=bench"
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "presencetop-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-
-        try persistedWrites(url: url, directory: directory.appendingPathComponent("rate"))
-        try await prepareColdStart(url: url, directory: directory.appendingPathComponent("cold"))
+        let directory =
+            reuse.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-bench-\(UUID().uuidString)")
+        defer { if reuse == nil { try? FileManager.default.removeItem(at: directory) } }
+        let cold = directory.appendingPathComponent("cold")
+        // The URL names the cache file: a reused directory keeps the one it was prepared with.
+        let urlFile = directory.appendingPathComponent("url")
+        var url = "http://127.0.0.1:\(server.port)?ns=bench"
+        if reuse != nil, let saved = try? String(contentsOf: urlFile, encoding: .utf8) {
+            url = saved
+        } else {
+            try persistedWrites(url: url, directory: directory.appendingPathComponent("rate"))
+            try await prepareColdStart(url: url, directory: cold)
+            if reuse != nil { try url.write(to: urlFile, atomically: true, encoding: .utf8) }
+        }
         await server.stop()
-        try await coldStart(url: url, directory: directory.appendingPathComponent("cold"))
+        try await coldStart(url: url, directory: cold)
     }
 
     @Flag(help: "Print the start-up phases (file, queue, replay, cache read).")

@@ -132,34 +132,31 @@ extension PersistentConnection {
     /// `idempotencyKey` goes out as `ik` (our extension): our server applies a re-sent write once;
     /// other servers ignore the field.
     func put(
-        action: String, path: Path, data: JSONValue, hash: String? = nil, idempotencyKey: String? = nil,
-        onSend: (() -> Void)? = nil, onComplete: @escaping (String, JSONValue) -> Void
+        action: String, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
+        idempotencyKey: String? = nil, onSend: (() -> Void)? = nil,
+        onComplete: @escaping (String, JSONValue) -> Void
     ) {
-        var body: JSONValue.Members = ["p": .string(path.description), "d": data]
-        if let hash { body["h"] = .string(hash) }
-        if let idempotencyKey { body["ik"] = .string(idempotencyKey) }
         nextPutID += 1
         outstandingPuts.append(
-            (
-                nextPutID, QueuedRequest(action: action, body: .object(body), onComplete: onComplete, onSend: onSend),
-                false
-            ))
+            OutstandingPut(
+                id: nextPutID, action: action, path: path, data: data, hash: hash, idempotencyKey: idempotencyKey,
+                onSend: onSend, onComplete: onComplete))
         if isReady, writesPausedReason == nil { sendPut(at: outstandingPuts.count - 1) }
     }
 
     private func sendPut(at index: Int) {
         let put = outstandingPuts[index]
         outstandingPuts[index].sent = true
-        put.request.onSend?()
+        put.onSend?()
         let id = put.id
-        send(put.request.action, put.request.body) { [weak self] status, data in
+        send(put.action, put.body) { [weak self] status, data in
             guard let self else { return }
-            // Answers come in order, so this finds the first entry at once (a removeAll would
-            // visit the whole queue on every ack: quadratic for a long queue).
+            // Answers come in order, so this finds the first entry at once, and the deque removes
+            // it without moving the rest.
             if let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) {
                 self.outstandingPuts.remove(at: position)
             }
-            put.request.onComplete?(status, data)
+            put.onComplete(status, data)
         }
     }
 

@@ -1,3 +1,4 @@
+import DequeModule
 import Dispatch
 import Foundation
 import RTDBCore
@@ -55,7 +56,8 @@ final class PersistentConnection: @unchecked Sendable {
     var requestNumber = 0
     var callbacks: [Int: (String, JSONValue) -> Void] = [:]
     var listens: [String: Listen] = [:]
-    var outstandingPuts: [(id: Int, request: QueuedRequest, sent: Bool)] = []
+    /// Writes not yet acknowledged, in order (answers come in order: acks leave from the front).
+    var outstandingPuts = Deque<OutstandingPut>()
     var nextPutID = 0
     var offlineQueue: [QueuedRequest] = []
     /// onDisconnect operations and reads sent but not yet answered, by request number.
@@ -193,12 +195,13 @@ final class PersistentConnection: @unchecked Sendable {
         // Writes that were sent stay queued and are sent again in order after reconnecting. A
         // transaction put without an idempotency key fails with "disconnect", as the SDKs do; with
         // one it is sent again: our server answers ok if it was applied, else judges its hash.
-        var kept: [(id: Int, request: QueuedRequest, sent: Bool)] = []
-        for put in outstandingPuts {
-            if put.sent, put.request.body["h"] != nil, put.request.body["ik"] == nil {
-                put.request.onComplete?("disconnect", "the connection was lost while the transaction was in flight")
+        var kept = Deque<OutstandingPut>()
+        for var put in outstandingPuts {
+            if put.sent, put.hash != nil, put.idempotencyKey == nil {
+                put.onComplete("disconnect", "the connection was lost while the transaction was in flight")
             } else {
-                kept.append((put.id, put.request, false))
+                put.sent = false
+                kept.append(put)
             }
         }
         outstandingPuts = kept

@@ -68,15 +68,15 @@ extension ClientStore {
             if let priority, rowPath == path { priorities.append((.root, priority)) }
         }
         var keys: [String] = []
-        var texts: [String] = []
+        var rows: [(Node, Priority?)] = []
         let descendants = try Row.fetchCursor(
             db, sql: "SELECT path, value FROM server_cache WHERE path > ? AND path < ? ORDER BY path",
             arguments: [key, ClientStore.rangeEnd(key)])
         while let row = try descendants.next() {
-            keys.append(row["path"])
-            texts.append(row["value"])
+            keys.append(row[0])
+            // Left unparsed: a restart's first events rarely look inside every cached child.
+            rows.append(try ClientStore.decode(row[1], at: .root, deferred: true))
         }
-        let decoded = try ClientStore.decodeAll(texts)
         let prefixLength = key.utf8.count
         // The common shape, a split node with one row per child: build its children in one go.
         if result.isEmpty, priorities.isEmpty || priorities.count == 1,
@@ -84,15 +84,18 @@ extension ClientStore {
         {
             var entries: [(key: ChildKey, node: Node)] = []
             entries.reserveCapacity(keys.count)
-            for (rowKey, (node, priority)) in zip(keys, decoded) where !node.isEmpty {
-                let childKey = ChildKey(String(rowKey.utf8.dropFirst(prefixLength).dropLast())!)
+            for (rowKey, (node, priority)) in zip(keys, rows) where !node.isEmpty {
+                let childKey = ChildKey(String(decoding: rowKey.utf8.dropFirst(prefixLength).dropLast(), as: UTF8.self))
                 entries.append((childKey, priority.map { node.withPriority($0) } ?? node))
             }
-            return Node(children: ChildrenMap(entries), priority: priorities.first?.1)
+            // Rows come in byte order, which is key order unless integer keys or keys extending
+            // one another with a character below `/` are mixed in: check rather than sort.
+            let inOrder = zip(entries, entries.dropFirst()).allSatisfy { $0.key < $1.key }
+            return Node(
+                children: inOrder ? ChildrenMap(sorted: entries) : ChildrenMap(entries), priority: priorities.first?.1)
         }
-        for (rowKey, (node, priority)) in zip(keys, decoded) {
-            let rowPath = ClientStore.path(fromKey: rowKey)
-            let relative = path.relativePath(to: rowPath)!
+        for (rowKey, (node, priority)) in zip(keys, rows) {
+            let relative = path.relativePath(to: ClientStore.path(fromKey: rowKey))!
             result = result.updating(at: relative, with: node)
             if let priority { priorities.append((relative, priority)) }
         }
@@ -103,18 +106,15 @@ extension ClientStore {
         return result
     }
 
-    /// Parses rows, on every core when there are many (parsing dominates loading a large cache).
-    private static func decodeAll(_ texts: [String]) throws -> [(Node, Priority?)] {
-        try ParallelMap.map(texts) { try decode($0, at: .root) }
-    }
-
-    private static func decode(_ text: String, at path: Path) throws -> (Node, Priority?) {
+    /// A row's node (left unparsed when `deferred`); a split marker gives the empty node and the
+    /// priority it keeps.
+    private static func decode(_ text: String, at path: Path, deferred: Bool = false) throws -> (Node, Priority?) {
         // A split marker is a small object holding `.split`; everything else is a node.
         if text.utf8.count < 128, text.contains(#"".split""#) {
             let members = try JSONParser.parse(text).objectValue ?? [:]
             return (.empty, try members[".priority"].flatMap { try Priority(json: $0, at: path) })
         }
-        return (try JSONParser.parseNode(text), nil)
+        return (deferred ? Node(deferredJSON: text) : try JSONParser.parseNode(text), nil)
     }
 
     /// Bytes the cache takes: stored JSON plus path text, as the Android SDK counts.

@@ -140,37 +140,21 @@ final class ClientStore {
 
     /// The queue in write-id order, with the size of each write's data in bytes.
     func loadWrites() throws -> [(write: StoredWrite, bytes: Int)] {
-        let rows = try queue.read { db in
-            var rows: [RawWrite] = []
+        try queue.read { db in
+            var rows: [(write: StoredWrite, bytes: Int)] = []
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT id, kind, path, data, name, enqueued_at, attempts FROM writes ORDER BY id")
             while let row = try cursor.next() {
                 // Columns by position: a name lookup per column per row shows in a 10,000-write start.
-                rows.append(
-                    RawWrite(
-                        id: row[0], kind: row[1], path: row[2], data: row[3], name: row[4], enqueuedAt: row[5],
-                        attempts: row[6]))
+                // The data stays text until something needs it (a long queue's start parses none).
+                let text: String = row[3]
+                let write = StoredWrite(
+                    id: row[0], kind: PendingWrite.Kind(rawValue: row[1]) ?? .set, path: Path(row[2] as String),
+                    dataText: text, name: row[4], enqueuedAt: row[5], attempts: row[6])
+                rows.append((write, text.utf8.count))
             }
             return rows
         }
-        // Parsing is the slow part of a long queue's start: spread it over the cores.
-        return try ParallelMap.map(rows) { raw in
-            let write = StoredWrite(
-                id: raw.id, kind: PendingWrite.Kind(rawValue: raw.kind) ?? .set, path: Path(raw.path),
-                data: try JSONParser.parse(raw.data), name: raw.name, enqueuedAt: raw.enqueuedAt, attempts: raw.attempts
-            )
-            return (write, raw.data.utf8.count)
-        }
-    }
-
-    private struct RawWrite: Sendable {
-        var id: Int
-        var kind: String
-        var path: String
-        var data: String
-        var name: String?
-        var enqueuedAt: Int64
-        var attempts: Int
     }
 
     func insertDeadLetter(_ letter: StoredWrite, failedAt: Int64, status: String, reason: String) throws {
@@ -212,42 +196,5 @@ final class ClientStore {
                         UNION ALL SELECT CAST(value AS INTEGER) FROM meta WHERE name = 'last_write_id')
                     """) ?? 0
         }
-    }
-}
-
-/// A queued write as stored: its data keeps server values unresolved.
-struct StoredWrite: Sendable, Equatable {
-    var id: Int
-    var kind: PendingWrite.Kind
-    var path: Path
-    /// The data: a node's export JSON (set, remove), relative path → value (update), null
-    /// (transaction).
-    var data: JSONValue
-    /// A named transaction's name.
-    var name: String?
-    var enqueuedAt: Int64
-    var attempts: Int
-
-    init(row: Row) throws {
-        id = row["id"]
-        kind = PendingWrite.Kind(rawValue: row["kind"]) ?? .set
-        path = Path(row["path"] as String)
-        data = try JSONParser.parse(row["data"] as String)
-        name = row["name"]
-        enqueuedAt = row["enqueued_at"]
-        attempts = row["attempts"]
-    }
-
-    init(
-        id: Int, kind: PendingWrite.Kind, path: Path, data: JSONValue, name: String? = nil, enqueuedAt: Int64,
-        attempts: Int = 0
-    ) {
-        self.id = id
-        self.kind = kind
-        self.path = path
-        self.data = data
-        self.name = name
-        self.enqueuedAt = enqueuedAt
-        self.attempts = attempts
     }
 }

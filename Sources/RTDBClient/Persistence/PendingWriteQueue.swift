@@ -79,7 +79,7 @@ final class PendingWriteQueue {
 
     /// Adds a write; with persistence it is on disk when this returns.
     func add(_ write: StoredWrite, persist: Bool = true) {
-        let text = write.data.jsonString
+        let text = write.dataText
         if persist, let store {
             do {
                 try store.insertWrite(write, dataText: text)

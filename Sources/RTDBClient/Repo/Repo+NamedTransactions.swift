@@ -53,7 +53,9 @@ extension Repo {
         raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
         let key = idempotencyKey(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
-        connection.put(action: "p", path: write.path, data: payload, hash: hash, idempotencyKey: key, onSend: onSend) {
+        connection.put(
+            action: "p", path: write.path, data: payload, hash: hash, idempotencyKey: key, onSend: onSend
+        ) {
             [self] status, data in
             raise(serverTree.ackUserWrite(writeID, revert: status != "ok"))
             if status == "ok" {

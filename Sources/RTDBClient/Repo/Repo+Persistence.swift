@@ -64,8 +64,9 @@ extension Repo {
         do {
             switch write.kind {
             case .set, .remove:
-                // Validated when the app made it; only this program writes the file.
-                let node = Node(trustedJSON: write.data)
+                // Validated when the app made it; only this program writes the file. Left
+                // unparsed until a view or the server needs it.
+                let node = write.setNode
                 let resolved = resolveLocally(node, at: write.path)
                 raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: write.id))
             case .update:

@@ -135,7 +135,8 @@ extension Repo {
                         ])
                 }
             }
-            connection.put(action: "p", path: path, data: payload.exportJSON, hash: hash, idempotencyKey: key) {
+            let data = payload.exportJSON
+            connection.put(action: "p", path: path, data: data, hash: hash, idempotencyKey: key) {
                 [self] status, _ in
                 handleTransactionResponse(path: path, records: queue, status: status, database: database)
             }

@@ -10,16 +10,59 @@ public struct Node: Sendable, Hashable {
         case children(ChildrenMap)
     }
 
-    let storage: Storage
+    /// The content, or export JSON read from disk and parsed when first looked at (see
+    /// ``init(deferredJSON:)``).
+    private enum Stored: Sendable {
+        case resolved(Storage)
+        case deferred(DeferredNode)
+    }
+
+    private let stored: Stored
+    private let storedPriority: Priority?
+
+    /// What the node holds; a deferred node is parsed here, once.
+    var storage: Storage {
+        switch stored {
+        case .resolved(let storage): return storage
+        case .deferred(let deferred): return deferred.node.storage
+        }
+    }
+
     /// The node's priority, if any (always nil for the empty node).
-    public let priority: Priority?
+    public var priority: Priority? {
+        if case .deferred(let deferred) = stored { return deferred.node.storedPriority }
+        return storedPriority
+    }
 
     /// The empty node (`null`).
     public static let empty = Node(storage: .empty, priority: nil)
 
     init(storage: Storage, priority: Priority?) {
-        self.storage = storage
-        self.priority = priority
+        self.stored = .resolved(storage)
+        self.storedPriority = priority
+    }
+
+    init(deferred: DeferredNode) {
+        self.stored = .deferred(deferred)
+        self.storedPriority = nil
+    }
+
+    /// The unparsed text of a deferred node that has not been looked at yet.
+    var deferredNode: DeferredNode? {
+        if case .deferred(let deferred) = stored { return deferred }
+        return nil
+    }
+
+    /// Whether two nodes hold the same data and priority (deferred nodes are parsed to compare).
+    public static func == (lhs: Node, rhs: Node) -> Bool {
+        if case .deferred(let left) = lhs.stored, case .deferred(let right) = rhs.stored, left === right { return true }
+        return lhs.storage == rhs.storage && lhs.priority == rhs.priority
+    }
+
+    /// Hashes the data and priority (a deferred node is parsed first).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage)
+        hasher.combine(priority)
     }
 
     /// A leaf.
@@ -36,9 +79,9 @@ public struct Node: Sendable, Hashable {
         }
     }
 
-    /// Whether this is the empty node (`null`).
+    /// Whether this is the empty node (`null`); a deferred node is never empty and stays unparsed.
     public var isEmpty: Bool {
-        if case .empty = storage { return true }
+        if case .resolved(.empty) = stored { return true }
         return false
     }
 

@@ -1,6 +1,7 @@
 extension Node {
     /// Whether any leaf or priority in the tree is an unresolved server value.
     public var containsServerValues: Bool {
+        if let deferred = deferredNode, !deferred.mayContainServerValues { return false }
         if case .serverValue? = priority { return true }
         switch storage {
         case .empty: return false

@@ -1,0 +1,98 @@
+import GRDB
+import RTDBCore
+
+/// A queued write as stored: its data keeps server values unresolved.
+///
+/// A write restored from disk keeps its data as the stored text until something needs it as
+/// JSON: a restart replays thousands of writes, and most of them are neither read nor sent
+/// before the first events.
+struct StoredWrite: Sendable, Equatable {
+    var id: Int
+    var kind: PendingWrite.Kind
+    var path: Path
+    private var payload: Payload
+    /// A named transaction's name.
+    var name: String?
+    var enqueuedAt: Int64
+    var attempts: Int
+
+    private enum Payload: Sendable {
+        case json(JSONValue)
+        case text(DeferredJSON)
+    }
+
+    /// The data: a node's export JSON (set, remove), relative path → value (update), a named
+    /// transaction's state, or null (other transactions).
+    var data: JSONValue {
+        get {
+            switch payload {
+            case .json(let json): return json
+            case .text(let deferred): return deferred.json
+            }
+        }
+        set { payload = .json(newValue) }
+    }
+
+    /// The data as JSON text (as stored).
+    var dataText: String {
+        switch payload {
+        case .json(let json): return json.jsonString
+        case .text(let deferred): return deferred.text
+        }
+    }
+
+    /// A set's data as a node, unparsed until looked into when it was read from disk.
+    var setNode: Node {
+        switch payload {
+        case .json(let json): return Node(trustedJSON: json)
+        case .text(let deferred): return Node(deferredJSON: deferred.text)
+        }
+    }
+
+    init(row: Row) throws {
+        id = row["id"]
+        kind = PendingWrite.Kind(rawValue: row["kind"]) ?? .set
+        path = Path(row["path"] as String)
+        payload = .json(try JSONParser.parse(row["data"] as String))
+        name = row["name"]
+        enqueuedAt = row["enqueued_at"]
+        attempts = row["attempts"]
+    }
+
+    init(
+        id: Int, kind: PendingWrite.Kind, path: Path, data: JSONValue, name: String? = nil, enqueuedAt: Int64,
+        attempts: Int = 0
+    ) {
+        self.init(
+            id: id, kind: kind, path: path, payload: .json(data), name: name, enqueuedAt: enqueuedAt,
+            attempts: attempts)
+    }
+
+    /// A write read from disk, its data left as text.
+    init(
+        id: Int, kind: PendingWrite.Kind, path: Path, dataText: String, name: String?, enqueuedAt: Int64,
+        attempts: Int
+    ) {
+        self.init(
+            id: id, kind: kind, path: path, payload: .text(DeferredJSON(dataText)), name: name,
+            enqueuedAt: enqueuedAt, attempts: attempts)
+    }
+
+    private init(
+        id: Int, kind: PendingWrite.Kind, path: Path, payload: Payload, name: String?, enqueuedAt: Int64,
+        attempts: Int
+    ) {
+        self.id = id
+        self.kind = kind
+        self.path = path
+        self.payload = payload
+        self.name = name
+        self.enqueuedAt = enqueuedAt
+        self.attempts = attempts
+    }
+
+    static func == (lhs: StoredWrite, rhs: StoredWrite) -> Bool {
+        lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.path == rhs.path && lhs.name == rhs.name
+            && lhs.enqueuedAt == rhs.enqueuedAt && lhs.attempts == rhs.attempts && lhs.data == rhs.data
+    }
+}
