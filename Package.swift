@@ -64,6 +64,8 @@ let package = Package(
                 "RTDBCore",
                 "RTDBWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for reading a restart's thousands of rows in place.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

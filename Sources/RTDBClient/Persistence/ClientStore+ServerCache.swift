@@ -67,26 +67,26 @@ extension ClientStore {
             priorities.removeAll()
             if let priority, rowPath == path { priorities.append((.root, priority)) }
         }
-        var keys: [String] = []
-        var rows: [(Node, Priority?)] = []
-        let descendants = try Row.fetchCursor(
-            db, sql: "SELECT path, value FROM server_cache WHERE path > ? AND path < ? ORDER BY path",
-            arguments: [key, ClientStore.rangeEnd(key)])
-        while let row = try descendants.next() {
-            keys.append(row[0])
-            // Left unparsed: a restart's first events rarely look inside every cached child.
-            rows.append(try ClientStore.decode(row[1], at: .root, deferred: true))
-        }
+        // Rows below, read in place; their nodes are left unparsed (a restart's first events
+        // rarely look inside every cached child). Keys are relative to `path`.
         let prefixLength = key.utf8.count
+        var rows: [(key: String, node: Node, priority: Priority?)] = []
+        var oneLevel = true
+        try ClientStore.forEachRow(
+            db, sql: "SELECT path, value FROM server_cache WHERE path > ? AND path < ? ORDER BY path",
+            arguments: [key, ClientStore.rangeEnd(key)]
+        ) { row in
+            let suffix = UnsafeBufferPointer(rebasing: row.bytes(0).dropFirst(prefixLength).dropLast())
+            if oneLevel, suffix.contains(UInt8(ascii: "/")) { oneLevel = false }
+            let (node, priority) = try ClientStore.decode(row.bytes(1))
+            rows.append((String(decoding: suffix, as: UTF8.self), node, priority))
+        }
         // The common shape, a split node with one row per child: build its children in one go.
-        if result.isEmpty, priorities.isEmpty || priorities.count == 1,
-            keys.allSatisfy({ $0.utf8.dropFirst(prefixLength).filter { $0 == UInt8(ascii: "/") }.count == 1 })
-        {
+        if result.isEmpty, priorities.count <= 1, oneLevel {
             var entries: [(key: ChildKey, node: Node)] = []
-            entries.reserveCapacity(keys.count)
-            for (rowKey, (node, priority)) in zip(keys, rows) where !node.isEmpty {
-                let childKey = ChildKey(String(decoding: rowKey.utf8.dropFirst(prefixLength).dropLast(), as: UTF8.self))
-                entries.append((childKey, priority.map { node.withPriority($0) } ?? node))
+            entries.reserveCapacity(rows.count)
+            for row in rows where !row.node.isEmpty {
+                entries.append((ChildKey(row.key), row.priority.map { row.node.withPriority($0) } ?? row.node))
             }
             // Rows come in byte order, which is key order unless integer keys or keys extending
             // one another with a character below `/` are mixed in: check rather than sort.
@@ -94,10 +94,10 @@ extension ClientStore {
             return Node(
                 children: inOrder ? ChildrenMap(sorted: entries) : ChildrenMap(entries), priority: priorities.first?.1)
         }
-        for (rowKey, (node, priority)) in zip(keys, rows) {
-            let relative = path.relativePath(to: ClientStore.path(fromKey: rowKey))!
-            result = result.updating(at: relative, with: node)
-            if let priority { priorities.append((relative, priority)) }
+        for row in rows {
+            let relative = Path(row.key)
+            result = result.updating(at: relative, with: row.node)
+            if let priority = row.priority { priorities.append((relative, priority)) }
         }
         for (relative, priority) in priorities {
             let node = result.child(at: relative)
@@ -106,15 +106,23 @@ extension ClientStore {
         return result
     }
 
-    /// A row's node (left unparsed when `deferred`); a split marker gives the empty node and the
-    /// priority it keeps.
-    private static func decode(_ text: String, at path: Path, deferred: Bool = false) throws -> (Node, Priority?) {
+    /// A row's node; a split marker gives the empty node and the priority it keeps.
+    private static func decode(_ text: String, at path: Path) throws -> (Node, Priority?) {
         // A split marker is a small object holding `.split`; everything else is a node.
         if text.utf8.count < 128, text.contains(#"".split""#) {
             let members = try JSONParser.parse(text).objectValue ?? [:]
             return (.empty, try members[".priority"].flatMap { try Priority(json: $0, at: path) })
         }
-        return (deferred ? Node(deferredJSON: text) : try JSONParser.parseNode(text), nil)
+        return (try JSONParser.parseNode(text), nil)
+    }
+
+    /// A row's node left unparsed (a restart's first events rarely look inside every cached
+    /// child); a split marker is parsed as in ``decode(_:at:)``.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (Node, Priority?) {
+        if bytes.count < 128, String(decoding: bytes, as: UTF8.self).contains(#"".split""#) {
+            return try decode(String(decoding: bytes, as: UTF8.self), at: .root)
+        }
+        return (Node(deferredJSON: bytes), nil)
     }
 
     /// Bytes the cache takes: stored JSON plus path text, as the Android SDK counts.

@@ -142,15 +142,14 @@ final class ClientStore {
     func loadWrites() throws -> [(write: StoredWrite, bytes: Int)] {
         try queue.read { db in
             var rows: [(write: StoredWrite, bytes: Int)] = []
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT id, kind, path, data, name, enqueued_at, attempts FROM writes ORDER BY id")
-            while let row = try cursor.next() {
-                // Columns by position: a name lookup per column per row shows in a 10,000-write start.
+            try ClientStore.forEachRow(
+                db, sql: "SELECT id, kind, path, data, name, enqueued_at, attempts FROM writes ORDER BY id"
+            ) { row in
                 // The data stays text until something needs it (a long queue's start parses none).
-                let text: String = row[3]
+                let text = row.string(3)
                 let write = StoredWrite(
-                    id: row[0], kind: PendingWrite.Kind(rawValue: row[1]) ?? .set, path: Path(row[2] as String),
-                    dataText: text, name: row[4], enqueuedAt: row[5], attempts: row[6])
+                    id: row.int(0), kind: PendingWrite.Kind(rawValue: row.string(1)) ?? .set, path: Path(row.string(2)),
+                    dataText: text, name: row.optionalString(4), enqueuedAt: Int64(row.int(5)), attempts: row.int(6))
                 rows.append((write, text.utf8.count))
             }
             return rows

@@ -53,6 +53,7 @@ extension Repo {
         raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
         let key = idempotencyKey(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
+        handOverRestoredWrites()
         connection.put(
             action: "p", path: write.path, data: payload, hash: hash, idempotencyKey: key, onSend: onSend
         ) {

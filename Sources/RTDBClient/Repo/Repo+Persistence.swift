@@ -43,6 +43,9 @@ extension Repo {
             let restored = try pendingWrites.restore()
             let loaded = DispatchTime.now().uptimeNanoseconds
             for write in restored { replay(write) }
+            // Handed to the connection after what the app asked for first (it cannot send before
+            // connecting, and a view's first events need only the local replay).
+            queue.async { [weak self] in self?.handOverRestoredWrites() }
             let replayed = DispatchTime.now().uptimeNanoseconds
             logger.debug(
                 "persistence: opened in \(Repo.ms(opened - started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opened)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"
@@ -81,11 +84,20 @@ extension Repo {
                 heldTransactions.append(write)
                 return
             }
-            send(write, completion: nil)
+            restoredUnsent.append(write)
         } catch {
             logger.error("persistence: write \(write.id) on disk is not valid any more; dropped: \(error)")
             pendingWrites.remove(write.id)
         }
+    }
+
+    /// Gives the connection the restored writes it does not have yet, in order; called before
+    /// anything else is put, so the server sees every write in the order it was made.
+    func handOverRestoredWrites() {
+        guard !restoredUnsent.isEmpty else { return }
+        let writes = restoredUnsent
+        restoredUnsent = []
+        for write in writes { send(write, completion: nil) }
     }
 
     /// Runs `body` on the queue, synchronously when persistence is on.

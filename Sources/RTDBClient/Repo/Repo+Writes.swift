@@ -127,6 +127,7 @@ extension Repo {
 
     /// Sends a queued set or update with its idempotency key; handles the server's answer.
     func send(_ write: StoredWrite, completion: Completion?) {
+        handOverRestoredWrites()
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
         connection.put(
             action: write.kind == .update ? "m" : "p", path: write.path, data: write.data,

@@ -48,6 +48,9 @@ final class Repo: @unchecked Sendable {
     var namedTransactions: [String: NamedTransaction] = [:]
     /// Named transactions restored from disk, waiting for their name to be registered.
     var heldTransactions: [StoredWrite] = []
+    /// Restored writes replayed locally but not yet handed to the connection (see
+    /// ``handOverRestoredWrites()``).
+    var restoredUnsent: [StoredWrite] = []
     /// keepSynced queries saved by an earlier run, declared again at start.
     var restoredKeepSynced: [QuerySpec] = []
     /// Marks the repo's queue, to run work inline when already on it.
@@ -145,6 +148,7 @@ extension Repo: ListenProvider {
 
 extension Repo: PersistentConnectionDelegate {
     func connectionDidConnect(sessionID: String, serverTimeOffset: Int64) {
+        handOverRestoredWrites()
         self.serverTimeOffset = serverTimeOffset
         updateInfo(".info/serverTimeOffset", Node(.number(.int(serverTimeOffset))))
         updateInfo(".info/connected", Node(.bool(true)))

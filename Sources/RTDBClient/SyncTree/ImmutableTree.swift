@@ -68,9 +68,18 @@ struct ImmutableTree<Value> {
             body(&self)
             return
         }
-        // Modified in place through the dictionary: no copy of a child the tree alone holds.
-        children[front, default: ImmutableTree()].modify(segments.dropFirst(), body)
-        if children[front]?.isEmpty == true { children[front] = nil }
+        // Modified in place through the dictionary: no copy of a child the tree alone holds, and
+        // one lookup unless the child ends up empty.
+        let emptied = ImmutableTree.modifyChild(&children[front, default: ImmutableTree()], segments.dropFirst(), body)
+        if emptied { children[front] = nil }
+    }
+
+    private static func modifyChild(
+        _ child: inout ImmutableTree<Value>, _ segments: ArraySlice<String>,
+        _ body: (inout ImmutableTree<Value>) -> Void
+    ) -> Bool {
+        child.modify(segments, body)
+        return child.isEmpty
     }
 
     /// The value nearest the root on the way to `path`, with its path.

@@ -6,16 +6,18 @@ extension JSONParser {
     /// parsing then converting, which dominate loading a large cache.
     public static func parseNode(_ text: String) throws(JSONParseError) -> Node {
         var text = text
-        return try text.withUTF8 { buffer in
-            Result { () throws(JSONParseError) in
-                var parser = JSONParser(bytes: buffer)
-                parser.skipWhitespace()
-                let node = try parser.parseNodeValue()
-                parser.skipWhitespace()
-                if parser.index != parser.bytes.count { throw parser.error("unexpected data after the value") }
-                return node
-            }
-        }.get()
+        return try text.withUTF8 { buffer in Result { () throws(JSONParseError) in try parseNode(bytes: buffer) } }
+            .get()
+    }
+
+    /// Parses trusted export-format JSON bytes straight into a node (see ``parseNode(_:)``).
+    public static func parseNode(bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> Node {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let node = try parser.parseNodeValue()
+        parser.skipWhitespace()
+        if parser.index != parser.bytes.count { throw parser.error("unexpected data after the value") }
+        return node
     }
 
     private mutating func parseNodeValue() throws(JSONParseError) -> Node {

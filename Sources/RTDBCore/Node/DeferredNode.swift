@@ -6,8 +6,9 @@ import Synchronization
 /// never looked at before the first event (a value listener on a list needs its keys, not every
 /// child's fields). Parsing is thread-safe and happens once; every copy of the node shares it.
 final class DeferredNode: Sendable, Hashable {
-    /// The text as stored.
-    let text: String
+    /// The UTF-8 text as stored (bytes, not a `String`: validating megabytes of our own rows as
+    /// UTF-8 at start-up would cost as much as reading them).
+    let text: [UInt8]
     private let parsed = AtomicLazyReference<Parsed>()
 
     private final class Parsed: Sendable {
@@ -15,14 +16,14 @@ final class DeferredNode: Sendable, Hashable {
         init(_ node: Node) { self.node = node }
     }
 
-    init(text: String) {
+    init(text: [UInt8]) {
         self.text = text
     }
 
     /// The parsed node (never itself deferred); unreadable text reads as the empty node.
     var node: Node {
         if let parsed = parsed.load() { return parsed.node }
-        let node = (try? JSONParser.parseNode(text)) ?? .empty
+        let node = text.withUnsafeBufferPointer { (try? JSONParser.parseNode(bytes: $0)) ?? .empty }
         return parsed.storeIfNil(Parsed(node)).node
     }
 
@@ -37,12 +38,16 @@ final class DeferredNode: Sendable, Hashable {
     var mayContainServerValues: Bool {
         if isParsed { return node.containsServerValues }
         // A server value is stored as `{".sv": …}`: search the bytes for that key.
-        var text = text
-        return text.withUTF8 { bytes in
-            let needle: [UInt8] = Array(#"".sv""#.utf8)
-            guard bytes.count >= needle.count else { return false }
-            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-                if (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
+        return text.withUnsafeBufferPointer { bytes in
+            // `".sv"`, byte by byte.
+            let needle: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0x22, 0x2E, 0x73, 0x76, 0x22)
+            guard bytes.count >= 5 else { return false }
+            for start in 0...(bytes.count - 5) where bytes[start] == needle.0 {
+                if bytes[start + 1] == needle.1, bytes[start + 2] == needle.2, bytes[start + 3] == needle.3,
+                    bytes[start + 4] == needle.4
+                {
+                    return true
+                }
             }
             return false
         }
@@ -57,16 +62,19 @@ extension Node {
     /// empty is known without parsing (stored nodes are never empty), and so is whether it holds
     /// server values when the text has no `.sv`. Unreadable text reads as the empty node.
     public init(deferredJSON text: String) {
-        if text == "null" {
-            self = .empty
-        } else {
-            self.init(deferred: DeferredNode(text: text))
-        }
+        self.init(deferredBytes: Array(text.utf8))
     }
 
-    /// The stored text of a node that has not been looked into yet, else nil.
-    public var unparsedJSON: String? {
-        guard let deferred = deferredNode, !deferred.isParsed else { return nil }
-        return deferred.text
+    /// A node read later from export-format JSON bytes (copied) that this program wrote itself.
+    public init(deferredJSON bytes: UnsafeBufferPointer<UInt8>) {
+        self.init(deferredBytes: Array(bytes))
+    }
+
+    private init(deferredBytes bytes: [UInt8]) {
+        if bytes.count == 4, bytes.elementsEqual("null".utf8) {
+            self = .empty
+        } else {
+            self.init(deferred: DeferredNode(text: bytes))
+        }
     }
 }

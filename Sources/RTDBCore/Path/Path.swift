@@ -16,10 +16,22 @@ public struct Path: Sendable, Hashable {
 
     /// Parses a slash-separated path, dropping empty segments.
     public init(_ string: String) {
-        // Splitting the UTF-8 bytes: `/` is ASCII, so every cut falls between characters, and
-        // this skips the grapheme breaking that splitting the characters costs (a long write
-        // queue's start parses thousands of paths).
-        self.segments = string.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        // Over the UTF-8 bytes, counting first so the array is allocated once: `/` is ASCII, so
+        // every cut falls between characters (a restart parses thousands of stored paths).
+        var string = string
+        self.segments = string.withUTF8 { bytes in
+            let slash = UInt8(ascii: "/")
+            var segments: [String] = []
+            segments.reserveCapacity(bytes.count(where: { $0 == slash }) + 1)
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == slash {
+                if end > start {
+                    segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                }
+                start = end + 1
+            }
+            return segments
+        }
     }
 
     /// Parses and validates a user-supplied path (see ``Validation/validatePathString(_:)``).
