@@ -30,7 +30,8 @@ extension Database {
         repo.queue.async { repo.whenPendingWritesDrain(completion) }
     }
 
-    /// Returns once every write made before this call has been answered by the server.
+    /// Returns once every write made before this call has been answered by the server (or the
+    /// database was closed: they will not be answered then).
     public func waitForPendingWrites() async {
         await withCheckedContinuation { continuation in waitForPendingWrites { continuation.resume() } }
     }

@@ -144,14 +144,16 @@ public final class Database: Sendable {
         // The repo stays (closed) so that late calls, from callbacks still queued for example,
         // find a closed engine instead of opening a new connection.
         let repo = state.withLock { state -> Repo? in
-            defer { state.closed = true }
+            defer {
+                state.closed = true
+                // Registrations hold references to this instance: dropped, it can be freed.
+                state.registrations = [:]
+                state.keptSynced = [:]
+            }
             return state.closed ? nil : state.repo
         }
         guard let repo else { return }
-        repo.queue.sync {
-            repo.connection.shutDown()
-            repo.pendingWrites.flush()
-        }
+        repo.queue.sync { repo.shutDown() }
         Database.registry.withLock { registry in
             if registry.instances[url] === self { registry.instances[url] = nil }
         }

@@ -107,10 +107,16 @@ final class PersistentConnection: @unchecked Sendable {
         setPhase(.offline)
     }
 
-    /// Disconnects for good (`Database.close()`).
+    /// Disconnects for good (`Database.close()`) and lets go of every request and its callback:
+    /// they hold the repo, which would otherwise never be freed.
     func shutDown() {
         isShutDown = true
         interrupt()
+        listens = [:]
+        outstandingPuts = []
+        offlineQueue = []
+        retained = [:]
+        callbacks = [:]
     }
 
     private func establishConnection() {

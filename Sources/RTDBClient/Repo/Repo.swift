@@ -206,6 +206,35 @@ extension Repo: PersistentConnectionDelegate {
 }
 
 /// Serves listens under `.info` from the values kept locally: they never go to the server.
+extension Repo {
+    /// Closes the engine for good: disconnects, saves what is pending, and lets go of the views,
+    /// writes, observers and the file.
+    ///
+    /// Observers hold the database through their queries, and requests hold the repo: without
+    /// this a closed instance would never be freed (the dashboard starts and stops dozens).
+    /// Callers still waiting for pending writes are released, as nothing more will be answered.
+    func shutDown() {
+        connection.shutDown()
+        pendingWrites.flush()
+        let waiters = pendingWaiters
+        pendingWaiters = []
+        for (_, waiter) in waiters { callbackQueue.async(execute: waiter) }
+        serverTree.removeAll()
+        infoTree.removeAll()
+        transactions = [:]
+        statusObservers = [:]
+        pendingObservers = [:]
+        namedTransactions = [:]
+        heldTransactions = []
+        restoredUnsent = []
+        onDisconnectTree = SparseSnapshotTree()
+        serverTree.persistence = nil
+        persistence = nil
+        pendingWrites = PendingWriteQueue(store: nil, logger: logger)
+        store = nil
+    }
+}
+
 final class InfoListenProvider: ListenProvider {
     unowned let repo: Repo
 

@@ -28,6 +28,14 @@ final class SyncTree {
         self.listenProvider = listenProvider
     }
 
+    /// Drops every view and pending write, without events or listen changes (the engine closed).
+    func removeAll() {
+        syncPoints = ImmutableTree()
+        pendingWrites.removeAll()
+        tagToQuery = [:]
+        queryToTag = [:]
+    }
+
     // MARK: - User writes
 
     func applyUserOverwrite(_ path: Path, _ node: Node, writeID: Int, visible: Bool = true) -> [SyncEvent] {

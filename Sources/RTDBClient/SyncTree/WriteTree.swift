@@ -45,6 +45,14 @@ final class WriteTree {
         lastWriteID = writeID
     }
 
+    /// Forgets every write (the engine closed).
+    func removeAll() {
+        visibleWrites = .empty
+        allWrites = []
+        index = nil
+        hiddenCount = 0
+    }
+
     func write(_ writeID: Int) -> WriteRecord? {
         allWrites.first { $0.writeID == writeID }
     }

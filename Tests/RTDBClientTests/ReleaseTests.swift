@@ -1,0 +1,37 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+@testable import RTDBClient
+
+/// A closed database gives back its engine: dozens of instances come and go in one process.
+@Suite struct ReleaseTests {
+    @Test func aClosedDatabaseReleasesItsEngine() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start()
+        weak var released: Repo?
+        weak var releasedDatabase: Database?
+        do {
+            let database = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+            let values = Recorder<Int>()
+            database.reference(withPath: "a").observe(.value) { _ in values.record(1) }
+            database.reference(withPath: "a/b").setValue(1, andPriority: nil)
+            #expect(try await eventually { values.last != nil })
+            released = database.repo
+            releasedDatabase = database
+            database.close()
+        }
+        await server.stop()
+        #expect(try await eventually { releasedDatabase == nil })
+        #expect(try await eventually { released == nil })
+        #if os(Linux)
+            // And its SQLite file is closed.
+            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+            }
+            #expect(!open.contains { $0.hasPrefix(directory.path) })
+        #endif
+    }
+}
