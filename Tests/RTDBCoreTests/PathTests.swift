@@ -53,3 +53,13 @@ import Testing
         #expect(!Path("info/connected").isInfo)
     }
 }
+
+extension PathTests {
+    @Test func parsingBytesMatchesParsingText() {
+        for text in ["", "/", "a", "/a//b/", "users/ünï/ø", "a/b/c/d/e/f", "//x//"] {
+            let fromBytes = Array(text.utf8).withUnsafeBufferPointer { Path(utf8: $0) }
+            #expect(fromBytes == Path(text))
+            #expect(fromBytes.segments == text.split(separator: "/").map(String.init))
+        }
+    }
+}

@@ -108,8 +108,11 @@ public final class Database: Sendable {
             return (repo, true)
         }
         if isNew, state.withLock({ $0.persistenceEnabled }) {
-            // keepSynced flags saved by an earlier run hold again from the start.
-            for query in repo.queue.sync(execute: { repo.restoredKeepSynced }) { setKeepSynced(query, true) }
+            // keepSynced flags saved by an earlier run hold again from the start: declared once
+            // the file is open, without making this first call wait for it.
+            repo.queue.async { [weak self] in
+                for query in repo.restoredKeepSynced { self?.setKeepSynced(query, true) }
+            }
         }
         return repo
     }

@@ -6,11 +6,12 @@ import RTDBCore
 /// server cache, the user write queue and its dead letters, tracked queries and their keys,
 /// keepSynced flags, and small settings (instance id, credential).
 ///
-/// All calls come from the repo's serial queue. `synchronous = NORMAL` in WAL mode: a committed
-/// write survives the process being killed; a power cut may lose the last commits, never the
-/// file's consistency.
-final class ClientStore {
-    let queue: DatabaseQueue
+/// Writes come from the repo's serial queue; reads may also come from a start-up prefetch on
+/// another thread (a pool: readers run beside the writer in WAL mode). `synchronous = NORMAL`
+/// in WAL mode: a committed write survives the process being killed; a power cut may lose the
+/// last commits, never the file's consistency.
+final class ClientStore: Sendable {
+    let queue: DatabasePool
     /// The file's path.
     let path: String
 
@@ -19,11 +20,9 @@ final class ClientStore {
         self.path = path
         var configuration = Configuration()
         configuration.label = "presencetop.client.store"
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        // The pool puts the file in WAL mode.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        queue = try DatabasePool(path: path, configuration: configuration)
         try ClientStore.migrator.migrate(queue)
     }
 
@@ -138,19 +137,19 @@ final class ClientStore {
         }
     }
 
-    /// The queue in write-id order, with the size of each write's data in bytes.
-    func loadWrites() throws -> [(write: StoredWrite, bytes: Int)] {
+    /// The queue in write-id order.
+    func loadWrites() throws -> [StoredWrite] {
         try queue.read { db in
-            var rows: [(write: StoredWrite, bytes: Int)] = []
+            var rows: [StoredWrite] = []
             try ClientStore.forEachRow(
                 db, sql: "SELECT id, kind, path, data, name, enqueued_at, attempts FROM writes ORDER BY id"
             ) { row in
                 // The data stays text until something needs it (a long queue's start parses none).
-                let text = row.string(3)
-                let write = StoredWrite(
-                    id: row.int(0), kind: PendingWrite.Kind(rawValue: row.string(1)) ?? .set, path: Path(row.string(2)),
-                    dataText: text, name: row.optionalString(4), enqueuedAt: Int64(row.int(5)), attempts: row.int(6))
-                rows.append((write, text.utf8.count))
+                rows.append(
+                    StoredWrite(
+                        id: row.int(0), kind: PendingWrite.Kind(rawValue: row.string(1)) ?? .set,
+                        path: Path(utf8: row.bytes(2)), dataText: row.string(3), name: row.optionalString(4),
+                        enqueuedAt: Int64(row.int(5)), attempts: row.int(6)))
             }
             return rows
         }

@@ -57,13 +57,13 @@ final class PendingWriteQueue {
     /// Loads the queue and dead letters saved by an earlier run.
     func restore() throws -> [StoredWrite] {
         guard let store else { return [] }
-        let loaded = try store.loadWrites()
-        entries.reserveCapacity(loaded.count)
-        for (write, bytes) in loaded {
-            entries[write.id] = Entry(write: write, state: state(for: write), bytes: bytes)
+        let writes = try store.loadWrites()
+        entries.reserveCapacity(writes.count)
+        order.reserveCapacity(writes.count)
+        for write in writes {
+            entries[write.id] = Entry(write: write, state: state(for: write), bytes: write.dataText.utf8.count)
             order.append(write.id)
         }
-        let writes = loaded.map(\.write)
         for (write, failedAt, status, reason) in try store.loadDeadLetters() {
             letters[write.id] = Letter(
                 write: write, bytes: write.data.jsonString.utf8.count, status: status, reason: reason,

@@ -39,6 +39,7 @@ extension PersistenceManager {
     }
 
     private func prune(_ plan: (prune: [TrackedQuery], keep: [Path])) throws {
+        prefetch = nil
         try store.transaction { db in
             for query in plan.prune {
                 try store.deleteTrackedQuery(query.id, in: db)
@@ -53,6 +54,7 @@ extension PersistenceManager {
 
     /// Empties the cache and forgets every tracked query (the write queue stays).
     func clear() {
+        prefetch = nil
         do {
             try store.transaction { db in
                 try store.clearServerCache(in: db)

@@ -19,14 +19,31 @@ final class PersistenceManager {
     private var serverUpdatesSinceCheck = 0
     /// Queries kept synced (they are active, hence never pruned).
     var keptSynced: Set<QuerySpec> = []
+    /// Data read ahead at start for the queries active when the app last stopped; dropped at the
+    /// first change to the cache.
+    var prefetch: CachePrefetch?
+    /// How many views started from data read ahead.
+    private(set) var readAheadHits = 0
+    /// How many complete queries are read ahead at start, most recently used first.
+    static let prefetchLimit = 4
 
     init(store: ClientStore, clock: @escaping @Sendable () -> Int64, policy: CachePolicy, logger: Logger) throws {
         self.store = store
         self.clock = clock
         self.policy = policy
         self.logger = logger
-        try store.resetActiveTrackedQueries(now: clock())
-        for query in try store.loadTrackedQueries() {
+        let loaded = try store.loadTrackedQueries()
+        let wereActive = loaded.filter { $0.active && $0.complete && $0.query.loadsAllData }
+            .sorted { $0.lastUse > $1.lastUse }.prefix(Self.prefetchLimit).map(\.query.path)
+        if !wereActive.isEmpty { prefetch = CachePrefetch(store: store, paths: wereActive) }
+        // Nothing is active until a listener says so in this run.
+        let now = clock()
+        try store.resetActiveTrackedQueries(now: now)
+        for var query in loaded {
+            if query.active {
+                query.active = false
+                query.lastUse = now
+            }
             tracked[query.query.path, default: [:]][query.query.queryIdentifier] = query
             nextTrackedID = max(nextTrackedID, query.id + 1)
         }
@@ -91,7 +108,12 @@ final class PersistenceManager {
         }
         do {
             if isQueryComplete(query) {
-                let node = try store.serverCache(at: query.path)
+                let readAhead = prefetch?.take(query.path)
+                if readAhead != nil {
+                    readAheadHits += 1
+                    logger.debug("persistence: \(query) starts from data read ahead")
+                }
+                let node = try readAhead ?? store.serverCache(at: query.path)
                 if !query.loadsAllData, let own = trackedQuery(query), own.complete,
                     tracked[query.path]?["default"]?.complete != true
                 {
@@ -180,6 +202,7 @@ final class PersistenceManager {
     /// Server data at `path` replaced; `query` (default when nil) is complete.
     func overwriteServerCache(_ path: Path, _ node: Node, query: QuerySpec? = nil) {
         let query = query ?? .default(path)
+        prefetch = nil
         write("caching \(path)") { db in
             if query.loadsAllData {
                 try store.overwriteServerCache(path, node, in: db)
@@ -195,6 +218,7 @@ final class PersistenceManager {
 
     /// Server data merged at `path`.
     func mergeServerCache(_ path: Path, _ children: [(path: Path, node: Node)]) {
+        prefetch = nil
         write("caching \(path)") { db in
             for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
         }
@@ -204,6 +228,7 @@ final class PersistenceManager {
     /// An acknowledged user write, cached where no active default query will echo it.
     func applyUserWrite(_ path: Path, _ children: [(path: Path, node: Node)]) {
         if activeDefaultQueryCovers(path) { return }
+        prefetch = nil
         write("caching the write at \(path)") { db in
             for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
         }

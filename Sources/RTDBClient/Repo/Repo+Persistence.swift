@@ -42,10 +42,9 @@ extension Repo {
             let opened = DispatchTime.now().uptimeNanoseconds
             let restored = try pendingWrites.restore()
             let loaded = DispatchTime.now().uptimeNanoseconds
+            // Handed to the connection when it connects or before the next write, not now: a
+            // view's first events need only the local replay.
             for write in restored { replay(write) }
-            // Handed to the connection after what the app asked for first (it cannot send before
-            // connecting, and a view's first events need only the local replay).
-            queue.async { [weak self] in self?.handOverRestoredWrites() }
             let replayed = DispatchTime.now().uptimeNanoseconds
             logger.debug(
                 "persistence: opened in \(Repo.ms(opened - started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opened)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"

@@ -12,13 +12,19 @@ struct CompoundWrite: Sendable {
     /// Adds a write in place: with thousands of writes under one parent, a copy per write would
     /// make a long queue quadratic.
     mutating func addWrite(_ path: Path, _ node: Node) {
-        if path.isEmpty {
-            tree = ImmutableTree(node)
-        } else if let (rootMostPath, value) = tree.findRootMostValueAndPath(path) {
-            let relative = rootMostPath.relativePath(to: path)!
-            tree.set(rootMostPath, value.updating(at: relative, with: node))
+        CompoundWrite.add(&tree, path.segments[...], node)
+    }
+
+    /// One walk down `segments`: a write met on the way takes `node` in; else `node` replaces
+    /// whatever was at the end (one dictionary lookup per level, which a restart's replay of
+    /// thousands of writes feels).
+    private static func add(_ tree: inout ImmutableTree<Node>, _ segments: ArraySlice<String>, _ node: Node) {
+        if let value = tree.value {
+            tree.value = value.updating(at: Path(segments: Array(segments)), with: node)
+        } else if let front = segments.first {
+            add(&tree.children[front, default: ImmutableTree()], segments.dropFirst(), node)
         } else {
-            tree.setTree(path, ImmutableTree(node))
+            tree = ImmutableTree(node)
         }
     }
 

@@ -71,7 +71,7 @@ extension Node {
     }
 
     private init(deferredBytes bytes: [UInt8]) {
-        if bytes.count == 4, bytes.elementsEqual("null".utf8) {
+        if bytes.elementsEqual("null".utf8) || bytes.elementsEqual("{}".utf8) {
             self = .empty
         } else {
             self.init(deferred: DeferredNode(text: bytes))

@@ -16,22 +16,26 @@ public struct Path: Sendable, Hashable {
 
     /// Parses a slash-separated path, dropping empty segments.
     public init(_ string: String) {
-        // Over the UTF-8 bytes, counting first so the array is allocated once: `/` is ASCII, so
-        // every cut falls between characters (a restart parses thousands of stored paths).
         var string = string
-        self.segments = string.withUTF8 { bytes in
-            let slash = UInt8(ascii: "/")
-            var segments: [String] = []
-            segments.reserveCapacity(bytes.count(where: { $0 == slash }) + 1)
-            var start = 0
-            for end in 0...bytes.count where end == bytes.count || bytes[end] == slash {
-                if end > start {
-                    segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-                }
-                start = end + 1
+        self = string.withUTF8 { Path(utf8: $0) }
+    }
+
+    /// Parses a slash-separated path from UTF-8 bytes, dropping empty segments.
+    ///
+    /// One pass, counting first so the array is allocated once; `/` is ASCII, so every cut falls
+    /// between characters (a restart parses thousands of stored paths).
+    public init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        let slash = UInt8(ascii: "/")
+        var segments: [String] = []
+        segments.reserveCapacity(bytes.count(where: { $0 == slash }) + 1)
+        var start = 0
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == slash {
+            if end > start {
+                segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
             }
-            return segments
+            start = end + 1
         }
+        self.segments = segments
     }
 
     /// Parses and validates a user-supplied path (see ``Validation/validatePathString(_:)``).

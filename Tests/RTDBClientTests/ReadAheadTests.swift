@@ -1,0 +1,71 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+@testable import RTDBClient
+
+/// The cache of the listeners open when the app last stopped is read ahead at start, on another
+/// core; it is used only while the cache has not changed.
+@Suite struct ReadAheadTests {
+    private static func hits(_ database: Database) -> Int {
+        database.repo.queue.sync { database.repo.persistence?.readAheadHits ?? -1 }
+    }
+
+    private static func items(_ snapshot: DataSnapshot) -> [String: Int] { (snapshot.value as? [String: Int]) ?? [:] }
+
+    @Test func aListenerOpenAtTheLastStopStartsFromDataReadAhead() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start()
+        _ = try await http("PUT", "/items.json", port: server.port, body: #"{"a":1,"b":2}"#)
+        let first = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+        let loaded = Recorder<[String: Int]>()
+        first.reference(withPath: "items").observe(.value) { loaded.record(Self.items($0)) }
+        #expect(try await eventually { loaded.last == ["a": 1, "b": 2] })
+        first.close()  // stops with the listener open
+
+        let second = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+        second.goOffline()
+        let seen = Recorder<[String: Int]>()
+        let handle = second.reference(withPath: "items").observe(.value) { seen.record(Self.items($0)) }
+        #expect(try await eventually { seen.last == ["a": 1, "b": 2] })
+        #expect(Self.hits(second) == 1)
+        second.reference(withPath: "items").removeObserver(withHandle: handle)
+        second.close()  // stops with no listener open
+
+        let third = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+        third.goOffline()
+        let again = Recorder<[String: Int]>()
+        third.reference(withPath: "items").observe(.value) { again.record(Self.items($0)) }
+        #expect(try await eventually { again.last == ["a": 1, "b": 2] }, "read when added, from the cache")
+        #expect(Self.hits(third) == 0)
+        third.close()
+        await server.stop()
+    }
+
+    @Test func dataReadAheadIsDroppedWhenTheCacheChanges() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start()
+        _ = try await http("PUT", "/items.json", port: server.port, body: #"{"a":1}"#)
+        let first = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+        let loaded = Recorder<[String: Int]>()
+        first.reference(withPath: "items").observe(.value) { loaded.record(Self.items($0)) }
+        #expect(try await eventually { loaded.last == ["a": 1] })
+        first.close()
+
+        // An acknowledged write is cached before the listener comes back: the data read ahead
+        // at start no longer matches the cache, and the first value must show the write.
+        let second = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+        try await second.reference(withPath: "items/b").setValue(3)
+        second.goOffline()
+        let seen = Recorder<[String: Int]>()
+        second.reference(withPath: "items").observe(.value) { seen.record(Self.items($0)) }
+        #expect(try await eventually { seen.last != nil })
+        #expect(seen.all.first == ["a": 1, "b": 3])
+        #expect(Self.hits(second) == 0)
+        second.close()
+        await server.stop()
+    }
+}
