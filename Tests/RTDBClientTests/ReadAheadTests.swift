@@ -34,13 +34,25 @@ import Testing
         second.reference(withPath: "items").removeObserver(withHandle: handle)
         second.close()  // stops with no listener open
 
+        // A listen added while the engine starts is read ahead too.
         let third = PersistenceIntegrationTests.client(port: server.port, directory: directory)
         third.goOffline()
         let again = Recorder<[String: Int]>()
-        third.reference(withPath: "items").observe(.value) { again.record(Self.items($0)) }
-        #expect(try await eventually { again.last == ["a": 1, "b": 2] }, "read when added, from the cache")
-        #expect(Self.hits(third) == 0)
+        let secondHandle = third.reference(withPath: "items").observe(.value) { again.record(Self.items($0)) }
+        #expect(try await eventually { again.last == ["a": 1, "b": 2] })
+        #expect(Self.hits(third) == 1)
+        third.reference(withPath: "items").removeObserver(withHandle: secondHandle)
         third.close()
+
+        // One added once the engine has started reads the cache itself.
+        let fourth = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+        fourth.goOffline()
+        _ = fourth.pendingWrites  // waits for the start
+        let late = Recorder<[String: Int]>()
+        fourth.reference(withPath: "items").observe(.value) { late.record(Self.items($0)) }
+        #expect(try await eventually { late.last == ["a": 1, "b": 2] }, "from the cache")
+        #expect(Self.hits(fourth) == 0)
+        fourth.close()
         await server.stop()
     }
 

@@ -184,6 +184,8 @@ public final class Database: Sendable {
             return registration
         }
         let repo = repo
+        // While the engine starts, the listen's cached data is read beside the queue's restore.
+        if repo.persistsWrites, query.path.front != ".info" { repo.readAhead.request(query.path) }
         repo.queue.async { repo.raise(repo.tree(for: query.path).addEventRegistration(registration, for: query)) }
         return registration.handle
     }

@@ -39,7 +39,7 @@ extension PersistenceManager {
     }
 
     private func prune(_ plan: (prune: [TrackedQuery], keep: [Path])) throws {
-        prefetch = nil
+        readAhead.invalidate()
         try store.transaction { db in
             for query in plan.prune {
                 try store.deleteTrackedQuery(query.id, in: db)
@@ -54,7 +54,7 @@ extension PersistenceManager {
 
     /// Empties the cache and forgets every tracked query (the write queue stays).
     func clear() {
-        prefetch = nil
+        readAhead.invalidate()
         do {
             try store.transaction { db in
                 try store.clearServerCache(in: db)

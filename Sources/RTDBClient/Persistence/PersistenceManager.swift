@@ -19,23 +19,26 @@ final class PersistenceManager {
     private var serverUpdatesSinceCheck = 0
     /// Queries kept synced (they are active, hence never pruned).
     var keptSynced: Set<QuerySpec> = []
-    /// Data read ahead at start for the queries active when the app last stopped; dropped at the
-    /// first change to the cache.
-    var prefetch: CachePrefetch?
+    /// Cached data read ahead while the engine starts; dropped at the first change to the cache.
+    let readAhead: ReadAhead
     /// How many views started from data read ahead.
     private(set) var readAheadHits = 0
-    /// How many complete queries are read ahead at start, most recently used first.
-    static let prefetchLimit = 4
+    /// How many complete queries open at the last stop are read ahead, most recently used first.
+    static let readAheadLimit = 4
 
-    init(store: ClientStore, clock: @escaping @Sendable () -> Int64, policy: CachePolicy, logger: Logger) throws {
+    init(
+        store: ClientStore, clock: @escaping @Sendable () -> Int64, policy: CachePolicy, logger: Logger,
+        readAhead: ReadAhead = ReadAhead()
+    ) throws {
         self.store = store
+        self.readAhead = readAhead
         self.clock = clock
         self.policy = policy
         self.logger = logger
         let loaded = try store.loadTrackedQueries()
         let wereActive = loaded.filter { $0.active && $0.complete && $0.query.loadsAllData }
-            .sorted { $0.lastUse > $1.lastUse }.prefix(Self.prefetchLimit).map(\.query.path)
-        if !wereActive.isEmpty { prefetch = CachePrefetch(store: store, paths: wereActive) }
+            .sorted { $0.lastUse > $1.lastUse }.prefix(Self.readAheadLimit).map(\.query.path)
+        readAhead.start(store, paths: wereActive)
         // Nothing is active until a listener says so in this run.
         let now = clock()
         try store.resetActiveTrackedQueries(now: now)
@@ -108,12 +111,7 @@ final class PersistenceManager {
         }
         do {
             if isQueryComplete(query) {
-                let readAhead = prefetch?.take(query.path)
-                if readAhead != nil {
-                    readAheadHits += 1
-                    logger.debug("persistence: \(query) starts from data read ahead")
-                }
-                let node = try readAhead ?? store.serverCache(at: query.path)
+                let node = try cachedNode(query)
                 if !query.loadsAllData, let own = trackedQuery(query), own.complete,
                     tracked[query.path]?["default"]?.complete != true
                 {
@@ -124,11 +122,21 @@ final class PersistenceManager {
             }
             let keys = knownCompleteChildren(query.path)
             guard !keys.isEmpty else { return (.empty, false) }
-            return (Self.restrict(try store.serverCache(at: query.path), to: keys), false)
+            return (Self.restrict(try cachedNode(query), to: keys), false)
         } catch {
             logger.error("persistence: reading the cache at \(query.path) failed: \(error)")
             return (.empty, false)
         }
+    }
+
+    /// The cached node at the query's location: read ahead, or read now.
+    private func cachedNode(_ query: QuerySpec) throws -> Node {
+        if let node = readAhead.take(query.path) {
+            readAheadHits += 1
+            logger.debug("persistence: \(query) starts from data read ahead")
+            return node
+        }
+        return try store.serverCache(at: query.path)
     }
 
     private static func restrict(_ node: Node, to keys: Set<String>) -> Node {
@@ -202,7 +210,7 @@ final class PersistenceManager {
     /// Server data at `path` replaced; `query` (default when nil) is complete.
     func overwriteServerCache(_ path: Path, _ node: Node, query: QuerySpec? = nil) {
         let query = query ?? .default(path)
-        prefetch = nil
+        readAhead.invalidate()
         write("caching \(path)") { db in
             if query.loadsAllData {
                 try store.overwriteServerCache(path, node, in: db)
@@ -218,7 +226,7 @@ final class PersistenceManager {
 
     /// Server data merged at `path`.
     func mergeServerCache(_ path: Path, _ children: [(path: Path, node: Node)]) {
-        prefetch = nil
+        readAhead.invalidate()
         write("caching \(path)") { db in
             for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
         }
@@ -228,7 +236,7 @@ final class PersistenceManager {
     /// An acknowledged user write, cached where no active default query will echo it.
     func applyUserWrite(_ path: Path, _ children: [(path: Path, node: Node)]) {
         if activeDefaultQueryCovers(path) { return }
-        prefetch = nil
+        readAhead.invalidate()
         write("caching the write at \(path)") { db in
             for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
         }

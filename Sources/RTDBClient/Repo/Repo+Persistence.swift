@@ -17,12 +17,19 @@ extension Repo {
     /// keepSynced queries to declare again.
     func openPersistence(_ settings: PersistenceSettings) -> [QuerySpec] {
         let started = DispatchTime.now().uptimeNanoseconds
+        // Listens added from now on are processed at once and read the cache themselves; what
+        // was read ahead and not taken by the listens queued meanwhile is then let go.
+        defer {
+            readAhead.stopAccepting()
+            queue.async { [readAhead] in readAhead.invalidate() }
+        }
         do {
             try FileManager.default.createDirectory(
                 at: settings.file.deletingLastPathComponent(), withIntermediateDirectories: true)
             let store = try ClientStore(path: settings.file.path)
             let manager = try PersistenceManager(
-                store: store, clock: clock, policy: CachePolicy(maxSizeBytes: settings.cacheSizeBytes), logger: logger)
+                store: store, clock: clock, policy: CachePolicy(maxSizeBytes: settings.cacheSizeBytes), logger: logger,
+                readAhead: readAhead)
             if let saved = try store.setting("instance_id") {
                 instanceID = saved
             } else {

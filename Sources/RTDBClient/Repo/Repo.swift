@@ -38,6 +38,8 @@ final class Repo: @unchecked Sendable {
     let persistsWrites: Bool
     /// The disk cache and tracked queries, when persistence is on.
     var persistence: PersistenceManager?
+    /// Cache reads started for listens added while the engine starts (any thread may ask).
+    let readAhead = ReadAhead()
     /// Writes waiting for the server, and the dead letters.
     var pendingWrites: PendingWriteQueue
     var pendingObservers: [DatabaseHandle: @Sendable ([PendingWrite]) -> Void] = [:]
