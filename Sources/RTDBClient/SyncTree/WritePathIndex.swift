@@ -13,7 +13,7 @@ struct WritePathIndex {
     init() {}
 
     /// An index of these writes.
-    init(_ writes: [WriteRecord]) {
+    init(_ writes: some Sequence<WriteRecord>) {
         for write in writes { insert(write) }
     }
 

@@ -1,3 +1,4 @@
+import DequeModule
 import RTDBCore
 
 /// One pending user write: a set (or transaction) with `snap`, or an update with `children`.
@@ -17,7 +18,9 @@ struct WriteRecord {
 /// Every pending user write, and the visible ones layered into one `CompoundWrite` (rtdb-spec §2.5).
 final class WriteTree {
     private var visibleWrites = CompoundWrite.empty
-    private(set) var allWrites: [WriteRecord] = []
+    /// In write order; acknowledgements remove the oldest, so a deque (an array would move every
+    /// later write on each one: quadratic for a long queue draining).
+    private(set) var allWrites = Deque<WriteRecord>()
     /// Built at the first removal, not while writes pile up (a restart replays thousands before
     /// the first view needs them).
     private var index: WritePathIndex?
@@ -170,7 +173,9 @@ final class WriteTree {
             .map { $0 }
     }
 
-    static func layer(_ writes: [WriteRecord], at root: Path, where include: (WriteRecord) -> Bool) -> CompoundWrite {
+    static func layer(_ writes: some Sequence<WriteRecord>, at root: Path, where include: (WriteRecord) -> Bool)
+        -> CompoundWrite
+    {
         var compound = CompoundWrite.empty
         for write in writes where include(write) {
             let parts = write.snap.map { [(path: Path.root, node: $0)] } ?? write.children ?? []
