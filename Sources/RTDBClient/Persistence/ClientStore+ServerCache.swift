@@ -21,9 +21,8 @@ extension ClientStore {
     /// Replaces the cached node at `path`.
     func overwriteServerCache(_ path: Path, _ node: Node, in db: GRDB.Database) throws {
         let key = ClientStore.key(path)
-        try db.execute(
-            sql: "DELETE FROM server_cache WHERE path = ? OR (path > ? AND path < ?)",
-            arguments: [key, key, ClientStore.rangeEnd(key)])
+        try db.cachedStatement(sql: "DELETE FROM server_cache WHERE path = ? OR (path > ? AND path < ?)")
+            .execute(arguments: [key, key, ClientStore.rangeEnd(key)])
         try save(node, at: key, in: db)
     }
 

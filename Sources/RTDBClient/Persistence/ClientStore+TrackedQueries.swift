@@ -25,11 +25,12 @@ extension ClientStore {
     }
 
     func saveTrackedQuery(_ tracked: TrackedQuery, in db: GRDB.Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO tracked_queries (id, path, params, last_use, complete, active)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 tracked.id, tracked.query.path.description, tracked.query.params.wireObject.jsonString,
                 tracked.lastUse, tracked.complete, tracked.active,

@@ -186,13 +186,17 @@ final class PersistenceManager {
 
     /// After an acknowledged write was cached at `path`: a complete (inactive) default query there.
     func ensureCompleteTrackedQuery(_ path: Path) {
+        write("tracking \(path)") { db in try ensureCompleteTrackedQuery(path, in: db) }
+    }
+
+    private func ensureCompleteTrackedQuery(_ path: Path, in db: GRDB.Database) throws {
         guard !isQueryComplete(.default(path)) else { return }
         var row =
             trackedQuery(.default(path))
             ?? TrackedQuery(id: nextTrackedID, query: .default(path), lastUse: clock(), complete: true, active: false)
         if row.id == nextTrackedID { nextTrackedID += 1 }
         row.complete = true
-        write("tracking \(path)") { db in try save(row, in: db) }
+        try save(row, in: db)
     }
 
     func setTrackedKeys(_ query: QuerySpec, _ keys: Set<String>) {
@@ -237,10 +241,11 @@ final class PersistenceManager {
     func applyUserWrite(_ path: Path, _ children: [(path: Path, node: Node)]) {
         if activeDefaultQueryCovers(path) { return }
         readAhead.invalidate()
+        // One transaction per acknowledgement: a draining queue acknowledges thousands.
         write("caching the write at \(path)") { db in
             for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
+            try ensureCompleteTrackedQuery(path, in: db)
         }
-        ensureCompleteTrackedQuery(path)
     }
 
     private func activeDefaultQueryCovers(_ path: Path) -> Bool {

@@ -63,7 +63,9 @@ final class WriteTree {
     /// Removes a write; returns whether it may have been visible (views must re-evaluate).
     func removeWrite(_ writeID: Int) -> Bool {
         guard let position = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
-        var index = self.index ?? WritePathIndex(allWrites)
+        // Taken out, not copied: a second reference would make the removal below copy the whole
+        // index (every write's paths) on each acknowledgement.
+        var index = self.index.take() ?? WritePathIndex(allWrites)
         let removed = allWrites.remove(at: position)
         if !removed.visible { hiddenCount -= 1 }
         index.remove(removed)
