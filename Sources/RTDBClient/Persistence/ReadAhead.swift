@@ -19,11 +19,14 @@ final class ReadAhead: Sendable {
     }
 
     private let state = Mutex(State())
+    /// At most this many locations are read ahead (the rest read the cache when processed).
+    static let limit = 8
 
     /// A listen at `path` is coming: read its cached data now if the engine is still starting.
     func request(_ path: Path) {
         state.withLock { state in
-            guard state.accepting else { return }
+            let requested = state.waiting + state.reads.flatMap(\.paths)
+            guard state.accepting, requested.count < Self.limit, !requested.contains(path) else { return }
             if let store = state.store {
                 state.reads.append(CachePrefetch(store: store, paths: [path]))
             } else {
@@ -38,7 +41,7 @@ final class ReadAhead: Sendable {
             guard state.accepting else { return }
             state.store = store
             var all = state.waiting
-            for path in paths where !all.contains(path) { all.append(path) }
+            for path in paths where !all.contains(path) && all.count < Self.limit { all.append(path) }
             state.waiting = []
             if !all.isEmpty { state.reads.append(CachePrefetch(store: store, paths: all)) }
         }
