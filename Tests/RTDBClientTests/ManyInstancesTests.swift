@@ -1,0 +1,56 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+@testable import RTDBClient
+
+/// Dozens of client instances in one process, as the dashboard runs them: each connects, sees
+/// the others, and gives everything back when closed.
+@Suite struct ManyInstancesTests {
+    static let count = 40
+
+    private static func openFileCount(under directory: URL) -> Int {
+        #if os(Linux)
+            let links = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return links.compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+            }
+            .filter { $0.hasPrefix(directory.path) }.count
+        #else
+            return 0
+        #endif
+    }
+
+    @Test func fortyInstancesWithPersistenceSeeEachOtherAndAreFreedWhenClosed() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start()
+        var released: [() -> Bool] = []
+        do {
+            var databases: [Database] = []
+            var seen: [Recorder<Int>] = []
+            for index in 0..<Self.count {
+                // One file each: a namespace per instance would also work; here a directory each.
+                let database = PersistenceIntegrationTests.client(
+                    port: server.port, directory: directory.appendingPathComponent("client\(index)"))
+                let recorder = Recorder<Int>()
+                database.reference(withPath: "presence").observe(.value) { recorder.record(Int($0.childrenCount)) }
+                database.reference(withPath: "presence/user\(index)").setValue(true, andPriority: nil)
+                databases.append(database)
+                seen.append(recorder)
+            }
+            #expect(try await eventually { seen.allSatisfy { $0.last == Self.count } }, "each sees all the others")
+            #expect(Self.openFileCount(under: directory) >= Self.count, "each has its file open")
+            for database in databases {
+                weak var repo = database.repo
+                weak var instance = database
+                released.append { repo == nil && instance == nil }
+                database.close()
+            }
+        }
+        await server.stop()
+        #expect(try await eventually { released.allSatisfy { $0() } }, "every closed instance is freed")
+        #expect(Self.openFileCount(under: directory) == 0, "and every file closed")
+    }
+}
