@@ -51,7 +51,9 @@ import Testing
         let deferred = Node(deferredJSON: #"{"a":1,"b":{"c":2}}"#)
         let expected = Node(children: ChildrenMap([(ChildKey("a"), Node(.number(.int(1))))]))
             .updating(at: Path("b/c"), with: Node(.number(.int(2))))
+        #expect(deferred.deferredNode?.textBytes == 19)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in #expect(deferred == expected) }
         #expect(deferred.deferredNode?.isParsed == true)
+        #expect(deferred.deferredNode?.textBytes == 0, "the text is let go once parsed")
     }
 }

@@ -4,11 +4,12 @@ import Synchronization
 ///
 /// A restart reads megabytes of cached rows and thousands of queued writes, and most of it is
 /// never looked at before the first event (a value listener on a list needs its keys, not every
-/// child's fields). Parsing is thread-safe and happens once; every copy of the node shares it.
+/// child's fields). Parsing is thread-safe and happens once; every copy of the node shares it,
+/// and the text is let go once parsed.
 final class DeferredNode: Sendable, Hashable {
-    /// The UTF-8 text as stored (bytes, not a `String`: validating megabytes of our own rows as
-    /// UTF-8 at start-up would cost as much as reading them).
-    let text: [UInt8]
+    /// The UTF-8 text as stored until parsed, then empty (bytes, not a `String`: validating
+    /// megabytes of our own rows as UTF-8 at start-up would cost as much as reading them).
+    private let text: Mutex<[UInt8]>
     private let parsed = AtomicLazyReference<Parsed>()
 
     private final class Parsed: Sendable {
@@ -17,18 +18,25 @@ final class DeferredNode: Sendable, Hashable {
     }
 
     init(text: [UInt8]) {
-        self.text = text
+        self.text = Mutex(text)
     }
 
     /// The parsed node (never itself deferred); unreadable text reads as the empty node.
     var node: Node {
         if let parsed = parsed.load() { return parsed.node }
-        let node = text.withUnsafeBufferPointer { (try? JSONParser.parseNode(bytes: $0)) ?? .empty }
-        return parsed.storeIfNil(Parsed(node)).node
+        return text.withLock { text in
+            if let parsed = parsed.load() { return parsed.node }
+            let node = text.withUnsafeBufferPointer { (try? JSONParser.parseNode(bytes: $0)) ?? .empty }
+            text = []
+            return parsed.storeIfNil(Parsed(node)).node
+        }
     }
 
     /// Whether the text has been parsed.
     var isParsed: Bool { parsed.load() != nil }
+
+    /// The bytes of text still held (none once parsed).
+    var textBytes: Int { text.withLock { $0.count } }
 
     static func == (lhs: DeferredNode, rhs: DeferredNode) -> Bool { lhs === rhs || lhs.node == rhs.node }
 
@@ -36,9 +44,16 @@ final class DeferredNode: Sendable, Hashable {
 
     /// Whether the text may hold a server value; false is certain, true means "look inside".
     var mayContainServerValues: Bool {
-        if isParsed { return node.containsServerValues }
-        // A server value is stored as `{".sv": …}`: search the bytes for that key.
-        return text.withUnsafeBufferPointer { bytes in
+        let unparsed = text.withLock { text -> Bool? in
+            if isParsed { return nil }
+            // A server value is stored as `{".sv": …}`: search the bytes for that key.
+            return DeferredNode.containsServerValueKey(text)
+        }
+        return unparsed ?? node.containsServerValues
+    }
+
+    private static func containsServerValueKey(_ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { bytes in
             // `".sv"`, byte by byte.
             let needle: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0x22, 0x2E, 0x73, 0x76, 0x22)
             guard bytes.count >= 5 else { return false }
