@@ -43,8 +43,8 @@ import Testing
             #expect(try await eventually { seen.allSatisfy { $0.last == Self.count } }, "each sees all the others")
             #expect(Self.openFileCount(under: directory) >= Self.count, "each has its file open")
             for database in databases {
-                weak var repo = database.repo
-                weak var instance = database
+                weak let repo = database.repo
+                weak let instance = database
                 released.append { repo == nil && instance == nil }
                 database.close()
             }

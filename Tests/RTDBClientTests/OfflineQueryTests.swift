@@ -85,7 +85,7 @@ import Testing
         let again = Recorder<String>()
         offline.reference(withPath: "scores").observe(.value) { again.record("all \($0.childrenCount)") }
         offline.reference(withPath: "scores").queryOrderedByValue().queryLimited(toFirst: 2).observe(.value) {
-            again.record("first two \($0.children.map { ($0 as! DataSnapshot).key })")
+            again.record("first two \($0.children.map { $0.key })")
         }
         offline.reference(withPath: "scores/pterodactyl").observe(.value) { again.record("one \($0.value ?? "nil")") }
         #expect(try await eventually { again.all.count == 3 })
