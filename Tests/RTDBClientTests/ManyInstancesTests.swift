@@ -10,18 +10,6 @@ import Testing
 @Suite struct ManyInstancesTests {
     static let count = 40
 
-    private static func openFileCount(under directory: URL) -> Int {
-        #if os(Linux)
-            let links = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return links.compactMap {
-                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
-            }
-            .filter { $0.hasPrefix(directory.path) }.count
-        #else
-            return 0
-        #endif
-    }
-
     @Test func fortyInstancesWithPersistenceSeeEachOtherAndAreFreedWhenClosed() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -41,7 +29,7 @@ import Testing
                 seen.append(recorder)
             }
             #expect(try await eventually { seen.allSatisfy { $0.last == Self.count } }, "each sees all the others")
-            #expect(Self.openFileCount(under: directory) >= Self.count, "each has its file open")
+            #expect(ReleaseTests.openFiles(under: directory) >= Self.count, "each has its file open")
             for database in databases {
                 weak let repo = database.repo
                 weak let instance = database
@@ -51,6 +39,6 @@ import Testing
         }
         await server.stop()
         #expect(try await eventually { released.allSatisfy { $0() } }, "every closed instance is freed")
-        #expect(Self.openFileCount(under: directory) == 0, "and every file closed")
+        #expect(ReleaseTests.openFiles(under: directory) == 0, "and every file closed")
     }
 }

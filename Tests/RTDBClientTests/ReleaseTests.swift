@@ -22,16 +22,23 @@ import Testing
             released = database.repo
             releasedDatabase = database
             database.close()
+            #expect(Self.openFiles(under: directory) == 0, "the file is closed at close(), while the object lives on")
         }
         await server.stop()
         #expect(try await eventually { releasedDatabase == nil })
         #expect(try await eventually { released == nil })
+    }
+
+    /// Open file descriptors of this process under `directory` (0 where /proc is missing).
+    static func openFiles(under directory: URL) -> Int {
         #if os(Linux)
-            // And its SQLite file is closed.
-            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+            let links = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return links.compactMap {
                 try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
             }
-            #expect(!open.contains { $0.hasPrefix(directory.path) })
+            .filter { $0.hasPrefix(directory.path) }.count
+        #else
+            return 0
         #endif
     }
 }

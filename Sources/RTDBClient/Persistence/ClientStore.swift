@@ -20,6 +20,10 @@ final class ClientStore: Sendable {
         self.path = path
         var configuration = Configuration()
         configuration.label = "presencetop.client.store"
+        // Another connection to the file may hold a lock for a moment: an instance just closed
+        // checkpoints its WAL, another process writes. Wait for it rather than fail the open
+        // (which would leave the instance without persistence).
+        configuration.busyMode = .timeout(10)
         // The pool puts the file in WAL mode.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         queue = try DatabasePool(path: path, configuration: configuration)

@@ -52,6 +52,7 @@ final class ReadAhead: Sendable {
         state.withLock { state in
             state.accepting = false
             state.waiting = []
+            state.store = nil
         }
     }
 
@@ -62,6 +63,7 @@ final class ReadAhead: Sendable {
             state.accepting = false
             state.waiting = []
             state.reads = []
+            state.store = nil
         }
     }
 

@@ -231,6 +231,7 @@ extension Repo {
         restoredUnsent = []
         onDisconnectTree = SparseSnapshotTree()
         serverTree.persistence = nil
+        readAhead.invalidate()
         persistence = nil
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         store = nil

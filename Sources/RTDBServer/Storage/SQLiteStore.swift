@@ -17,6 +17,8 @@ public final class SQLiteStore: DurableStore {
     public init(path: String) throws {
         self.path = path
         var configuration = Configuration()
+        // Wait for a lock another connection holds for a moment instead of failing at once.
+        configuration.busyMode = .timeout(10)
         configuration.label = "presencetop.server"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
