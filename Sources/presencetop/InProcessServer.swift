@@ -16,9 +16,16 @@ struct InProcessServer {
         logger.logLevel = .critical
         let server = RTDBServer(configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task { try await server.run { _, port in continuation.yield(port) } }
+        let task = Task {
+            defer { continuation.finish() }
+            try await server.run { _, port in continuation.yield(port) }
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CocoaError(.featureUnsupported) }
+        guard let port = await iterator.next() else {
+            // It stopped before listening (the port is taken, say): its error says why.
+            try await task.value
+            throw CocoaError(.featureUnsupported)
+        }
         return InProcessServer(port: port, task: task)
     }
 

@@ -123,8 +123,14 @@ struct PersistenceBenchmark: AsyncParsableCommand {
             let (values, continuation) = AsyncStream.makeStream(of: UInt.self)
             let items = database.reference(withPath: "cold/items")
             let handle = items.observe(.value) { continuation.yield($0.childrenCount) }
+            // A start that never delivers fails the run instead of hanging it.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(30))
+                continuation.finish()
+            }
             var iterator = values.makeAsyncIterator()
             let count = await iterator.next() ?? 0
+            watchdog.cancel()
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             guard count == UInt(cacheChildren) else { throw ValidationError("the cold start saw \(count) children") }
             switch round % 3 {
