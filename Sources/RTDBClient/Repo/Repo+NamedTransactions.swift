@@ -53,8 +53,7 @@ extension Repo {
         raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
         let key = idempotencyKey(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
-        handOverRestoredWrites()
-        connection.put(
+        put(
             action: "p", path: write.path, data: payload, hash: hash, idempotencyKey: key, onSend: onSend
         ) {
             [self] status, data in

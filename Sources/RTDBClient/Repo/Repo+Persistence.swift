@@ -97,8 +97,8 @@ extension Repo {
         }
     }
 
-    /// Gives the connection the restored writes it does not have yet, in order; called before
-    /// anything else is put, so the server sees every write in the order it was made.
+    /// Gives the connection the restored writes it does not have yet, in order: on connecting,
+    /// and before anything else is put (see ``put(action:path:data:hash:idempotencyKey:onSend:onComplete:)``).
     func handOverRestoredWrites() {
         guard !restoredUnsent.isEmpty else { return }
         let writes = restoredUnsent

@@ -136,8 +136,7 @@ extension Repo {
                 }
             }
             let data = payload.exportJSON
-            handOverRestoredWrites()
-            connection.put(action: "p", path: path, data: data, hash: hash, idempotencyKey: key) {
+            put(action: "p", path: path, data: data, hash: hash, idempotencyKey: key) {
                 [self] status, _ in
                 handleTransactionResponse(path: path, records: queue, status: status, database: database)
             }

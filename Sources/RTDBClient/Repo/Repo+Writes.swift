@@ -127,9 +127,8 @@ extension Repo {
 
     /// Sends a queued set or update with its idempotency key; handles the server's answer.
     func send(_ write: StoredWrite, completion: Completion?) {
-        handOverRestoredWrites()
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
-        connection.put(
+        put(
             action: write.kind == .update ? "m" : "p", path: write.path, data: write.data,
             idempotencyKey: idempotencyKey(write.id), onSend: onSend
         ) { [self] status, data in
@@ -144,6 +143,19 @@ extension Repo {
             }
             complete(completion, status: status, data: data)
         }
+    }
+
+    /// The one way a write reaches the connection: restored writes not handed over yet go first,
+    /// so the server sees every write in the order it was made.
+    func put(
+        action: String, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
+        idempotencyKey: String? = nil, onSend: (() -> Void)? = nil,
+        onComplete: @escaping (String, JSONValue) -> Void
+    ) {
+        handOverRestoredWrites()
+        connection.put(
+            action: action, path: path, data: data(), hash: hash, idempotencyKey: idempotencyKey, onSend: onSend,
+            onComplete: onComplete)
     }
 
     /// Refusals that sending again would not change: the write becomes a dead letter.
