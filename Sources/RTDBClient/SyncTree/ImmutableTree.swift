@@ -48,11 +48,6 @@ struct ImmutableTree<Value> {
         return copy
     }
 
-    /// Sets `value` at `path` in place (no copy of storage this tree alone holds).
-    mutating func set(_ path: Path, _ value: Value?) {
-        modify(path.segments[...]) { $0.value = value }
-    }
-
     /// Replaces whatever is at `path` with `tree`, in place.
     mutating func setTree(_ path: Path, _ tree: ImmutableTree<Value>) {
         modify(path.segments[...]) { $0 = tree }
