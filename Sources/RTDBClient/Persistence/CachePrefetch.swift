@@ -2,12 +2,10 @@ import Dispatch
 import RTDBCore
 import Synchronization
 
-/// Cached data read ahead, on another core, for the queries the app had open when it last
-/// stopped: apps open the same screens again, and their first listens then find the data read
-/// while the write queue was being restored.
+/// One background read of cached locations, on another core (see ``ReadAhead``, which starts
+/// them while the engine starts and drops them as soon as the cache changes).
 ///
-/// A read is taken at most once; whoever manages the cache drops the prefetch as soon as the
-/// cache changes, so nothing stale is ever served.
+/// Each location's node is taken at most once.
 final class CachePrefetch: Sendable {
     /// The locations read ahead.
     let paths: Set<Path>
