@@ -8,9 +8,8 @@ import Testing
 
 /// The credential on disk, and writes paused by a credential that expired while offline.
 @Suite struct CredentialPersistenceTests {
-    static func token(uid: String, expiresInSeconds: Int64) -> String {
-        let now = Int64(Date().timeIntervalSince1970)
-        return AuthToken.unsignedJWT(claims: [
+    static func token(uid: String, expiresInSeconds: Int64, now: Int64 = Int64(Date().timeIntervalSince1970)) -> String {
+        AuthToken.unsignedJWT(claims: [
             "uid": .string(uid), "sub": .string(uid), "iat": .int(now), "exp": .int(now + expiresInSeconds),
         ])
     }
@@ -18,35 +17,46 @@ import Testing
     @Test func aCredentialThatExpiresOfflinePausesWritesUntilANewOne() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await TestServer.start(configure: { $0.enforcesTokenExpiry = true })
+        // One injected clock for the server and the client: the credential expires when the
+        // test moves the clock, not when a busy machine happens to get there.
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock.read, configure: { $0.enforcesTokenExpiry = true })
         let port = server.port
         func signedInUIDs() -> [String?] { server.server.connections.connections.map(\.authUID) }
+        func client() -> Database {
+            let database = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: clock.read)
+            database.persistenceDirectory = directory
+            database.isPersistenceEnabled = true
+            return database
+        }
 
-        let first = PersistenceIntegrationTests.client(port: port, directory: directory)
-        first.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3)))
+        let first = client()
+        first.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 60, now: clock.nowSeconds)))
         try await first.reference(withPath: "notes/first").setValue("signed in")
         #expect(signedInUIDs() == ["morgan"])
         first.close()
 
         // A new run signs in with the saved credential before the app says anything.
-        let second = PersistenceIntegrationTests.client(port: port, directory: directory)
+        let second = client()
         second.reference(withPath: "warmup").keepSynced(true)
         #expect(try await eventually { signedInUIDs() == ["morgan"] }, "the credential survived the restart")
         second.goOffline()
         second.reference(withPath: "notes/second").setValue("written offline", andPriority: nil)
-        try await Task.sleep(for: .milliseconds(3_200))  // the token expires meanwhile
+        #expect(try await eventually { signedInUIDs().isEmpty })
+        clock.advance(by: .seconds(61))  // the credential expires meanwhile
         second.goOnline()
         #expect(
             try await eventually {
                 if case .paused(let reason) = second.pendingWrites.first?.state { return reason.contains("expired") }
                 return false
             })
-        #expect(signedInUIDs() == [nil], "the expired credential was not sent")
+        #expect(try await eventually { signedInUIDs() == [nil] }, "connected, and the expired credential was not sent")
         try await Task.sleep(for: .milliseconds(200))
+        #expect(signedInUIDs() == [nil])
         #expect(try await http("GET", "/notes/second.json", port: port).json == .null, "the write waits")
 
         // Signing in again sends it.
-        second.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600)))
+        second.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600, now: clock.nowSeconds)))
         await second.waitForPendingWrites()
         let stored = try await http("GET", "/notes/second.json", port: port)
         #expect(stored.json == "written offline", "\(stored.body) \(second.pendingWrites) \(second.deadLetters)")

@@ -14,6 +14,16 @@ import Testing
 
     private static func items(_ snapshot: DataSnapshot) -> [String: Int] { (snapshot.value as? [String: Int]) ?? [:] }
 
+    /// An instance whose start waits, offline, until `release` is called: whatever the test does
+    /// before that happens while the engine starts, however busy the machine.
+    private static func heldAtStart(port: Int, directory: URL) -> (Database, release: @Sendable () -> Void) {
+        let database = PersistenceIntegrationTests.client(port: port, directory: directory)
+        let gate = DispatchSemaphore(value: 0)
+        database.withState { $0.beforeOpeningPersistence = { gate.wait() } }
+        database.goOffline()
+        return (database, { gate.signal() })
+    }
+
     @Test func aListenerOpenAtTheLastStopStartsFromDataReadAhead() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -25,20 +35,20 @@ import Testing
         #expect(try await eventually { loaded.last == ["a": 1, "b": 2] })
         first.close()  // stops with the listener open
 
-        let second = PersistenceIntegrationTests.client(port: server.port, directory: directory)
-        second.goOffline()
+        let (second, releaseSecond) = Self.heldAtStart(port: server.port, directory: directory)
         let seen = Recorder<[String: Int]>()
         let handle = second.reference(withPath: "items").observe(.value) { seen.record(Self.items($0)) }
+        releaseSecond()
         #expect(try await eventually { seen.last == ["a": 1, "b": 2] })
         #expect(Self.hits(second) == 1)
         second.reference(withPath: "items").removeObserver(withHandle: handle)
         second.close()  // stops with no listener open
 
         // A listen added while the engine starts is read ahead too.
-        let third = PersistenceIntegrationTests.client(port: server.port, directory: directory)
-        third.goOffline()
+        let (third, releaseThird) = Self.heldAtStart(port: server.port, directory: directory)
         let again = Recorder<[String: Int]>()
         let secondHandle = third.reference(withPath: "items").observe(.value) { again.record(Self.items($0)) }
+        releaseThird()
         #expect(try await eventually { again.last == ["a": 1, "b": 2] })
         #expect(Self.hits(third) == 1)
         third.reference(withPath: "items").removeObserver(withHandle: secondHandle)

@@ -35,6 +35,7 @@ public final class Database: Sendable {
         var persistenceEnabled = false
         var persistenceDirectory: URL?
         var cacheSize = 10 * 1024 * 1024
+        var beforeOpeningPersistence: (@Sendable () -> Void)?
         var nextHandle: DatabaseHandle = 1
         var registrations: [DatabaseHandle: (QuerySpec, ObserverRegistration)] = [:]
         var keptSynced: [String: DatabaseHandle] = [:]
@@ -99,7 +100,8 @@ public final class Database: Sendable {
             let settings =
                 state.persistenceEnabled
                 ? PersistenceSettings(
-                    file: persistenceFile(in: state.persistenceDirectory), cacheSizeBytes: state.cacheSize) : nil
+                    file: persistenceFile(in: state.persistenceDirectory), cacheSizeBytes: state.cacheSize,
+                    beforeOpening: state.beforeOpeningPersistence) : nil
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
                 callbackQueue: callbackQueue, logger: logger, connects: !state.closed, persistence: settings)

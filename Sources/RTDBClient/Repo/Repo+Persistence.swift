@@ -7,6 +7,8 @@ struct PersistenceSettings: Sendable {
     var file: URL
     /// The cache's size limit.
     var cacheSizeBytes: Int
+    /// Runs on the engine's queue before the file is opened (tests hold the start here).
+    var beforeOpening: (@Sendable () -> Void)?
 }
 
 extension Repo {
@@ -16,6 +18,7 @@ extension Repo {
     /// queue, replayed locally now and sent in order after the listens once connected. Returns the
     /// keepSynced queries to declare again.
     func openPersistence(_ settings: PersistenceSettings) -> [QuerySpec] {
+        settings.beforeOpening?()
         let started = DispatchTime.now().uptimeNanoseconds
         // Listens added from now on are processed at once and read the cache themselves; what
         // was read ahead and not taken by the listens queued meanwhile is then let go.
