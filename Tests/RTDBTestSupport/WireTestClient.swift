@@ -113,8 +113,9 @@ public final class WireTestClient: Sendable {
         return (status, data)
     }
 
-    /// The next message, waiting at most `seconds`.
-    public func next(within seconds: Double = 10) async throws -> WireMessage {
+    /// The next message, waiting at most `seconds` (a guard against a hang, not a time limit:
+    /// a 10 MB request on a loaded single core takes longer than 10 s).
+    public func next(within seconds: Double = 30) async throws -> WireMessage {
         try await withThrowingTaskGroup(of: WireMessage?.self) { group in
             group.addTask { try await self.iterator.next() }
             group.addTask {
