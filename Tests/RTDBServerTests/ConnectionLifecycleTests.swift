@@ -14,8 +14,9 @@ import Testing
         try await raw.sendWebSocketText(
             #"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/devices/d1","d":{"online":false,"seen":{".sv":"timestamp"}}}}}"#)
         _ = try await raw.read(until: #""r":1"#)
-        #expect(server.server.connections.connections.count == 1)
-        // From now on the client answers nothing, not even the server's WebSocket pings. The
+        // From now on the client answers nothing, not even the server's WebSocket pings (on a
+        // loaded machine the 3 s may already be over, so the connection table is not looked at
+        // here; connectionTableAndAdminEndpoint covers it). The
         // watcher polls over REST, which no heartbeat can cut off on a busy machine.
         let fired = try await eventually {
             let data = try await http("GET", "/devices/d1.json", port: server.port).json
