@@ -8,7 +8,8 @@ import Testing
 
 /// The credential on disk, and writes paused by a credential that expired while offline.
 @Suite struct CredentialPersistenceTests {
-    static func token(uid: String, expiresInSeconds: Int64, now: Int64 = Int64(Date().timeIntervalSince1970)) -> String {
+    static func token(uid: String, expiresInSeconds: Int64, now: Int64 = Int64(Date().timeIntervalSince1970)) -> String
+    {
         AuthToken.unsignedJWT(claims: [
             "uid": .string(uid), "sub": .string(uid), "iat": .int(now), "exp": .int(now + expiresInSeconds),
         ])
