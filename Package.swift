@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RTDBWire", targets: ["RTDBWire"]),
         .library(name: "RTDBServer", targets: ["RTDBServer"]),
         .library(name: "RTDBClient", targets: ["RTDBClient"]),
+        .library(name: "LinkSim", targets: ["LinkSim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -73,6 +74,16 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "LinkSim",
+            dependencies: [
+                "RTDBCore",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "presencetop",
             dependencies: [
@@ -107,6 +118,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "LinkSimTests", dependencies: ["LinkSim", "RTDBClient", "RTDBTestSupport"]),
         .testTarget(name: "presencetopTests", dependencies: ["presencetop", "RTDBTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,179 @@
+import NIOCore
+import NIOPosix
+import RTDBCore
+
+/// One connection through a link: the client's socket, the server's, and what travels between
+/// them, delayed or held as the link's mode and conditions say.
+///
+/// Lives on one event loop (both sockets use it); the link reaches it through `NIOLoopBound`.
+final class LinkPipe {
+    /// Which end of the connection.
+    enum Side { case client, server }
+
+    /// What travels: bytes, or the news that the sender closed.
+    enum Item {
+        case bytes(ByteBuffer)
+        case close
+    }
+
+    /// Past this many bytes on their way one way, the sender is no longer read (TCP's window).
+    static let highWater = 1 << 20
+
+    let id: Int
+    let eventLoop: any EventLoop
+    private let link: LinkProxy
+    private var mode: LinkMode
+    private var conditions: LinkConditions
+    private var random: SeededRandom
+    private var client: (any Channel)?
+    private var server: (any Channel)?
+    private var connecting = false
+    private var ended: Set<Side> = []
+    private var finished = false
+    /// Client to server, and server to client.
+    private var upstream = DeliveryQueue<Item>()
+    private var downstream = DeliveryQueue<Item>()
+    private var timers: [Side: Scheduled<Void>] = [:]
+
+    init(id: Int, eventLoop: any EventLoop, link: LinkProxy, mode: LinkMode, conditions: LinkConditions, seed: UInt64) {
+        self.id = id
+        self.eventLoop = eventLoop
+        self.link = link
+        self.mode = mode
+        self.conditions = conditions
+        self.random = SeededRandom(seed: seed)
+    }
+
+    // MARK: - Events from the sockets
+
+    func opened(_ side: Side, channel: any Channel) {
+        switch side {
+        case .client: client = channel
+        case .server:
+            server = channel
+            connecting = false
+            drain(toward: .server)
+        }
+    }
+
+    func received(_ buffer: ByteBuffer, from side: Side) {
+        guard !finished else { return }
+        enqueue(.bytes(buffer), size: buffer.readableBytes, from: side)
+    }
+
+    func ended(_ side: Side) {
+        guard !finished, ended.insert(side).inserted else { return }
+        if side == .server, connecting || server == nil {
+            // The server could not be reached: the client's connection fails as it would.
+            return finish()
+        }
+        enqueue(.close, size: 0, from: side)
+    }
+
+    /// The server could not be reached.
+    func connectFailed() {
+        connecting = false
+        finish()
+    }
+
+    // MARK: - The link changes
+
+    func apply(mode newMode: LinkMode, conditions newConditions: LinkConditions) {
+        mode = newMode
+        conditions = newConditions
+        guard !finished else { return }
+        switch newMode {
+        case .offline: finish()
+        case .blackhole: cancelTimers()
+        case .up:
+            connectIfNeeded()
+            drain(toward: .server)
+            drain(toward: .client)
+        }
+    }
+
+    func connectIfNeeded() {
+        guard mode == .up, server == nil, !connecting, !finished else { return }
+        connecting = true
+        link.connectUpstream(for: self)
+    }
+
+    /// Closes both sockets and drops what was on its way.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        cancelTimers()
+        link.record { stats in
+            stats.bytesHeld -= upstream.heldBytes + downstream.heldBytes
+            stats.openConnections -= 1
+        }
+        upstream.removeAll()
+        downstream.removeAll()
+        client?.close(promise: nil)
+        server?.close(promise: nil)
+        link.unregister(self)
+    }
+
+    // MARK: - Delivery
+
+    private func enqueue(_ item: Item, size: Int, from side: Side) {
+        let now = NIODeadline.now().uptimeNanoseconds
+        if side == .client {
+            upstream.enqueue(item, size: size, now: now, conditions: conditions, random: &random)
+        } else {
+            downstream.enqueue(item, size: size, now: now, conditions: conditions, random: &random)
+        }
+        link.record { $0.bytesHeld += size }
+        if held(from: side) > Self.highWater { setReading(side, false) }
+        drain(toward: side == .client ? .server : .client)
+    }
+
+    private func held(from side: Side) -> Int { side == .client ? upstream.heldBytes : downstream.heldBytes }
+
+    /// Delivers what is due toward `target`, and sets a timer for the next item.
+    private func drain(toward target: Side) {
+        guard !finished, mode == .up else { return }
+        guard let channel = target == .server ? server : client else { return }
+        timers.removeValue(forKey: target)?.cancel()
+        let now = NIODeadline.now().uptimeNanoseconds
+        let due = target == .server ? upstream.takeDue(now: now) : downstream.takeDue(now: now)
+        var delivered = 0
+        var closes = false
+        for entry in due {
+            switch entry.item {
+            case .bytes(let buffer):
+                channel.write(buffer, promise: nil)
+                delivered += entry.size
+            case .close: closes = true
+            }
+        }
+        if delivered > 0 { channel.flush() }
+        link.record { stats in
+            stats.bytesHeld -= delivered
+            if target == .server { stats.bytesUp += delivered } else { stats.bytesDown += delivered }
+        }
+        let source: Side = target == .server ? .client : .server
+        if held(from: source) < Self.highWater / 2 { setReading(source, true) }
+        if closes {
+            // The other end closed: this one hears of it once what it sent before has arrived.
+            return finish()
+        }
+        let next = target == .server ? upstream.nextDueAt : downstream.nextDueAt
+        if let next {
+            timers[target] = eventLoop.assumeIsolated().scheduleTask(deadline: .uptimeNanoseconds(next)) { [self] in
+                timers.removeValue(forKey: target)
+                drain(toward: target)
+            }
+        }
+    }
+
+    private func setReading(_ side: Side, _ reading: Bool) {
+        guard let channel = side == .client ? client : server, !ended.contains(side) else { return }
+        channel.setOption(ChannelOptions.autoRead, value: reading).whenFailure { _ in }
+    }
+
+    private func cancelTimers() {
+        for timer in timers.values { timer.cancel() }
+        timers.removeAll()
+    }
+}

@@ -1,0 +1,25 @@
+/// What a link has carried and holds, for the dashboard and for tests.
+public struct LinkStats: Sendable, Equatable {
+    /// The link's mode now.
+    public var mode: LinkMode
+    /// The link's conditions now.
+    public var conditions: LinkConditions
+    /// Connections through the link now.
+    public var openConnections = 0
+    /// Connections accepted since the link started.
+    public var acceptedConnections = 0
+    /// Connections refused or reset because the link was offline.
+    public var refusedConnections = 0
+    /// Bytes delivered from clients to the server.
+    public var bytesUp = 0
+    /// Bytes delivered from the server to clients.
+    public var bytesDown = 0
+    /// Bytes on their way (delayed, or held by a blackhole).
+    public var bytesHeld = 0
+
+    /// Stats of a link that has carried nothing yet.
+    public init(mode: LinkMode, conditions: LinkConditions) {
+        self.mode = mode
+        self.conditions = conditions
+    }
+}

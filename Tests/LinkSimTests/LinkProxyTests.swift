@@ -1,0 +1,135 @@
+import Foundation
+import LinkSim
+import RTDBClient
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+/// A real client and a real server on loopback, with the link's real sockets between them.
+@Suite struct LinkProxyTests {
+    /// A server, a link in front of it, and a client that reaches the server through the link.
+    private struct Setup {
+        let server: TestServer
+        let link: LinkProxy
+        let client: Database
+        let connected = Recorder<Bool>()
+
+        static func make(
+            heartbeatTimeout: Duration = .seconds(15), conditions: LinkConditions = .perfect
+        ) async throws -> Setup {
+            let server = try await TestServer.start(heartbeatTimeout: heartbeatTimeout)
+            let link = try LinkProxy(upstreamPort: server.port, conditions: conditions, seed: 42)
+            let port = try await link.start()
+            let setup = Setup(server: server, link: link, client: Database(url: "http://127.0.0.1:\(port)?ns=demo"))
+            setup.client.reference(withPath: ".info/connected").observe(.value) { [connected = setup.connected] in
+                connected.record($0.value as? Bool ?? false)
+            }
+            return setup
+        }
+
+        /// What the server holds at `path`, asked directly (not through the link).
+        func serverValue(_ path: String) async throws -> JSONValue? {
+            try await http("GET", "/\(path).json", port: server.port).json
+        }
+
+        func stop() async {
+            client.close()
+            await link.stop()
+            await server.stop()
+        }
+    }
+
+    @Test func aClientBehindTheLinkWorksAndTheLinkCountsWhatItCarries() async throws {
+        let setup = try await Setup.make()
+        try await setup.client.reference(withPath: "notes/a").setValue("through the link")
+        #expect(try await setup.serverValue("notes/a") == "through the link")
+        let stats = setup.link.stats
+        #expect(stats.openConnections == 1 && stats.acceptedConnections == 1)
+        #expect(stats.bytesUp > 0 && stats.bytesDown > 0)
+        #expect(stats.mode == .up && stats.refusedConnections == 0)
+        await setup.stop()
+        #expect(setup.link.stats.openConnections == 0)
+    }
+
+    @Test func offlineResetsTheConnectionAtOnceAndRefusesNewOnesUntilItIsBack() async throws {
+        let setup = try await Setup.make()
+        let status = setup.client.reference(withPath: "status/morgan")
+        try await status.onDisconnectSetValue("offline")
+        try await status.setValue("online")
+
+        setup.link.mode = .offline
+        #expect(try await eventually { setup.connected.last == false }, "the client knows at once")
+        #expect(
+            try await eventually { try await setup.serverValue("status/morgan") == "offline" }, "so does the server")
+        setup.client.reference(withPath: "notes/queued").setValue("written while offline", andPriority: nil)
+        #expect(try await eventually { setup.link.stats.refusedConnections > 0 }, "the client's retries are refused")
+        #expect(setup.client.pendingWrites.count == 1)
+
+        setup.link.mode = .up
+        #expect(try await eventually { setup.connected.last == true })
+        await setup.client.waitForPendingWrites()
+        #expect(try await setup.serverValue("notes/queued") == "written while offline")
+        await setup.stop()
+    }
+
+    @Test func aBlackholeIsNoticedOnlyByTheServersHeartbeatAndHeldWritesArriveAfterIt() async throws {
+        let setup = try await Setup.make(heartbeatTimeout: .seconds(2))
+        let status = setup.client.reference(withPath: "status/morgan")
+        try await status.onDisconnectSetValue("offline")
+        try await status.setValue("online")
+
+        setup.link.mode = .blackhole
+        setup.client.reference(withPath: "notes/held").setValue("written into the blackhole", andPriority: nil)
+        #expect(try await eventually { setup.link.stats.bytesHeld > 0 }, "the write waits in the link")
+        // Nothing reaches the server, not even WebSocket pongs: its heartbeat ends the session.
+        #expect(try await eventually { try await setup.serverValue("status/morgan") == "offline" })
+        #expect(setup.connected.last == true, "the client has heard nothing of it")
+        #expect(try await setup.serverValue("notes/held") == .null)
+
+        setup.link.mode = .up
+        await setup.client.waitForPendingWrites()
+        #expect(try await setup.serverValue("notes/held") == "written into the blackhole")
+        #expect(try await eventually { setup.connected.last == true && setup.link.stats.openConnections == 1 })
+        await setup.stop()
+    }
+
+    @Test func latencyDelaysEveryTripAndJitterKeepsTheOrder() async throws {
+        let setup = try await Setup.make(
+            conditions: LinkConditions(latency: .milliseconds(100), jitter: .milliseconds(50)))
+        // The WebSocket upgrade goes up and its answer comes down: at least two latencies. (A lower
+        // bound only; a busy machine makes it longer, never shorter.)
+        let started = ContinuousClock.now
+        #expect(try await eventually { setup.connected.last == true })
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
+
+        // Many writes in flight through a jittery link still arrive whole and in order.
+        let list = setup.client.reference(withPath: "sequence")
+        for index in 0..<100 { list.child(String(format: "%03d", index)).setValue(index, andPriority: nil) }
+        list.child("last").setValue(99, andPriority: nil)
+        await setup.client.waitForPendingWrites()
+        let stored = try #require(try await setup.serverValue("sequence"))
+        #expect(stored["last"] == 99)
+        #expect((0..<100).allSatisfy { stored[String(format: "%03d", $0)]?.intValue == Int64($0) })
+
+        try setup.link.setConditions(.perfect)
+        #expect(setup.link.conditions == .perfect)
+        #expect(throws: LinkError.invalidConditions("jitter -1 ms is negative")) {
+            try setup.link.setConditions(LinkConditions(jitter: .milliseconds(-1)))
+        }
+        #expect(setup.link.conditions == .perfect, "a refused change leaves the link as it was")
+        await setup.stop()
+    }
+
+    @Test func aServerThatCannotBeReachedFailsTheClientsConnection() async throws {
+        // A port nothing listens on: a server stopped a moment ago.
+        let gone = try await TestServer.start()
+        let port = gone.port
+        await gone.stop()
+        let link = try LinkProxy(upstreamPort: port)
+        let raw = try await RawTCPClient(port: try await link.start())
+        #expect(try await eventually { await raw.isClosed })
+        #expect(try await eventually { link.stats.openConnections == 0 })
+        await raw.close()
+        await link.stop()
+    }
+}
