@@ -54,7 +54,7 @@ import Testing
     @Test func offlineResetsTheConnectionAtOnceAndRefusesNewOnesUntilItIsBack() async throws {
         let setup = try await Setup.make()
         let status = setup.client.reference(withPath: "status/morgan")
-        try await status.onDisconnectSetValue("offline")
+        status.onDisconnectSetValue("offline")  // registered before the set below is acknowledged
         try await status.setValue("online")
 
         setup.link.mode = .offline
@@ -75,7 +75,7 @@ import Testing
     @Test func aBlackholeIsNoticedOnlyByTheServersHeartbeatAndHeldWritesArriveAfterIt() async throws {
         let setup = try await Setup.make(heartbeatTimeout: .seconds(2))
         let status = setup.client.reference(withPath: "status/morgan")
-        try await status.onDisconnectSetValue("offline")
+        status.onDisconnectSetValue("offline")  // registered before the set below is acknowledged
         try await status.setValue("online")
 
         setup.link.mode = .blackhole
