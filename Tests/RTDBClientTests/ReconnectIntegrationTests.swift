@@ -147,6 +147,44 @@ import Testing
         await server.stop()
     }
 
+    /// The documented presence flow made offline (removal at disconnect, then the entry) and
+    /// replayed on reconnect: the removal is registered before the entry is written, so a network
+    /// that dies right after the entry cannot leave it behind as a ghost (the SDKs replay the
+    /// writes first).
+    @Test func onDisconnectOperationsAreReplayedBeforeTheWrites() async throws {
+        let server = try await TestServer.start()
+        let transport = InterceptingTransport()
+        let device = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", transport: transport)
+        try await device.reference(withPath: "warmup").setValue(true)
+        device.goOffline()
+        let entry = device.reference(withPath: "users/morgan/connections").childByAutoId()
+        entry.onDisconnectRemoveValue()
+        entry.setValue(true, andPriority: nil)
+
+        // Once the entry's write has gone out, the network dies: nothing more reaches the server.
+        let state = Mutex((entrySent: false, dead: false))
+        transport.setRule { frame in
+            state.withLock { state in
+                if state.dead { return .swallow }
+                if frame.contains(#""a":"p""#), frame.contains(entry.key!) { state.entrySent = true }
+                if frame.contains(#""a":"o""#), state.entrySent { state.dead = true }
+                return state.dead ? .swallow : .forward
+            }
+        }
+        device.goOnline()
+        #expect(try await eventually { state.withLock { $0.entrySent } })
+        #expect(
+            try await eventually {
+                try await http("GET", "/users/morgan/connections.json", port: server.port).json != .null
+            })
+        device.close()  // the connection ends: its onDisconnect operations run
+        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        let left = try await http("GET", "/users/morgan/connections.json", port: server.port).json
+        #expect(left == .null, "no ghost entry: \(String(describing: left))")
+        #expect(!state.withLock { $0.dead }, "the onDisconnect went before the write")
+        await server.stop()
+    }
+
     /// The server applies a write and its acknowledgement is lost with the connection: the client
     /// sends the write again, and the idempotency key makes the server apply it only once.
     @Test func aWriteWhoseAckIsLostIsAppliedOnce() async throws {

@@ -26,7 +26,14 @@ extension PersistentConnection {
         retained[number] = request
     }
 
-    /// Sends auth, listens, unacknowledged writes in order, then queued onDisconnect operations.
+    /// Sends auth, listens, queued onDisconnect operations, unacknowledged writes in order, then
+    /// the other queued requests (reads).
+    ///
+    /// onDisconnect operations go before the writes (the SDKs send them after): the documented
+    /// presence flow registers an entry's removal before writing the entry, and a connection lost
+    /// between the two on replay would otherwise leave the entry with nothing to remove it, a
+    /// ghost. An onDisconnect operation acts only when the connection ends, so sending it earlier
+    /// changes nothing else.
     ///
     /// A credential that expired while offline is not sent, and the writes wait (paused) until the
     /// app sets a new one: sent without it they would be refused, or applied as nobody.
@@ -40,10 +47,11 @@ extension PersistentConnection {
             }
         }
         for key in listens.keys.sorted() { sendListen(listens[key]!) }
-        sendQueuedPuts()
         let queued = offlineQueue
         offlineQueue = []
-        for request in queued { sendRetained(request) }
+        for request in queued where request.isOnDisconnect { sendRetained(request) }
+        sendQueuedPuts()
+        for request in queued where !request.isOnDisconnect { sendRetained(request) }
     }
 
     // MARK: - Auth

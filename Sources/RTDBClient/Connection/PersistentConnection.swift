@@ -33,6 +33,9 @@ final class PersistentConnection: @unchecked Sendable {
         var body: JSONValue
         var onComplete: ((String, JSONValue) -> Void)?
         var onSend: (() -> Void)? = nil
+
+        /// Whether this is an onDisconnect operation (`o`, `om`, `oc`).
+        var isOnDisconnect: Bool { action == "o" || action == "om" || action == "oc" }
     }
 
     let queue: DispatchQueue
