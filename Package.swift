@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RTDBServer", targets: ["RTDBServer"]),
         .library(name: "RTDBClient", targets: ["RTDBClient"]),
         .library(name: "LinkSim", targets: ["LinkSim"]),
+        .library(name: "Presence", targets: ["Presence"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -84,6 +85,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .target(name: "Presence", dependencies: ["RTDBCore", "RTDBClient", "LinkSim"]),
         .executableTarget(
             name: "presencetop",
             dependencies: [
@@ -119,6 +121,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LinkSimTests", dependencies: ["LinkSim", "RTDBClient", "RTDBTestSupport"]),
+        .testTarget(name: "PresenceTests", dependencies: ["Presence", "LinkSim", "RTDBClient", "RTDBTestSupport"]),
         .testTarget(name: "presencetopTests", dependencies: ["presencetop", "RTDBTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
