@@ -121,15 +121,40 @@ import Testing
     }
 
     @Test func aServerThatCannotBeReachedFailsTheClientsConnection() async throws {
-        // A port nothing listens on: a server stopped a moment ago.
-        let gone = try await TestServer.start()
-        let port = gone.port
-        await gone.stop()
-        let link = try LinkProxy(upstreamPort: port)
+        // A port that is bound but not listening: connecting is refused, and no other test's
+        // server can take the port meanwhile.
+        let socket = try ClosedPort()
+        defer { socket.release() }
+        let link = try LinkProxy(upstreamPort: socket.port)
         let raw = try await RawTCPClient(port: try await link.start())
         #expect(try await eventually { await raw.isClosed })
         #expect(try await eventually { link.stats.openConnections == 0 })
         await raw.close()
         await link.stop()
     }
+}
+
+/// A loopback port held by a socket that never listens.
+private struct ClosedPort {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("cannot bind a loopback port") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func release() { close(descriptor) }
 }
