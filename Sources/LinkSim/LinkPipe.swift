@@ -35,9 +35,13 @@ final class LinkPipe {
     private var downstream = DeliveryQueue<Item>()
     private var timers: [Side: Scheduled<Void>] = [:]
 
-    init(id: Int, eventLoop: any EventLoop, link: LinkProxy, mode: LinkMode, conditions: LinkConditions, seed: UInt64) {
+    init(
+        id: Int, client: any Channel, link: LinkProxy, mode: LinkMode, conditions: LinkConditions, seed: UInt64
+    ) {
         self.id = id
-        self.eventLoop = eventLoop
+        // Known from the start: the server may refuse before the client's socket is active.
+        self.client = client
+        self.eventLoop = client.eventLoop
         self.link = link
         self.mode = mode
         self.conditions = conditions
@@ -48,7 +52,7 @@ final class LinkPipe {
 
     func opened(_ side: Side, channel: any Channel) {
         switch side {
-        case .client: client = channel
+        case .client: if finished { channel.close(promise: nil) }
         case .server:
             server = channel
             connecting = false

@@ -126,7 +126,7 @@ public final class LinkProxy: Sendable {
             return
         }
         let pipe = LinkPipe(
-            id: registered.id, eventLoop: channel.eventLoop, link: self, mode: registered.mode,
+            id: registered.id, client: channel, link: self, mode: registered.mode,
             conditions: registered.conditions, seed: seed &+ UInt64(registered.id) &* 0x9e37_79b9_7f4a_7c15)
         state.withLock { $0.pipes[registered.id] = NIOLoopBound(pipe, eventLoop: channel.eventLoop) }
         try channel.pipeline.syncOperations.addHandler(RelayHandler(pipe: pipe, side: .client))

@@ -89,7 +89,7 @@ import Testing
             phone.link.mode = mode
             #expect(try await eventually { server.server.connections.connections.count == 1 }, "\(mode) noticed")
             phone.link.mode = .up
-            #expect(try await eventually { phone.session.connectCount == round + 2 }, "reconnected after \(mode)")
+            #expect(try await eventually { phone.session.connectCount >= round + 2 }, "reconnected after \(mode)")
         }
         #expect(try await eventually { Self.user(directory, "sam")?.connections.count == 1 })
         try await Task.sleep(for: .milliseconds(500))
