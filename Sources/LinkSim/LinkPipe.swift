@@ -54,8 +54,10 @@ final class LinkPipe {
         switch side {
         case .client: if finished { channel.close(promise: nil) }
         case .server:
-            server = channel
             connecting = false
+            // The client may have gone while the server was being reached.
+            guard !finished else { return channel.close(promise: nil) }
+            server = channel
             drain(toward: .server)
         }
     }

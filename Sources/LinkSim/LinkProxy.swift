@@ -111,7 +111,9 @@ public final class LinkProxy: Sendable {
     }
 
     private func accept(_ channel: any Channel) throws {
-        let registered = state.withLock { state -> (id: Int, mode: LinkMode, conditions: LinkConditions)? in
+        // The pipe is made and registered under the lock that reads the mode: a change made
+        // meanwhile then either came before (and is the mode it starts with) or reaches it.
+        let bound = state.withLock { state -> NIOLoopBound<LinkPipe>? in
             state.stats.acceptedConnections += 1
             guard !state.stopped, state.stats.mode != .offline else {
                 state.stats.refusedConnections += 1
@@ -119,16 +121,18 @@ public final class LinkProxy: Sendable {
             }
             state.nextPipeID += 1
             state.stats.openConnections += 1
-            return (state.nextPipeID, state.stats.mode, state.stats.conditions)
+            let id = state.nextPipeID
+            let pipe = LinkPipe(
+                id: id, client: channel, link: self, mode: state.stats.mode, conditions: state.stats.conditions,
+                seed: seed &+ UInt64(id) &* 0x9e37_79b9_7f4a_7c15)
+            let bound = NIOLoopBound(pipe, eventLoop: channel.eventLoop)
+            state.pipes[id] = bound
+            return bound
         }
-        guard let registered else {
+        guard let pipe = bound?.value else {
             channel.close(promise: nil)
             return
         }
-        let pipe = LinkPipe(
-            id: registered.id, client: channel, link: self, mode: registered.mode,
-            conditions: registered.conditions, seed: seed &+ UInt64(registered.id) &* 0x9e37_79b9_7f4a_7c15)
-        state.withLock { $0.pipes[registered.id] = NIOLoopBound(pipe, eventLoop: channel.eventLoop) }
         try channel.pipeline.syncOperations.addHandler(RelayHandler(pipe: pipe, side: .client))
         pipe.connectIfNeeded()
     }
