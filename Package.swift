@@ -85,7 +85,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "Presence", dependencies: ["RTDBCore", "RTDBClient", "LinkSim"]),
+        .target(
+            name: "Presence",
+            dependencies: ["RTDBCore", "RTDBClient", "LinkSim", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "presencetop",
             dependencies: [
@@ -93,6 +96,8 @@ let package = Package(
                 "RTDBServer",
                 "RTDBClient",
                 "RTDBWire",
+                "LinkSim",
+                "Presence",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

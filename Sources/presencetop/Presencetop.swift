@@ -13,6 +13,6 @@ struct Presencetop: AsyncParsableCommand {
             wire protocol v5 and REST, and a client engine with offline persistence.
             """,
         version: version,
-        subcommands: [ServeCommand.self, BenchCommand.self]
+        subcommands: [ServeCommand.self, DemoCommand.self, BenchCommand.self]
     )
 }

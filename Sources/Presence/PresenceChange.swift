@@ -1,0 +1,46 @@
+/// One change between two views of everyone's presence, as a timeline shows it.
+public enum PresenceChange: Sendable, Equatable, CustomStringConvertible {
+    /// A user with no connection got one.
+    case userOnline(user: String)
+    /// A user's last connection went; `lastOnline` is what the tree says now.
+    case userOffline(user: String, lastOnline: Int64?)
+    /// A device's connection entry appeared; `connections` counts the user's entries now.
+    case deviceConnected(user: String, device: String?, connections: Int)
+    /// A device's connection entry went.
+    case deviceDisconnected(user: String, device: String?, connections: Int)
+
+    /// The changes from `old` to `new`, user by user (sorted by id): entries that went, entries
+    /// that came, then the user's own change of state.
+    public static func between(_ old: [UserPresence], _ new: [UserPresence]) -> [PresenceChange] {
+        let before = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes: [PresenceChange] = []
+        for id in Set(before.keys).union(after.keys).sorted() {
+            let was = before[id] ?? UserPresence(id: id)
+            let now = after[id] ?? UserPresence(id: id)
+            let nowIDs = Set(now.connections.map(\.id))
+            let wasIDs = Set(was.connections.map(\.id))
+            for gone in was.connections where !nowIDs.contains(gone.id) {
+                changes.append(.deviceDisconnected(user: id, device: gone.device, connections: now.connections.count))
+            }
+            for came in now.connections where !wasIDs.contains(came.id) {
+                changes.append(.deviceConnected(user: id, device: came.device, connections: now.connections.count))
+            }
+            if !was.isOnline, now.isOnline { changes.append(.userOnline(user: id)) }
+            if was.isOnline, !now.isOnline { changes.append(.userOffline(user: id, lastOnline: now.lastOnline)) }
+        }
+        return changes
+    }
+
+    /// For example `morgan/phone connected (2 connections)` or `morgan offline`.
+    public var description: String {
+        switch self {
+        case .userOnline(let user): "\(user) online"
+        case .userOffline(let user, _): "\(user) offline"
+        case .deviceConnected(let user, let device, let count):
+            "\(user)/\(device ?? "?") connected (\(count) connection\(count == 1 ? "" : "s"))"
+        case .deviceDisconnected(let user, let device, let count):
+            "\(user)/\(device ?? "?") disconnected (\(count) connection\(count == 1 ? "" : "s") left)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import LinkSim
+import Presence
+import RTDBClient
+import RTDBTestSupport
+import Testing
+
+/// A seeded scenario on a small population against a real server: whatever happened, presence
+/// settles with one entry per signed-in device and no ghosts.
+@Suite struct PopulationTests {
+    @Test func aSeededScenarioSettlesWithoutGhosts() async throws {
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(2))
+        let watcher = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let directory = PresenceDirectory(database: watcher)
+        directory.start()
+        let population = try await Population(port: server.port, users: 2, devicesPerUser: 2, conditions: .lan, seed: 5)
+        #expect(population.devices.map(\.label) == ["morgan/phone", "morgan/laptop", "alex/phone", "alex/laptop"])
+        #expect(try await eventually { population.isSettled(directory.users) }, "all four online")
+
+        var generator = ScenarioGenerator(seed: 5)
+        for _ in 0..<24 {
+            population.apply(generator.next(states: population.states))
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        population.settle()
+        let settled = try await eventually(attempts: 1_200) { population.isSettled(directory.users) }
+        if !settled {
+            let truth = try await http("GET", "/users.json", port: server.port).body
+            Issue.record("server: \(truth)")
+        }
+        #expect(
+            try await eventually(attempts: 1_200) { population.isSettled(directory.users) },
+            "settled: \(directory.users) ghosts \(population.ghosts(in: directory.users)) devices \(population.devices.map { "\($0.label) \($0.state) \($0.session.entryKey ?? "-") \($0.session.connectCount) \($0.database.connectionStatus.phase)" })"
+        )
+        #expect(directory.users.map(\.id) == ["alex", "morgan"])
+        #expect(directory.users.allSatisfy { $0.connections.count == 2 })
+
+        directory.stop()
+        await population.close()
+        watcher.close()
+        await server.stop()
+    }
+}
