@@ -24,9 +24,10 @@ public final class Population: Sendable {
     /// - Parameters:
     ///   - conditions: Every link's delay, jitter and bandwidth.
     ///   - seed: Seeds the links' jitter.
+    ///   - retryPolicy: Every device's reconnection policy.
     public init(
         host: String = "127.0.0.1", port: Int, namespace: String = "demo", users: Int, devicesPerUser: Int,
-        conditions: LinkConditions = .perfect, seed: UInt64 = 0,
+        conditions: LinkConditions = .perfect, seed: UInt64 = 0, retryPolicy: RetryPolicy = RetryPolicy(),
         logger: Logger = Logger(label: "presencetop.population")
     ) async throws {
         precondition(users > 0 && devicesPerUser > 0, "a population needs users and devices")
@@ -40,6 +41,7 @@ public final class Population: Sendable {
                     seed: seed &+ UInt64(devices.count), logger: logger)
                 let linkPort = try await link.start()
                 let database = Database(url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", logger: logger)
+                database.retryPolicy = retryPolicy
                 devices.append(
                     SimulatedDevice(user: Self.userName(userIndex), name: name, link: link, database: database))
             }

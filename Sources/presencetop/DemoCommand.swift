@@ -91,9 +91,13 @@ struct DemoCommand: AsyncParsableCommand {
             }
             for change in changes { output.event("\(change)") }
         }
+        // A connect attempt swallowed by a blackhole is given up after 5 s (30 s in the SDKs), so
+        // devices come back within the demo's time.
+        var retryPolicy = RetryPolicy()
+        retryPolicy.connectTimeoutMs = 5_000
         let population = try await Population(
             host: target.host, port: target.port, namespace: target.namespace, users: users, devicesPerUser: devices,
-            conditions: conditions, seed: seed, logger: logger)
+            conditions: conditions, seed: seed, retryPolicy: retryPolicy, logger: logger)
 
         var generator = ScenarioGenerator(seed: seed)
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))

@@ -123,6 +123,31 @@ import Testing
         await setup.stop()
     }
 
+    @Test func aConnectAttemptSwallowedByABlackholeIsGivenUpAndRetried() async throws {
+        // A client that starts behind a dead network: its attempt is accepted by the network and
+        // never answered. It gives up after the connect timeout (30 s by default, 1 s here) and
+        // tries again, so it connects soon after the network returns.
+        let server = try await TestServer.start()
+        let link = try LinkProxy(upstreamPort: server.port, mode: .blackhole)
+        let port = try await link.start()
+        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo")
+        client.retryPolicy.connectTimeoutMs = 1_000
+        client.goOnline()
+        #expect(
+            try await eventually {
+                if case .waitingToRetry(_, _, let reason) = client.connectionStatus.phase {
+                    return reason.contains("no answer from the server")
+                }
+                return false
+            })
+        #expect(try await eventually { link.stats.acceptedConnections >= 2 }, "it tried again")
+        link.mode = .up
+        #expect(try await eventually { client.connectionStatus.phase.isConnected })
+        client.close()
+        await link.stop()
+        await server.stop()
+    }
+
     @Test func aServerThatCannotBeReachedFailsTheClientsConnection() async throws {
         // A port that is bound but not listening: connecting is refused, and no other test's
         // server can take the port meanwhile.

@@ -13,7 +13,10 @@ import Testing
         let watcher = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
         let directory = PresenceDirectory(database: watcher)
         directory.start()
-        let population = try await Population(port: server.port, users: 2, devicesPerUser: 2, conditions: .lan, seed: 5)
+        var retryPolicy = RetryPolicy()
+        retryPolicy.connectTimeoutMs = 3_000
+        let population = try await Population(
+            port: server.port, users: 2, devicesPerUser: 2, conditions: .lan, seed: 5, retryPolicy: retryPolicy)
         #expect(population.devices.map(\.label) == ["morgan/phone", "morgan/laptop", "alex/phone", "alex/laptop"])
         #expect(try await eventually { population.isSettled(directory.users) }, "all four online")
 
@@ -30,7 +33,7 @@ import Testing
         }
         #expect(
             try await eventually(attempts: 1_200) { population.isSettled(directory.users) },
-            "settled: \(directory.users) ghosts \(population.ghosts(in: directory.users)) devices \(population.devices.map { "\($0.label) \($0.state) \($0.session.entryKey ?? "-") \($0.session.connectCount) \($0.database.connectionStatus.phase)" })"
+            "settled: \(directory.users) ghosts \(population.ghosts(in: directory.users)) devices \(population.devices.map { "\($0.label) \($0.state) \($0.session.entryKey ?? "-") \($0.session.connectCount) \($0.database.connectionStatus.phase) \($0.link.stats)" })"
         )
         #expect(directory.users.map(\.id) == ["alex", "morgan"])
         #expect(directory.users.allSatisfy { $0.connections.count == 2 })

@@ -36,6 +36,7 @@ public final class Database: Sendable {
         var persistenceDirectory: URL?
         var cacheSize = 10 * 1024 * 1024
         var beforeOpeningPersistence: (@Sendable () -> Void)?
+        var retryPolicy = RetryPolicy()
         var nextHandle: DatabaseHandle = 1
         var registrations: [DatabaseHandle: (QuerySpec, ObserverRegistration)] = [:]
         var keptSynced: [String: DatabaseHandle] = [:]
@@ -104,7 +105,8 @@ public final class Database: Sendable {
                     beforeOpening: state.beforeOpeningPersistence) : nil
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
-                callbackQueue: callbackQueue, logger: logger, connects: !state.closed, persistence: settings)
+                callbackQueue: callbackQueue, logger: logger, connects: !state.closed, persistence: settings,
+                retryPolicy: state.retryPolicy)
             repo.database = self
             state.repo = repo
             return (repo, true)

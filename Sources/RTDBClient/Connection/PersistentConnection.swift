@@ -136,6 +136,15 @@ final class PersistentConnection: @unchecked Sendable {
             guard let connection = self else { return }
             queue.async { connection.handle(event, generation: current) }
         }
+        let timeout = retryPolicy.connectTimeoutMs
+        queue.asyncAfter(deadline: .now() + .milliseconds(timeout)) { [weak self] in
+            guard let self, self.generation == current, !self.isReady, self.connection != nil else { return }
+            // No hello in time: this attempt is given up (its late events are ignored) and retried.
+            self.generation += 1
+            self.connection?.close()
+            self.connection = nil
+            self.scheduleReconnect(reason: "no answer from the server within \(timeout) ms")
+        }
     }
 
     private func handle(_ event: TransportEvent, generation eventGeneration: Int) {

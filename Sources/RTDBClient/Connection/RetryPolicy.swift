@@ -11,6 +11,9 @@ public struct RetryPolicy: Sendable {
     public var resetAfterMs: Int64 = 30_000
     /// The share of the delay that is random (Android/iOS use 0.7: delay × (0.3 + 0.7·rand)).
     public var jitter: Double = 0.7
+    /// An attempt with no hello from the server after this long is given up and retried, ms
+    /// (the Android SDK's 30 s): a network that swallows everything never fails a connect.
+    public var connectTimeoutMs: Int = 30_000
 
     /// The default policy.
     public init() {}

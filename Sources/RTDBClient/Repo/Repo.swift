@@ -64,14 +64,16 @@ final class Repo: @unchecked Sendable {
 
     init(
         baseURL: String, namespace: String, transport: any Transport, clock: @escaping @Sendable () -> Int64,
-        callbackQueue: DispatchQueue, logger: Logger, connects: Bool = true, persistence: PersistenceSettings? = nil
+        callbackQueue: DispatchQueue, logger: Logger, connects: Bool = true, persistence: PersistenceSettings? = nil,
+        retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         queue = DispatchQueue(label: "presencetop.database.\(namespace)")
         self.callbackQueue = callbackQueue
         self.clock = clock
         self.logger = logger
         connection = PersistentConnection(
-            queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock)
+            queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock,
+            retryPolicy: retryPolicy)
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         persistsWrites = persistence != nil
         connection.delegate = self
