@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "RTDBClient", targets: ["RTDBClient"]),
         .library(name: "LinkSim", targets: ["LinkSim"]),
         .library(name: "Presence", targets: ["Presence"]),
+        .library(name: "Dashboard", targets: ["Dashboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing.git", from: "1.19.7"),
     ],
     targets: [
         .target(
@@ -87,8 +90,20 @@ let package = Package(
         ),
         .target(
             name: "Presence",
-            dependencies: ["RTDBCore", "RTDBClient", "LinkSim", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RTDBCore", "RTDBWire", "RTDBServer", "RTDBClient", "LinkSim",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
+        // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid.
+        .target(
+            name: "Dashboard",
+            dependencies: ["Presence", "RTDBClient", "LinkSim", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // ncursesw itself: the header and the shims for its macros (apt: libncursesw5-dev).
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
+        // The only code that touches ncurses.
+        .target(name: "CursesBackend", dependencies: ["CNcursesw", "Dashboard"]),
         .executableTarget(
             name: "presencetop",
             dependencies: [
@@ -98,6 +113,8 @@ let package = Package(
                 "RTDBWire",
                 "LinkSim",
                 "Presence",
+                "Dashboard",
+                "CursesBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -127,6 +144,15 @@ let package = Package(
         ),
         .testTarget(name: "LinkSimTests", dependencies: ["LinkSim", "RTDBClient", "RTDBTestSupport"]),
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "LinkSim", "RTDBClient", "RTDBTestSupport"]),
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: [
+                "Dashboard", "Presence", "RTDBClient", "LinkSim",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "presencetopTests", dependencies: ["presencetop", "RTDBTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,21 +1,36 @@
 import LinkSim
 import Logging
 import RTDBClient
+import RTDBCore
+import Synchronization
 
 /// A simulated population: users with several devices each, every device behind its own
-/// fault-injecting link to one server.
+/// fault-injecting link to one server, with its own clock.
 public final class Population: Sendable {
-    /// Every device, user by user.
-    public let devices: [SimulatedDevice]
-
     /// The first users' names; later ones are numbered (user9, user10 and so on).
     static let userNames = ["morgan", "alex", "sam", "riley", "jordan", "casey", "taylor", "quinn"]
     /// Device names, in the order a user gets them.
     static let deviceNames = ["phone", "laptop", "tablet", "watch", "desktop", "tv"]
 
+    private let host: String
+    private let port: Int
+    private let namespace: String
+    private let root: String
+    private let conditions: LinkConditions
+    private let seed: UInt64
+    private let retryPolicy: RetryPolicy
+    private let clockSpreadMs: Int64
+    private let logger: Logger
+    private let state = Mutex<[SimulatedDevice]>([])
+
     /// The name of user `index`.
     public static func userName(_ index: Int) -> String {
         index < userNames.count ? userNames[index] : "user\(index + 1)"
+    }
+
+    /// The name of a user's device number `index`.
+    static func deviceName(_ index: Int) -> String {
+        index < deviceNames.count ? deviceNames[index] : "device\(index + 1)"
     }
 
     /// Starts `users` × `devicesPerUser` devices against the server at `host:port`, each signed
@@ -23,38 +38,73 @@ public final class Population: Sendable {
     ///
     /// - Parameters:
     ///   - conditions: Every link's delay, jitter and bandwidth.
-    ///   - seed: Seeds the links' jitter.
+    ///   - seed: Seeds the links' jitter and the devices' clock offsets.
     ///   - retryPolicy: Every device's reconnection policy.
+    ///   - clockSpreadMs: Each device's clock is off by up to this much either way (0: all exact).
+    ///   - root: Where the presence tree lives.
     public init(
         host: String = "127.0.0.1", port: Int, namespace: String = "demo", users: Int, devicesPerUser: Int,
         conditions: LinkConditions = .perfect, seed: UInt64 = 0, retryPolicy: RetryPolicy = RetryPolicy(),
-        logger: Logger = Logger(label: "presencetop.population")
+        clockSpreadMs: Int64 = 0, root: String = "users", logger: Logger = Logger(label: "presencetop.population")
     ) async throws {
-        precondition(users > 0 && devicesPerUser > 0, "a population needs users and devices")
+        precondition(users >= 0 && devicesPerUser > 0, "a population needs devices for its users")
+        self.host = host
+        self.port = port
+        self.namespace = namespace
+        self.root = root
+        self.conditions = conditions
+        self.seed = seed
+        self.retryPolicy = retryPolicy
+        self.clockSpreadMs = clockSpreadMs
+        self.logger = logger
         var devices: [SimulatedDevice] = []
         for userIndex in 0..<users {
             for deviceIndex in 0..<devicesPerUser {
-                let name =
-                    deviceIndex < Self.deviceNames.count ? Self.deviceNames[deviceIndex] : "device\(deviceIndex + 1)"
-                let link = try LinkProxy(
-                    upstreamHost: host, upstreamPort: port, conditions: conditions,
-                    seed: seed &+ UInt64(devices.count), logger: logger)
-                let linkPort = try await link.start()
-                let database = Database(url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", logger: logger)
-                database.retryPolicy = retryPolicy
                 devices.append(
-                    SimulatedDevice(user: Self.userName(userIndex), name: name, link: link, database: database))
+                    try await makeDevice(
+                        user: Self.userName(userIndex), name: Self.deviceName(deviceIndex), number: devices.count))
             }
         }
-        self.devices = devices
+        state.withLock { $0 = devices }
         for device in devices { device.session.start() }
     }
+
+    /// Every device, user by user, crashed ones included (indexes stay stable).
+    public var devices: [SimulatedDevice] { state.withLock { $0 } }
 
     /// Every device's state, for the scenario generator.
     public var states: [ScenarioGenerator.DeviceState] { devices.map(\.state) }
 
     /// Applies a step.
-    public func apply(_ step: ScenarioStep) { devices[step.device].apply(step.action) }
+    public func apply(_ step: ScenarioStep) {
+        let devices = devices
+        guard devices.indices.contains(step.device) else { return }
+        devices[step.device].apply(step.action)
+    }
+
+    /// Adds one more device for `user` (signed in and online) and returns it.
+    @discardableResult
+    public func addDevice(forUser user: String) async throws -> SimulatedDevice {
+        let (number, owned) = state.withLock { devices in (devices.count, devices.filter { $0.user == user }.count) }
+        let device = try await makeDevice(user: user, name: Self.deviceName(owned), number: number)
+        state.withLock { $0.append(device) }
+        device.session.start()
+        return device
+    }
+
+    private func makeDevice(user: String, name: String, number: Int) async throws -> SimulatedDevice {
+        let link = try LinkProxy(
+            upstreamHost: host, upstreamPort: port, conditions: conditions, seed: seed &+ UInt64(number),
+            logger: logger)
+        let linkPort = try await link.start()
+        var random = SeededRandom(seed: seed &* 31 &+ UInt64(number))
+        let offset = clockSpreadMs > 0 ? Int64.random(in: -clockSpreadMs...clockSpreadMs, using: &random) : 0
+        let clock = SkewedClock(offsetMs: offset)
+        let database = Database(
+            url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", clock: clock.now, logger: logger)
+        database.retryPolicy = retryPolicy
+        return SimulatedDevice(user: user, name: name, link: link, database: database, clock: clock, root: root)
+    }
 
     /// Brings every network back and signs every user in again.
     public func settle() {
@@ -66,21 +116,27 @@ public final class Population: Sendable {
 
     /// Connection entries in `users` that no signed-in device owns now: ghosts (or entries the
     /// server has not yet cleaned up).
-    public func ghosts(in users: [UserPresence]) -> [String] {
-        let owned = Set(devices.filter(\.isSignedIn).compactMap(\.session.entryKey))
+    ///
+    /// - Parameter others: Entry keys owned by clients outside the population (the dashboard's
+    ///   own device).
+    public func ghosts(in users: [UserPresence], others: Set<String> = []) -> [String] {
+        let owned = Set(devices.filter(\.isSignedIn).compactMap(\.session.entryKey)).union(others)
         return users.flatMap { user in
             user.connections.filter { !owned.contains($0.id) }.map { "\(user.id)/\($0.device ?? "?") \($0.id)" }
         }
     }
 
     /// Whether `users` shows exactly one entry for every signed-in device and nothing else.
-    public func isSettled(_ users: [UserPresence]) -> Bool {
+    ///
+    /// - Parameter others: Entry keys owned by clients outside the population.
+    public func isSettled(_ users: [UserPresence], others: Set<String> = []) -> Bool {
         // Every signed-in device has an entry key, and the tree shows exactly those keys, once each
         // (an entry outside them would be a ghost).
         let signedIn = devices.filter(\.isSignedIn)
-        let expected = Set(signedIn.compactMap(\.session.entryKey))
+        let expected = Set(signedIn.compactMap(\.session.entryKey)).union(others)
         let shown = users.flatMap(\.connections).map(\.id)
-        return expected.count == signedIn.count && shown.count == expected.count && Set(shown) == expected
+        return expected.count == signedIn.count + others.count && shown.count == expected.count
+            && Set(shown) == expected
     }
 
     /// Closes every device.

@@ -73,7 +73,7 @@ public final class RTDBServer: Sendable {
             logger: logger
         )
         do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await app.runService(gracefulShutdownSignals: configuration.stopsOnSignals ? [.sigterm, .sigint] : [])
         } catch {
             await registry.close()
             throw error

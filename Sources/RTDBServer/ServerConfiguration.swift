@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     public var tls: (certificatePath: String, keyPath: String)?
     /// Refuse credentials whose `exp` has passed (`expired_token`); emulators accept them.
     public var enforcesTokenExpiry = false
+    /// Whether SIGINT and SIGTERM stop the server (a server embedded in a program that handles
+    /// its own signals sets this false, and stops it by cancelling its task).
+    public var stopsOnSignals = true
 
     /// Makes a configuration; the defaults match `presencetop serve` without options.
     public init(

@@ -5,6 +5,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run benchmarks (build with -c release for meaningful figures).",
-        subcommands: [ServerWriteBenchmark.self, ClientEventBenchmark.self, PersistenceBenchmark.self]
+        subcommands: [
+            ServerWriteBenchmark.self, ClientEventBenchmark.self, PersistenceBenchmark.self, RenderBenchmark.self,
+        ]
     )
 }

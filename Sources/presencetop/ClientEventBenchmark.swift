@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Presence
 import RTDBClient
 import RTDBServer
 
@@ -22,7 +23,7 @@ struct ClientEventBenchmark: AsyncParsableCommand {
     var loadChildren = 10_000
 
     func run() async throws {
-        let server = try await InProcessServer.start(dataDirectory: nil)
+        let server = try await EmbeddedServer.start(dataDirectory: nil)
         let port = server.port
         let url = "http://127.0.0.1:\(port)?ns=bench"
 

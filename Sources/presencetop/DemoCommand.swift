@@ -50,85 +50,64 @@ struct DemoCommand: AsyncParsableCommand {
         if !(seconds > 0) { throw ValidationError("--seconds must be a positive number") }
         if intervalMs < 10 { throw ValidationError("--interval-ms must be at least 10, not \(intervalMs)") }
         if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
-        if LinkConditions.preset(named: link) == nil {
-            let names = LinkConditions.presets.map(\.name).joined(separator: ", ")
-            throw ValidationError("--link '\(link)' is not a preset (\(names))")
-        }
-        if let url, DemoTarget(url: url) == nil {
-            throw ValidationError("--url '\(url)' is not http://HOST:PORT?ns=NAMESPACE")
-        }
+        _ = try SimulationFlags.conditions(named: link)
+        if let url { _ = try SimulationFlags.target(url: url) }
     }
 
     func run() async throws {
         var logger = Logger(label: "presencetop.demo") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
-        let conditions = LinkConditions.preset(named: link)!
-        var embedded: InProcessServer?
-        let target: DemoTarget
-        if let url {
-            target = DemoTarget(url: url)!
-        } else {
-            let server = try await InProcessServer.start(dataDirectory: nil) {
-                $0.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
-            }
-            embedded = server
-            target = DemoTarget(host: "127.0.0.1", port: server.port, namespace: "demo")
+        var options = SimulationOptions()
+        options.thisDevice = nil
+        options.users = users
+        options.devicesPerUser = devices
+        options.seed = seed
+        options.conditions = try SimulationFlags.conditions(named: link)
+        options.clockSpreadMs = 0
+        options.namespace = "demo"
+        options.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
+        if let url { options.server = .remote(try SimulationFlags.target(url: url)) }
+        let output = DemoOutput()
+        // The header names the server, which is known only once it runs: events wait for it.
+        let started = Mutex(false)
+        let early = Mutex<[String]>([])
+        let simulation = try await Simulation.start(options, logger: logger) { event in
+            guard case .presence(let change) = event.kind else { return }
+            let ready = started.withLock { $0 }
+            if ready { output.event("\(change)") } else { early.withLock { $0.append("\(change)") } }
         }
         let serverText =
-            embedded == nil ? target.description : "\(target.description) (embedded, heartbeat \(heartbeatTimeout) s)"
-        let output = DemoOutput()
+            simulation.embedded == nil
+            ? simulation.target.description
+            : "\(simulation.target.description) (embedded, heartbeat \(heartbeatTimeout) s)"
         output.line(
-            "presencetop demo: \(users) users × \(devices) devices, links \(link) (\(conditions)), seed \(seed), server \(serverText)"
+            "presencetop demo: \(users) users × \(devices) devices, links \(link) (\(options.conditions)), seed \(seed), server \(serverText)"
         )
+        started.withLock { $0 = true }
+        for line in early.withLock({ $0 }) { output.event(line) }
 
-        let watcherDatabase = Database(url: target.url, logger: logger)
-        let directory = PresenceDirectory(database: watcherDatabase)
-        let previous = Mutex<[UserPresence]>([])
-        directory.start { users in
-            let changes = previous.withLock { previous in
-                defer { previous = users }
-                return PresenceChange.between(previous, users)
-            }
-            for change in changes { output.event("\(change)") }
-        }
-        // A connect attempt swallowed by a blackhole is given up after 5 s (30 s in the SDKs), so
-        // devices come back within the demo's time.
-        var retryPolicy = RetryPolicy()
-        retryPolicy.connectTimeoutMs = 5_000
-        let population = try await Population(
-            host: target.host, port: target.port, namespace: target.namespace, users: users, devicesPerUser: devices,
-            conditions: conditions, seed: seed, retryPolicy: retryPolicy, logger: logger)
-
-        var generator = ScenarioGenerator(seed: seed)
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         var steps = 0
         while ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(intervalMs))
-            let step = generator.next(states: population.states)
-            let device = population.devices[step.device]
-            output.event("▸ \(device.label) \(Self.describe(step.action))")
-            population.apply(step)
+            if let (label, action) = simulation.step() { output.event("▸ \(label) \(Self.describe(action))") }
             steps += 1
         }
 
         output.event("▸ settling: every network back, every user signed in")
-        population.settle()
+        simulation.settle()
         var settled = false
         for _ in 0..<600 {
-            if population.isSettled(directory.users) {
+            if simulation.isSettled {
                 settled = true
                 break
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let final = directory.users
-        // The watcher stops first: the devices closing below are the end of the demo, not news.
-        directory.stop()
-        output.summary(users: final, population: population, steps: steps)
-        let ghosts = population.ghosts(in: final)
-        await population.close()
-        watcherDatabase.close()
-        await embedded?.stop()
+        let final = simulation.users
+        let ghosts = simulation.ghosts
+        output.summary(users: final, population: simulation.population, steps: steps)
+        await simulation.stop()
         guard settled else {
             output.line(
                 "NOT SETTLED after 60 s: \(ghosts.isEmpty ? "entries missing" : "ghosts: \(ghosts.joined(separator: ", "))")"

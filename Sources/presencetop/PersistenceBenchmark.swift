@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Presence
 import RTDBClient
 import Synchronization
 
@@ -31,7 +32,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
     var reuse: String?
 
     func run() async throws {
-        let server = try await InProcessServer.start(dataDirectory: nil)
+        let server = try await EmbeddedServer.start(dataDirectory: nil)
         let directory =
             reuse.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-bench-\(UUID().uuidString)")
@@ -166,7 +167,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
         try FileManager.default.copyItem(at: directory, to: copy)
         // The file is named after the URL, port included: the server comes back on that port.
         let port = URLComponents(string: url)?.port ?? 0
-        let server = try await InProcessServer.start(dataDirectory: nil) { $0.port = port }
+        let server = try await EmbeddedServer.start(dataDirectory: nil) { $0.port = port }
         let start = DispatchTime.now().uptimeNanoseconds
         let database = open(url, copy)
         // Watched, as the dashboard watches it.

@@ -13,6 +13,7 @@ struct Presencetop: AsyncParsableCommand {
             wire protocol v5 and REST, and a client engine with offline persistence.
             """,
         version: version,
-        subcommands: [ServeCommand.self, DemoCommand.self, BenchCommand.self]
+        subcommands: [DashboardCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self],
+        defaultSubcommand: DashboardCommand.self
     )
 }

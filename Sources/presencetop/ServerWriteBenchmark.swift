@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HummingbirdWSClient
 import Logging
+import Presence
 import RTDBCore
 import RTDBServer
 import RTDBWire
@@ -31,7 +32,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
         let raw = try await rawSQLiteRate(directory: directory)
         print("raw SQLite group commit (batches of 1000 log rows, synchronous=FULL): \(Int(raw)) rows/s")
 
-        let server = try await InProcessServer.start(dataDirectory: directory) { $0.checkpointInterval = 1_000_000 }
+        let server = try await EmbeddedServer.start(dataDirectory: directory) { $0.checkpointInterval = 1_000_000 }
         let port = server.port
         let url = "ws://127.0.0.1:\(port)/.ws?v=5&ns=bench"
 

@@ -61,6 +61,19 @@ extension Database {
         }
     }
 
+    /// The SQLite file's name in ``persistenceDirectory`` (set it before first use).
+    ///
+    /// Nil names it after the URL. Set a name when the URL changes between runs but the data is
+    /// the same (a client behind a proxy on an ephemeral port, say), so queued writes and the
+    /// cache are found again.
+    public var persistenceFileName: String? {
+        get { withState { $0.persistenceFileName } }
+        set {
+            guard !refuseAfterStart("persistenceFileName") else { return }
+            withState { $0.persistenceFileName = newValue }
+        }
+    }
+
     /// The directory used when ``persistenceDirectory`` is nil.
     public static var defaultPersistenceDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
@@ -72,8 +85,10 @@ extension Database {
     }
 
     /// The SQLite file for this database's URL in `directory`.
-    func persistenceFile(in directory: URL?) -> URL {
-        let name = "\(socketBase)_\(namespace)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }
+    func persistenceFile(in directory: URL?, named fileName: String? = nil) -> URL {
+        let name = (fileName ?? "\(socketBase)_\(namespace)").map {
+            $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_"
+        }
         return (directory ?? Database.defaultPersistenceDirectory).appendingPathComponent(String(name) + ".sqlite")
     }
 

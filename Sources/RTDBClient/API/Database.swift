@@ -34,6 +34,7 @@ public final class Database: Sendable {
         var closed = false
         var persistenceEnabled = false
         var persistenceDirectory: URL?
+        var persistenceFileName: String?
         var cacheSize = 10 * 1024 * 1024
         var beforeOpeningPersistence: (@Sendable () -> Void)?
         var retryPolicy = RetryPolicy()
@@ -101,7 +102,8 @@ public final class Database: Sendable {
             let settings =
                 state.persistenceEnabled
                 ? PersistenceSettings(
-                    file: persistenceFile(in: state.persistenceDirectory), cacheSizeBytes: state.cacheSize,
+                    file: persistenceFile(in: state.persistenceDirectory, named: state.persistenceFileName),
+                    cacheSizeBytes: state.cacheSize,
                     beforeOpening: state.beforeOpeningPersistence) : nil
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
@@ -167,7 +169,13 @@ public final class Database: Sendable {
     }
 
     /// The connection's current state, round trip and clock-skew estimate.
-    public var connectionStatus: ConnectionStatus { repo.statusSnapshot.withLock { $0 } }
+    public var connectionStatus: ConnectionStatus {
+        let repo = repo
+        var status = repo.statusSnapshot.withLock { $0 }
+        let heard = repo.connection.lastHeard.load(ordering: .relaxed)
+        status.lastHeardAt = heard > 0 ? heard : nil
+        return status
+    }
 
     // MARK: - Listener bookkeeping
 

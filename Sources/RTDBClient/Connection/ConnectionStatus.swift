@@ -24,6 +24,13 @@ public struct ClockSkewEstimate: Sendable, Hashable {
     public var errorBoundMs: Double
     /// How many samples the estimate has seen.
     public var samples: Int
+
+    /// Makes an estimate.
+    public init(offsetMs: Double, errorBoundMs: Double, samples: Int) {
+        self.offsetMs = offsetMs
+        self.errorBoundMs = errorBoundMs
+        self.samples = samples
+    }
 }
 
 /// A snapshot of a client's connection, for the dashboard.
@@ -38,4 +45,20 @@ public struct ConnectionStatus: Sendable, Hashable {
     public var lastRoundTripMs: Double?
     /// When the current connection was established (local ms), if connected.
     public var connectedAt: Int64?
+    /// When anything last arrived from the server (local ms), if anything has: under a blackhole
+    /// the connection still looks open while this stops moving.
+    public var lastHeardAt: Int64?
+
+    /// Makes a status.
+    public init(
+        phase: ConnectionPhase, serverTimeOffsetMs: Int64, clockSkew: ClockSkewEstimate? = nil,
+        lastRoundTripMs: Double? = nil, connectedAt: Int64? = nil, lastHeardAt: Int64? = nil
+    ) {
+        self.phase = phase
+        self.serverTimeOffsetMs = serverTimeOffsetMs
+        self.clockSkew = clockSkew
+        self.lastRoundTripMs = lastRoundTripMs
+        self.connectedAt = connectedAt
+        self.lastHeardAt = lastHeardAt
+    }
 }

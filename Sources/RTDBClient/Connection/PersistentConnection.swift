@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import RTDBCore
 import RTDBWire
+import Synchronization
 
 /// What the connection tells the repo, always on the repo's queue.
 protocol PersistentConnectionDelegate: AnyObject {
@@ -72,7 +73,12 @@ final class PersistentConnection: @unchecked Sendable {
     var writesPausedReason: String? {
         didSet { if writesPausedReason != oldValue { delegate?.connectionWritesPaused(writesPausedReason) } }
     }
-    private var lastActivity: Int64 = 0
+    private var lastActivity: Int64 = 0 {
+        didSet { lastHeard.store(lastActivity, ordering: .relaxed) }
+    }
+    /// ``lastActivity`` for readers on other threads (the status snapshot reads it; publishing
+    /// every frame to observers would cost more than it tells).
+    let lastHeard = Atomic<Int64>(0)
     private var pingSentAt: Int64?
     private var skewSamples: [(offset: Double, roundTrip: Double)] = []
     private(set) var status = ConnectionStatus(
@@ -249,7 +255,7 @@ final class PersistentConnection: @unchecked Sendable {
     // MARK: - Keepalive and clock skew
 
     private func scheduleKeepalive(generation current: Int) {
-        queue.asyncAfter(deadline: .now() + .seconds(10)) { [weak self] in
+        queue.asyncAfter(deadline: .now() + .milliseconds(retryPolicy.pingIntervalMs)) { [weak self] in
             guard let self, self.generation == current, self.isReady else { return }
             if self.clock() - self.lastActivity >= 45_000 { self.connection?.send("0") }
             self.sendPing()
@@ -273,9 +279,18 @@ final class PersistentConnection: @unchecked Sendable {
     }
 
     /// Keeps the last 8 samples and uses the one with the shortest round trip (the tightest bound).
+    ///
+    /// A sample whose interval (offset ± half its round trip) does not overlap the current best's
+    /// means a clock stepped (the user set it, or NTP did): the older samples describe a clock
+    /// that no longer exists and are dropped.
     private func addSkewSample(serverTime: Int64, sentAt: Int64, receivedAt: Int64) {
         let roundTrip = Double(receivedAt - sentAt)
         let offset = Double(serverTime) - (Double(sentAt) + roundTrip / 2)
+        if let best = skewSamples.min(by: { $0.roundTrip < $1.roundTrip }),
+            abs(best.offset - offset) > (best.roundTrip + roundTrip) / 2 + 1
+        {
+            skewSamples.removeAll()
+        }
         skewSamples.append((offset, roundTrip))
         if skewSamples.count > 8 { skewSamples.removeFirst() }
         let best = skewSamples.min { $0.roundTrip < $1.roundTrip }!

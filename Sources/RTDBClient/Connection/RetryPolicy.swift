@@ -14,6 +14,10 @@ public struct RetryPolicy: Sendable {
     /// An attempt with no hello from the server after this long is given up and retried, ms
     /// (the Android SDK's 30 s): a network that swallows everything never fails a connect.
     public var connectTimeoutMs: Int = 30_000
+    /// How often a connected client pings the server (a keepalive, and a clock-skew sample): 10 s.
+    ///
+    /// Shorter shows a dead network and a stepped clock sooner, for a few bytes more.
+    public var pingIntervalMs: Int = 10_000
 
     /// The default policy.
     public init() {}

@@ -40,6 +40,21 @@ public struct PendingWrite: Sendable, Hashable, Identifiable {
     public var state: State
     /// A named transaction's name (it survives restarts).
     public var transactionName: String?
+
+    /// Makes a pending write (the engine makes them; dashboards and tests show them).
+    public init(
+        id: Int, kind: Kind, path: String, bytes: Int, enqueuedAt: Date, attempts: Int, state: State,
+        transactionName: String? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.path = path
+        self.bytes = bytes
+        self.enqueuedAt = enqueuedAt
+        self.attempts = attempts
+        self.state = state
+        self.transactionName = transactionName
+    }
 }
 
 /// A write the server refused, kept with the server's reason instead of being dropped.
@@ -52,6 +67,14 @@ public struct DeadLetter: Sendable, Hashable, Identifiable {
     public var reason: String
     /// When the server refused it.
     public var failedAt: Date
+
+    /// Makes a dead letter.
+    public init(write: PendingWrite, status: String, reason: String, failedAt: Date) {
+        self.write = write
+        self.status = status
+        self.reason = reason
+        self.failedAt = failedAt
+    }
 
     /// The write's id.
     public var id: Int { write.id }

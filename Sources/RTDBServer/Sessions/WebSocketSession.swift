@@ -35,6 +35,11 @@ struct WebSocketSession {
             ConnectionInfo(
                 sessionID: sessionID, namespace: engine.namespace, peerAddress: peer, authUID: nil, connectedAt: now,
                 lastHeardAt: now, onDisconnectCount: 0, listenCount: 0))
+        let (channel, connections, sessionID, clock) = (channel, connections, sessionID, clock)
+        channel.eventLoop.execute {
+            let heard = HeardHandler { connections.update(sessionID) { $0.lastHeardAt = clock() } }
+            try? channel.pipeline.syncOperations.addHandler(heard, position: .first)
+        }
         let hello = Handshake(timestamp: now, host: host, sessionID: sessionID)
         outlet.send(.wire(WireMessage.control(.hello(hello)).text))
         await engine.openSession(outlet: outlet, sessionID: sessionID)
@@ -109,8 +114,6 @@ struct WebSocketSession {
         var assembler = FrameAssembler(maxMessageBytes: 2 * configuration.maxWebSocketWriteBytes)
         do {
             for try await message in inbound.messages(maxSize: configuration.maxFrameBytes) {
-                let heard = clock()
-                connections.update(sessionID) { $0.lastHeardAt = heard }
                 guard case .text(let frame) = message else {
                     sendError("binary frames are not part of protocol v5", to: outlet)
                     continue

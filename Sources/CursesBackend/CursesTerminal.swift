@@ -1,0 +1,132 @@
+import CNcursesw
+import Dashboard
+import Glibc
+
+/// The terminal, through ncursesw: draws a ``CellGrid`` in a ``Theme`` and reads keys.
+///
+/// Not thread-safe: ncurses is not, so one thread (the dashboard's loop) owns it.
+public final class CursesTerminal {
+    /// The colours the terminal shows (monochrome with `NO_COLOR`).
+    public let capability: ColorCapability
+    /// Unicode glyphs when the locale is UTF-8, else ASCII.
+    public let glyphs: Glyphs
+    private let screen: UnsafeMutablePointer<WINDOW>
+    private var palette: CursesPalette
+    private var isOpen = true
+
+    /// Takes over the terminal: the alternate screen, no echo, keys one at a time, hidden cursor,
+    /// mouse clicks where the terminal reports them.
+    ///
+    /// - Parameter environment: Where `NO_COLOR` and `TERM` are read (``ColorPolicy``).
+    public init(theme: Theme, environment: [String: String]) {
+        setlocale(LC_ALL, "")
+        glyphs = CNcurses_locale_is_utf8() != 0 ? .unicode : .ascii
+        CrashGuard.install()
+        screen = initscr()
+        cbreak()
+        noecho()
+        keypad(screen, true)
+        curs_set(0)
+        CNcurses_set_escdelay(25)
+        nodelay(screen, true)
+        mousemask(
+            CNcurses_BUTTON1_PRESSED() | CNcurses_BUTTON1_CLICKED() | CNcurses_BUTTON4_PRESSED()
+                | CNcurses_BUTTON5_PRESSED(), nil)
+        mouseinterval(0)
+        var capability = ColorCapability.monochrome
+        if ColorPolicy.allowsColor(environment: environment) && has_colors() {
+            start_color()
+            use_default_colors()
+            capability = ColorPolicy.capability(
+                environment: environment, colors: Int(CNcurses_COLORS()), hasRGB: tigetflag("RGB") > 0)
+        }
+        self.capability = capability
+        palette = CursesPalette(theme: theme, capability: capability, pairLimit: Int(CNcurses_COLOR_PAIRS()))
+    }
+
+    deinit { close() }
+
+    /// The terminal's size now.
+    public var size: (width: Int, height: Int) { (Int(getmaxx(screen)), Int(getmaxy(screen))) }
+
+    /// Uses another theme from the next frame on.
+    public func setTheme(_ theme: Theme) {
+        palette = CursesPalette(theme: theme, capability: capability, pairLimit: Int(CNcurses_COLOR_PAIRS()))
+    }
+
+    /// Draws a frame.
+    ///
+    /// ncurses sends only what changed since the last one.
+    public func present(_ grid: CellGrid) {
+        werase(screen)
+        let (width, height) = size
+        var cell = cchar_t()
+        for y in 0..<min(height, grid.height) {
+            for x in 0..<min(width, grid.width) {
+                let item = grid[x, y]
+                if item.isContinuation { continue }
+                let (attributes, pair) = palette.attributes(for: item.role)
+                var pairNumber = pair
+                let scalars = item.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) } + [0]
+                scalars.withUnsafeBufferPointer { text in
+                    _ = setcchar(&cell, text.baseAddress, attributes, 0, &pairNumber)
+                }
+                mvwadd_wch(screen, Int32(y), Int32(x), &cell)
+            }
+        }
+        if let cursor = grid.cursor { wmove(screen, Int32(cursor.y), Int32(cursor.x)) }
+        wnoutrefresh(screen)
+        doupdate()
+    }
+
+    /// Waits until a key, a wake-up on `wakeFD`, a resize, or `timeoutMs` (-1: no limit), and
+    /// returns the keys read and whether the terminal was resized.
+    public func waitForInput(timeoutMs: Int32, wakeFD: Int32) -> (keys: [KeyEvent], resized: Bool) {
+        // SIGWINCH interrupts the wait; ncurses then reports KEY_RESIZE from the next read, so the
+        // keys are read whatever woke the wait (the reads do not block).
+        _ = CNcurses_wait(STDIN_FILENO, wakeFD, timeoutMs)
+        return readKeys()
+    }
+
+    /// Reads every key ncurses has (a resize shows up here as well).
+    public func readKeys() -> (keys: [KeyEvent], resized: Bool) {
+        var keys: [KeyEvent] = []
+        var resized = false
+        var value: wint_t = 0
+        while true {
+            let result = wget_wch(screen, &value)
+            if result == ERR { break }
+            if result == KEY_CODE_YES {
+                if Int32(value) == KEY_RESIZE {
+                    resized = true
+                } else if Int32(value) == KEY_MOUSE {
+                    if let key = mouseEvent() { keys.append(key) }
+                } else if let key = KeyDecoder.functionKey(Int32(value)) {
+                    keys.append(key)
+                }
+            } else if let key = KeyDecoder.character(UInt32(value)) {
+                keys.append(key)
+            }
+        }
+        return (keys, resized)
+    }
+
+    private func mouseEvent() -> KeyEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        if event.bstate & CNcurses_BUTTON4_PRESSED() != 0 { return .wheelUp }
+        if event.bstate & CNcurses_BUTTON5_PRESSED() != 0 { return .wheelDown }
+        if event.bstate & (CNcurses_BUTTON1_PRESSED() | CNcurses_BUTTON1_CLICKED()) != 0 {
+            return .click(x: Int(event.x), y: Int(event.y))
+        }
+        return nil
+    }
+
+    /// Gives the terminal back: the normal screen, echo, the cursor.
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        curs_set(1)
+        endwin()
+    }
+}

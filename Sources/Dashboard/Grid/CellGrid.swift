@@ -1,0 +1,117 @@
+/// The whole screen as characters and style roles: what the renderer makes and a backend draws.
+///
+/// Pure data, so that tests compare screens as text without a terminal.
+public struct CellGrid: Sendable, Equatable {
+    /// Columns.
+    public let width: Int
+    /// Rows.
+    public let height: Int
+    /// The cells, row by row.
+    public private(set) var cells: [Cell]
+    /// Where the (hidden) cursor should rest: the selected row, for screen readers.
+    public var cursor: GridPoint?
+
+    /// Makes a grid of spaces.
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: Cell(), count: self.width * self.height)
+    }
+
+    /// The cell at a column and row (a space outside the grid).
+    public subscript(x: Int, y: Int) -> Cell {
+        get { x >= 0 && x < width && y >= 0 && y < height ? cells[y * width + x] : Cell() }
+        set {
+            guard x >= 0 && x < width && y >= 0 && y < height else { return }
+            cells[y * width + x] = newValue
+        }
+    }
+
+    /// The rectangle of the whole grid.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    /// Writes `text` from `x`, `y` in `role`, never past `limit` (the grid's edge by default);
+    /// returns the column after the last character written.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, role: StyleRole, limit: Int? = nil) -> Int {
+        let end = min(limit ?? width, width)
+        guard y >= 0, y < height else { return x }
+        var column = x
+        for character in text {
+            let columns = CellGrid.columns(of: character)
+            if columns == 0 { continue }
+            guard column + columns <= end else { break }
+            if column >= 0 {
+                self[column, y] = Cell(character, role: role)
+                if columns == 2 { self[column + 1, y] = Cell(Cell.continuation, role: role) }
+            }
+            column += columns
+        }
+        return column
+    }
+
+    /// Fills a rectangle with one character in one role.
+    public mutating func fill(_ rect: Rect, with character: Character = " ", role: StyleRole) {
+        for row in max(0, rect.y)..<min(height, rect.maxY) {
+            for column in max(0, rect.x)..<min(width, rect.maxX) { self[column, row] = Cell(character, role: role) }
+        }
+    }
+
+    /// Sets the role of every cell in a rectangle, keeping the characters.
+    public mutating func paint(_ rect: Rect, role: StyleRole) {
+        for row in max(0, rect.y)..<min(height, rect.maxY) {
+            for column in max(0, rect.x)..<min(width, rect.maxX) { self[column, row].role = role }
+        }
+    }
+
+    /// The screen as text: one line per row, trailing spaces trimmed.
+    public var text: String {
+        (0..<height).map { line($0) }.joined(separator: "\n")
+    }
+
+    /// Row `y` as text, trailing spaces trimmed.
+    public func line(_ y: Int) -> String {
+        var text = ""
+        for x in 0..<width where !self[x, y].isContinuation { text.append(self[x, y].character) }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    /// The roles as runs, one line per row that has any besides plain text: `3: title 2..8, border 9..40`.
+    public var roleRuns: String {
+        var lines: [String] = []
+        for y in 0..<height {
+            var runs: [String] = []
+            var start = 0
+            for x in 1...width where x == width || self[x, y].role != self[start, y].role {
+                let role = self[start, y].role
+                if role != .text { runs.append("\(role.rawValue) \(start)..\(x - 1)") }
+                start = x
+            }
+            if !runs.isEmpty { lines.append("\(y): " + runs.joined(separator: ", ")) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// How many columns a character takes on a terminal: 2 for East Asian wide and emoji, 0 for
+    /// combining marks and controls, else 1.
+    public static func columns(of character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let value = scalar.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        if scalar.properties.generalCategory == .nonspacingMark { return 0 }
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+
+    /// How many columns a string takes.
+    public static func columns(of text: String) -> Int {
+        text.reduce(0) { $0 + columns(of: $1) }
+    }
+}

@@ -1,0 +1,21 @@
+/// What a key does: an effect on the simulation, or a change of the view.
+public enum Command: Sendable, Equatable {
+    /// Asks the simulation to do something.
+    case effect(DashboardEffect)
+    /// Focus the next / previous pane.
+    case focusNext, focusPrevious
+    /// Move the selection or scroll.
+    case moveUp, moveDown, pageUp, pageDown, top, bottom
+    /// Expand or collapse the selected user.
+    case toggleExpanded
+    /// Start typing a filter.
+    case startFilter
+    /// Clear the filter, close the help.
+    case cancel
+    /// The next theme.
+    case nextTheme
+    /// Show or hide the help.
+    case toggleHelp
+    /// Quit.
+    case quit
+}

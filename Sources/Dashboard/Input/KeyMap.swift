@@ -1,0 +1,85 @@
+/// One key binding: the keys, how the footer and the help name it, and what it does.
+public struct KeyBinding: Sendable, Equatable {
+    /// The keys that trigger it.
+    public var keys: [KeyEvent]
+    /// How the keys are written (`n`, `+/-`, `Tab`).
+    public var label: String
+    /// The footer's word for it, when it has a place there.
+    public var hint: String?
+    /// The help's sentence.
+    public var help: String
+    /// What it does.
+    public var command: Command
+}
+
+/// The one table of keys: the dispatcher, the footer and the `?` help all read it, so they
+/// cannot disagree.
+public enum KeyMap {
+    /// Every binding, in the order the footer and the help list them.
+    public static let bindings: [KeyBinding] = [
+        KeyBinding(
+            keys: [.character("n")], label: "n", hint: "network", help: "this device's network: offline ↔ up",
+            command: .effect(.toggleNetwork)),
+        KeyBinding(
+            keys: [.character("b")], label: "b", hint: "blackhole",
+            help: "this device's network: blackhole ↔ up (only the heartbeat notices)",
+            command: .effect(.toggleBlackhole)),
+        KeyBinding(
+            keys: [.character("l")], label: "l", hint: "latency", help: "this device's link: slow (400 ms) ↔ usual",
+            command: .effect(.toggleLatency)),
+        KeyBinding(
+            keys: [.character("w")], label: "w", hint: "write", help: "queue one write from this device",
+            command: .effect(.queueWrites(1))),
+        KeyBinding(
+            keys: [.character("W")], label: "W", hint: "100 writes", help: "queue 100 writes",
+            command: .effect(.queueWrites(100))),
+        KeyBinding(
+            keys: [.character("t")], label: "t", hint: "transaction", help: "run a transaction (a counter +1)",
+            command: .effect(.runTransaction)),
+        KeyBinding(
+            keys: [.character("+")], label: "+", hint: nil, help: "this device's clock 1 s ahead",
+            command: .effect(.shiftClock(ms: 1000))),
+        KeyBinding(
+            keys: [.character("-")], label: "-", hint: nil, help: "this device's clock 1 s behind",
+            command: .effect(.shiftClock(ms: -1000))),
+        KeyBinding(
+            keys: [.character("a")], label: "a", hint: "credential",
+            help: "expire this device's credential (writes pause) / sign in again",
+            command: .effect(.toggleCredential)),
+        KeyBinding(
+            keys: [.character("d")], label: "d", hint: "add device", help: "add a simulated device",
+            command: .effect(.addDevice)),
+        KeyBinding(
+            keys: [.character("x")], label: "x", hint: "crash", help: "crash a random simulated device (no goodbye)",
+            command: .effect(.crashDevice)),
+        KeyBinding(keys: [.tab], label: "Tab", hint: nil, help: "focus the next pane", command: .focusNext),
+        KeyBinding(
+            keys: [.backTab], label: "S-Tab", hint: nil, help: "focus the previous pane", command: .focusPrevious),
+        KeyBinding(
+            keys: [.up, .character("k"), .wheelUp], label: "↑/k", hint: nil, help: "move up", command: .moveUp),
+        KeyBinding(
+            keys: [.down, .character("j"), .wheelDown], label: "↓/j", hint: nil, help: "move down",
+            command: .moveDown),
+        KeyBinding(keys: [.pageUp], label: "PgUp", hint: nil, help: "a page up", command: .pageUp),
+        KeyBinding(keys: [.pageDown], label: "PgDn", hint: nil, help: "a page down", command: .pageDown),
+        KeyBinding(keys: [.home, .character("g")], label: "g", hint: nil, help: "to the top", command: .top),
+        KeyBinding(keys: [.end, .character("G")], label: "G", hint: nil, help: "to the bottom", command: .bottom),
+        KeyBinding(
+            keys: [.enter], label: "Enter", hint: nil, help: "expand or collapse the selected user",
+            command: .toggleExpanded),
+        KeyBinding(
+            keys: [.character("/")], label: "/", hint: "filter", help: "filter users (Esc clears)",
+            command: .startFilter),
+        KeyBinding(
+            keys: [.escape], label: "Esc", hint: nil, help: "clear the filter, close the help", command: .cancel),
+        KeyBinding(keys: [.character("T")], label: "T", hint: "theme", help: "next theme", command: .nextTheme),
+        KeyBinding(keys: [.character("?")], label: "?", hint: "help", help: "this help", command: .toggleHelp),
+        KeyBinding(
+            keys: [.character("q"), .interrupt], label: "q", hint: "quit", help: "quit (also Ctrl-C)", command: .quit),
+    ]
+
+    /// What a key does, if anything.
+    public static func command(for key: KeyEvent) -> Command? {
+        bindings.first { $0.keys.contains(key) }?.command
+    }
+}

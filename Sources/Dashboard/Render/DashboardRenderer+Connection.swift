@@ -1,0 +1,90 @@
+import LinkSim
+import Presence
+import RTDBClient
+
+extension DashboardRenderer {
+    /// This device: connected or not, the phase, the link, the round trip, when the server was
+    /// last heard from, the bytes, the session and a strip of recent history.
+    func drawConnection(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
+        guard let device = state.snapshot?.thisDevice else {
+            grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
+            return
+        }
+        let now = state.now
+        let status = device.status
+        var lines: [[Segment]] = []
+        // Line 1: the value of .info/connected, and the phase.
+        var first: [Segment]
+        switch status.phase {
+        case .connected:
+            first = [Segment("\(glyphs.on) connected", .good)]
+            if let since = status.connectedAt {
+                first.append(Segment("  since \(Format.timeOfDay(ms: since, zone: state.timeZone))", .muted))
+                first.append(Segment(" (\(Format.duration(ms: now + device.clockOffsetMs - since)))", .muted))
+            }
+        case .connecting(let attempt):
+            first = [
+                Segment("\(glyphs.off) disconnected", .bad), Segment("  connecting (attempt \(attempt))", .warn),
+            ]
+        case .waitingToRetry(let attempt, let retryAt, let reason):
+            let wait = retryAt == Int64.max ? "" : " in \(Format.duration(ms: retryAt - now - device.clockOffsetMs))"
+            first = [
+                Segment("\(glyphs.off) disconnected", .bad), Segment("  attempt \(attempt)\(wait)", .warn),
+                Segment(" · \(reason)", .muted),
+            ]
+        case .offline:
+            first = [Segment("\(glyphs.off) disconnected", .bad), Segment("  offline", .muted)]
+        }
+        lines.append(first)
+        // Line 2: the link.
+        let mode = device.link.mode
+        let modeRole: StyleRole = mode == .up ? .good : .bad
+        var link = [Segment("link ", .muted), Segment(mode.rawValue, modeRole)]
+        link.append(Segment(" · \(device.link.conditions)\(device.isSlow ? " (slow)" : "")", .text))
+        if let rtt = status.lastRoundTripMs { link.append(Segment("   RTT \(Format.milliseconds(rtt))", .text)) }
+        lines.append(link)
+        // Line 3: when the server was last heard from (it climbs under a blackhole), and bytes.
+        var heard: [Segment] = [Segment("heard from server ", .muted)]
+        if let last = status.lastHeardAt {
+            let silence = now + device.clockOffsetMs - last
+            let role: StyleRole = status.phase.isConnected && silence > 5_000 ? .warn : .text
+            heard.append(Segment("\(Format.duration(ms: silence)) ago", role))
+        } else {
+            heard.append(Segment("never", .muted))
+        }
+        heard.append(
+            Segment("   up \(Format.bytes(device.link.bytesUp))  down \(Format.bytes(device.link.bytesDown))", .muted))
+        lines.append(heard)
+        // Line 4: history.
+        let stripWidth = max(0, rect.width - 10)
+        lines.append([Segment("history ", .muted)] + historyStrip(state.connectionHistory.values, width: stripWidth))
+        // Line 5: who and which session.
+        var who: [Segment] = [Segment("as ", .muted), Segment(device.user, .accent)]
+        if device.credentialExpired { who.append(Segment("  credential expired: writes paused", .warn)) }
+        if case .connected(let session) = status.phase {
+            who.append(Segment("   session \(session.prefix(8))\(glyphs.ellipsis)", .muted))
+        }
+        lines.append(who)
+        for (row, line) in lines.prefix(rect.height).enumerated() {
+            grid.put([Segment(" ")] + line, x: rect.x, y: rect.y + row, limit: rect.maxX - 1, glyphs: glyphs)
+        }
+    }
+
+    private func historyStrip(_ marks: [ConnectionMark], width: Int) -> [Segment] {
+        marks.suffix(width).map { mark in
+            switch mark {
+            case .connected: Segment(String(glyphs.levels[7]), .good)
+            case .blackholed: Segment(String(glyphs.levels[3]), .warn)
+            case .connecting: Segment(String(glyphs.levels[1]), .warn)
+            case .disconnected: Segment(String(glyphs.levels[0]), .bad)
+            }
+        }
+    }
+}
+
+extension Segment {
+    /// What a pane shows before the first snapshot.
+    static func waiting(_ state: DashboardState) -> [Segment] {
+        [Segment(state.snapshot == nil ? "starting…" : "no device of its own (population only)", .muted)]
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Presence
+import RTDBClient
+
+extension DashboardRenderer {
+    /// This device's queue: a row per write (id, operation, path, bytes, age, state, attempts),
+    /// the drain rate with a queue-depth sparkline, then the dead letters.
+    func drawPending(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
+        guard let device = state.snapshot?.thisDevice else {
+            grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
+            return
+        }
+        let limit = rect.maxX - 1
+        let pathWidth = max(8, rect.width - 50)
+        let columns = [("ID", 6), ("OP", 12), ("PATH", pathWidth), ("BYTES", 7), ("AGE", 7), ("STATE", 10)]
+        var header = [Segment(" ")]
+        for (name, width) in columns { header.append(Segment(Format.fit(name, width), .header)) }
+        header.append(Segment("TRIES", .header))
+        grid.put(header, x: rect.x, y: rect.y, limit: limit, glyphs: glyphs)
+
+        let writes = device.pendingWrites
+        let dead = device.deadLetters
+        let deadRows = dead.isEmpty ? 0 : min(dead.count + 1, max(0, (rect.height - 3) / 3))
+        let writeRows = max(0, rect.height - 2 - deadRows)
+        let first = min(state.scroll[.pending] ?? 0, max(0, writes.count - writeRows))
+        if writes.isEmpty {
+            grid.put(
+                " nothing waiting: every write is acknowledged", x: rect.x, y: rect.y + 1, role: .muted, limit: limit)
+        }
+        for (offset, write) in writes.dropFirst(first).prefix(writeRows).enumerated() {
+            let (stateText, role) = describe(write.state)
+            let values = [
+                "\(write.id)", write.transactionName.map { "txn \($0)" } ?? write.kind.rawValue, write.path,
+                Format.bytes(write.bytes), Format.shortDuration(ms: state.now - Self.milliseconds(write.enqueuedAt)),
+            ]
+            var row = [Segment(" ")]
+            for (value, (_, width)) in zip(values, columns) {
+                row.append(Segment(Format.fit(value, width - 1, ellipsis: glyphs.ellipsis) + " "))
+            }
+            row.append(Segment(Format.fit(stateText, 9, ellipsis: glyphs.ellipsis) + " ", role))
+            row.append(Segment("\(write.attempts)"))
+            grid.put(row, x: rect.x, y: rect.y + 1 + offset, limit: limit, glyphs: glyphs)
+        }
+        // The drain: writes acknowledged per second, and the queue's depth over time.
+        let drain = state.drainHistory.last ?? 0
+        let spark = Sparkline.text(
+            state.queueHistory.values.map(Double.init), width: max(0, rect.width - 36), glyphs: glyphs, fromZero: true)
+        grid.put(
+            [
+                Segment(" drain ", .muted), Segment("\(drain) /s", .accent), Segment("  depth ", .muted),
+                Segment(spark, .graph), Segment("  peak \(state.peakDrain) /s", .muted),
+                Segment(
+                    writes.count > first + writeRows ? "   ↓ \(writes.count - first - writeRows) more" : "", .muted),
+            ], x: rect.x, y: rect.y + 1 + writeRows, limit: limit, glyphs: glyphs)
+        guard deadRows > 0 else { return }
+        let top = rect.y + 2 + writeRows
+        grid.put(" Dead letters (\(dead.count))", x: rect.x, y: top, role: .bad, limit: limit)
+        for (offset, letter) in dead.suffix(deadRows - 1).enumerated() {
+            let text =
+                " \(letter.id)  \(letter.write.kind.rawValue)  \(letter.write.path)  \(letter.status): \(letter.reason)"
+            grid.put(glyphs.fold(text), x: rect.x, y: top + 1 + offset, role: .bad, limit: limit)
+        }
+    }
+
+    private func describe(_ state: PendingWrite.State) -> (String, StyleRole) {
+        switch state {
+        case .queued: ("queued", .text)
+        case .inFlight: ("in flight", .accent)
+        case .paused(let reason): ("paused: \(reason)", .warn)
+        }
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The timeline, newest first.
+    func drawEvents(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
+        let skip = state.scroll[.events] ?? 0
+        if state.events.isEmpty {
+            grid.put(" nothing yet", x: rect.x, y: rect.y, role: .muted, limit: rect.maxX)
+        }
+        for (row, event) in state.events.reversed().dropFirst(skip).prefix(rect.height).enumerated() {
+            grid.put(
+                [
+                    Segment(" " + Format.timeOfDay(ms: event.at, zone: state.timeZone) + "  ", .muted),
+                    Segment(event.text, event.role),
+                ], x: rect.x, y: rect.y + row, limit: rect.maxX - 1, glyphs: glyphs)
+        }
+    }
+}

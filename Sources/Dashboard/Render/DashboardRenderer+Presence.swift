@@ -1,0 +1,117 @@
+import Presence
+
+extension DashboardRenderer {
+    /// Every user: online or not, connections with their devices and ages (suspect ones marked),
+    /// and `lastOnline` in server time; sorted, filtered, scrolled to the selection.
+    func drawPresence(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
+        guard let snapshot = state.snapshot else {
+            grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
+            return
+        }
+        let users = state.visibleUsers
+        let serverNow = snapshot.serverTimeEstimate
+        let wide = rect.width >= 100
+        let nameWidth = min(18, max(6, users.map { CellGrid.columns(of: $0.id) }.max() ?? 6) + 3)
+        var rows: [(segments: [Segment], user: Int?)] = []
+        for (index, user) in users.enumerated() {
+            var row = [Segment(Format.fit(user.id, nameWidth, ellipsis: glyphs.ellipsis), .text)]
+            if user.connections.contains(where: { snapshot.ownEntryKeys.contains($0.id) }) {
+                row[0] = Segment(Format.fit("\(user.id) \(glyphs.mine)", nameWidth, ellipsis: glyphs.ellipsis), .accent)
+            }
+            row.append(
+                user.isOnline ? Segment("\(glyphs.on) online ", .good) : Segment("\(glyphs.off) offline", .muted))
+            row.append(Segment("  \(user.connections.count)  ", .text))
+            if user.isOnline {
+                if wide { row.append(Segment(Format.fit("—", 24), .muted)) }
+                var first = true
+                for connection in user.connections {
+                    if !first { row.append(Segment(" · ", .muted)) }
+                    first = false
+                    row += describe(connection, snapshot, serverNow)
+                }
+            } else if let last = user.lastOnline {
+                let text =
+                    "\(Format.timeOfDay(ms: last, zone: state.timeZone)) (\(Format.duration(ms: serverNow - last)) ago)"
+                row.append(Segment(wide ? Format.fit(text, 24) : "last online " + text, .muted))
+            } else {
+                row.append(Segment("never online", .muted))
+            }
+            rows.append((row, index))
+            if state.expanded.contains(user.id) {
+                for connection in user.connections {
+                    rows.append((detail(connection, snapshot, serverNow, state), nil))
+                }
+            }
+        }
+        var header = [
+            Segment(Format.fit("USER", nameWidth), .header), Segment(Format.fit("STATE", 9), .header),
+            Segment("  N  ", .header),
+        ]
+        if wide { header.append(Segment(Format.fit("LAST ONLINE (server)", 24), .header)) }
+        header.append(Segment("DEVICES", .header))
+        grid.put([Segment(" ")] + header, x: rect.x, y: rect.y, limit: rect.maxX - 1, glyphs: glyphs)
+
+        let filterRow = state.isEditingFilter ? 1 : 0
+        let visible = max(0, rect.height - 1 - filterRow)
+        let selectedRow = rows.firstIndex { $0.user == state.selectedUser } ?? 0
+        let first = max(0, min(selectedRow - visible / 2, rows.count - visible))
+        if rows.isEmpty {
+            let message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
+            grid.put([Segment(" " + message, .muted)], x: rect.x, y: rect.y + 1, limit: rect.maxX, glyphs: glyphs)
+        }
+        for (offset, row) in rows.dropFirst(first).prefix(visible).enumerated() {
+            let y = rect.y + 1 + offset
+            let selected = row.user == state.selectedUser && state.focus == .presence
+            let marker = row.user == nil ? "  " : " "
+            grid.put([Segment(marker)] + row.segments, x: rect.x, y: y, limit: rect.maxX - 1, glyphs: glyphs)
+            if selected {
+                grid.paint(Rect(x: rect.x, y: y, width: rect.width, height: 1), role: .selected)
+                grid.cursor = GridPoint(x: rect.x, y: y)
+            }
+        }
+        if first > 0 { grid.put(glyphs.fold("↑"), x: rect.maxX - 1, y: rect.y + 1, role: .muted) }
+        if first + visible < rows.count {
+            grid.put(glyphs.fold("↓"), x: rect.maxX - 1, y: rect.y + visible, role: .muted)
+        }
+        if state.isEditingFilter {
+            grid.put(
+                [Segment(" /", .filter), Segment(state.filter + "▏", .filter)], x: rect.x, y: rect.maxY - 1,
+                limit: rect.maxX, glyphs: glyphs)
+        }
+    }
+
+    private func describe(_ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: Int64)
+        -> [Segment]
+    {
+        let own = snapshot.ownEntryKeys.contains(connection.id)
+        var text = own ? "this device" : (connection.device ?? "?")
+        if let at = connection.connectedAt { text += " " + Format.shortDuration(ms: serverNow - at) }
+        var segments = [Segment(text, own ? .accent : .text)]
+        if snapshot.isSuspect(entryKey: connection.id), let silence = snapshot.silenceMs[connection.id] {
+            segments.append(Segment(" (\(glyphs.partial) suspect \(Format.duration(ms: silence)))", .warn))
+        }
+        return segments
+    }
+
+    private func detail(
+        _ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: Int64,
+        _ state: DashboardState
+    ) -> [Segment] {
+        var segments = [
+            Segment("\(glyphs.expanded) ", .muted),
+            Segment(Format.fit(connection.device ?? "?", 12), .text),
+        ]
+        if let at = connection.connectedAt {
+            segments.append(
+                Segment(
+                    "since \(Format.timeOfDay(ms: at, zone: state.timeZone)) (\(Format.duration(ms: serverNow - at)))  ",
+                    .muted))
+        }
+        if let silence = snapshot.silenceMs[connection.id] {
+            let suspect = snapshot.isSuspect(entryKey: connection.id)
+            segments.append(Segment("heard \(Format.duration(ms: silence)) ago  ", suspect ? .warn : .muted))
+        }
+        segments.append(Segment("key \(connection.id)", .muted))
+        return segments
+    }
+}

@@ -1,0 +1,128 @@
+import Presence
+
+/// Draws a ``DashboardState`` into a ``CellGrid``: a pure function of the state.
+public struct DashboardRenderer: Sendable {
+    /// The characters to draw with.
+    public let glyphs: Glyphs
+
+    /// Makes a renderer.
+    public init(glyphs: Glyphs = .unicode) {
+        self.glyphs = glyphs
+    }
+
+    /// The screen for `state`.
+    public func render(_ state: DashboardState) -> CellGrid {
+        var grid = CellGrid(width: state.width, height: state.height)
+        let layout = state.layout
+        guard !layout.isTooSmall else {
+            drawTooSmall(&grid)
+            return grid
+        }
+        for pane in layout.panes {
+            guard let rect = layout.rect(for: pane) else { continue }
+            let box = Box(rect: rect, title: title(of: pane, state), focused: state.focus == pane)
+            let inside = box.draw(in: &grid, glyphs: glyphs)
+            guard !inside.isEmpty else { continue }
+            switch pane {
+            case .connection: drawConnection(&grid, inside, state)
+            case .clock: drawClock(&grid, inside, state)
+            case .presence: drawPresence(&grid, inside, state)
+            case .pending: drawPending(&grid, inside, state)
+            case .events: drawEvents(&grid, inside, state)
+            }
+        }
+        if let notice = state.notice {
+            let text = " " + glyphs.fold(notice.text) + " "
+            let width = min(state.width - 2, CellGrid.columns(of: text))
+            grid.put(Format.fit(text, width, ellipsis: glyphs.ellipsis), x: 1, y: layout.noticeRow, role: notice.role)
+        }
+        drawFooter(&grid, layout.footer, state)
+        if state.showsHelp { drawHelp(&grid, state) }
+        return grid
+    }
+
+    /// A pane's title: its name, with counts where it has them.
+    func title(of pane: Pane, _ state: DashboardState) -> [Segment] {
+        switch pane {
+        case .presence:
+            let users = state.snapshot?.users ?? []
+            let connections = users.reduce(0) { $0 + $1.connections.count }
+            var title = [
+                Segment("Presence", .title),
+                Segment(" (\(users.count) user\(users.count == 1 ? "" : "s"), \(connections) connections)", .title),
+            ]
+            if !state.filter.isEmpty { title.append(Segment("  /\(state.filter)", .filter)) }
+            return title
+        case .pending:
+            let count = state.snapshot?.thisDevice?.pendingWrites.count ?? 0
+            return [Segment("Pending writes (\(count))", .title)]
+        default:
+            return [Segment(pane.title, .title)]
+        }
+    }
+
+    private func drawTooSmall(_ grid: inout CellGrid) {
+        let need = "terminal too small (need \(DashboardLayout.minimumWidth)×\(DashboardLayout.minimumHeight))"
+        let have = "now \(grid.width)×\(grid.height)"
+        for (offset, text) in [need, have].enumerated() {
+            let folded = glyphs.fold(text)
+            let width = CellGrid.columns(of: folded)
+            let x = max(0, (grid.width - width) / 2)
+            let y = max(0, grid.height / 2 - 1 + offset)
+            grid.put(folded, x: x, y: y, role: offset == 0 ? .warn : .muted)
+        }
+    }
+
+    private func drawFooter(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
+        guard rect.height > 0 else { return }
+        grid.fill(rect, role: .footer)
+        var segments: [Segment] = [Segment(" ")]
+        if state.isEditingFilter {
+            segments = [
+                Segment(" filter: ", .footer), Segment(state.filter + "▏", .filter),
+                Segment("   Enter keep · Esc clear", .footer),
+            ]
+        } else {
+            // Help and quit always show; the others fill what is left, in the keymap's order.
+            let hinted = KeyMap.bindings.filter { $0.hint != nil }
+            let essential = hinted.filter { $0.command == .toggleHelp || $0.command == .quit }
+            let pieces = { (binding: KeyBinding) in
+                [Segment(binding.label, .key), Segment(" \(binding.hint ?? "")  ", .footer)]
+            }
+            let reserved = CellGrid.columns(of: essential.flatMap(pieces).map(\.text).joined())
+            for binding in hinted where !essential.contains(binding) {
+                let piece = pieces(binding)
+                let width = CellGrid.columns(of: (segments + piece).map(\.text).joined())
+                if width + reserved > rect.width { break }
+                segments += piece
+            }
+            segments += essential.flatMap(pieces)
+        }
+        grid.put(
+            segments.map { Segment($0.text, $0.role == .text ? .footer : $0.role) }, x: rect.x, y: rect.y,
+            limit: rect.maxX, glyphs: glyphs)
+    }
+
+    private func drawHelp(_ grid: inout CellGrid, _ state: DashboardState) {
+        let bindings = KeyMap.bindings
+        let labelWidth = bindings.map { CellGrid.columns(of: glyphs.fold($0.label)) }.max() ?? 1
+        let lines = bindings.map { binding in
+            Format.fit(glyphs.fold(binding.label), labelWidth) + "  " + glyphs.fold(binding.help)
+        }
+        let width = min(grid.width - 2, (lines.map { CellGrid.columns(of: $0) }.max() ?? 10) + 4)
+        let height = min(grid.height - 2, lines.count + 3)
+        let rect = Rect(x: (grid.width - width) / 2, y: (grid.height - height) / 2, width: width, height: height)
+        grid.fill(rect, role: .overlay)
+        let inside = Box(rect: rect, title: [Segment("Help: keys", .title)], focused: true).draw(
+            in: &grid, glyphs: glyphs)
+        for (row, line) in lines.prefix(inside.height - 1).enumerated() {
+            let label = String(line.prefix(labelWidth))
+            let x = grid.put(label, x: inside.x + 1, y: inside.y + row, role: .key, limit: inside.maxX)
+            grid.put(String(line.dropFirst(labelWidth)), x: x, y: inside.y + row, role: .overlay, limit: inside.maxX)
+        }
+        if inside.height > 1 {
+            grid.put(
+                glyphs.fold("? or Esc closes"), x: inside.x + 1, y: inside.maxY - 1, role: .muted, limit: inside.maxX)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Presence
+import RTDBClient
+
+/// How an event reads in the timeline.
+enum EventText {
+    /// The line for an event, with its role; nil for events too frequent to list (queue depth).
+    static func describe(_ kind: SimulationEvent.Kind) -> (String, StyleRole)? {
+        switch kind {
+        case .link(let device, let mode):
+            let what: String
+            switch mode {
+            case .up: what = "network back"
+            case .offline: what = "network lost (reset: both ends know at once)"
+            case .blackhole: what = "network lost (blackhole: only the server's heartbeat notices)"
+            }
+            return ("\(device)  \(what)", mode == .up ? .good : .warn)
+        case .linkConditions(let conditions):
+            return ("this device  link now \(conditions)", .text)
+        case .connection(let phase):
+            switch phase {
+            case .connected(let session): return ("this device  connected (session \(session.prefix(8)))", .good)
+            case .connecting(let attempt): return ("this device  connecting (attempt \(attempt))", .muted)
+            case .waitingToRetry(let attempt, _, let reason):
+                return ("this device  disconnected: \(reason); retry \(attempt) scheduled", .bad)
+            case .offline: return ("this device  offline", .bad)
+            }
+        case .presence(let change):
+            switch change {
+            case .userOnline, .deviceConnected: return ("\(change)", .good)
+            case .userOffline, .deviceDisconnected: return ("\(change)", .muted)
+            }
+        case .queue:
+            return nil
+        case .clock(let offset):
+            return (
+                "this device  clock moved: now \(Format.signedMilliseconds(Double(offset))) from the machine's", .warn
+            )
+        case .acknowledged(let count):
+            return ("this device  \(count) write\(count == 1 ? "" : "s") acknowledged", .good)
+        case .deadLetter(let letter):
+            return ("this device  write \(letter.id) refused: \(letter.status) \(letter.reason)", .bad)
+        case .credential(let expired):
+            return expired
+                ? ("this device  credential expired: writes pause until a new one", .warn)
+                : ("this device  signed in again", .good)
+        case .deviceAdded(let label):
+            return ("\(label)  added", .good)
+        case .deviceCrashed(let label):
+            return ("\(label)  crashed (no goodbye)", .bad)
+        case .notice(let text):
+            return (text, .warn)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// How the dashboard writes durations, sizes and times.
+public enum Format {
+    /// `0.4 s`, `12s`, `3m 12s`, `2h 05m`, `3d 4h`.
+    public static func duration(ms: Int64) -> String {
+        let ms = max(0, ms)
+        if ms < 10_000 { return String(format: "%.1f s", Double(ms) / 1000) }
+        let seconds = ms / 1000
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m \(seconds % 60)s" }
+        if seconds < 86_400 { return String(format: "%dh %02dm", seconds / 3600, (seconds % 3600) / 60) }
+        return "\(seconds / 86_400)d \((seconds % 86_400) / 3600)h"
+    }
+
+    /// `3m`, `12s`, `2h`: one unit, for tight columns.
+    public static func shortDuration(ms: Int64) -> String {
+        let seconds = max(0, ms) / 1000
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m" }
+        if seconds < 86_400 { return "\(seconds / 3600)h" }
+        return "\(seconds / 86_400)d"
+    }
+
+    /// `14:05:23` (or `14:05:23.418` with milliseconds) in `zone`.
+    public static func timeOfDay(ms: Int64, zone: TimeZone, milliseconds: Bool = false) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        let text = String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        return milliseconds ? text + String(format: ".%03d", Int(((ms % 1000) + 1000) % 1000)) : text
+    }
+
+    /// `31 B`, `38 KiB`, `1.2 MiB`.
+    public static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return "\(count / 1024) KiB" }
+        return String(format: "%.1f MiB", Double(count) / 1_048_576)
+    }
+
+    /// `8 ms`, `1.2 s`.
+    public static func milliseconds(_ value: Double) -> String {
+        abs(value) < 1000 ? "\(Int(value.rounded())) ms" : String(format: "%.1f s", value / 1000)
+    }
+
+    /// `+212 ms`, `−1.2 s`, `0 ms` (a true minus sign).
+    public static func signedMilliseconds(_ value: Double) -> String {
+        let rounded = value.rounded()
+        if rounded == 0 { return "0 ms" }
+        return (rounded < 0 ? "−" : "+") + milliseconds(abs(rounded))
+    }
+
+    /// `text` cut to `width` columns with an ellipsis, or padded with spaces to it.
+    public static func fit(_ text: String, _ width: Int, ellipsis: Character = "…") -> String {
+        guard width > 0 else { return "" }
+        let columns = CellGrid.columns(of: text)
+        if columns <= width { return text + String(repeating: " ", count: width - columns) }
+        var cut = ""
+        var used = 0
+        for character in text {
+            let size = CellGrid.columns(of: character)
+            if used + size > width - 1 { break }
+            cut.append(character)
+            used += size
+        }
+        return cut + String(ellipsis) + String(repeating: " ", count: max(0, width - 1 - used))
+    }
+}

@@ -1,0 +1,17 @@
+import Presence
+
+/// Everything that can happen to the dashboard: keys, size, the engine's snapshots and events.
+public enum DashboardAction: Sendable {
+    /// A key or mouse event.
+    case key(KeyEvent)
+    /// The terminal's new size.
+    case resize(width: Int, height: Int)
+    /// A fresh snapshot of the simulation (also the clock's tick: it carries the time).
+    case snapshot(SimulationSnapshot)
+    /// Something happened in the simulation.
+    case event(SimulationEvent)
+    /// The themes there are, and the one in use.
+    case themes([String], current: String)
+    /// A message for the person at the keyboard (a bad theme file, say).
+    case notice(String, role: StyleRole)
+}

@@ -1,0 +1,25 @@
+/// Work the dashboard asks of the simulation; the reducer returns these, the loop performs them.
+public enum DashboardEffect: Sendable, Equatable {
+    /// This device's network: offline ↔ up.
+    case toggleNetwork
+    /// This device's network: blackhole ↔ up.
+    case toggleBlackhole
+    /// This device's link: slow ↔ usual.
+    case toggleLatency
+    /// Queue this many writes from this device.
+    case queueWrites(Int)
+    /// Run a transaction from this device.
+    case runTransaction
+    /// Move this device's clock by this many ms.
+    case shiftClock(ms: Int64)
+    /// Expire this device's credential, or sign in again.
+    case toggleCredential
+    /// Add a simulated device.
+    case addDevice
+    /// Crash a simulated device.
+    case crashDevice
+    /// Load and use a theme by name.
+    case useTheme(String)
+    /// Leave.
+    case quit
+}

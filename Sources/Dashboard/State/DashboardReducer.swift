@@ -1,0 +1,165 @@
+import Foundation
+import Presence
+import RTDBClient
+
+/// The dashboard's one state machine: an action changes the state and may ask for effects.
+public enum DashboardReducer {
+    /// Applies `action` to `state` and returns the effects the loop must perform.
+    public static func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> [DashboardEffect] {
+        switch action {
+        case .key(let key):
+            return handle(key, &state)
+        case .resize(let width, let height):
+            state.width = max(0, width)
+            state.height = max(0, height)
+            clampSelection(&state)
+        case .snapshot(let snapshot):
+            state.snapshot = snapshot
+            state.now = snapshot.takenAt
+            sample(&state)
+            if let notice = state.notice, state.now - notice.at > 6_000 { state.notice = nil }
+            clampSelection(&state)
+        case .event(let event):
+            record(event, &state)
+        case .themes(let names, let current):
+            state.themeNames = names
+            state.themeName = current
+        case .notice(let text, let role):
+            let line = EventLine(at: state.now, text: text, role: role)
+            state.notice = line
+            append(line, &state)
+        }
+        return []
+    }
+
+    // MARK: - Keys
+
+    private static func handle(_ key: KeyEvent, _ state: inout DashboardState) -> [DashboardEffect] {
+        if state.isEditingFilter {
+            switch key {
+            case .character(let character):
+                state.filter.append(character)
+                state.selectedUser = 0
+            case .backspace: if !state.filter.isEmpty { state.filter.removeLast() }
+            case .enter: state.isEditingFilter = false
+            case .escape:
+                state.filter = ""
+                state.isEditingFilter = false
+            case .interrupt:
+                state.isQuitting = true
+                return [.quit]
+            default: break
+            }
+            clampSelection(&state)
+            return []
+        }
+        if case .click(let x, let y) = key {
+            if let pane = state.layout.pane(at: x, y) { state.focus = pane }
+            return []
+        }
+        guard let command = KeyMap.command(for: key) else { return [] }
+        return perform(command, &state)
+    }
+
+    private static func perform(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
+        switch command {
+        case .effect(let effect):
+            return [effect]
+        case .quit:
+            state.isQuitting = true
+            return [.quit]
+        case .toggleHelp:
+            state.showsHelp.toggle()
+        case .cancel:
+            if state.showsHelp { state.showsHelp = false } else { state.filter = "" }
+            clampSelection(&state)
+        case .startFilter:
+            state.showsHelp = false
+            state.focus = .presence
+            state.isEditingFilter = true
+        case .nextTheme:
+            let names = state.themeNames
+            guard !names.isEmpty else { return [] }
+            let next = names[((names.firstIndex(of: state.themeName) ?? -1) + 1) % names.count]
+            return [.useTheme(next)]
+        case .focusNext, .focusPrevious:
+            let panes = state.layout.panes
+            guard !panes.isEmpty else { return [] }
+            let index = panes.firstIndex(of: state.focus) ?? 0
+            let step = command == .focusNext ? 1 : panes.count - 1
+            state.focus = panes[(index + step) % panes.count]
+        case .moveUp: move(by: -1, &state)
+        case .moveDown: move(by: 1, &state)
+        case .pageUp: move(by: -max(1, page(state) - 1), &state)
+        case .pageDown: move(by: max(1, page(state) - 1), &state)
+        case .top: move(by: -Int.max / 2, &state)
+        case .bottom: move(by: Int.max / 2, &state)
+        case .toggleExpanded:
+            let users = state.visibleUsers
+            guard state.focus == .presence, users.indices.contains(state.selectedUser) else { return [] }
+            let id = users[state.selectedUser].id
+            if state.expanded.contains(id) { state.expanded.remove(id) } else { state.expanded.insert(id) }
+        }
+        return []
+    }
+
+    private static func page(_ state: DashboardState) -> Int {
+        state.layout.rect(for: state.focus).map { max(1, $0.height - 3) } ?? 1
+    }
+
+    private static func move(by delta: Int, _ state: inout DashboardState) {
+        if state.focus == .presence {
+            state.selectedUser = state.selectedUser.addingReportingOverflow(delta).partialValue
+        } else {
+            let current = state.scroll[state.focus] ?? 0
+            state.scroll[state.focus] = current.addingReportingOverflow(delta).partialValue
+        }
+        clampSelection(&state)
+    }
+
+    /// Keeps the selection on a user and every scroll within its content.
+    private static func clampSelection(_ state: inout DashboardState) {
+        let count = state.visibleUsers.count
+        state.selectedUser = min(max(0, state.selectedUser), max(0, count - 1))
+        let pending = state.snapshot?.thisDevice.map { $0.pendingWrites.count + $0.deadLetters.count } ?? 0
+        let limits: [Pane: Int] = [.pending: pending, .events: state.events.count]
+        for (pane, rows) in limits {
+            state.scroll[pane] = min(max(0, state.scroll[pane] ?? 0), max(0, rows - 1))
+        }
+    }
+
+    // MARK: - Samples and events
+
+    /// Once a second: a mark of the connection, the skew, the queue depth and the drain.
+    private static func sample(_ state: inout DashboardState) {
+        let second = state.now / 1000
+        guard second > state.sampledSecond, let device = state.snapshot?.thisDevice else { return }
+        state.sampledSecond = second
+        let mark: ConnectionMark
+        switch device.status.phase {
+        case .connected: mark = device.link.mode == .blackhole ? .blackholed : .connected
+        case .connecting: mark = .connecting
+        case .offline, .waitingToRetry: mark = .disconnected
+        }
+        state.connectionHistory.append(mark)
+        if let skew = device.status.clockSkew { state.skewHistory.append(skew.offsetMs) }
+        state.queueHistory.append(device.pendingWrites.count)
+        state.drainHistory.append(state.acknowledgedThisSecond)
+        state.peakDrain = max(state.peakDrain, state.acknowledgedThisSecond)
+        state.acknowledgedThisSecond = 0
+    }
+
+    private static func record(_ event: SimulationEvent, _ state: inout DashboardState) {
+        let at = Int64((event.at.timeIntervalSince1970 * 1000).rounded())
+        if case .acknowledged(let count) = event.kind { state.acknowledgedThisSecond += count }
+        guard let (text, role) = EventText.describe(event.kind) else { return }
+        append(EventLine(at: at, text: text, role: role), &state)
+    }
+
+    private static func append(_ line: EventLine, _ state: inout DashboardState) {
+        state.events.append(line)
+        if state.events.count > DashboardState.eventCapacity {
+            state.events.removeFirst(state.events.count - DashboardState.eventCapacity)
+        }
+    }
+}

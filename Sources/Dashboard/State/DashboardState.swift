@@ -1,0 +1,78 @@
+import Foundation
+import Presence
+
+/// Everything the screen shows, as one value: the reducer changes it, the renderer draws it, and
+/// the loop redraws only when it changed.
+public struct DashboardState: Sendable, Equatable {
+    /// Columns.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+    /// The simulation as last seen.
+    public var snapshot: SimulationSnapshot?
+    /// Now, on the machine's clock (ms since the epoch): the last snapshot's time.
+    public var now: Int64 = 0
+    /// The focused pane.
+    public var focus: Pane = .presence
+    /// The selected user's index among the users the filter shows.
+    public var selectedUser = 0
+    /// Each pane's first visible row.
+    public var scroll: [Pane: Int] = [:]
+    /// Users whose devices are listed.
+    public var expanded: Set<String> = []
+    /// The presence filter.
+    public var filter = ""
+    /// Whether keys go to the filter.
+    public var isEditingFilter = false
+    /// Whether the help is shown.
+    public var showsHelp = false
+    /// The themes there are.
+    public var themeNames = ["default"]
+    /// The theme in use.
+    public var themeName = "default"
+    /// This device's connection, a mark a second.
+    public var connectionHistory = History<ConnectionMark>(capacity: 120)
+    /// This device's clock-skew estimate (ms), a sample a second.
+    public var skewHistory = History<Double>(capacity: 120)
+    /// This device's queue depth, a sample a second.
+    public var queueHistory = History<Int>(capacity: 120)
+    /// Writes acknowledged, a count a second.
+    public var drainHistory = History<Int>(capacity: 120)
+    /// Writes acknowledged in the current second.
+    public var acknowledgedThisSecond = 0
+    /// The most writes acknowledged in one second.
+    public var peakDrain = 0
+    /// The second of the last sample.
+    public var sampledSecond: Int64 = 0
+    /// The timeline, newest last.
+    public var events: [EventLine] = []
+    /// A message shown above the footer for a few seconds.
+    public var notice: EventLine?
+    /// How times of day are shown.
+    public var timeZone: TimeZone = .current
+    /// Set by `q`: the loop ends.
+    public var isQuitting = false
+
+    /// How many events the timeline keeps.
+    public static let eventCapacity = 500
+
+    /// Makes the state of a dashboard `width` × `height` with nothing seen yet.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The users the filter lets through, sorted by id.
+    public var visibleUsers: [UserPresence] {
+        let users = snapshot?.users ?? []
+        guard !filter.isEmpty else { return users }
+        let needle = filter.lowercased()
+        return users.filter { user in
+            user.id.lowercased().contains(needle)
+                || user.connections.contains { ($0.device ?? "").lowercased().contains(needle) }
+        }
+    }
+
+    /// The layout for the current size.
+    public var layout: DashboardLayout { DashboardLayout(width: width, height: height) }
+}

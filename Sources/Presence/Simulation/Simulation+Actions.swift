@@ -1,0 +1,160 @@
+import Foundation
+import LinkSim
+import RTDBClient
+import RTDBCore
+import RTDBWire
+
+extension Simulation {
+    /// Sets this device's link mode (`up`, `offline`, `blackhole`).
+    public func setNetwork(_ mode: LinkMode) {
+        guard let device = thisDevice, device.link.mode != mode else { return }
+        device.link.mode = mode
+        emit(.link(device: device.label, mode: mode))
+    }
+
+    /// Switches this device's link between offline and up.
+    public func toggleNetwork() {
+        guard let device = thisDevice else { return }
+        setNetwork(device.link.mode == .offline ? .up : .offline)
+    }
+
+    /// Switches this device's link between a blackhole and up.
+    public func toggleBlackhole() {
+        guard let device = thisDevice else { return }
+        setNetwork(device.link.mode == .blackhole ? .up : .blackhole)
+    }
+
+    /// Switches this device's link between its usual conditions and slow ones.
+    public func toggleLatency() {
+        guard let device = thisDevice else { return }
+        let slow = state.withLock { state in
+            state.isSlow.toggle()
+            return state.isSlow
+        }
+        let conditions = slow ? options.slowConditions : options.conditions
+        do {
+            try device.link.setConditions(conditions)
+            emit(.linkConditions(conditions))
+        } catch {
+            emit(.notice("latency: \(error)"))
+        }
+    }
+
+    /// Queues `count` writes from this device (each a note under `notes/<user>`, stamped with the
+    /// server's time): they wait in the queue while offline and drain when it comes back.
+    public func queueWrites(_ count: Int) {
+        guard let device = thisDevice, count > 0 else { return }
+        let notes = device.database.reference(withPath: "notes/\(device.user)")
+        for index in 0..<count {
+            notes.childByAutoId().setValue(
+                ["text": "note \(index + 1) of \(count)", "at": ServerValue.timestamp()], andPriority: nil)
+        }
+    }
+
+    /// Runs a transaction from this device: increments `counters/<user>/taps` (queued offline, as
+    /// the SDKs do, and retried on conflict).
+    public func runTransaction() {
+        guard let device = thisDevice else { return }
+        device.database.reference(withPath: "counters/\(device.user)/taps").runTransactionBlock { data in
+            data.value = ((data.value as? Int) ?? 0) + 1
+            return .success(withValue: data)
+        }
+    }
+
+    /// Moves this device's clock by `deltaMs` (its client notices at its next clock sample).
+    public func shiftClock(byMs deltaMs: Int64) {
+        guard let device = thisDevice else { return }
+        device.clock.shift(byMs: deltaMs)
+        emit(.clock(offsetMs: device.clock.offsetMs))
+    }
+
+    /// Expires this device's credential (the server refuses it and writes pause), or signs in again.
+    public func toggleCredential() {
+        guard let device = thisDevice else { return }
+        let expire = state.withLock { state in
+            state.credentialExpired.toggle()
+            return state.credentialExpired
+        }
+        if expire {
+            let uid = JSONValue.string(device.user)
+            let expiredAt = JSONValue.int(device.clock.now() / 1000 - 60)
+            let token = AuthToken.unsignedJWT(claims: ["uid": uid, "sub": uid, "user_id": uid, "exp": expiredAt])
+            device.database.setCredential(.idToken(token))
+        } else {
+            device.database.setCredential(.emulatorUser(uid: device.user))
+        }
+        emit(.credential(expired: expire))
+    }
+
+    /// Adds a device for a user picked at random.
+    public func addDevice() async {
+        let users = Set(population.devices.map(\.user)).sorted()
+        guard !users.isEmpty else {
+            emit(.notice("no simulated users to add a device to (--users 0)"))
+            return
+        }
+        let user = state.withLock { users[Int.random(in: 0..<users.count, using: &$0.random)] }
+        do {
+            let device = try await population.addDevice(forUser: user)
+            emit(.deviceAdded(device.label))
+        } catch {
+            emit(.notice("adding a device for \(user) failed: \(error)"))
+        }
+    }
+
+    /// Crashes a simulated device picked at random (no clean close): the server runs its
+    /// onDisconnect operations when it sees the connection end.
+    public func crashRandomDevice() async {
+        let alive = population.devices.filter { !$0.isCrashed }
+        guard !alive.isEmpty else {
+            emit(.notice("no simulated device left to crash"))
+            return
+        }
+        let device = state.withLock { alive[Int.random(in: 0..<alive.count, using: &$0.random)] }
+        await device.crash()
+        emit(.deviceCrashed(device.label))
+    }
+
+    /// Picks and applies the scenario's next step, and returns it with the device's label.
+    @discardableResult
+    public func step() -> (label: String, action: ScenarioStep.Action)? {
+        let devices = population.devices
+        guard !devices.isEmpty else { return nil }
+        let step = state.withLock { $0.scenario.next(states: devices.map(\.state)) }
+        let device = devices[step.device]
+        guard !device.isCrashed else { return nil }
+        population.apply(step)
+        if case .network(let mode) = step.action { emit(.link(device: device.label, mode: mode)) }
+        return (device.label, step.action)
+    }
+
+    /// Applies a scenario step every `interval` until ``stopScenario()``.
+    public func startScenario(every interval: Duration) {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, let self else { return }
+                step()
+            }
+        }
+        let previous = state.withLock { state in
+            defer { state.scenarioTask = task }
+            return state.scenarioTask
+        }
+        previous?.cancel()
+    }
+
+    /// Stops the scenario's steps.
+    public func stopScenario() {
+        state.withLock { state in
+            state.scenarioTask?.cancel()
+            state.scenarioTask = nil
+        }
+    }
+
+    /// Stops the scenario, brings every network back and signs every user in again.
+    public func settle() {
+        stopScenario()
+        population.settle()
+    }
+}

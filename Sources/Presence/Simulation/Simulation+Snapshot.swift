@@ -1,0 +1,50 @@
+import Foundation
+import RTDBClient
+
+extension Simulation {
+    /// Everything the dashboard's panes show, now.
+    ///
+    /// Cheap: no engine queue is waited on.
+    public func snapshot() -> SimulationSnapshot {
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let devices = population.devices
+        let server = embedded == nil ? "\(target)" : "embedded \(target)"
+        var silence: [String: Int64] = [:]
+        if let table = embedded?.server.connections {
+            for device in devices + [thisDevice].compactMap({ $0 }) {
+                guard let key = device.session.entryKey,
+                    case .connected(let sessionID) = device.database.connectionStatus.phase,
+                    let info = table[sessionID]
+                else { continue }
+                silence[key] = max(0, now - info.lastHeardAt)
+            }
+        }
+        let clocks = devices.filter { !$0.isCrashed }.map { device in
+            SimulationSnapshot.DeviceClock(
+                label: device.label, injectedOffsetMs: device.clock.offsetMs,
+                estimatedOffsetMs: device.database.connectionStatus.clockSkew?.offsetMs)
+        }
+        return SimulationSnapshot(
+            takenAt: now, server: server,
+            heartbeatTimeoutMs: embedded == nil ? nil : Self.milliseconds(options.heartbeatTimeout),
+            thisDevice: thisDeviceSnapshot(), users: users, silenceMs: silence, ownEntryKeys: ownEntryKeys,
+            deviceClocks: clocks)
+    }
+
+    private func thisDeviceSnapshot() -> SimulationSnapshot.ThisDevice? {
+        guard let device = thisDevice else { return nil }
+        let (pending, dead, slow, expired) = state.withLock {
+            ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.credentialExpired)
+        }
+        return SimulationSnapshot.ThisDevice(
+            user: device.user, device: device.name, entryKey: device.session.entryKey,
+            status: device.database.connectionStatus, link: device.link.stats, isSlow: slow,
+            clockOffsetMs: device.clock.offsetMs, pendingWrites: pending, deadLetters: dead,
+            credentialExpired: expired)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

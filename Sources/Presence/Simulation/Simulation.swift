@@ -1,0 +1,200 @@
+import Foundation
+import LinkSim
+import Logging
+import RTDBClient
+import RTDBCore
+import RTDBWire
+import Synchronization
+
+/// A whole presence scenario, running for real: a server (embedded or remote), this device (a
+/// persistent client behind its own link), a simulated population (each device behind its own
+/// link, with its own clock), and a watcher that sees the presence tree as the server has it.
+///
+/// It reports what happens as typed ``SimulationEvent``s and answers ``snapshot()`` with
+/// everything a dashboard shows. `presencetop` (the dashboard) and `presencetop demo` are its two
+/// consumers.
+public final class Simulation: Sendable {
+    /// How it was started.
+    public let options: SimulationOptions
+    /// The server its clients reach.
+    public let target: ServerTarget
+    /// The embedded server, unless the server is remote.
+    public let embedded: EmbeddedServer?
+    /// The simulated population.
+    public let population: Population
+    /// This device, if the options asked for one.
+    public let thisDevice: SimulatedDevice?
+    let watcher: Database
+    let directory: PresenceDirectory
+    let logger: Logger
+    let state: Mutex<State>
+
+    struct State {
+        var onEvent: @Sendable (SimulationEvent) -> Void
+        var phase: ConnectionPhase?
+        var pendingWrites: [PendingWrite] = []
+        var deadLetters: [DeadLetter] = []
+        var isSlow = false
+        var credentialExpired = false
+        var random: SeededRandom
+        var scenario: ScenarioGenerator
+        var scenarioTask: Task<Void, Never>?
+        var stopped = false
+    }
+
+    /// Starts everything and returns once the population is up (this device connects on its own).
+    ///
+    /// - Parameter onEvent: Called from any thread with every event.
+    public static func start(
+        _ options: SimulationOptions, logger: Logger = Logger(label: "presencetop.simulation"),
+        onEvent: @escaping @Sendable (SimulationEvent) -> Void = { _ in }
+    ) async throws -> Simulation {
+        var embedded: EmbeddedServer?
+        let target: ServerTarget
+        switch options.server {
+        case .embedded(let dataDirectory):
+            let server = try await EmbeddedServer.start(dataDirectory: dataDirectory, logger: logger) {
+                $0.heartbeatTimeout = options.heartbeatTimeout
+                $0.defaultNamespace = options.namespace
+                // `a` expires this device's credential: the server must refuse it for that to show.
+                $0.enforcesTokenExpiry = true
+            }
+            embedded = server
+            target = ServerTarget(host: "127.0.0.1", port: server.port, namespace: options.namespace)
+        case .remote(let remote):
+            target = remote
+        }
+        var thisDevice: SimulatedDevice?
+        if let device = options.thisDevice { thisDevice = try await makeThisDevice(device, options, target, logger) }
+        let population = try await Population(
+            host: target.host, port: target.port, namespace: target.namespace, users: options.users,
+            devicesPerUser: options.devicesPerUser, conditions: options.conditions, seed: options.seed,
+            retryPolicy: options.retryPolicy, clockSpreadMs: options.clockSpreadMs, root: options.presencePath,
+            logger: logger)
+        let simulation = Simulation(
+            options: options, target: target, embedded: embedded, population: population, thisDevice: thisDevice,
+            logger: logger, onEvent: onEvent)
+        simulation.begin()
+        return simulation
+    }
+
+    private init(
+        options: SimulationOptions, target: ServerTarget, embedded: EmbeddedServer?, population: Population,
+        thisDevice: SimulatedDevice?, logger: Logger, onEvent: @escaping @Sendable (SimulationEvent) -> Void
+    ) {
+        self.options = options
+        self.target = target
+        self.embedded = embedded
+        self.population = population
+        self.thisDevice = thisDevice
+        self.logger = logger
+        watcher = Database(url: target.url, logger: logger)
+        watcher.retryPolicy = options.retryPolicy
+        directory = PresenceDirectory(database: watcher, root: options.presencePath)
+        state = Mutex(
+            State(
+                onEvent: onEvent, random: SeededRandom(seed: options.seed &+ 0x5EED),
+                scenario: ScenarioGenerator(seed: options.seed)))
+    }
+
+    private static func makeThisDevice(
+        _ device: SimulationOptions.ThisDevice, _ options: SimulationOptions, _ target: ServerTarget, _ logger: Logger
+    ) async throws -> SimulatedDevice {
+        let link = try LinkProxy(
+            upstreamHost: target.host, upstreamPort: target.port, conditions: options.conditions,
+            seed: options.seed &+ 0xD15C, logger: logger)
+        let port = try await link.start()
+        let clock = SkewedClock()
+        let database = Database(
+            url: "http://127.0.0.1:\(port)?ns=\(target.namespace)", clock: clock.now, logger: logger)
+        // Pinged every 2 s, this device shows a silent server and a moved clock within seconds.
+        var policy = options.retryPolicy
+        policy.pingIntervalMs = 2_000
+        database.retryPolicy = policy
+        if let directory = device.persistenceDirectory {
+            database.isPersistenceEnabled = true
+            database.persistenceDirectory = directory
+            // The link's port changes every run; the queue and cache belong to the server behind it.
+            database.persistenceFileName = "dashboard_\(target.host)_\(target.port)_\(target.namespace)"
+        }
+        database.setCredential(.emulatorUser(uid: device.user))
+        return SimulatedDevice(
+            user: device.user, name: device.device, link: link, database: database, clock: clock,
+            root: options.presencePath)
+    }
+
+    /// Wires the observers and starts this device's presence.
+    private func begin() {
+        let previous = Mutex<[UserPresence]>([])
+        directory.start { [weak self] users in
+            let changes = previous.withLock { previous in
+                defer { previous = users }
+                return PresenceChange.between(previous, users)
+            }
+            for change in changes { self?.emit(.presence(change)) }
+        }
+        guard let device = thisDevice else { return }
+        device.database.observeConnectionStatus { [weak self] status in
+            guard let self else { return }
+            let changed = state.withLock { state in
+                defer { state.phase = status.phase }
+                return state.phase != status.phase
+            }
+            if changed { emit(.connection(status.phase)) }
+        }
+        device.database.observePendingWrites { [weak self] queue in self?.pendingWritesChanged(queue) }
+        device.session.start()
+    }
+
+    private func pendingWritesChanged(_ queue: [PendingWrite]) {
+        guard let device = thisDevice else { return }
+        // Called on the callback queue, never the engine's: reading the dead letters may wait for it.
+        let deadLetters = device.database.deadLetters
+        let (acknowledged, refused, depthChanged) = state.withLock { state in
+            let remaining = Set(queue.map(\.id))
+            let knownDead = Set(state.deadLetters.map(\.id))
+            let refused = deadLetters.filter { !knownDead.contains($0.id) }
+            let refusedIDs = Set(refused.map(\.id))
+            let acknowledged = state.pendingWrites.filter { !remaining.contains($0.id) && !refusedIDs.contains($0.id) }
+            let depthChanged = state.pendingWrites.count != queue.count
+            state.pendingWrites = queue
+            state.deadLetters = deadLetters
+            return (acknowledged.count, refused, depthChanged)
+        }
+        if acknowledged > 0 { emit(.acknowledged(count: acknowledged)) }
+        for letter in refused { emit(.deadLetter(letter)) }
+        if depthChanged { emit(.queue(depth: queue.count)) }
+    }
+
+    func emit(_ kind: SimulationEvent.Kind) {
+        let handler = state.withLock { $0.stopped ? nil : $0.onEvent }
+        handler?(SimulationEvent(kind))
+    }
+
+    /// Everyone's presence as the server has it now.
+    public var users: [UserPresence] { directory.users }
+
+    /// Entry keys that belong to this device (not to the population).
+    var ownEntryKeys: Set<String> { Set([thisDevice?.session.entryKey].compactMap { $0 }) }
+
+    /// Whether presence shows exactly one entry per signed-in device (this one included) and no
+    /// ghosts.
+    public var isSettled: Bool { population.isSettled(users, others: ownEntryKeys) }
+
+    /// Entries no signed-in device owns.
+    public var ghosts: [String] { population.ghosts(in: users, others: ownEntryKeys) }
+
+    /// Stops the scenario, the watcher, every device and the embedded server.
+    public func stop() async {
+        let task = state.withLock { state in
+            state.stopped = true
+            return state.scenarioTask
+        }
+        task?.cancel()
+        directory.stop()
+        await population.close()
+        await thisDevice?.close()
+        watcher.close()
+        await embedded?.stop()
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import LinkSim
+import RTDBClient
+
+/// Something that happened in a ``Simulation``, as a timeline shows it.
+public struct SimulationEvent: Sendable, Equatable {
+    /// What happened.
+    public enum Kind: Sendable, Equatable {
+        /// A device's link changed mode (`device` is a label such as `sam/phone`, or this device's).
+        case link(device: String, mode: LinkMode)
+        /// This device's link switched conditions.
+        case linkConditions(LinkConditions)
+        /// This device's connection changed phase.
+        case connection(ConnectionPhase)
+        /// The presence tree changed.
+        case presence(PresenceChange)
+        /// This device's write queue changed depth.
+        case queue(depth: Int)
+        /// This device's clock was moved; `offsetMs` is its offset from the machine's now.
+        case clock(offsetMs: Int64)
+        /// The server acknowledged this many of this device's writes.
+        case acknowledged(count: Int)
+        /// The server refused one of this device's writes.
+        case deadLetter(DeadLetter)
+        /// This device's credential changed (`expired` or signed in).
+        case credential(expired: Bool)
+        /// A simulated device was added.
+        case deviceAdded(String)
+        /// A simulated device crashed.
+        case deviceCrashed(String)
+        /// Something a person should know (a failed action, say).
+        case notice(String)
+    }
+
+    /// When it happened (the machine's clock).
+    public var at: Date
+    /// What happened.
+    public var kind: Kind
+
+    /// Makes an event.
+    public init(at: Date = Date(), _ kind: Kind) {
+        self.at = at
+        self.kind = kind
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import LinkSim
+import RTDBClient
+
+/// What a ``Simulation`` runs: which server, this device, and the simulated population.
+public struct SimulationOptions: Sendable {
+    /// Where the server is.
+    public enum Server: Sendable, Equatable {
+        /// A server in this process on a free loopback port; `dataDirectory` nil keeps it in memory.
+        case embedded(dataDirectory: URL?)
+        /// A server somewhere else (ours, or a Firebase emulator).
+        case remote(ServerTarget)
+    }
+
+    /// The device this program is: a persistent client behind its own link.
+    public struct ThisDevice: Sendable, Equatable {
+        /// The user it signs in as.
+        public var user: String
+        /// Its name in its presence entry.
+        public var device: String
+        /// Where its SQLite file goes; nil turns persistence off.
+        public var persistenceDirectory: URL?
+
+        /// Makes this device's options.
+        public init(user: String = "morgan", device: String = "this device", persistenceDirectory: URL? = nil) {
+            self.user = user
+            self.device = device
+            self.persistenceDirectory = persistenceDirectory
+        }
+    }
+
+    /// The server.
+    public var server: Server = .embedded(dataDirectory: nil)
+    /// The embedded server's namespace.
+    public var namespace = "presencetop"
+    /// The embedded server's heartbeat timeout (how long a blackhole goes unnoticed).
+    public var heartbeatTimeout: Duration = .seconds(5)
+    /// Where the presence tree lives (`users`, as documented).
+    public var presencePath = "users"
+    /// This device; nil runs the population alone (the headless demo).
+    public var thisDevice: ThisDevice? = ThisDevice()
+    /// Simulated users (0: none).
+    public var users = 8
+    /// Devices per simulated user.
+    public var devicesPerUser = 2
+    /// Seeds the links' jitter, the devices' clocks and the scenario.
+    public var seed: UInt64 = 1
+    /// Every link's conditions while up.
+    public var conditions: LinkConditions = .wifi
+    /// The conditions `toggleLatency` switches this device's link to.
+    public var slowConditions = LinkConditions(latency: .milliseconds(400), jitter: .milliseconds(100))
+    /// Each simulated device's clock is off by up to this much either way.
+    public var clockSpreadMs: Int64 = 1_500
+    /// Every client's reconnection policy.
+    public var retryPolicy: RetryPolicy = {
+        // A connect attempt swallowed by a blackhole is given up after 5 s (30 s in the SDKs), so
+        // devices come back within a person's patience.
+        var policy = RetryPolicy()
+        policy.connectTimeoutMs = 5_000
+        return policy
+    }()
+
+    /// The defaults: an embedded in-memory server, this device, 8 users × 2 devices on Wi-Fi.
+    public init() {}
+}

@@ -1,0 +1,22 @@
+import NIOCore
+
+/// Notes when bytes last arrived on a connection, before any decoding.
+///
+/// The WebSocket library answers pings and consumes pongs itself, so the session's messages alone
+/// would make a healthy but quiet client look silent between its own pings. Placed first in the
+/// pipeline, this sees every byte the peer sends: what a heartbeat means by "heard from".
+final class HeardHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let heard: @Sendable () -> Void
+
+    init(heard: @escaping @Sendable () -> Void) {
+        self.heard = heard
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        heard()
+        context.fireChannelRead(data)
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Dashboard
+import Foundation
+import Glibc
+import LinkSim
+import Logging
+import Presence
+import RTDBClient
+import RTDBServer
+
+/// `presencetop` with no subcommand: the full-screen dashboard over a live engine.
+struct DashboardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dashboard",
+        abstract: "Open the dashboard (the default): presence, connection, clock skew and pending writes, live.",
+        discussion: """
+            By default everything runs here: an embedded server on a free loopback port, this device \
+            (user morgan, with persistence) behind its own link, and a simulated population, every \
+            device behind its own link. With --url it attaches to another server instead. Press ? \
+            in the dashboard for the keys.
+            """
+    )
+
+    @Option(help: "Attach to this server (http://HOST:PORT?ns=NS) instead of an embedded one.")
+    var url: String?
+
+    @Option(help: "The user this device signs in as.")
+    var user = "morgan"
+
+    @Option(help: "Where the presence tree lives.")
+    var presencePath = "users"
+
+    @Option(help: "Simulated users on the embedded server.")
+    var users = 8
+
+    @Option(help: "Simulated users on a --url server (none by default: it is someone else's).")
+    var simulate = 0
+
+    @Option(help: "Devices per simulated user.")
+    var devices = 2
+
+    @Option(help: "Seeds the links' jitter, the devices' clocks and the scenario.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The links' conditions: perfect, lan, wifi, mobile or poor.")
+    var link = "wifi"
+
+    @Option(help: "The embedded server's heartbeat timeout in seconds.")
+    var heartbeatTimeout: Double = 5
+
+    @Option(help: "Seconds between the population's scenario steps (0: a calm population).")
+    var churn: Double = 4
+
+    @Flag(help: "Keep the embedded server's data in memory.")
+    var memory = false
+
+    @Option(name: .customLong("data"), help: "The embedded server's data (default: $XDG_DATA_HOME/presencetop/server).")
+    var dataDirectory: String?
+
+    @Option(help: "A theme's name (see themes/) or a theme file's path.")
+    var theme = "default"
+
+    @Option(help: "Where logs go (default: $XDG_STATE_HOME/presencetop/presencetop.log).")
+    var log: String?
+
+    func validate() throws {
+        if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
+        if !(0...500).contains(users) { throw ValidationError("--users must be between 0 and 500, not \(users)") }
+        if !(0...500).contains(simulate) {
+            throw ValidationError("--simulate must be between 0 and 500, not \(simulate)")
+        }
+        if !(1...6).contains(devices) { throw ValidationError("--devices must be between 1 and 6, not \(devices)") }
+        if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
+        if !(churn >= 0) { throw ValidationError("--churn must be 0 or a positive number of seconds") }
+        if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
+            throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")
+        }
+        _ = try SimulationFlags.conditions(named: link)
+        if let url { _ = try SimulationFlags.target(url: url) }
+    }
+
+    func run() async throws {
+        guard isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 else {
+            FileHandle.standardError.write(
+                Data(
+                    "presencetop: the dashboard needs a terminal (stdin and stdout); for a headless run use 'presencetop demo'\n"
+                        .utf8))
+            throw ExitCode(2)
+        }
+        let logger = try makeLogger()
+        let wake = try WakePipe()
+        let inbox = ActionInbox()
+        let simulation = try await Simulation.start(options(), logger: logger) { event in
+            inbox.append(.event(event))
+            wake.signal()
+        }
+        if churn > 0 { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
+        let loop = DashboardLoop(
+            simulation: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(), logger: logger)
+        await loop.run()
+        await simulation.stop()
+    }
+
+    private func options() throws -> SimulationOptions {
+        var options = SimulationOptions()
+        options.seed = seed
+        options.conditions = try SimulationFlags.conditions(named: link)
+        options.devicesPerUser = devices
+        options.presencePath = presencePath
+        options.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
+        let state = Database.defaultPersistenceDirectory
+        options.thisDevice = SimulationOptions.ThisDevice(user: user, persistenceDirectory: state)
+        if let url {
+            options.server = .remote(try SimulationFlags.target(url: url))
+            options.users = simulate
+        } else {
+            options.users = users
+            let data =
+                memory
+                ? nil : dataDirectory.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory
+            options.server = .embedded(dataDirectory: data)
+        }
+        return options
+    }
+
+    private func makeLogger() throws -> Logger {
+        let path = log ?? Database.defaultPersistenceDirectory.appendingPathComponent("presencetop.log").path
+        let file: LogFile
+        do {
+            file = try LogFile(path: path)
+        } catch {
+            throw ValidationError("--log '\(path)': \(error)")
+        }
+        var logger = Logger(label: "presencetop") { FileLogHandler(label: $0, file: file) }
+        logger.logLevel = .notice
+        return logger
+    }
+}

@@ -1,0 +1,144 @@
+import CursesBackend
+import Dashboard
+import Dispatch
+import Foundation
+import Glibc
+import Logging
+import Presence
+import Synchronization
+
+/// The dashboard's one loop, on a thread of its own (it blocks in `poll`, which must never hold
+/// one of Swift's few cooperative threads): input, the simulation's events and a low tick become
+/// actions; the reducer changes the state; the screen is redrawn only when the state changed;
+/// effects go to the simulation without waiting for it.
+final class DashboardLoop: Sendable {
+    /// The idle tick: times on screen ("3m 12s ago") move once a second.
+    static let tickMs: Int64 = 1_000
+    /// Bursts of events are gathered for this long before the next snapshot and frame.
+    static let frameMs: Int64 = 50
+
+    private let simulation: Simulation
+    private let inbox: ActionInbox
+    private let wake: WakePipe
+    private let themeName: String
+    private let catalog: ThemeCatalog
+    private let logger: Logger
+    private let quit = Atomic<Bool>(false)
+
+    init(
+        simulation: Simulation, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
+        logger: Logger
+    ) {
+        self.simulation = simulation
+        self.inbox = inbox
+        self.wake = wake
+        self.themeName = themeName
+        self.catalog = catalog
+        self.logger = logger
+    }
+
+    /// Runs until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, and gives the terminal back.
+    func run() async {
+        let signals = watchSignals()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread { [self] in
+                loop()
+                done.resume()
+            }
+            thread.name = "presencetop.dashboard"
+            thread.start()
+        }
+        for source in signals { source.cancel() }
+    }
+
+    private func watchSignals() -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                quit.store(true, ordering: .relaxed)
+                wake.signal()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    private func loop() {
+        var (theme, themeError) = catalog.load(themeName)
+        let terminal = CursesTerminal(theme: theme, environment: ProcessInfo.processInfo.environment)
+        defer { terminal.close() }
+        let renderer = DashboardRenderer(glyphs: terminal.glyphs)
+        let size = terminal.size
+        var state = DashboardState(width: size.width, height: size.height)
+        _ = DashboardReducer.reduce(&state, .themes(catalog.names, current: themeError == nil ? themeName : "default"))
+        if let themeError { report(themeError, &state) }
+        var drawn: DashboardState?
+        var lastSnapshot: Int64 = 0
+        while !state.isQuitting {
+            let now = Self.milliseconds()
+            if now - lastSnapshot >= Self.frameMs {
+                _ = DashboardReducer.reduce(&state, .snapshot(simulation.snapshot()))
+                lastSnapshot = now
+            }
+            if drawn != state {
+                terminal.present(renderer.render(state))
+                drawn = state
+            }
+            // Sleep until the next tick, or sooner if events are waiting for their frame.
+            let pending = !inbox.isEmpty
+            let timeout = pending ? max(1, Self.frameMs - (now - lastSnapshot)) : Self.tickMs - (now - lastSnapshot)
+            let (keys, resized) = terminal.waitForInput(timeoutMs: Int32(max(1, timeout)), wakeFD: wake.readEnd)
+            wake.drain()
+            if quit.load(ordering: .relaxed) { break }
+            if resized {
+                let size = terminal.size
+                _ = DashboardReducer.reduce(&state, .resize(width: size.width, height: size.height))
+            }
+            var effects: [DashboardEffect] = []
+            for action in inbox.takeAll() { effects += DashboardReducer.reduce(&state, action) }
+            for key in keys { effects += DashboardReducer.reduce(&state, .key(key)) }
+            for effect in effects {
+                if case .useTheme(let name) = effect {
+                    (theme, themeError) = catalog.load(name)
+                    terminal.setTheme(theme)
+                    _ = DashboardReducer.reduce(
+                        &state, .themes(catalog.names, current: themeError == nil ? name : "default"))
+                    if let themeError {
+                        report(themeError, &state)
+                    } else {
+                        _ = DashboardReducer.reduce(&state, .notice("theme \(name)", role: .muted))
+                    }
+                } else {
+                    perform(effect)
+                }
+            }
+            if !keys.isEmpty { lastSnapshot = 0 }
+        }
+    }
+
+    private func report(_ error: ThemeError, _ state: inout DashboardState) {
+        logger.warning("theme: \(error)")
+        _ = DashboardReducer.reduce(&state, .notice("theme: \(error); using the built-in default", role: .warn))
+    }
+
+    private func perform(_ effect: DashboardEffect) {
+        let simulation = simulation
+        switch effect {
+        case .toggleNetwork: simulation.toggleNetwork()
+        case .toggleBlackhole: simulation.toggleBlackhole()
+        case .toggleLatency: simulation.toggleLatency()
+        case .queueWrites(let count): simulation.queueWrites(count)
+        case .runTransaction: simulation.runTransaction()
+        case .shiftClock(let ms): simulation.shiftClock(byMs: ms)
+        case .toggleCredential: simulation.toggleCredential()
+        case .addDevice: Task { await simulation.addDevice() }
+        case .crashDevice: Task { await simulation.crashRandomDevice() }
+        case .useTheme, .quit: break
+        }
+    }
+
+    static func milliseconds() -> Int64 {
+        Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
+    }
+}

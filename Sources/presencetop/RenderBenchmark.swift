@@ -1,0 +1,165 @@
+import ArgumentParser
+import Dashboard
+import Foundation
+import LinkSim
+import Presence
+import RTDBClient
+
+/// `presencetop bench render`: what a frame costs, and what the running dashboard costs at rest.
+struct RenderBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "A 160×48 frame of 1,000 users × 3 devices to the cell grid; the dashboard's idle CPU over 10 s."
+    )
+
+    @Option(help: "Simulated users in the frame.")
+    var users = 1_000
+
+    @Option(help: "Devices per user in the frame.")
+    var devices = 3
+
+    @Option(help: "Frames timed.")
+    var frames = 300
+
+    @Option(help: "Seconds of idle CPU measured (0 skips it; it needs tmux).")
+    var idleSeconds = 10
+
+    func run() async throws {
+        let snapshot = Self.snapshot(users: users, devices: devices)
+        var state = DashboardState(width: 160, height: 48)
+        state.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let renderer = DashboardRenderer()
+        var reduceTimes: [Double] = []
+        var renderTimes: [Double] = []
+        var cells = 0
+        for index in 0..<frames {
+            var next = snapshot
+            next.takenAt += Int64(index) * 1_000
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = DashboardReducer.reduce(&state, .snapshot(next))
+            let reduced = DispatchTime.now().uptimeNanoseconds
+            let grid = renderer.render(state)
+            let end = DispatchTime.now().uptimeNanoseconds
+            cells += grid.cells.count
+            reduceTimes.append(Double(reduced - start) / 1e6)
+            renderTimes.append(Double(end - reduced) / 1e6)
+        }
+        print(
+            "frame of \(users) users × \(devices) devices at 160×48 (\(frames) frames, \(cells / frames) cells):"
+        )
+        print(
+            String(
+                format: "  reduce (snapshot in):  p50 %.3f ms  p99 %.3f ms", Self.p(reduceTimes, 50),
+                Self.p(reduceTimes, 99)))
+        print(
+            String(
+                format: "  render (to the grid):  p50 %.3f ms  p99 %.3f ms", Self.p(renderTimes, 50),
+                Self.p(renderTimes, 99)))
+        print("  target: under 5 ms a frame")
+        if idleSeconds > 0 { try await idleCPU() }
+    }
+
+    /// Runs the real dashboard in a private tmux server and reads its CPU time from /proc.
+    private func idleCPU() async throws {
+        guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile)
+        else {
+            print("idle CPU: skipped (no tmux)")
+            return
+        }
+        let socket = "presencetop-bench-\(getpid())"
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let command =
+            "env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(home.path)/state XDG_DATA_HOME=\(home.path)/data "
+            + "\(binary) --churn 0 --memory"
+        func run(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tmux)
+            process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+            // A server started here outlives the call: give it no pipe to hold open.
+            if arguments.first == "new-session" || arguments.first == "kill-server" {
+                process.standardOutput = FileHandle.nullDevice
+                try process.run()
+                process.waitUntilExit()
+                return ""
+            }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
+        defer { _ = try? run(["kill-server"]) }
+        try await Task.sleep(for: .seconds(5))  // start-up and the first connections settle
+        let pid = try run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
+        guard let before = Self.cpuTicks(pid: pid) else {
+            print("idle CPU: the dashboard did not start")
+            return
+        }
+        try await Task.sleep(for: .seconds(idleSeconds))
+        guard let after = Self.cpuTicks(pid: pid) else { return }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let percent = Double(after - before) / ticksPerSecond / Double(idleSeconds) * 100
+        print(
+            String(
+                format:
+                    "idle CPU of the running dashboard (embedded server, 8 users × 2 devices, this device; no keys) over %d s: %.2f %% of a core",
+                idleSeconds, percent))
+        print("  target: under 1 %")
+    }
+
+    /// utime + stime of a process, in clock ticks.
+    static func cpuTicks(pid: String) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
+    static func p(_ values: [Double], _ percentile: Int) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * percentile / 100)]
+    }
+
+    /// A snapshot of a big, busy population: some offline, some suspect, a queue and dead letters.
+    static func snapshot(users: Int, devices: Int) -> SimulationSnapshot {
+        let now = Int64(1_795_356_300_000)
+        var presence: [UserPresence] = []
+        var silence: [String: Int64] = [:]
+        var clocks: [SimulationSnapshot.DeviceClock] = []
+        for index in 0..<users {
+            let id = Population.userName(index)
+            let online = index % 7 != 3
+            let connections = (0..<(online ? devices : 0)).map { device in
+                let key = "\(id)-\(device)"
+                silence[key] = Int64((index * 131 + device * 17) % 4_000)
+                clocks.append(
+                    .init(label: "\(id)/d\(device)", injectedOffsetMs: 0, estimatedOffsetMs: Double(index % 1500)))
+                return UserPresence.Connection(
+                    id: key, device: "device\(device)", connectedAt: now - Int64(index * 1000))
+            }
+            presence.append(UserPresence(id: id, connections: connections, lastOnline: online ? nil : now - 60_000))
+        }
+        presence.sort { $0.id < $1.id }
+        let writes = (0..<200).map { id in
+            PendingWrite(
+                id: id, kind: .set, path: "/notes/morgan/\(id)", bytes: 47,
+                enqueuedAt: Date(timeIntervalSince1970: Double(now - 5_000) / 1000), attempts: 0, state: .queued)
+        }
+        let status = ConnectionStatus(
+            phase: .connected(sessionID: "bench"), serverTimeOffsetMs: -3,
+            clockSkew: ClockSkewEstimate(offsetMs: -2, errorBoundMs: 1, samples: 8), lastRoundTripMs: 2,
+            connectedAt: now - 60_000, lastHeardAt: now - 100)
+        return SimulationSnapshot(
+            takenAt: now, server: "bench", heartbeatTimeoutMs: 5_000,
+            thisDevice: .init(
+                user: "morgan", device: "this device", status: status,
+                link: LinkStats(mode: .up, conditions: .wifi), pendingWrites: writes),
+            users: presence, silenceMs: silence, deviceClocks: clocks)
+    }
+}

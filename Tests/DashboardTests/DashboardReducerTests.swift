@@ -1,0 +1,166 @@
+import Dashboard
+import Foundation
+import Presence
+import RTDBClient
+import Testing
+
+@Suite struct DashboardReducerTests {
+    @Test func effectKeysAskTheSimulationAndChangeNothingElse() {
+        var state = Fixture.state(width: 120, height: 40)
+        let before = state
+        let expected: [(Character, DashboardEffect)] = [
+            ("n", .toggleNetwork), ("b", .toggleBlackhole), ("l", .toggleLatency), ("w", .queueWrites(1)),
+            ("W", .queueWrites(100)), ("t", .runTransaction), ("+", .shiftClock(ms: 1000)),
+            ("-", .shiftClock(ms: -1000)), ("a", .toggleCredential), ("d", .addDevice), ("x", .crashDevice),
+        ]
+        for (key, effect) in expected {
+            #expect(DashboardReducer.reduce(&state, .key(.character(key))) == [effect], "key \(key)")
+        }
+        #expect(state == before)
+    }
+
+    @Test func quitByQOrInterrupt() {
+        for key in [KeyEvent.character("q"), .interrupt] {
+            var state = Fixture.state(width: 80, height: 24)
+            #expect(DashboardReducer.reduce(&state, .key(key)) == [.quit])
+            #expect(state.isQuitting)
+        }
+    }
+
+    @Test func tabCyclesThePanesShownAndBackTabReturns() {
+        var state = Fixture.state(width: 160, height: 48)
+        state.focus = .connection
+        var seen: [Pane] = []
+        for _ in 0..<5 {
+            _ = DashboardReducer.reduce(&state, .key(.tab))
+            seen.append(state.focus)
+        }
+        #expect(seen == [.clock, .presence, .pending, .events, .connection])
+        _ = DashboardReducer.reduce(&state, .key(.backTab))
+        #expect(state.focus == .events)
+        // At 80×24 the events pane folds away, so focus skips it.
+        var small = Fixture.state(width: 80, height: 24)
+        small.focus = .pending
+        _ = DashboardReducer.reduce(&small, .key(.tab))
+        #expect(small.focus == .connection)
+    }
+
+    @Test func selectionMovesAndStopsAtTheEnds() {
+        var state = Fixture.state(width: 120, height: 40)
+        state.focus = .presence
+        _ = DashboardReducer.reduce(&state, .key(.up))
+        #expect(state.selectedUser == 0)
+        for _ in 0..<3 { _ = DashboardReducer.reduce(&state, .key(.character("j"))) }
+        #expect(state.selectedUser == 3)
+        _ = DashboardReducer.reduce(&state, .key(.end))
+        #expect(state.selectedUser == 4)
+        _ = DashboardReducer.reduce(&state, .key(.pageDown))
+        #expect(state.selectedUser == 4)
+        _ = DashboardReducer.reduce(&state, .key(.character("g")))
+        #expect(state.selectedUser == 0)
+    }
+
+    @Test func filterTypesNarrowsAndEscClears() {
+        var state = Fixture.state(width: 120, height: 40)
+        _ = DashboardReducer.reduce(&state, .key(.character("/")))
+        #expect(state.isEditingFilter)
+        // While typing, letters are text: `n` does not take the network down.
+        for character in "mor" { #expect(DashboardReducer.reduce(&state, .key(.character(character))).isEmpty) }
+        #expect(state.visibleUsers.map(\.id) == ["morgan"])
+        _ = DashboardReducer.reduce(&state, .key(.backspace))
+        #expect(state.filter == "mo")
+        _ = DashboardReducer.reduce(&state, .key(.enter))
+        #expect(!state.isEditingFilter && state.filter == "mo")
+        _ = DashboardReducer.reduce(&state, .key(.escape))
+        #expect(state.filter.isEmpty && state.visibleUsers.count == 5)
+    }
+
+    @Test func filterMatchesDeviceNames() {
+        var state = Fixture.state(width: 120, height: 40)
+        state.filter = "this"
+        #expect(state.visibleUsers.map(\.id) == ["morgan"])
+    }
+
+    @Test func enterExpandsTheSelectedUser() {
+        var state = Fixture.state(width: 120, height: 40)
+        state.selectedUser = 1
+        _ = DashboardReducer.reduce(&state, .key(.enter))
+        #expect(state.expanded == ["casey"])
+        _ = DashboardReducer.reduce(&state, .key(.enter))
+        #expect(state.expanded.isEmpty)
+    }
+
+    @Test func helpTogglesAndEscClosesIt() {
+        var state = Fixture.state(width: 80, height: 24)
+        _ = DashboardReducer.reduce(&state, .key(.character("?")))
+        #expect(state.showsHelp)
+        _ = DashboardReducer.reduce(&state, .key(.escape))
+        #expect(!state.showsHelp)
+    }
+
+    @Test func themeKeyAsksForTheNextThemeAndWraps() {
+        var state = Fixture.state(width: 80, height: 24)
+        _ = DashboardReducer.reduce(&state, .themes(["default", "light", "mono"], current: "light"))
+        #expect(DashboardReducer.reduce(&state, .key(.character("T"))) == [.useTheme("mono")])
+        _ = DashboardReducer.reduce(&state, .themes(["default", "light", "mono"], current: "mono"))
+        #expect(DashboardReducer.reduce(&state, .key(.character("T"))) == [.useTheme("default")])
+    }
+
+    @Test func aClickFocusesThePaneUnderIt() {
+        var state = Fixture.state(width: 160, height: 48)
+        let pending = state.layout.rect(for: .pending)!
+        _ = DashboardReducer.reduce(&state, .key(.click(x: pending.x + 3, y: pending.y + 2)))
+        #expect(state.focus == .pending)
+    }
+
+    @Test func samplesOncePerSecondAndCountsTheDrain() {
+        var state = Fixture.state(width: 120, height: 40)
+        let first = state.connectionHistory.values.count
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.acknowledged(count: 3))))
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.acknowledged(count: 2))))
+        var later = Fixture.snapshot(connected: false, mode: .offline, pending: [Fixture.write(7, age: 1_000)])
+        later.takenAt += 400
+        _ = DashboardReducer.reduce(&state, .snapshot(later))
+        #expect(state.connectionHistory.values.count == first, "the same second: no new sample")
+        later.takenAt += 1_000
+        _ = DashboardReducer.reduce(&state, .snapshot(later))
+        #expect(state.connectionHistory.last == .disconnected)
+        #expect(state.queueHistory.last == 1)
+        #expect(state.drainHistory.last == 5)
+        #expect(state.peakDrain == 5)
+        #expect(state.acknowledgedThisSecond == 0)
+    }
+
+    @Test func eventsBecomeTimelineLinesButQueueDepthDoesNot() {
+        var state = Fixture.state(width: 120, height: 40)
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.queue(depth: 4))))
+        #expect(state.events.isEmpty)
+        _ = DashboardReducer.reduce(
+            &state, .event(SimulationEvent(.link(device: "morgan/this device", mode: .offline))))
+        _ = DashboardReducer.reduce(
+            &state, .event(SimulationEvent(.presence(.userOffline(user: "sam", lastOnline: 1)))))
+        #expect(
+            state.events.map(\.text) == [
+                "morgan/this device  network lost (reset: both ends know at once)", "sam offline",
+            ])
+    }
+
+    @Test func theTimelineKeepsItsNewestLines() {
+        var state = Fixture.state(width: 120, height: 40)
+        for index in 0..<(DashboardState.eventCapacity + 20) {
+            _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.notice("n\(index)"))))
+        }
+        #expect(state.events.count == DashboardState.eventCapacity)
+        #expect(state.events.first?.text == "n20")
+    }
+
+    @Test func resizeKeepsTheSelectionInRange() {
+        var state = Fixture.state(width: 120, height: 40)
+        state.selectedUser = 4
+        let fewer = Fixture.snapshot(users: Fixture.users(count: 2))
+        _ = DashboardReducer.reduce(&state, .snapshot(fewer))
+        #expect(state.selectedUser == 1)
+        _ = DashboardReducer.reduce(&state, .resize(width: 60, height: 20))
+        #expect(state.width == 60 && state.height == 20)
+    }
+}

@@ -1,0 +1,104 @@
+import Dashboard
+import Foundation
+import Presence
+import RTDBClient
+import SnapshotTesting
+import Testing
+
+/// The screen as text (and its roles as runs) at the two sizes of the design card; the
+/// references live in `__Snapshots__` and CI never records (`SNAPSHOT_TESTING_RECORD=never`).
+@Suite struct DashboardSnapshotTests {
+    static var screen: Snapshotting<CellGrid, String> { Snapshotting<String, String>.lines.pullback { $0.text } }
+    static var roles: Snapshotting<CellGrid, String> { Snapshotting<String, String>.lines.pullback { $0.roleRuns } }
+
+    static func busyState(width: Int, height: Int) -> DashboardState {
+        let dead = DeadLetter(
+            write: Fixture.write(17, age: 9_000), status: "permission_denied", reason: "rules refused the write",
+            failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
+        let snapshot = Fixture.snapshot(
+            pending: [Fixture.write(21, age: 4_000), Fixture.write(22, age: 3_000, state: .inFlight)], dead: [dead])
+        var state = Fixture.state(width: width, height: height, snapshot: snapshot)
+        _ = DashboardReducer.reduce(
+            &state,
+            .event(
+                SimulationEvent(
+                    at: Date(timeIntervalSince1970: 1_795_356_290),
+                    .presence(.userOffline(user: "jordan", lastOnline: nil)))))
+        _ = DashboardReducer.reduce(
+            &state, .event(SimulationEvent(at: Date(timeIntervalSince1970: 1_795_356_295), .acknowledged(count: 10))))
+        return state
+    }
+
+    @Test func wide160x48() {
+        let grid = DashboardRenderer().render(Self.busyState(width: 160, height: 48))
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+        assertSnapshot(of: grid, as: Self.roles, named: "roles")
+    }
+
+    @Test func compact80x24() {
+        let grid = DashboardRenderer().render(Self.busyState(width: 80, height: 24))
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+    }
+
+    @Test func offlineWithQueuedWrites() {
+        let writes = (1...5).map { Fixture.write($0, age: Int64(6 - $0) * 1_000) }
+        let state = Fixture.state(
+            width: 80, height: 24, snapshot: Fixture.snapshot(connected: false, mode: .offline, pending: writes))
+        let grid = DashboardRenderer().render(state)
+        #expect(grid.text.contains("○ disconnected"))
+        #expect(grid.text.contains("Pending writes (5)"))
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+    }
+
+    @Test func helpOverlay() {
+        var state = Fixture.state(width: 80, height: 30)
+        _ = DashboardReducer.reduce(&state, .key(.character("?")))
+        let grid = DashboardRenderer().render(state)
+        for binding in KeyMap.bindings { #expect(grid.text.contains(binding.help), "\(binding.label)") }
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+    }
+
+    @Test func tooSmallSaysSo() {
+        let grid = DashboardRenderer().render(Fixture.state(width: 40, height: 10))
+        #expect(grid.text.contains("terminal too small (need 50×16)"))
+        #expect(grid.text.contains("now 40×10"))
+    }
+
+    @Test func everySizeFromTheMinimumUpStaysInsideTheGrid() {
+        for (width, height) in [(50, 16), (60, 20), (80, 24), (119, 31), (120, 32), (200, 60)] {
+            let grid = DashboardRenderer().render(Self.busyState(width: width, height: height))
+            let lines = grid.text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == height)
+            #expect(lines.allSatisfy { CellGrid.columns(of: String($0)) <= width }, "\(width)×\(height)")
+            for title in ["Connection", "Clock skew", "Presence", "Pending writes"] {
+                #expect(grid.text.contains(title), "\(title) at \(width)×\(height)")
+            }
+        }
+    }
+
+    @Test func asciiGlyphsDrawOnlyASCII() {
+        let grid = DashboardRenderer(glyphs: .ascii).render(Self.busyState(width: 160, height: 48))
+        let foreign = grid.text.filter { !$0.isASCII }
+        #expect(foreign.isEmpty, "non-ASCII: \(Set(foreign))")
+        #expect(grid.text.contains("* connected"))
+        #expect(grid.text.contains("+- Connection"))
+    }
+
+    @Test func theSelectedRowCarriesTheCursor() {
+        var state = Self.busyState(width: 160, height: 48)
+        state.focus = .presence
+        state.selectedUser = 2
+        let grid = DashboardRenderer().render(state)
+        let cursor = try! #require(grid.cursor)
+        #expect(grid.line(cursor.y).contains("jordan"))
+        #expect(grid[cursor.x + 2, cursor.y].role == .selected)
+    }
+
+    @Test func suspectConnectionsAreMarked() {
+        let grid = DashboardRenderer().render(Self.busyState(width: 160, height: 48))
+        let casey = grid.text.split(separator: "\n").first { $0.contains("casey") }
+        #expect(casey?.contains("suspect 3.1 s") == true, "\(casey ?? "")")
+        let alex = grid.text.split(separator: "\n").first { $0.contains("alex ") }
+        #expect(alex?.contains("suspect") == false)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import RTDBTestSupport
+import Testing
+
+/// The dashboard as a person uses it: the real binary in a real terminal (tmux), driven by keys.
+///
+/// Skipped without tmux locally; in CI (`CI=true`) tmux is installed by `.ci/run` and required.
+@Suite(.serialized) struct DashboardTmuxTests {
+    static var enabled: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || TmuxSession.executable != nil }
+
+    /// A command line that runs the dashboard with its own state and data folders.
+    static func command(_ arguments: String = "") throws -> (String, URL) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-tmux-\(UUID())")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let environment = [
+            "LANG=C.UTF-8", "TERM=xterm-256color", "XDG_STATE_HOME=\(home.path)/state",
+            "XDG_DATA_HOME=\(home.path)/data", "XDG_CONFIG_HOME=\(home.path)/config",
+        ].joined(separator: " ")
+        return ("cd \(Self.packageRoot.path) && env \(environment) \(ChildProcess.presencetop.path) \(arguments)", home)
+    }
+
+    /// The package's folder (where `themes/` is).
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func theDashboardShowsPresenceQueuesWritesOfflineAndDrainsThem() async throws {
+        let (command, home) = try Self.command("--users 3 --churn 0")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try TmuxSession(command: command, width: 120, height: 36)
+        defer { tmux.close() }
+
+        var (ok, screen) = try await tmux.waitFor {
+            $0.contains("Connection") && $0.contains("Presence") && $0.contains("Clock skew")
+                && $0.contains("Pending writes") && $0.contains("● connected")
+        }
+        #expect(ok, "the four panes and a connection:\n\(screen)")
+
+        try tmux.send("n")
+        (ok, screen) = try await tmux.waitFor { $0.contains("disconnected") }
+        #expect(ok, "n takes this device offline:\n\(screen)")
+
+        for _ in 0..<5 { try tmux.send("w") }
+        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (5)") }
+        #expect(ok, "five writes wait while offline:\n\(screen)")
+
+        try tmux.send("n")
+        (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Pending writes (0)") }
+        #expect(ok, "back online, the queue drains:\n\(screen)")
+
+        try tmux.send("?")
+        (ok, screen) = try await tmux.waitFor { $0.contains("Help: keys") && $0.contains("queue 100 writes") }
+        #expect(ok, "? shows the help:\n\(screen)")
+        try tmux.send("Escape")
+
+        try tmux.resize(width: 60, height: 20)
+        (ok, screen) = try await tmux.waitFor {
+            let lines = $0.split(separator: "\n", omittingEmptySubsequences: false)
+            return $0.contains("Pending writes") && $0.contains("q quit") && lines.allSatisfy { $0.count <= 60 }
+        }
+        #expect(ok, "at 60×20 it still renders:\n\(screen)")
+
+        try tmux.resize(width: 30, height: 10)
+        (ok, screen) = try await tmux.waitFor { $0.contains("terminal too small") }
+        #expect(ok, "below the minimum it says so:\n\(screen)")
+
+        try tmux.send("q")
+        (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
+        #expect(ok && screen.contains("EXIT=0"), "q exits 0:\n\(screen)")
+        #expect(try tmux.display("#{alternate_on}") == "0", "the terminal is back on the normal screen")
+    }
+
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func sigtermRestoresTheTerminal() async throws {
+        let (command, home) = try Self.command("--users 1 --churn 0 --memory")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try TmuxSession(command: command, width: 100, height: 30)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes") }
+        #expect(ok, "\(screen)")
+        let pane = try tmux.display("#{pane_pid}")
+        let pkill = Process()
+        pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        pkill.arguments = ["-TERM", "-P", pane, "-f", "presencetop"]
+        try pkill.run()
+        pkill.waitUntilExit()
+        (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
+        #expect(ok && screen.contains("EXIT=0"), "SIGTERM ends it cleanly:\n\(screen)")
+        #expect(try tmux.display("#{alternate_on}") == "0")
+    }
+
+    @Test func withoutATerminalItPointsToTheDemo() async throws {
+        let child = try ChildProcess(ChildProcess.presencetop, ["--users", "1"])
+        #expect(try await child.waitForExit() == 2)
+        #expect(child.standardError.contains("needs a terminal"), "\(child.standardError)")
+        #expect(child.standardError.contains("presencetop demo"))
+    }
+
+    @Test func badDashboardFlagsGetClearErrors() async throws {
+        let cases: [([String], String)] = [
+            (["--link", "moon"], "--link 'moon' is not a preset"),
+            (["--devices", "9"], "--devices must be between 1 and 6, not 9"),
+            (["--url", "ftp://x"], "--url 'ftp://x' is not http://HOST:PORT?ns=NAMESPACE"),
+            (["--memory", "--data", "/tmp/x"], "--data and --memory cannot be used together"),
+        ]
+        for (arguments, message) in cases {
+            let child = try ChildProcess(ChildProcess.presencetop, arguments)
+            #expect(try await child.waitForExit() != 0)
+            #expect(child.standardError.contains(message), "\(arguments): \(child.standardError)")
+        }
+    }
+}
