@@ -1,0 +1,114 @@
+import Foundation
+import LinkSim
+import Presence
+import RTDBClient
+import RTDBTestSupport
+import Synchronization
+import Testing
+
+/// The simulation the dashboard and the demo stand on: a real embedded server, this device behind
+/// its own link with a persistent queue, and a population.
+@Suite struct SimulationTests {
+    static func options(_ directory: URL) -> SimulationOptions {
+        var options = SimulationOptions()
+        options.users = 2
+        options.devicesPerUser = 1
+        options.conditions = .perfect
+        options.heartbeatTimeout = .seconds(2)
+        options.thisDevice = SimulationOptions.ThisDevice(persistenceDirectory: directory)
+        return options
+    }
+
+    @Test func writesQueueOfflineAndDrainWithEventsAndSnapshots() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let events = Mutex<[SimulationEvent.Kind]>([])
+        let simulation = try await Simulation.start(Self.options(directory)) { event in
+            events.withLock { $0.append(event.kind) }
+        }
+        #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
+        #expect(try await eventually { simulation.isSettled }, "\(simulation.users)")
+        let settled = simulation.snapshot()
+        #expect(settled.users.map(\.id) == ["alex", "morgan"])
+        #expect(settled.users.flatMap(\.connections).count == 3)
+        #expect(settled.ownEntryKeys.count == 1)
+        #expect(settled.server.hasPrefix("embedded 127.0.0.1:"))
+        #expect(settled.heartbeatTimeoutMs == 2_000)
+        // The server's table knows every connection: each entry has a silence reading.
+        #expect(Set(settled.silenceMs.keys) == Set(settled.users.flatMap(\.connections).map(\.id)))
+
+        simulation.toggleNetwork()
+        #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == false })
+        #expect(
+            try await eventually { simulation.snapshot().users.first { $0.id == "morgan" }?.connections.count == 1 })
+        simulation.queueWrites(3)
+        #expect(try await eventually { simulation.snapshot().thisDevice?.pendingWrites.count == 3 })
+        simulation.toggleNetwork()
+        #expect(try await eventually { simulation.snapshot().thisDevice?.pendingWrites.isEmpty == true })
+        let kinds = events.withLock { $0 }
+        #expect(kinds.contains(.link(device: "morgan/this device", mode: .offline)))
+        #expect(kinds.contains(.link(device: "morgan/this device", mode: .up)))
+        #expect(kinds.contains(.queue(depth: 3)))
+        let acknowledged = kinds.reduce(0) { total, kind in
+            if case .acknowledged(let count) = kind { return total + count }
+            return total
+        }
+        #expect(acknowledged >= 3)
+        #expect(kinds.contains { if case .connection(.connected) = $0 { true } else { false } })
+        #expect(
+            kinds.contains { if case .presence(.deviceDisconnected(user: "morgan", _, _)) = $0 { true } else { false } }
+        )
+        await simulation.stop()
+    }
+
+    @Test func aBlackholeMakesThisDeviceSuspectOnTheServerBeforeItGoes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = Self.options(directory)
+        options.users = 0
+        options.heartbeatTimeout = .seconds(4)
+        let simulation = try await Simulation.start(options)
+        #expect(try await eventually { simulation.snapshot().ownEntryKeys.count == 1 })
+        let key = try #require(simulation.snapshot().ownEntryKeys.first)
+        #expect(!simulation.snapshot().isSuspect(entryKey: key))
+        simulation.toggleBlackhole()
+        // Still connected as far as the client knows, but the server stops hearing from it.
+        #expect(try await eventually { simulation.snapshot().isSuspect(entryKey: key) })
+        #expect(simulation.snapshot().thisDevice?.status.phase.isConnected == true)
+        simulation.toggleBlackhole()
+        await simulation.stop()
+    }
+
+    @Test func aStepInTheClockReachesTheEstimateWithoutWaitingOutOldSamples() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = Self.options(directory)
+        options.users = 0
+        let simulation = try await Simulation.start(options)
+        #expect(try await eventually { (simulation.snapshot().thisDevice?.status.clockSkew?.samples ?? 0) >= 2 })
+        // Samples after the step come over a slow link, so the old ones have the better round trip
+        // and would win the estimate until they age out (8 pings, 16 s) if a step did not drop them.
+        simulation.toggleLatency()
+        simulation.shiftClock(byMs: 5_000)
+        #expect(
+            try await eventually(attempts: 200) {
+                guard let skew = simulation.snapshot().thisDevice?.status.clockSkew else { return false }
+                return abs(skew.offsetMs + 5_000) < 1_500
+            })
+        #expect(simulation.snapshot().thisDevice?.clockOffsetMs == 5_000)
+        await simulation.stop()
+    }
+
+    @Test func addingAndCrashingDevicesShowsInPresence() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let simulation = try await Simulation.start(Self.options(directory))
+        #expect(try await eventually { simulation.isSettled })
+        await simulation.addDevice()
+        #expect(try await eventually { simulation.isSettled && simulation.users.flatMap(\.connections).count == 4 })
+        await simulation.crashRandomDevice()
+        // The server notices the dropped socket and runs the crashed device's onDisconnect.
+        #expect(try await eventually { simulation.isSettled && simulation.users.flatMap(\.connections).count == 3 })
+        await simulation.stop()
+    }
+}
