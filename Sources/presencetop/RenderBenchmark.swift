@@ -77,18 +77,17 @@ struct RenderBenchmark: AsyncParsableCommand {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: tmux)
             process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-            // A server started here outlives the call: give it no pipe to hold open.
-            if arguments.first == "new-session" || arguments.first == "kill-server" {
-                process.standardOutput = FileHandle.nullDevice
-                try process.run()
-                process.waitUntilExit()
-                return ""
-            }
+            // A server started here outlives the call: give it no pipe to hold open, and poll for
+            // the client's exit (tmux's forking client is not always reaped for a blocking wait).
             let pipe = Pipe()
-            process.standardOutput = pipe
+            let quiet = arguments.first == "new-session" || arguments.first == "kill-server"
+            process.standardOutput = quiet ? FileHandle.nullDevice : pipe
             try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let deadline = Date().addingTimeInterval(quiet ? 2 : 10)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if quiet { return "" }
+            pipe.fileHandleForWriting.closeFile()
+            let data = pipe.fileHandleForReading.availableData
             return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])

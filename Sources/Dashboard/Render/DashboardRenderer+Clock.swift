@@ -58,7 +58,8 @@ extension DashboardRenderer {
         let warned = measured.filter { abs($0.1) > Self.skewWarningMs }.count
         var segments = [Segment("devices ", .muted)]
         if warned > 0 { segments.append(Segment("\(glyphs.warning) \(warned) past 1 s: ", .warn)) }
-        for (label, skew) in measured {
+        // The line shows a handful: the most skewed.
+        for (label, skew) in measured.prefix(12) {
             let warn = abs(skew) > Self.skewWarningMs
             segments.append(Segment("\(label) \(Format.signedMilliseconds(skew))", warn ? .warn : .text))
             segments.append(Segment(" · ", .muted))

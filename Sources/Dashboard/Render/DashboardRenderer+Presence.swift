@@ -11,37 +11,41 @@ extension DashboardRenderer {
         let users = state.visibleUsers
         let serverNow = snapshot.serverTimeEstimate
         let wide = rect.width >= 100
-        let nameWidth = min(18, max(6, users.map { CellGrid.columns(of: $0.id) }.max() ?? 6) + 3)
-        var rows: [(segments: [Segment], user: Int?)] = []
+        let nameWidth = min(18, max(6, users.lazy.map(\.id.count).max() ?? 6) + 3)
+        // Which user (and which of its connections, for an expanded user) each row shows; only
+        // the rows in the window are formatted (a population can be thousands of users).
+        var rows: [(user: Int, connection: Int?)] = []
         for (index, user) in users.enumerated() {
-            var row = [Segment(Format.fit(user.id, nameWidth, ellipsis: glyphs.ellipsis), .text)]
-            if user.connections.contains(where: { snapshot.ownEntryKeys.contains($0.id) }) {
-                row[0] = Segment(Format.fit("\(user.id) \(glyphs.mine)", nameWidth, ellipsis: glyphs.ellipsis), .accent)
+            rows.append((index, nil))
+            if state.expanded.contains(user.id) { rows += user.connections.indices.map { (index, $0) } }
+        }
+        func format(_ row: (user: Int, connection: Int?)) -> [Segment] {
+            let user = users[row.user]
+            if let connection = row.connection {
+                return detail(user.connections[connection], snapshot, serverNow, state)
             }
-            row.append(
+            var line = [Segment(Format.fit(user.id, nameWidth, ellipsis: glyphs.ellipsis), .text)]
+            if user.connections.contains(where: { snapshot.ownEntryKeys.contains($0.id) }) {
+                line[0] = Segment(
+                    Format.fit("\(user.id) \(glyphs.mine)", nameWidth, ellipsis: glyphs.ellipsis), .accent)
+            }
+            line.append(
                 user.isOnline ? Segment("\(glyphs.on) online ", .good) : Segment("\(glyphs.off) offline", .muted))
-            row.append(Segment("  \(user.connections.count)  ", .text))
+            line.append(Segment("  \(user.connections.count)  ", .text))
             if user.isOnline {
-                if wide { row.append(Segment(Format.fit("—", 24), .muted)) }
-                var first = true
-                for connection in user.connections {
-                    if !first { row.append(Segment(" · ", .muted)) }
-                    first = false
-                    row += describe(connection, snapshot, serverNow)
+                if wide { line.append(Segment(Format.fit("—", 24), .muted)) }
+                for (index, connection) in user.connections.enumerated() {
+                    if index > 0 { line.append(Segment(" · ", .muted)) }
+                    line += describe(connection, snapshot, serverNow)
                 }
             } else if let last = user.lastOnline {
                 let text =
                     "\(Format.timeOfDay(ms: last, zone: state.timeZone)) (\(Format.duration(ms: serverNow - last)) ago)"
-                row.append(Segment(wide ? Format.fit(text, 24) : "last online " + text, .muted))
+                line.append(Segment(wide ? Format.fit(text, 24) : "last online " + text, .muted))
             } else {
-                row.append(Segment("never online", .muted))
+                line.append(Segment("never online", .muted))
             }
-            rows.append((row, index))
-            if state.expanded.contains(user.id) {
-                for connection in user.connections {
-                    rows.append((detail(connection, snapshot, serverNow, state), nil))
-                }
-            }
+            return line
         }
         var header = [
             Segment(Format.fit("USER", nameWidth), .header), Segment(Format.fit("STATE", 9), .header),
@@ -53,7 +57,7 @@ extension DashboardRenderer {
 
         let filterRow = state.isEditingFilter ? 1 : 0
         let visible = max(0, rect.height - 1 - filterRow)
-        let selectedRow = rows.firstIndex { $0.user == state.selectedUser } ?? 0
+        let selectedRow = rows.firstIndex { $0.user == state.selectedUser && $0.connection == nil } ?? 0
         let first = max(0, min(selectedRow - visible / 2, rows.count - visible))
         if rows.isEmpty {
             let message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
@@ -61,9 +65,9 @@ extension DashboardRenderer {
         }
         for (offset, row) in rows.dropFirst(first).prefix(visible).enumerated() {
             let y = rect.y + 1 + offset
-            let selected = row.user == state.selectedUser && state.focus == .presence
-            let marker = row.user == nil ? "  " : " "
-            grid.put([Segment(marker)] + row.segments, x: rect.x, y: y, limit: rect.maxX - 1, glyphs: glyphs)
+            let selected = row.user == state.selectedUser && row.connection == nil && state.focus == .presence
+            let marker = row.connection == nil ? " " : "  "
+            grid.put([Segment(marker)] + format(row), x: rect.x, y: y, limit: rect.maxX - 1, glyphs: glyphs)
             if selected {
                 grid.paint(Rect(x: rect.x, y: y, width: rect.width, height: 1), role: .selected)
                 grid.cursor = GridPoint(x: rect.x, y: y)
