@@ -80,15 +80,33 @@ import Testing
         defer { tmux.close() }
         var (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes") }
         #expect(ok, "\(screen)")
-        let pane = try tmux.display("#{pane_pid}")
-        let pkill = Process()
-        pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-        pkill.arguments = ["-TERM", "-P", pane, "-f", "presencetop"]
-        try pkill.run()
-        pkill.waitUntilExit()
+        try Self.signal(SIGTERM, childOf: try tmux.display("#{pane_pid}"))
         (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
         #expect(ok && screen.contains("EXIT=0"), "SIGTERM ends it cleanly:\n\(screen)")
         #expect(try tmux.display("#{alternate_on}") == "0")
+    }
+
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func itAttachesToAnotherServerWithUrl() async throws {
+        let (server, port) = try await ChildProcess.serve(["--memory"])
+        defer { server.signal(SIGKILL) }
+        let (command, home) = try Self.command("--url 'http://127.0.0.1:\(port)?ns=remote' --simulate 2 --churn 0")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try TmuxSession(command: command, width: 120, height: 36)
+        defer { tmux.close() }
+        let (ok, screen) = try await tmux.waitFor {
+            $0.contains("● connected") && $0.contains("Presence (2 users, 5 connections)")
+        }
+        #expect(ok, "this device and 2 × 2 simulated devices on the other server:\n\(screen)")
+        try tmux.send("q")
+    }
+
+    static func signal(_ number: Int32, childOf pane: String) throws {
+        let pkill = Process()
+        pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        pkill.arguments = ["-\(number)", "-P", pane, "-f", "presencetop"]
+        try pkill.run()
+        while pkill.isRunning { usleep(10_000) }
     }
 
     @Test func withoutATerminalItPointsToTheDemo() async throws {
