@@ -58,9 +58,6 @@ public struct DashboardLayout: Sendable, Equatable {
     /// Whether the terminal is too small to draw the panes.
     public var isTooSmall: Bool { rects.isEmpty }
 
-    /// Whether the wide layout (with the events pane) is in use.
-    public var isWide: Bool { rects[.events] != nil }
-
     /// The panes shown, in focus order.
     public var panes: [Pane] { Pane.allCases.filter { rects[$0] != nil } }
 

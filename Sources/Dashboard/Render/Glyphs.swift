@@ -23,10 +23,8 @@ public struct Glyphs: Sendable, Equatable {
     public let mine: Character
     /// Text cut short.
     public let ellipsis: Character
-    /// An expanded row / a collapsed row.
+    /// Marks an expanded user's connection rows.
     public let expanded: Character
-    /// A collapsed row.
-    public let collapsed: Character
     /// A minus sign.
     public let minus: String
     /// Plus or minus.
@@ -38,13 +36,13 @@ public struct Glyphs: Sendable, Equatable {
     public static let unicode = Glyphs(
         cornerTL: "╭", cornerTR: "╮", cornerBL: "╰", cornerBR: "╯", horizontal: "─", vertical: "│",
         levels: ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"], on: "●", off: "○", partial: "◐", warning: "⚠",
-        mine: "◂", ellipsis: "…", expanded: "▾", collapsed: "▸", minus: "−", plusMinus: "±", toggle: "↔")
+        mine: "◂", ellipsis: "…", expanded: "▾", minus: "−", plusMinus: "±", toggle: "↔")
 
     /// Plain ASCII for terminals and locales without UTF-8.
     public static let ascii = Glyphs(
         cornerTL: "+", cornerTR: "+", cornerBL: "+", cornerBR: "+", horizontal: "-", vertical: "|",
         levels: ["_", ".", ".", "-", "-", "=", "=", "#"], on: "*", off: "o", partial: "~", warning: "!",
-        mine: "<", ellipsis: "~", expanded: "v", collapsed: ">", minus: "-", plusMinus: "+/-", toggle: "<->")
+        mine: "<", ellipsis: "~", expanded: "v", minus: "-", plusMinus: "+/-", toggle: "<->")
 }
 
 extension Glyphs {

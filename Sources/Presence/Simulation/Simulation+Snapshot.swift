@@ -9,20 +9,23 @@ extension Simulation {
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         let devices = population.devices
         let server = embedded == nil ? "\(target)" : "embedded \(target)"
+        // One read of each device's status serves both its silence and its clock.
+        let table = embedded?.server.connections
         var silence: [String: Int64] = [:]
-        if let table = embedded?.server.connections {
-            for device in devices + [thisDevice].compactMap({ $0 }) {
-                guard let key = device.session.entryKey,
-                    case .connected(let sessionID) = device.database.connectionStatus.phase,
-                    let info = table[sessionID]
-                else { continue }
+        var clocks: [SimulationSnapshot.DeviceClock] = []
+        for device in devices + [thisDevice].compactMap({ $0 }) {
+            let status = device.database.connectionStatus
+            if let table, let key = device.session.entryKey, case .connected(let sessionID) = status.phase,
+                let info = table[sessionID]
+            {
                 silence[key] = max(0, now - info.lastHeardAt)
             }
-        }
-        let clocks = devices.filter { !$0.isCrashed }.map { device in
-            SimulationSnapshot.DeviceClock(
-                label: device.label, injectedOffsetMs: device.clock.offsetMs,
-                estimatedOffsetMs: device.database.connectionStatus.clockSkew?.offsetMs)
+            if device !== thisDevice, !device.isCrashed {
+                clocks.append(
+                    SimulationSnapshot.DeviceClock(
+                        label: device.label, injectedOffsetMs: device.clock.offsetMs,
+                        estimatedOffsetMs: status.clockSkew?.offsetMs))
+            }
         }
         return SimulationSnapshot(
             takenAt: now, server: server,
