@@ -2,7 +2,8 @@ import CNcursesw
 import Glibc
 
 /// Gives the terminal back when the process crashes, then lets the crash go on as before (so
-/// Swift's backtrace still prints, on the normal screen).
+/// Swift's backtrace still prints, on the normal screen, after whatever the runtime wrote to
+/// stderr while the screen was ours).
 enum CrashGuard {
     /// The signals a crash arrives as.
     static let signals = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
@@ -24,6 +25,7 @@ enum CrashGuard {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
             endwin()
+            StderrCapture.restore()
             if let previous = CrashGuard.previous { sigaction(signal, previous + Int(signal), nil) }
             raise(signal)
         }

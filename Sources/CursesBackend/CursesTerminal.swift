@@ -22,6 +22,7 @@ public final class CursesTerminal {
         setlocale(LC_ALL, "")
         glyphs = CNcurses_locale_is_utf8() != 0 ? .unicode : .ascii
         CrashGuard.install()
+        StderrCapture.begin()
         screen = initscr()
         cbreak()
         noecho()
@@ -128,5 +129,6 @@ public final class CursesTerminal {
         isOpen = false
         curs_set(1)
         endwin()
+        StderrCapture.restore()
     }
 }

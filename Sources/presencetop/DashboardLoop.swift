@@ -84,6 +84,7 @@ final class DashboardLoop: Sendable {
             if drawn != state {
                 terminal.present(renderer.render(state))
                 drawn = state
+                if state.snapshot != nil { TestFault.requested?.trigger() }
             }
             // Sleep until the next tick, or sooner if events are waiting for their frame.
             let pending = !inbox.isEmpty

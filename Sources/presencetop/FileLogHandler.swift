@@ -22,13 +22,10 @@ struct FileLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file _: String,
-        function: String, line: UInt
-    ) {
+    func log(event: LogEvent) {
         let stamp = ISO8601DateFormatter.string(
             from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
-        file.write("\(stamp) \(level) \(label): \(message)\n")
+        file.write("\(stamp) \(event.level) \(label): \(event.message)\n")
     }
 }
 

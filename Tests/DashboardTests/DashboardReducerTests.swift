@@ -113,6 +113,23 @@ import Testing
         #expect(state.focus == .pending)
     }
 
+    @Test func aClickOnAUserSelectsItAndEnterExpandsThatOne() throws {
+        var state = Fixture.state(width: 160, height: 48)
+        state.focus = .pending
+        let presence = try #require(state.layout.rect(for: .presence))
+        let users = state.visibleUsers
+        // The pane's border, then its header, then one row per user.
+        _ = DashboardReducer.reduce(&state, .key(.click(x: presence.x + 4, y: presence.y + 2 + 2)))
+        #expect(state.focus == .presence)
+        #expect(state.selectedUser == 2)
+        _ = DashboardReducer.reduce(&state, .key(.enter))
+        #expect(state.expanded == [users[2].id])
+        // A click on the header or below the last user keeps the selection.
+        _ = DashboardReducer.reduce(&state, .key(.click(x: presence.x + 4, y: presence.y + 1)))
+        _ = DashboardReducer.reduce(&state, .key(.click(x: presence.x + 4, y: presence.maxY - 2)))
+        #expect(state.selectedUser == 2)
+    }
+
     @Test func samplesOncePerSecondAndCountsTheDrain() {
         var state = Fixture.state(width: 120, height: 40)
         let first = state.connectionHistory.values.count

@@ -66,6 +66,30 @@ import Testing
         await server.stop()
     }
 
+    @Test func aWriteRightAfterANewCredentialWaitsForTheServersAnswer() async throws {
+        let server = try await TestServer.start(configure: { $0.enforcesTokenExpiry = true })
+        let database = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        database.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 60)))
+        try await database.reference(withPath: "notes/first").setValue("signed in")
+
+        // On the live connection: a credential the server will refuse, and at once a write. Sent
+        // before the answer, the write would be judged under a credential the server refuses.
+        database.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: -60)))
+        database.reference(withPath: "notes/second").setValue("after the new credential", andPriority: nil)
+        #expect(
+            try await eventually {
+                if case .paused(let reason) = database.pendingWrites.first?.state { return reason.contains("refused") }
+                return false
+            }, "\(database.pendingWrites)")
+        #expect(try await http("GET", "/notes/second.json", port: server.port).json == .null, "the write waits")
+
+        database.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 60)))
+        await database.waitForPendingWrites()
+        #expect(try await http("GET", "/notes/second.json", port: server.port).json == "after the new credential")
+        database.close()
+        await server.stop()
+    }
+
     @Test func theServerRefusesAnExpiredCredentialWhenAskedTo() async throws {
         let server = try await TestServer.start(configure: { $0.enforcesTokenExpiry = true })
         let client = WireTestClient(url: server.webSocketURL)

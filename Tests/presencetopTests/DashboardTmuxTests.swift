@@ -9,13 +9,14 @@ import Testing
     static var enabled: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || TmuxSession.executable != nil }
 
     /// A command line that runs the dashboard with its own state and data folders.
-    static func command(_ arguments: String = "") throws -> (String, URL) {
+    static func command(_ arguments: String = "", environment extra: [String] = []) throws -> (String, URL) {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-tmux-\(UUID())")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let environment = [
-            "LANG=C.UTF-8", "TERM=xterm-256color", "XDG_STATE_HOME=\(home.path)/state",
-            "XDG_DATA_HOME=\(home.path)/data", "XDG_CONFIG_HOME=\(home.path)/config",
-        ].joined(separator: " ")
+        let environment =
+            ([
+                "LANG=C.UTF-8", "TERM=xterm-256color", "XDG_STATE_HOME=\(home.path)/state",
+                "XDG_DATA_HOME=\(home.path)/data", "XDG_CONFIG_HOME=\(home.path)/config",
+            ] + extra).joined(separator: " ")
         return ("cd \(Self.packageRoot.path) && env \(environment) \(ChildProcess.presencetop.path) \(arguments)", home)
     }
 

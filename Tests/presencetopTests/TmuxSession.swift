@@ -21,11 +21,16 @@ final class TmuxSession {
             ], output: false)
     }
 
-    /// The pane's text now.
-    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "main"]) }
+    /// The pane's text now; with `history`, everything that scrolled off the top too.
+    func screen(history: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "main"] + (history ? ["-S", "-"] : []))
+    }
 
     /// Sends keys (tmux key names: `q`, `Escape`, `C-c`).
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
+
+    /// Types `text` as it is, byte for byte (a mouse report's escape sequence, say).
+    func sendLiteral(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
 
     /// Resizes the window (the program gets SIGWINCH).
     func resize(width: Int, height: Int) throws {

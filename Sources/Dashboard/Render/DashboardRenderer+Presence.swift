@@ -12,14 +12,9 @@ extension DashboardRenderer {
         let serverNow = snapshot.serverTimeEstimate
         let wide = rect.width >= 100
         let nameWidth = min(18, max(6, users.lazy.map(\.id.count).max() ?? 6) + 3)
-        // Which user (and which of its connections, for an expanded user) each row shows; only
-        // the rows in the window are formatted (a population can be thousands of users).
-        var rows: [(user: Int, connection: Int?)] = []
-        for (index, user) in users.enumerated() {
-            rows.append((index, nil))
-            if state.expanded.contains(user.id) { rows += user.connections.indices.map { (index, $0) } }
-        }
-        func format(_ row: (user: Int, connection: Int?)) -> [Segment] {
+        // Only the rows in the window are formatted (a population can be thousands of users).
+        let rows = state.presenceRows(users)
+        func format(_ row: PresenceRow) -> [Segment] {
             let user = users[row.user]
             if let connection = row.connection {
                 return detail(user.connections[connection], snapshot, serverNow, state)
@@ -55,15 +50,14 @@ extension DashboardRenderer {
         header.append(Segment("DEVICES", .header))
         grid.put([Segment(" ")] + header, x: rect.x, y: rect.y, limit: rect.maxX - 1, glyphs: glyphs)
 
-        let filterRow = state.isEditingFilter ? 1 : 0
-        let visible = max(0, rect.height - 1 - filterRow)
-        let selectedRow = rows.firstIndex { $0.user == state.selectedUser && $0.connection == nil } ?? 0
-        let first = max(0, min(selectedRow - visible / 2, rows.count - visible))
+        let visible = state.presenceCapacity(inside: rect)
+        let window = state.presenceWindow(rows, capacity: visible)
+        let first = window.lowerBound
         if rows.isEmpty {
             let message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
             grid.put([Segment(" " + message, .muted)], x: rect.x, y: rect.y + 1, limit: rect.maxX, glyphs: glyphs)
         }
-        for (offset, row) in rows.dropFirst(first).prefix(visible).enumerated() {
+        for (offset, row) in rows[window].enumerated() {
             let y = rect.y + 1 + offset
             let selected = row.user == state.selectedUser && row.connection == nil && state.focus == .presence
             let marker = row.connection == nil ? " " : "  "
@@ -74,7 +68,7 @@ extension DashboardRenderer {
             }
         }
         if first > 0 { grid.put(glyphs.fold("↑"), x: rect.maxX - 1, y: rect.y + 1, role: .muted) }
-        if first + visible < rows.count {
+        if window.upperBound < rows.count {
             grid.put(glyphs.fold("↓"), x: rect.maxX - 1, y: rect.y + visible, role: .muted)
         }
         if state.isEditingFilter {

@@ -37,6 +37,12 @@ enum EventText {
             )
         case .acknowledged(let count):
             return ("this device  \(count) write\(count == 1 ? "" : "s") acknowledged", .good)
+        case .transaction(let path, let outcome):
+            switch outcome {
+            case .committed(let value): return ("this device  transaction on \(path) committed: \(value)", .good)
+            case .aborted: return ("this device  transaction on \(path) aborted", .muted)
+            case .failed(let reason): return ("this device  transaction on \(path) failed: \(reason)", .bad)
+            }
         case .deadLetter(let letter):
             return ("this device  write \(letter.id) refused: \(letter.status) \(letter.reason)", .bad)
         case .credential(let expired):

@@ -54,7 +54,9 @@ public enum DashboardReducer {
             return []
         }
         if case .click(let x, let y) = key {
+            // A click focuses the pane under it; on a user's row it selects that user too.
             if let pane = state.layout.pane(at: x, y) { state.focus = pane }
+            if state.focus == .presence, let user = state.presenceUser(atRow: y) { state.selectedUser = user }
             return []
         }
         guard let command = KeyMap.command(for: key) else { return [] }

@@ -51,14 +51,15 @@ extension Simulation {
         }
     }
 
-    /// Runs a transaction from this device: increments `counters/<user>/taps` (queued offline, as
-    /// the SDKs do, and retried on conflict).
+    /// Runs a transaction from this device that adds one to `counters/<user>/taps`.
+    ///
+    /// It is queued offline and retried on conflict, as the SDKs do, and as a named transaction it
+    /// is kept on disk and resumed after a restart; its outcome arrives as a
+    /// ``SimulationEvent/Kind/transaction(path:_:)``.
     public func runTransaction() {
         guard let device = thisDevice else { return }
-        device.database.reference(withPath: "counters/\(device.user)/taps").runTransactionBlock { data in
-            data.value = ((data.value as? Int) ?? 0) + 1
-            return .success(withValue: data)
-        }
+        device.database.reference(withPath: Self.counterPath(of: device.user))
+            .runTransactionBlock(named: Self.tapTransaction)
     }
 
     /// Moves this device's clock by `deltaMs` (its client notices at its next clock sample).

@@ -143,6 +143,20 @@ public final class Simulation: Sendable {
             if changed { emit(.connection(status.phase)) }
         }
         device.database.observePendingWrites { [weak self] queue in self?.pendingWritesChanged(queue) }
+        // Registered at every start, so a tap left unfinished by an earlier run resumes now.
+        let counter = Self.counterPath(of: device.user)
+        device.database.registerTransaction(named: Self.tapTransaction, update: Self.tap) {
+            [weak self] error, committed, snapshot in
+            let outcome: SimulationEvent.TransactionOutcome =
+                if let error {
+                    .failed("\(error)")
+                } else if committed {
+                    .committed(value: snapshot?.value as? Int ?? 0)
+                } else {
+                    .aborted
+                }
+            self?.emit(.transaction(path: counter, outcome))
+        }
         device.session.start()
     }
 
@@ -164,6 +178,18 @@ public final class Simulation: Sendable {
         if acknowledged > 0 { emit(.acknowledged(count: acknowledged)) }
         for letter in refused { emit(.deadLetter(letter)) }
         if depthChanged { emit(.queue(depth: queue.count)) }
+    }
+
+    /// The name this device's counter transaction is registered under (it survives a restart).
+    static let tapTransaction = "tap"
+
+    /// The counter a user's taps go to.
+    static func counterPath(of user: String) -> String { "counters/\(user)/taps" }
+
+    /// Adds one to the counter.
+    @Sendable static func tap(_ data: MutableData) -> TransactionResult {
+        data.value = ((data.value as? Int) ?? 0) + 1
+        return .success(withValue: data)
     }
 
     func emit(_ kind: SimulationEvent.Kind) {

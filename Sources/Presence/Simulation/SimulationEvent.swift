@@ -20,6 +20,8 @@ public struct SimulationEvent: Sendable, Equatable {
         case clock(offsetMs: Int64)
         /// The server acknowledged this many of this device's writes.
         case acknowledged(count: Int)
+        /// One of this device's transactions ended.
+        case transaction(path: String, TransactionOutcome)
         /// The server refused one of this device's writes.
         case deadLetter(DeadLetter)
         /// This device's credential changed (`expired` or signed in).
@@ -30,6 +32,16 @@ public struct SimulationEvent: Sendable, Equatable {
         case deviceCrashed(String)
         /// Something a person should know (a failed action, say).
         case notice(String)
+    }
+
+    /// How a transaction ended.
+    public enum TransactionOutcome: Sendable, Equatable {
+        /// The server took it; `value` is what the counter holds now.
+        case committed(value: Int)
+        /// The update block gave up.
+        case aborted
+        /// It failed (too many retries, a refusal, or a disconnect that dropped it).
+        case failed(String)
     }
 
     /// When it happened (the machine's clock).

@@ -38,6 +38,7 @@ extension PersistentConnection {
     /// A credential that expired while offline is not sent, and the writes wait (paused) until the
     /// app sets a new one: sent without it they would be refused, or applied as nobody.
     func restoreState() {
+        awaitingAuthAnswer = false
         if let authCredential {
             if let expiry = authExpiresAt, expiry <= clock() + status.serverTimeOffsetMs {
                 writesPausedReason =
@@ -59,13 +60,15 @@ extension PersistentConnection {
     /// Sets the credential (an ID token, an emulator JWT, or `owner`); nil signs out.
     ///
     /// Writes paused by an expired credential go out once the new one is accepted (at once when
-    /// signing out: the app chose to write as nobody).
+    /// signing out: the app chose to write as nobody). On a live connection, writes not yet sent
+    /// wait for the server's answer to the new credential.
     func setAuth(_ credential: String?) {
         authCredential = credential
         authExpiresAt = credential.flatMap { try? AuthToken(credential: $0) }?.expiresAt.map { $0 * 1000 }
         if credential == nil { writesPausedReason = nil }
         guard isReady else { return }
         if let credential {
+            awaitingAuthAnswer = true
             sendAuth(credential)
         } else {
             send("unauth", [:], onComplete: nil)
@@ -77,6 +80,7 @@ extension PersistentConnection {
         let action = credential == AuthToken.ownerCredential ? "gauth" : "auth"
         send(action, ["cred": .string(credential)]) { [weak self] status, data in
             guard let self, self.authCredential == credential else { return }
+            self.awaitingAuthAnswer = false
             if status == "ok" {
                 self.writesPausedReason = nil
                 self.sendQueuedPuts()
@@ -88,9 +92,12 @@ extension PersistentConnection {
 
     /// Sends the writes not yet sent on this connection, in order, unless they are paused.
     func sendQueuedPuts() {
-        guard isReady, writesPausedReason == nil else { return }
+        guard canSendPuts else { return }
         for index in outstandingPuts.indices where !outstandingPuts[index].sent { sendPut(at: index) }
     }
+
+    /// Whether writes may go out now: connected, not paused, and no credential's answer awaited.
+    var canSendPuts: Bool { isReady && writesPausedReason == nil && !awaitingAuthAnswer }
 
     static func format(_ ms: Int64) -> String {
         Date(timeIntervalSince1970: Double(ms) / 1000).formatted(.iso8601)
@@ -149,7 +156,7 @@ extension PersistentConnection {
             OutstandingPut(
                 id: nextPutID, action: action, path: path, data: data, hash: hash, idempotencyKey: idempotencyKey,
                 onSend: onSend, onComplete: onComplete))
-        if isReady, writesPausedReason == nil { sendPut(at: outstandingPuts.count - 1) }
+        if canSendPuts { sendPut(at: outstandingPuts.count - 1) }
     }
 
     private func sendPut(at index: Int) {

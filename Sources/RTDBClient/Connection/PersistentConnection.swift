@@ -69,6 +69,9 @@ final class PersistentConnection: @unchecked Sendable {
     var authCredential: String?
     /// When the credential expires (ms since the epoch, server time), if it says.
     var authExpiresAt: Int64?
+    /// Whether a new credential was sent on this connection and its answer has not come: writes
+    /// wait for it, or they would be judged under a credential the server may refuse.
+    var awaitingAuthAnswer = false
     /// Why writes are held back (an expired or refused credential), if they are.
     var writesPausedReason: String? {
         didSet { if writesPausedReason != oldValue { delegate?.connectionWritesPaused(writesPausedReason) } }
