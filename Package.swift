@@ -50,6 +50,7 @@ let package = Package(
                 "RTDBCore",
                 "RTDBWire",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -120,7 +121,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
+        // LinkSim for its SeededRandom: the push-id and ordering tests need a seeded generator.
+        .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore", "LinkSim"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
         .target(
             name: "RTDBTestSupport",

@@ -34,12 +34,12 @@ public struct AuthToken: Sendable, Hashable {
         }
         let parts = credential.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 || parts.count == 2 else {
-            throw WireError(status: WireStatus.invalidToken, message: "the credential is not a JWT (expected 3 parts)")
+            throw WireError(status: .invalidToken, message: "the credential is not a JWT (expected 3 parts)")
         }
         guard let payload = AuthToken.base64URLDecode(String(parts[1])),
             let claims = try? JSONParser.parse(bytes: payload), case .object = claims
         else {
-            throw WireError(status: WireStatus.invalidToken, message: "the JWT payload is not a base64url JSON object")
+            throw WireError(status: .invalidToken, message: "the JWT payload is not a base64url JSON object")
         }
         self.init(claims: claims)
     }

@@ -2,23 +2,23 @@ import OrderedCollections
 import RTDBCore
 
 extension ClientRequest {
-    /// The action name sent as `a`.
-    public var action: String {
+    /// The action sent as `a`.
+    public var action: Action {
         switch self {
-        case .listen: return "q"
-        case .unlisten: return "n"
-        case .put: return "p"
-        case .merge: return "m"
-        case .onDisconnectPut: return "o"
-        case .onDisconnectMerge: return "om"
-        case .onDisconnectCancel: return "oc"
-        case .get: return "g"
-        case .auth: return "auth"
-        case .gauth: return "gauth"
-        case .unauth: return "unauth"
-        case .stats: return "s"
-        case .appCheck: return "appcheck"
-        case .unappCheck: return "unappcheck"
+        case .listen: .listen
+        case .unlisten: .unlisten
+        case .put: .put
+        case .merge: .merge
+        case .onDisconnectPut: .onDisconnectPut
+        case .onDisconnectMerge: .onDisconnectMerge
+        case .onDisconnectCancel: .onDisconnectCancel
+        case .get: .get
+        case .auth: .auth
+        case .gauth: .gauth
+        case .unauth: .unauth
+        case .stats: .stats
+        case .appCheck: .appCheck
+        case .unappCheck: .unappCheck
         }
     }
 

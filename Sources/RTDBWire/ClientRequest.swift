@@ -34,20 +34,31 @@ public enum ClientRequest: Sendable, Hashable {
     /// `unappcheck` (or the JS spelling `unappeck`).
     case unappCheck
 
-    /// Reads a request body for an action.
+    /// Reads a request body for an action as it was sent (`a`).
     ///
     /// - Throws: ``WireError`` with `unknown_action`, `invalid_request`, `invalid_path` or
     ///   `invalid_query`, naming the problem.
-    public init(action: String, body: JSONValue) throws(WireError) {
+    public init(action name: String, body: JSONValue) throws(WireError) {
+        guard let action = Action(wireName: name) else {
+            throw WireError(status: .unknownAction, message: "unknown action '\(name)'")
+        }
+        try self.init(action: action, body: body)
+    }
+
+    /// Reads a request body for an action.
+    ///
+    /// - Throws: ``WireError`` with `invalid_request`, `invalid_path` or `invalid_query`, naming
+    ///   the problem.
+    public init(action: Action, body: JSONValue) throws(WireError) {
         switch action {
-        case "q", "l":
+        case .listen:
             let (query, tag) = try ClientRequest.query(body)
             self = .listen(
                 path: try ClientRequest.path(body), query: query, tag: tag, hash: body["h"]?.stringValue ?? "")
-        case "n", "u":
+        case .unlisten:
             let (query, tag) = try ClientRequest.query(body)
             self = .unlisten(path: try ClientRequest.path(body), query: query, tag: tag)
-        case "p":
+        case .put:
             let hash: String?
             switch body["h"] {
             case nil, .null?: hash = nil
@@ -57,35 +68,33 @@ public enum ClientRequest: Sendable, Hashable {
             self = .put(
                 path: try ClientRequest.path(body), data: body["d"] ?? .null, hash: hash,
                 idempotencyKey: try ClientRequest.idempotencyKey(body))
-        case "m":
+        case .merge:
             self = .merge(
                 path: try ClientRequest.path(body), data: try ClientRequest.mergeData(body),
                 idempotencyKey: try ClientRequest.idempotencyKey(body))
-        case "o":
+        case .onDisconnectPut:
             self = .onDisconnectPut(path: try ClientRequest.path(body), data: body["d"] ?? .null)
-        case "om":
+        case .onDisconnectMerge:
             self = .onDisconnectMerge(path: try ClientRequest.path(body), data: try ClientRequest.mergeData(body))
-        case "oc":
+        case .onDisconnectCancel:
             self = .onDisconnectCancel(path: try ClientRequest.path(body))
-        case "g":
+        case .get:
             self = .get(path: try ClientRequest.path(body), query: try ClientRequest.query(body).query)
-        case "auth", "gauth":
+        case .auth, .gauth:
             guard case .string(let credential)? = body["cred"] else { throw .invalidRequest("'cred' must be a string") }
             let authVariable = body["authvar"]
             self =
-                action == "auth"
+                action == .auth
                 ? .auth(credential: credential, authVariable: authVariable)
                 : .gauth(credential: credential, authVariable: authVariable)
-        case "unauth":
+        case .unauth:
             self = .unauth
-        case "s":
+        case .stats:
             self = .stats(body["c"] ?? .null)
-        case "appcheck":
+        case .appCheck:
             self = .appCheck(token: body["token"]?.stringValue ?? "")
-        case "unappcheck", "unappeck":
+        case .unappCheck:
             self = .unappCheck
-        default:
-            throw WireError(status: WireStatus.unknownAction, message: "unknown action '\(action)'")
         }
     }
 
@@ -105,11 +114,9 @@ public enum ClientRequest: Sendable, Hashable {
 
     private static func path(_ body: JSONValue) throws(WireError) -> Path {
         guard case .string(let string)? = body["p"] else { throw .invalidRequest("'p' must be a path string") }
-        // setPriority writes to "<path>/.priority": the one place a path may hold a reserved key.
         let path = Path(string)
-        let checked = path.back == ".priority" ? path.parent! : path
         do {
-            try Validation.validatePathString(checked.description)
+            try Validation.validatePathString(path.writeTarget.description)
         } catch {
             throw WireError(error)
         }

@@ -56,6 +56,12 @@ public enum ControlMessage: Sendable, Hashable {
         }
     }
 
+    /// The text of `.control(.pong(serverTime:))`, made without building a JSON tree: a server
+    /// sends one for every ping.
+    public static func pongText(serverTime: Int64) -> String {
+        #"{"t":"c","d":{"t":"o","d":{"ts":"# + String(serverTime) + "}}}"
+    }
+
     var json: JSONValue {
         switch self {
         case .hello(let hello):

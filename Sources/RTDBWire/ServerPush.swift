@@ -10,9 +10,9 @@ public enum ServerPush: Sendable, Hashable {
     /// `c`: a listen was revoked; `query` targets one tagged query for the JS SDK.
     case listenRevoked(path: Path, query: JSONValue?)
     /// `ac`: the connection's credential was revoked or expired.
-    case authRevoked(status: String, reason: String)
+    case authRevoked(status: WireStatus, reason: String)
     /// `apc`: the App Check token was revoked.
-    case appCheckRevoked(status: String, reason: String)
+    case appCheckRevoked(status: WireStatus, reason: String)
     /// `sd`: a security debug message.
     case securityDebug(String)
 
@@ -44,7 +44,7 @@ public enum ServerPush: Sendable, Hashable {
             if let query { members["q"] = [query] }
             return .object(members)
         case .authRevoked(let status, let reason), .appCheckRevoked(let status, let reason):
-            return ["s": .string(status), "d": .string(reason)]
+            return ["s": .string(status.rawValue), "d": .string(reason)]
         case .securityDebug(let message):
             return ["msg": .string(message)]
         }
@@ -62,13 +62,15 @@ public enum ServerPush: Sendable, Hashable {
         case "c":
             self = .listenRevoked(path: path, query: body["q"]?.arrayValue?.first)
         case "ac":
-            self = .authRevoked(status: body["s"]?.stringValue ?? "", reason: body["d"]?.stringValue ?? "")
+            self = .authRevoked(
+                status: WireStatus(rawValue: body["s"]?.stringValue ?? ""), reason: body["d"]?.stringValue ?? "")
         case "apc":
-            self = .appCheckRevoked(status: body["s"]?.stringValue ?? "", reason: body["d"]?.stringValue ?? "")
+            self = .appCheckRevoked(
+                status: WireStatus(rawValue: body["s"]?.stringValue ?? ""), reason: body["d"]?.stringValue ?? "")
         case "sd":
             self = .securityDebug(body["msg"]?.stringValue ?? "")
         default:
-            throw WireError(status: WireStatus.unknownAction, message: "unknown push action '\(action)'")
+            throw WireError(status: .unknownAction, message: "unknown push action '\(action)'")
         }
     }
 }

@@ -7,7 +7,7 @@ public enum WireMessage: Sendable, Hashable {
     /// A client request: number, action and raw body (see ``ClientRequest`` for the typed form).
     case request(number: Int, action: String, body: JSONValue)
     /// The response to request `number`.
-    case response(number: Int, status: String, data: JSONValue)
+    case response(number: Int, status: WireStatus, data: JSONValue)
     /// A server push.
     case push(ServerPush)
 
@@ -40,7 +40,9 @@ public enum WireMessage: Sendable, Hashable {
                     self = .push(try ServerPush(action: action, body: data["b"] ?? [:]))
                 }
             } else if let number, let body = data["b"] {
-                self = .response(number: number, status: body["s"]?.stringValue ?? "", data: body["d"] ?? .null)
+                self = .response(
+                    number: number, status: WireStatus(rawValue: body["s"]?.stringValue ?? ""), data: body["d"] ?? .null
+                )
             } else {
                 throw .invalidRequest("data message needs 'r' and 'a', or 'r' and 'b'")
             }
@@ -57,7 +59,7 @@ public enum WireMessage: Sendable, Hashable {
         case .request(let number, let action, let body):
             return ["t": "d", "d": ["r": .int(Int64(number)), "a": .string(action), "b": body]]
         case .response(let number, let status, let data):
-            return ["t": "d", "d": ["r": .int(Int64(number)), "b": ["s": .string(status), "d": data]]]
+            return ["t": "d", "d": ["r": .int(Int64(number)), "b": ["s": .string(status.rawValue), "d": data]]]
         case .push(let push):
             return ["t": "d", "d": ["a": .string(push.action), "b": push.body]]
         }
@@ -68,6 +70,12 @@ public enum WireMessage: Sendable, Hashable {
 
     /// A request message for a typed client request.
     public static func request(_ number: Int, _ request: ClientRequest) -> WireMessage {
-        .request(number: number, action: request.action, body: request.body)
+        .request(number: number, action: request.action.rawValue, body: request.body)
+    }
+
+    /// The text of `.response(number:status: .ok, data: "")`, the answer to every write, made
+    /// without building a JSON tree: it is the message a server sends most.
+    public static func acknowledgementText(number: Int) -> String {
+        #"{"t":"d","d":{"r":"# + String(number) + #","b":{"s":"ok","d":""}}}"#
     }
 }

@@ -63,7 +63,6 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
         try await WebSocketClient.connect(url: url, logger: Logger(label: "bench.client")) { inbound, outbound, _ in
             var sent = 0
             var acked = 0
-            let okSuffix = Array(#""b":{"s":"ok","d":""}}}"#.utf8.reversed())
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
             _ = try await messages.next()  // hello
             func sendMore() async throws {
@@ -76,7 +75,8 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
             }
             try await sendMore()
             while acked < count, let message = try await messages.next() {
-                guard case .text(let text) = message, text.utf8.count < 80, text.utf8.reversed().starts(with: okSuffix)
+                // Answers come in order: the next one is the acknowledgement of request acked + 1.
+                guard case .text(let text) = message, text == WireMessage.acknowledgementText(number: acked + 1)
                 else { continue }
                 acked += 1
                 if sent - acked < window / 2 { try await sendMore() }

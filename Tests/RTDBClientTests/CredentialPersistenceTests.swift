@@ -96,10 +96,10 @@ import Testing
         _ = try await client.hello()
         let expired = try await client.call(
             .auth(credential: Self.token(uid: "x", expiresInSeconds: -10), authVariable: nil))
-        #expect(expired.status == "expired_token")
+        #expect(expired.status == .expiredToken)
         let fresh = try await client.call(
             .auth(credential: Self.token(uid: "x", expiresInSeconds: 60), authVariable: nil))
-        #expect(fresh.status == "ok")
+        #expect(fresh.status == .ok)
         await client.close()
         await server.stop()
     }

@@ -1,8 +1,10 @@
 // swift-format-ignore-file
 // The Swift snippets of the source document ("Offline capabilities on Apple platforms"), verbatim:
-// this file must compile as written, so it is exempt from formatting.
+// this file must compile as written, so it is exempt from formatting. It imports RTDBCore too,
+// as an app that also uses the value types would: `ServerValue` must still mean the client's.
 import Foundation
 import RTDBClient
+import RTDBCore
 
 enum SourceDocumentSnippets {
     static func diskPersistence() {

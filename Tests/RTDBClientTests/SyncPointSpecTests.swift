@@ -1,5 +1,6 @@
 import Foundation
 import RTDBCore
+import RTDBWire
 import Testing
 
 @testable import RTDBClient
@@ -56,7 +57,7 @@ final class SpecListenProvider: ListenProvider {
     var problems: [String] = []
 
     func startListening(
-        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String) -> [SyncEvent]
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (WireStatus) -> [SyncEvent]
     ) -> [SyncEvent] {
         let key = "\(query.path)|\(query.queryIdentifier)|\(tag.map(String.init) ?? "")"
         if !listens.insert(key).inserted { problems.append("duplicate listen \(key)") }

@@ -1,3 +1,4 @@
+import LinkSim
 import Testing
 
 @testable import RTDBCore

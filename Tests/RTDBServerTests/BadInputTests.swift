@@ -22,7 +22,7 @@ import Testing
             return
         }
         client.sendFrame("0")  // keepalive: ignored
-        #expect(try await client.call(.stats([:])).status == "ok", "the connection still works")
+        #expect(try await client.call(.stats([:])).status == .ok, "the connection still works")
         await client.close()
         await server.stop()
     }
@@ -33,7 +33,7 @@ import Testing
         _ = try await client.hello()
         _ = try await client.call(.put(path: Path("kept"), data: "safe", hash: nil))
 
-        func raw(_ action: String, _ body: JSONValue) async throws -> (String, JSONValue) {
+        func raw(_ action: String, _ body: JSONValue) async throws -> (WireStatus, JSONValue) {
             let number = Int.random(in: 1_000...1_000_000)
             client.sendFrame(WireMessage.request(number: number, action: action, body: body).text)
             for message in try await client.collect(until: number) {
@@ -42,21 +42,21 @@ import Testing
             throw TestFailure("no response")
         }
         let unknown = try await raw("zz", [:])
-        #expect(unknown.0 == "unknown_action")
+        #expect(unknown.0 == .unknownAction)
         #expect(unknown.1 == "unknown action 'zz'")
-        #expect(try await raw("p", ["p": "/a/b.c", "d": 1]).0 == "invalid_path")
-        #expect(try await raw("p", ["p": "/a", "d": ["bad#key": 1]]).0 == "invalid_path")
-        #expect(try await raw("p", ["p": "/.info/connected", "d": true]).0 == "permission_denied")
-        #expect(try await raw("p", ["p": "/a", "d": [".value": 1, "x": 2]]).0 == "invalid_data")
-        #expect(try await raw("p", ["p": "/a", "d": ["t": [".sv": "later"]]]).0 == "invalid_data")
-        #expect(try await raw("m", ["p": "/a", "d": ["x": 1, "x/y": 2]]).0 == "invalid_path")
-        #expect(try await raw("q", ["p": "/a", "q": ["l": -1], "t": 1]).0 == "invalid_query")
+        #expect(try await raw("p", ["p": "/a/b.c", "d": 1]).0 == .invalidPath)
+        #expect(try await raw("p", ["p": "/a", "d": ["bad#key": 1]]).0 == .invalidPath)
+        #expect(try await raw("p", ["p": "/.info/connected", "d": true]).0 == .permissionDenied)
+        #expect(try await raw("p", ["p": "/a", "d": [".value": 1, "x": 2]]).0 == .invalidData)
+        #expect(try await raw("p", ["p": "/a", "d": ["t": [".sv": "later"]]]).0 == .invalidData)
+        #expect(try await raw("m", ["p": "/a", "d": ["x": 1, "x/y": 2]]).0 == .invalidPath)
+        #expect(try await raw("q", ["p": "/a", "q": ["l": -1], "t": 1]).0 == .invalidQuery)
         var deep: JSONValue = 1
         for _ in 0..<40 { deep = ["k": deep] }
-        #expect(try await raw("p", ["p": "/a", "d": deep]).0 == "invalid_path")
+        #expect(try await raw("p", ["p": "/a", "d": deep]).0 == .invalidPath)
         let longString = JSONValue.string(String(repeating: "x", count: 10 * 1024 * 1024 + 1))
         let tooBig = try await client.call(.put(path: Path("big"), data: longString, hash: nil))
-        #expect(tooBig.status == "too_big")
+        #expect(tooBig.status == .tooBig)
         #expect(try await client.call(.get(path: Path("kept"), query: .default)).data == "safe")
         await client.close()
         await server.stop()
@@ -73,9 +73,9 @@ import Testing
                     ("k\($0)", .string(String(repeating: "y", count: 512 * 1024)))
                 }))
         let overLimit = try await client.call(.put(path: Path("huge"), data: huge, hash: nil))
-        #expect(overLimit.status == "too_big")
+        #expect(overLimit.status == .tooBig)
         #expect(overLimit.data.stringValue?.contains("limit") == true)
-        #expect(try await client.call(.stats([:])).status == "ok", "the connection goes on")
+        #expect(try await client.call(.stats([:])).status == .ok, "the connection goes on")
         await client.close()
         await server.stop()
     }
@@ -93,7 +93,7 @@ import Testing
         await #expect(throws: (any Error).self) {
             while true { _ = try await victim.next(within: 5) }
         }
-        #expect(try await bystander.call(.put(path: Path("still"), data: "alive", hash: nil)).status == "ok")
+        #expect(try await bystander.call(.put(path: Path("still"), data: "alive", hash: nil)).status == .ok)
         await victim.close()
         await bystander.close()
         await server.stop()

@@ -52,7 +52,7 @@ import Testing
         let client = WireTestClient(url: server.webSocketURL)
         let session = try await client.hello().sessionID
         let auth = try await client.call(.auth(credential: AuthToken.emulatorToken(uid: "morgan"), authVariable: nil))
-        #expect(auth.status == "ok")
+        #expect(auth.status == .ok)
         #expect(auth.data["auth"]?["uid"] == "morgan")
         #expect(auth.data["expires"] == 3600)
         _ = try await client.call(.listen(path: Path("a"), query: .default, tag: nil, hash: ""))
@@ -74,8 +74,8 @@ import Testing
         #expect(listed.json?.arrayValue?.first?["uid"] == "morgan")
 
         let bad = try await client.call(.auth(credential: "not-a-token", authVariable: nil))
-        #expect(bad.status == "invalid_token")
-        #expect(try await client.call(.gauth(credential: "owner", authVariable: nil)).status == "ok")
+        #expect(bad.status == .invalidToken)
+        #expect(try await client.call(.gauth(credential: "owner", authVariable: nil)).status == .ok)
         #expect(server.server.connections[session]?.authUID == "owner")
         await client.close()
         await server.stop()

@@ -18,11 +18,11 @@ import Testing
         for _ in 0..<3 {
             let reply = try await client.call(
                 .put(path: Path("counter"), data: increment, hash: nil, idempotencyKey: "device-1:7"))
-            #expect(reply.status == "ok", "a duplicate is acknowledged like the original")
+            #expect(reply.status == .ok, "a duplicate is acknowledged like the original")
         }
         let merge = ClientRequest.merge(path: Path("stats"), data: ["hits": increment], idempotencyKey: "device-1:8")
-        #expect(try await client.call(merge).status == "ok")
-        #expect(try await client.call(merge).status == "ok")
+        #expect(try await client.call(merge).status == .ok)
+        #expect(try await client.call(merge).status == .ok)
         // A different key, or no key at all, is a new write.
         _ = try await client.call(.put(path: Path("counter"), data: increment, hash: nil, idempotencyKey: "device-2:7"))
         _ = try await client.call(.put(path: Path("counter"), data: increment, hash: nil))
@@ -48,10 +48,10 @@ import Testing
         let client = WireTestClient(url: server.webSocketURL)
         _ = try await client.hello()
         let put = ClientRequest.put(path: Path("n"), data: 1, hash: Node.empty.hashString, idempotencyKey: "d:1.1")
-        #expect(try await client.call(put).status == "ok")
-        #expect(try await client.call(put).status == "ok")
+        #expect(try await client.call(put).status == .ok)
+        #expect(try await client.call(put).status == .ok)
         let stale = ClientRequest.put(path: Path("n"), data: 1, hash: Node.empty.hashString, idempotencyKey: "d:1.2")
-        #expect(try await client.call(stale).status == "datastale")
+        #expect(try await client.call(stale).status == .dataStale)
         await client.close()
         await server.stop()
     }
@@ -63,7 +63,7 @@ import Testing
         for bad: JSONValue in [5, "", .string(String(repeating: "k", count: 200))] {
             let number = await client.sendRaw(action: "p", body: ["p": "/x", "d": 1, "ik": bad])
             let reply = try await client.response(to: number)
-            #expect(reply.status == "invalid_request")
+            #expect(reply.status == .invalidRequest)
             #expect(reply.data.stringValue?.contains("'ik'") == true)
         }
         #expect(try await client.call(.get(path: Path("x"), query: .default)).data == nil)

@@ -15,7 +15,7 @@ import Testing
         #expect(!hello.sessionID.isEmpty)
         #expect(hello.timestamp > 1_600_000_000_000)
         let stats = try await client.call(.stats(["sdk.js.9-8-1": 1]))
-        #expect(stats.status == "ok")
+        #expect(stats.status == .ok)
         // Pipelined requests are answered exactly once each, in order.
         var numbers: [Int] = []
         for index in 0..<20 {
@@ -23,7 +23,7 @@ import Testing
         }
         var answered: [Int] = []
         while answered.count < numbers.count {
-            if case .response(let number, "ok", _) = try await client.next() { answered.append(number) }
+            if case .response(let number, .ok, _) = try await client.next() { answered.append(number) }
         }
         #expect(answered == numbers)
         await client.close()
@@ -36,13 +36,13 @@ import Testing
         _ = try await client.hello()
         _ = try await client.call(.put(path: Path("rooms/r1"), data: ["name": "lobby"], hash: nil))
         let listen = try await client.call(.listen(path: Path("rooms/r1"), query: .default, tag: nil, hash: ""))
-        #expect(listen.status == "ok")
+        #expect(listen.status == .ok)
         #expect(listen.data == [:], "a listen ok carries an object")
         #expect(listen.before == [.push(.data(path: Path("rooms/r1"), data: ["name": "lobby"], tag: nil))])
 
         let write = try await client.call(
             .put(path: Path("rooms/r1/topic"), data: ["x": [".sv": "timestamp"]], hash: nil))
-        #expect(write.status == "ok")
+        #expect(write.status == .ok)
         guard case .push(.data(let path, let data, nil))? = write.before.first else {
             Issue.record("no echo before the ack: \(write.before)")
             return
@@ -122,12 +122,12 @@ import Testing
         let client = WireTestClient(url: server.webSocketURL)
         _ = try await client.hello()
         // First attempt with no data: "" matches an empty location.
-        #expect(try await client.call(.put(path: Path("counter"), data: 1, hash: "")).status == "ok")
+        #expect(try await client.call(.put(path: Path("counter"), data: 1, hash: "")).status == .ok)
         let stale = try await client.call(.put(path: Path("counter"), data: 2, hash: ""))
-        #expect(stale.status == "datastale")
+        #expect(stale.status == .dataStale)
         #expect(stale.data.stringValue != nil, "error data is a string")
         let hashOfOne = Node(.number(1)).hashString
-        #expect(try await client.call(.put(path: Path("counter"), data: 2, hash: hashOfOne)).status == "ok")
+        #expect(try await client.call(.put(path: Path("counter"), data: 2, hash: hashOfOne)).status == .ok)
         #expect(try await client.call(.get(path: Path("counter"), query: .default)).data == 2)
         await client.close()
         await server.stop()
@@ -141,15 +141,15 @@ import Testing
         _ = try await client.hello()
         _ = try await client.call(.put(path: Path("users/morgan/connections/c1"), data: true, hash: nil))
         #expect(
-            try await client.call(.onDisconnectPut(path: Path("users/morgan/connections/c1"), data: nil)).status == "ok"
+            try await client.call(.onDisconnectPut(path: Path("users/morgan/connections/c1"), data: nil)).status == .ok
         )
         #expect(
             try await client.call(.onDisconnectPut(path: Path("users/morgan/lastOnline"), data: [".sv": "timestamp"]))
-                .status == "ok")
+                .status == .ok)
         #expect(
             try await client.call(.onDisconnectMerge(path: Path("users/morgan"), data: ["status": "away", "x": 1]))
-                .status == "ok")
-        #expect(try await client.call(.onDisconnectCancel(path: Path("users/morgan/x"))).status == "ok")
+                .status == .ok)
+        #expect(try await client.call(.onDisconnectCancel(path: Path("users/morgan/x"))).status == .ok)
         let info = server.server.connections.connections.first { $0.onDisconnectCount > 0 }
         #expect(info?.onDisconnectCount == 3)
         await client.close()
@@ -170,7 +170,7 @@ import Testing
         let client = WireTestClient(url: server.webSocketURL)
         _ = try await client.hello()
         let big = String(repeating: "é😀x", count: 20_000)
-        #expect(try await client.call(.put(path: Path("big"), data: .string(big), hash: nil)).status == "ok")
+        #expect(try await client.call(.put(path: Path("big"), data: .string(big), hash: nil)).status == .ok)
         #expect(try await client.call(.get(path: Path("big"), query: .default)).data == .string(big))
         await client.close()
         await server.stop()

@@ -106,7 +106,7 @@ public final class WireTestClient: Sendable {
     }
 
     /// The response to request `number`, skipping what arrives before it.
-    public func response(to number: Int) async throws -> (status: String, data: JSONValue) {
+    public func response(to number: Int) async throws -> (status: WireStatus, data: JSONValue) {
         guard case .response(_, let status, let data) = try await collect(until: number).last else {
             throw TestFailure("no response")
         }
@@ -141,8 +141,9 @@ public final class WireTestClient: Sendable {
     }
 
     /// The response to `request`, with whatever arrived before it.
-    public func call(_ request: ClientRequest) async throws -> (status: String, data: JSONValue, before: [WireMessage])
-    {
+    public func call(_ request: ClientRequest) async throws -> (
+        status: WireStatus, data: JSONValue, before: [WireMessage]
+    ) {
         let number = await send(request)
         var messages = try await collect(until: number)
         guard case .response(_, let status, let data) = messages.removeLast() else { throw TestFailure("no response") }

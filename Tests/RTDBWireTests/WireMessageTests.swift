@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func responses() throws {
-        let ok = WireMessage.response(number: 3, status: "ok", data: [:])
+        let ok = WireMessage.response(number: 3, status: .ok, data: [:])
         #expect(ok.text == #"{"t":"d","d":{"r":3,"b":{"s":"ok","d":{}}}}"#)
         #expect(try WireMessage(text: ok.text) == ok)
     }
@@ -86,14 +86,14 @@ import Testing
                 _ = try WireMessage(text: text)
                 Issue.record("accepted \(text)")
             } catch {
-                #expect(error.status == "invalid_request")
+                #expect(error.status == .invalidRequest)
                 #expect(error.message.contains(fragment), "\(error.message)")
             }
         }
     }
 
     @Test func invalidRequestBodies() {
-        #expect(throws: WireError(status: "unknown_action", message: "unknown action 'zz'")) {
+        #expect(throws: WireError(status: .unknownAction, message: "unknown action 'zz'")) {
             try ClientRequest(action: "zz", body: [:])
         }
         #expect(throws: WireError.self) { try ClientRequest(action: "p", body: ["p": 5]) }
@@ -101,7 +101,7 @@ import Testing
             _ = try ClientRequest(action: "p", body: ["p": "/a/b.c", "d": 1])
             Issue.record("accepted an invalid path")
         } catch {
-            #expect(error.status == "invalid_path")
+            #expect(error.status == .invalidPath)
         }
         #expect(throws: WireError.self) { try ClientRequest(action: "q", body: ["p": "/a", "q": ["l": 0], "t": 1]) }
         #expect(throws: WireError.self) { try ClientRequest(action: "q", body: ["p": "/a", "t": "x"]) }

@@ -41,14 +41,14 @@ import Testing
             // Take some acknowledgements, then kill the server in the middle of the stream.
             var seen = 0
             while seen < 300 {
-                if case .response(let number, "ok", _) = try await client.next(), let write = pending[number] {
+                if case .response(let number, .ok, _) = try await client.next(), let write = pending[number] {
                     if write.kind == "set" { acknowledgedSets.append(write.value) } else { acknowledgedIncrements += 1 }
                     seen += 1
                 }
             }
             server.signal(SIGKILL)
             while let message = try? await client.next(within: 2) {
-                if case .response(let number, "ok", _) = message, let write = pending[number] {
+                if case .response(let number, .ok, _) = message, let write = pending[number] {
                     if write.kind == "set" { acknowledgedSets.append(write.value) } else { acknowledgedIncrements += 1 }
                 }
             }

@@ -87,7 +87,7 @@ public class DatabaseQuery: @unchecked Sendable {
             }
             repo.connection.get(spec) { status, data in
                 let node = (try? Node(json: data, at: spec.path)) ?? .empty
-                let error = status == "ok" ? nil : DatabaseError(code: status, message: data.stringValue ?? status)
+                let error = status.isOK ? nil : DatabaseError(status: status, data: data)
                 let snapshot = error == nil ? DataSnapshot(ref: ref, node: node, index: spec.params.index) : nil
                 repo.callbackQueue.async { completion(error, snapshot) }
             }

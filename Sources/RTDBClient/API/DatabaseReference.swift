@@ -91,7 +91,7 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
 
     /// Sets the priority of the data here.
     public func setPriority(_ priority: Any?) {
-        database.repo.set(path.child(".priority"), value: priority, priority: nil, completion: nil)
+        database.repo.set(path.child(ChildKey.priority.string), value: priority, priority: nil, completion: nil)
     }
 
     /// Writes several children at once; keys may be paths (`"a/b"`).

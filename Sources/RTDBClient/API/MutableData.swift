@@ -48,7 +48,8 @@ public final class MutableData {
         set {
             do {
                 let json = try JSONValue(any: newValue, at: path)
-                storage.node = storage.node.updating(at: path.child(".priority"), with: try Node(json: json))
+                storage.node = storage.node.updating(
+                    at: path.child(ChildKey.priority.string), with: try Node(json: json))
             } catch {
                 storage.error = error
             }

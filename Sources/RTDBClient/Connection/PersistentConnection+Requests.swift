@@ -5,11 +5,11 @@ import RTDBWire
 extension PersistentConnection {
     /// Sends a request on the live connection; its callback runs on the response.
     @discardableResult
-    private func send(_ action: String, _ body: JSONValue, onComplete: ((String, JSONValue) -> Void)?) -> Int {
+    private func send(_ request: ClientRequest, onComplete: ((WireStatus, JSONValue) -> Void)?) -> Int {
         requestNumber += 1
         let number = requestNumber
         if let onComplete { callbacks[number] = onComplete }
-        for frame in WireFraming.frames(for: WireMessage.request(number: number, action: action, body: body).text) {
+        for frame in WireFraming.frames(for: WireMessage.request(number, request).text) {
             connection?.send(frame)
         }
         return number
@@ -19,7 +19,7 @@ extension PersistentConnection {
     /// and a disconnect puts it back in the queue to go out on the next connection.
     private func sendRetained(_ request: QueuedRequest) {
         var number = 0
-        number = send(request.action, request.body) { [weak self] status, data in
+        number = send(request.request) { [weak self] status, data in
             self?.retained.removeValue(forKey: number)
             request.onComplete?(status, data)
         }
@@ -50,9 +50,9 @@ extension PersistentConnection {
         for key in listens.keys.sorted() { sendListen(listens[key]!) }
         let queued = offlineQueue
         offlineQueue = []
-        for request in queued where request.isOnDisconnect { sendRetained(request) }
+        for request in queued where request.request.action.isOnDisconnect { sendRetained(request) }
         sendQueuedPuts()
-        for request in queued where !request.isOnDisconnect { sendRetained(request) }
+        for request in queued where !request.request.action.isOnDisconnect { sendRetained(request) }
     }
 
     // MARK: - Auth
@@ -71,17 +71,20 @@ extension PersistentConnection {
             awaitingAuthAnswer = true
             sendAuth(credential)
         } else {
-            send("unauth", [:], onComplete: nil)
+            awaitingAuthAnswer = false
+            send(.unauth, onComplete: nil)
             sendQueuedPuts()
         }
     }
 
     private func sendAuth(_ credential: String) {
-        let action = credential == AuthToken.ownerCredential ? "gauth" : "auth"
-        send(action, ["cred": .string(credential)]) { [weak self] status, data in
+        let request: ClientRequest =
+            credential == AuthToken.ownerCredential
+            ? .gauth(credential: credential, authVariable: nil) : .auth(credential: credential, authVariable: nil)
+        send(request) { [weak self] status, data in
             guard let self, self.authCredential == credential else { return }
             self.awaitingAuthAnswer = false
-            if status == "ok" {
+            if status.isOK {
                 self.writesPausedReason = nil
                 self.sendQueuedPuts()
             } else {
@@ -108,7 +111,8 @@ extension PersistentConnection {
     private static func key(_ query: QuerySpec) -> String { query.description }
 
     func listen(
-        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String, JSONValue) -> Void
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String,
+        onComplete: @escaping (WireStatus, JSONValue) -> Void
     ) {
         let listen = Listen(query: query, tag: tag, hash: hash, onComplete: onComplete)
         listens[Self.key(query)] = listen
@@ -116,28 +120,26 @@ extension PersistentConnection {
     }
 
     private func sendListen(_ listen: Listen) {
-        var body: JSONValue.Members = ["p": .string(listen.query.path.description)]
-        if let tag = listen.tag {
-            body["q"] = listen.query.params.wireObject
-            body["t"] = .int(Int64(tag))
-        }
-        body["h"] = .string(listen.hash())
         let key = Self.key(listen.query)
-        send("q", .object(body)) { [weak self] status, data in
+        let request = ClientRequest.listen(
+            path: listen.query.path, query: Self.wireQuery(listen.query, tag: listen.tag), tag: listen.tag,
+            hash: listen.hash())
+        send(request) { [weak self] status, data in
             guard let self, self.listens[key] != nil else { return }
-            if status != "ok" { self.listens[key] = nil }
+            if !status.isOK { self.listens[key] = nil }
             listen.onComplete(status, data)
         }
     }
 
     func unlisten(_ query: QuerySpec, tag: Int?) {
         guard listens.removeValue(forKey: Self.key(query)) != nil, isReady else { return }
-        var body: JSONValue.Members = ["p": .string(query.path.description)]
-        if let tag {
-            body["q"] = query.params.wireObject
-            body["t"] = .int(Int64(tag))
-        }
-        send("n", .object(body), onComplete: nil)
+        send(.unlisten(path: query.path, query: Self.wireQuery(query, tag: tag), tag: tag), onComplete: nil)
+    }
+
+    /// The query a listen sends: only a tagged listen names one; an untagged listen is of all the
+    /// data at its path.
+    private static func wireQuery(_ query: QuerySpec, tag: Int?) -> QueryParams {
+        tag == nil ? .default : query.params
     }
 
     // MARK: - Writes
@@ -147,14 +149,14 @@ extension PersistentConnection {
     /// `idempotencyKey` goes out as `ik` (our extension): our server applies a re-sent write once;
     /// other servers ignore the field.
     func put(
-        action: String, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
+        _ kind: OutstandingPut.Kind, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
         idempotencyKey: String? = nil, onSend: (() -> Void)? = nil,
-        onComplete: @escaping (String, JSONValue) -> Void
+        onComplete: @escaping (WireStatus, JSONValue) -> Void
     ) {
         nextPutID += 1
         outstandingPuts.append(
             OutstandingPut(
-                id: nextPutID, action: action, path: path, data: data, hash: hash, idempotencyKey: idempotencyKey,
+                id: nextPutID, kind: kind, path: path, data: data, hash: hash, idempotencyKey: idempotencyKey,
                 onSend: onSend, onComplete: onComplete))
         if canSendPuts { sendPut(at: outstandingPuts.count - 1) }
     }
@@ -164,7 +166,7 @@ extension PersistentConnection {
         outstandingPuts[index].sent = true
         put.onSend?()
         let id = put.id
-        send(put.action, put.body) { [weak self] status, data in
+        send(put.request) { [weak self] status, data in
             guard let self else { return }
             // Answers come in order, so this finds the first entry at once, and the deque removes
             // it without moving the rest.
@@ -178,16 +180,14 @@ extension PersistentConnection {
     // MARK: - onDisconnect and get
 
     /// Sends an onDisconnect operation (`o`, `om`, `oc`), queued while offline.
-    func onDisconnect(action: String, path: Path, data: JSONValue, onComplete: @escaping (String, JSONValue) -> Void) {
-        let request = QueuedRequest(
-            action: action, body: ["p": .string(path.description), "d": data], onComplete: onComplete)
+    func onDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
+        let request = QueuedRequest(request: request, onComplete: onComplete)
         if isReady { sendRetained(request) } else { offlineQueue.append(request) }
     }
 
     /// Reads once (`g`); waits for a connection.
-    func get(_ query: QuerySpec, onComplete: @escaping (String, JSONValue) -> Void) {
-        let body: JSONValue = ["p": .string(query.path.description), "q": query.params.wireObject]
-        let request = QueuedRequest(action: "g", body: body, onComplete: onComplete)
+    func get(_ query: QuerySpec, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
+        let request = QueuedRequest(request: .get(path: query.path, query: query.params), onComplete: onComplete)
         if isReady { sendRetained(request) } else { offlineQueue.append(request) }
     }
 }

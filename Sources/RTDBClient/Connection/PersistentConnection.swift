@@ -26,17 +26,12 @@ final class PersistentConnection: @unchecked Sendable {
         var query: QuerySpec
         var tag: Int?
         var hash: () -> String
-        var onComplete: (String, JSONValue) -> Void
+        var onComplete: (WireStatus, JSONValue) -> Void
     }
 
     struct QueuedRequest {
-        var action: String
-        var body: JSONValue
-        var onComplete: ((String, JSONValue) -> Void)?
-        var onSend: (() -> Void)? = nil
-
-        /// Whether this is an onDisconnect operation (`o`, `om`, `oc`).
-        var isOnDisconnect: Bool { action == "o" || action == "om" || action == "oc" }
+        var request: ClientRequest
+        var onComplete: ((WireStatus, JSONValue) -> Void)?
     }
 
     let queue: DispatchQueue
@@ -58,7 +53,7 @@ final class PersistentConnection: @unchecked Sendable {
     private var connectStartedAt: Int64 = 0
     private var lastSessionID: String?
     var requestNumber = 0
-    var callbacks: [Int: (String, JSONValue) -> Void] = [:]
+    var callbacks: [Int: (WireStatus, JSONValue) -> Void] = [:]
     var listens: [String: Listen] = [:]
     /// Writes not yet acknowledged, in order (answers come in order: acks leave from the front).
     var outstandingPuts = Deque<OutstandingPut>()
@@ -225,7 +220,7 @@ final class PersistentConnection: @unchecked Sendable {
         var kept = Deque<OutstandingPut>()
         for var put in outstandingPuts {
             if put.sent, put.hash != nil, put.idempotencyKey == nil {
-                put.onComplete("disconnect", "the connection was lost while the transaction was in flight")
+                put.onComplete(.disconnect, "the connection was lost while the transaction was in flight")
             } else {
                 put.sent = false
                 kept.append(put)

@@ -202,25 +202,24 @@ final class PendingWriteQueue {
 
     /// The public view of the queue.
     var snapshot: [PendingWrite] {
-        ordered.map { entry in
-            PendingWrite(
-                id: entry.write.id, kind: entry.write.kind, path: entry.write.path.description, bytes: entry.bytes,
-                enqueuedAt: Date(timeIntervalSince1970: Double(entry.write.enqueuedAt) / 1000),
-                attempts: entry.write.attempts, state: entry.state, transactionName: entry.write.name)
-        }
+        ordered.map { Self.publicView(of: $0.write, bytes: $0.bytes, state: $0.state) }
     }
 
     /// The public view of the dead letters.
     var deadLetterSnapshot: [DeadLetter] {
         letters.values.map { letter in
             DeadLetter(
-                write: PendingWrite(
-                    id: letter.write.id, kind: letter.write.kind, path: letter.write.path.description,
-                    bytes: letter.bytes,
-                    enqueuedAt: Date(timeIntervalSince1970: Double(letter.write.enqueuedAt) / 1000),
-                    attempts: letter.write.attempts, state: .queued, transactionName: letter.write.name),
+                write: Self.publicView(of: letter.write, bytes: letter.bytes, state: .queued),
                 status: letter.status, reason: letter.reason,
                 failedAt: Date(timeIntervalSince1970: Double(letter.failedAt) / 1000))
         }
+    }
+
+    /// A stored write as the app sees it.
+    private static func publicView(of write: StoredWrite, bytes: Int, state: PendingWrite.State) -> PendingWrite {
+        PendingWrite(
+            id: write.id, kind: write.kind, path: write.path.description, bytes: bytes,
+            enqueuedAt: Date(timeIntervalSince1970: Double(write.enqueuedAt) / 1000), attempts: write.attempts,
+            state: state, transactionName: write.name)
     }
 }

@@ -53,23 +53,18 @@ extension Repo {
         raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
         let key = idempotencyKey(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
-        put(
-            action: "p", path: write.path, data: payload, hash: hash, idempotencyKey: key, onSend: onSend
-        ) {
+        put(.set, path: write.path, data: payload, hash: hash, idempotencyKey: key, onSend: onSend) {
             [self] status, data in
-            raise(serverTree.ackUserWrite(writeID, revert: status != "ok"))
-            if status == "ok" {
-                pendingWrites.remove(write.id)
+            switch settle(write, syncWriteID: writeID, status: status, data: data) {
+            case nil:
                 if let completion = transaction.completion {
                     let snapshot = DataSnapshot(
                         ref: DatabaseReference(database: database, path: write.path), node: resolved)
                     callbackQueue.async { completion(nil, true, snapshot) }
                 }
-            } else if Repo.deadLetterStatuses.contains(status) {
-                pendingWrites.deadLetter(write.id, status: status, reason: data.stringValue ?? status, at: clock())
-                let error = DatabaseError(code: status, message: data.stringValue ?? status)
+            case (let error, deadLettered: true)?:
                 if let completion = transaction.completion { callbackQueue.async { completion(error, false, nil) } }
-            } else {
+            case (_, deadLettered: false)?:
                 startTransaction(
                     write.path, database: database, update: transaction.update, completion: transaction.completion,
                     applyLocally: true, name: name, pendingID: write.id, retryCount: Int(attempt))

@@ -37,7 +37,7 @@ extension Repo {
     /// Sends a dead letter again as a new write at the end of the queue.
     func retryDeadLetter(_ id: Int, completion: Completion?) {
         guard let letter = pendingWrites.takeDeadLetter(id) else {
-            complete(completion, status: "not_found", data: .string("no dead letter with id \(id)"))
+            complete(completion, error: DatabaseError(code: "not_found", message: "no dead letter with id \(id)"))
             return
         }
         switch letter.kind {
@@ -48,7 +48,10 @@ extension Repo {
                 letter.path, values: (letter.data.objectValue ?? [:]).map { ($0.key, $0.value) }, completion: completion
             )
         case .transaction:
-            complete(completion, status: "not_supported", data: "a transaction cannot be retried from the dead letters")
+            complete(
+                completion,
+                error: DatabaseError(
+                    code: "not_supported", message: "a transaction cannot be retried from the dead letters"))
         }
     }
 }

@@ -136,28 +136,29 @@ extension Repo {
                 }
             }
             let data = payload.exportJSON
-            put(action: "p", path: path, data: data, hash: hash, idempotencyKey: key) {
+            put(.set, path: path, data: data, hash: hash, idempotencyKey: key) {
                 [self] status, _ in
                 handleTransactionResponse(path: path, records: queue, status: status, database: database)
             }
         }
     }
 
-    private func handleTransactionResponse(path: Path, records: [TransactionRecord], status: String, database: Database)
-    {
-        if status == "ok" {
+    private func handleTransactionResponse(
+        path: Path, records: [TransactionRecord], status: WireStatus, database: Database
+    ) {
+        if status.isOK {
             for record in records {
                 raise(serverTree.ackUserWrite(record.writeID))
                 finish(record, error: nil, committed: true, node: record.outputResolved, database: database)
             }
-        } else if status == "datastale" {
+        } else if status == .dataStale {
             for record in records {
                 record.status = record.status == .sentNeedsAbort ? .needsAbort : .run
             }
         } else {
             for record in records {
                 record.status = .needsAbort
-                record.abortReason = status
+                record.abortReason = status.rawValue
             }
         }
         rerunTransactions(at: path, database: database)

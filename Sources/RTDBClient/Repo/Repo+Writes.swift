@@ -53,7 +53,7 @@ extension Repo {
 
     /// Validates a write target and its data; `.priority` may end the path.
     static func node(_ json: JSONValue, at path: Path) throws(ValidationError) -> Node {
-        let target = path.back == ".priority" ? path.parent! : path
+        let target = path.writeTarget
         try Validation.validateWritablePath(target)
         return try Node(json: json, at: target)
     }
@@ -97,7 +97,7 @@ extension Repo {
             } catch {
                 return fail(completion, error)
             }
-            if nodes.isEmpty { return complete(completion, status: "ok", data: "") }
+            if nodes.isEmpty { return complete(completion, error: nil) }
             var data = JSONValue.Members()
             for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[key] = node.exportJSON }
             let write = StoredWrite(
@@ -129,39 +129,54 @@ extension Repo {
     func send(_ write: StoredWrite, completion: Completion?) {
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
         put(
-            action: write.kind == .update ? "m" : "p", path: write.path, data: write.data,
+            write.kind == .update ? .merge : .set, path: write.path, data: write.data,
             idempotencyKey: idempotencyKey(write.id), onSend: onSend
         ) { [self] status, data in
-            raise(serverTree.ackUserWrite(write.id, revert: status != "ok"))
-            if status == "ok" {
-                pendingWrites.remove(write.id)
-            } else if Repo.deadLetterStatuses.contains(status) {
-                logger.warning("write \(write.id) at \(write.path) refused (\(status)): moved to the dead letters")
-                pendingWrites.deadLetter(write.id, status: status, reason: data.stringValue ?? status, at: clock())
-            } else {
-                pendingWrites.remove(write.id)
-            }
-            complete(completion, status: status, data: data)
+            let refusal = settle(write, syncWriteID: write.id, status: status, data: data)
+            // Refused for now (not a dead letter): dropped, as the SDKs do.
+            if let refusal, !refusal.deadLettered { pendingWrites.remove(write.id) }
+            complete(completion, error: refusal?.error)
         }
+    }
+
+    /// The server's answer to a queued write (a set, an update, or a named transaction's attempt):
+    /// the sync tree learns it; an acknowledged write leaves the queue, and one refused for good
+    /// becomes a dead letter.
+    ///
+    /// - Returns: nil when acknowledged; else the error, and whether the write is now a dead letter
+    ///   (if not, it is still queued, for the caller to drop or retry).
+    func settle(_ write: StoredWrite, syncWriteID: Int, status: WireStatus, data: JSONValue) -> (
+        error: DatabaseError, deadLettered: Bool
+    )? {
+        raise(serverTree.ackUserWrite(syncWriteID, revert: !status.isOK))
+        if status.isOK {
+            pendingWrites.remove(write.id)
+            return nil
+        }
+        let error = DatabaseError(status: status, data: data)
+        guard Repo.deadLetterStatuses.contains(status) else { return (error, false) }
+        logger.warning("write \(write.id) at \(write.path) refused (\(status)): moved to the dead letters")
+        pendingWrites.deadLetter(write.id, status: status.rawValue, reason: error.message, at: clock())
+        return (error, true)
     }
 
     /// The one way a write reaches the connection: restored writes not handed over yet go first,
     /// so the server sees every write in the order it was made.
     func put(
-        action: String, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
+        _ kind: OutstandingPut.Kind, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
         idempotencyKey: String? = nil, onSend: (() -> Void)? = nil,
-        onComplete: @escaping (String, JSONValue) -> Void
+        onComplete: @escaping (WireStatus, JSONValue) -> Void
     ) {
         handOverRestoredWrites()
         connection.put(
-            action: action, path: path, data: data(), hash: hash, idempotencyKey: idempotencyKey, onSend: onSend,
+            kind, path: path, data: data(), hash: hash, idempotencyKey: idempotencyKey, onSend: onSend,
             onComplete: onComplete)
     }
 
     /// Refusals that sending again would not change: the write becomes a dead letter.
-    static let deadLetterStatuses: Set<String> = [
-        "permission_denied", "too_big", "invalid_data", "invalid_path", "invalid_request", "invalid_query",
-        "unknown_action", "write_too_big",
+    static let deadLetterStatuses: Set<WireStatus> = [
+        .permissionDenied, .tooBig, .invalidData, .invalidPath, .invalidRequest, .invalidQuery, .unknownAction,
+        .writeTooBig,
     ]
 
     // MARK: - onDisconnect
@@ -175,8 +190,8 @@ extension Repo {
         }
         queue.async { [self] in
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
-            connection.onDisconnect(action: "o", path: path, data: json) { [self] status, data in
-                if status == "ok" { onDisconnectTree.remember(path, node) }
+            connection.onDisconnect(.onDisconnectPut(path: path, data: json)) { [self] status, data in
+                if status.isOK { onDisconnectTree.remember(path, node) }
                 complete(completion, status: status, data: data)
             }
         }
@@ -202,8 +217,8 @@ extension Repo {
             }
             var data = JSONValue.Members()
             for (key, json) in children { data[key] = json }
-            connection.onDisconnect(action: "om", path: path, data: .object(data)) { [self] status, data in
-                if status == "ok" {
+            connection.onDisconnect(.onDisconnectMerge(path: path, data: data)) { [self] status, data in
+                if status.isOK {
                     for (relative, node) in nodes { onDisconnectTree.remember(path.child(relative), node) }
                 }
                 complete(completion, status: status, data: data)
@@ -213,8 +228,8 @@ extension Repo {
 
     func onDisconnectCancel(_ path: Path, completion: Completion?) {
         queue.async { [self] in
-            connection.onDisconnect(action: "oc", path: path, data: .null) { [self] status, data in
-                if status == "ok" { onDisconnectTree.forget(path) }
+            connection.onDisconnect(.onDisconnectCancel(path: path)) { [self] status, data in
+                if status.isOK { onDisconnectTree.forget(path) }
                 complete(completion, status: status, data: data)
             }
         }

@@ -128,16 +128,21 @@ final class Repo: @unchecked Sendable {
         callbackQueue.async { for call in calls { call() } }
     }
 
-    func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, status: String, data: JSONValue) {
+    /// Reports the server's answer to a completion block (nil for `ok`), on the callback queue.
+    func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, status: WireStatus, data: JSONValue) {
+        complete(callback, error: status.isOK ? nil : DatabaseError(status: status, data: data))
+    }
+
+    /// Reports an outcome to a completion block, on the callback queue.
+    func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, error: DatabaseError?) {
         guard let callback else { return }
-        let error = status == "ok" ? nil : DatabaseError(code: status, message: data.stringValue ?? status)
         callbackQueue.async { callback(error) }
     }
 }
 
 extension Repo: ListenProvider {
     func startListening(
-        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String) -> [SyncEvent]
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (WireStatus) -> [SyncEvent]
     ) -> [SyncEvent] {
         connection.listen(query, tag: tag, hash: hash) { [weak self] status, _ in
             self?.raise(onComplete(status))
@@ -246,7 +251,7 @@ final class InfoListenProvider: ListenProvider {
     init(repo: Repo) { self.repo = repo }
 
     func startListening(
-        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String) -> [SyncEvent]
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (WireStatus) -> [SyncEvent]
     ) -> [SyncEvent] {
         let node = repo.infoData.child(at: query.path)
         guard !node.isEmpty else { return [] }

@@ -80,14 +80,14 @@ struct CompoundWrite: Sendable {
         var result = node
         var priorityWrite: Node?
         for (key, child) in tree.sortedChildren {
-            if key == ".priority" {
+            if key == ChildKey.priority.string {
                 priorityWrite = child.value
             } else {
                 result = apply(child, at: path.child(Path(segments: [key])), to: result)
             }
         }
         if let priorityWrite, !result.child(at: path).isEmpty {
-            result = result.updating(at: path.child(Path(segments: [".priority"])), with: priorityWrite)
+            result = result.updating(at: path.child(Path(segments: [ChildKey.priority.string])), with: priorityWrite)
         }
         return result
     }

@@ -1,4 +1,5 @@
 import RTDBCore
+import RTDBWire
 
 extension SyncTree {
     /// Adds a listener for `query`; returns its initial events and starts a server listen when no
@@ -45,7 +46,7 @@ extension SyncTree {
             setTag(tag, for: query)
         }
         var events = syncPoint.addRegistration(
-            registration, for: query, writes: pendingWrites.childWrites(path), serverCache: server,
+            registration, for: query, writes: pendingWriteTree.childWrites(path), serverCache: server,
             serverCacheComplete: serverCacheComplete)
         if let persistence, !query.loadsAllData, let view = syncPoint.view(for: query) {
             // A filtered query's window, kept on disk to rebuild it offline after a restart.
@@ -135,14 +136,14 @@ extension SyncTree {
     }
 
     /// What to do when the server answers a listen: mark it complete, or cancel its listeners.
-    func listenCompletion(for query: QuerySpec) -> (String) -> [SyncEvent] {
+    func listenCompletion(for query: QuerySpec) -> (WireStatus) -> [SyncEvent] {
         { [weak self] status in
             guard let self else { return [] }
-            if status == "ok" {
+            if status.isOK {
                 if let tag = self.tag(for: query) { return self.applyTaggedListenComplete(query.path, tag: tag) }
                 return self.applyListenComplete(query.path)
             }
-            let error = DatabaseError(code: status, message: "\(status) at \(query.path)")
+            let error = DatabaseError(code: status.rawValue, message: "\(status) at \(query.path)")
             return self.removeEventRegistration(nil, for: query, cancelError: error)
         }
     }

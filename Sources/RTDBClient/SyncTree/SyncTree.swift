@@ -1,11 +1,13 @@
 import RTDBCore
+import RTDBWire
 
 /// What the sync tree asks of the connection: start and stop server listens.
 protocol ListenProvider: AnyObject {
     /// Starts a listen; `hash` gives the view's cached data hash when sent; `onComplete` is called
     /// with the server's status and returns the events it causes.
     func startListening(
-        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (String) -> [SyncEvent]
+        _ query: QuerySpec, tag: Int?, hash: @escaping () -> String,
+        onComplete: @escaping (WireStatus) -> [SyncEvent]
     ) -> [SyncEvent]
     func stopListening(_ query: QuerySpec, tag: Int?)
 }
@@ -16,7 +18,9 @@ protocol ListenProvider: AnyObject {
 /// operation returns the events to raise.
 final class SyncTree {
     var syncPoints = ImmutableTree<SyncPointBox>()
-    let pendingWrites = WriteTree()
+    /// The unacknowledged local writes layered over the server data (the Repo's `pendingWrites` is
+    /// the durable queue of the same writes).
+    let pendingWriteTree = WriteTree()
     private var tagToQuery: [Int: QuerySpec] = [:]
     private var queryToTag: [String: Int] = [:]
     private var nextTag = 1
@@ -31,7 +35,7 @@ final class SyncTree {
     /// Drops every view and pending write, without events or listen changes (the engine closed).
     func removeAll() {
         syncPoints = ImmutableTree()
-        pendingWrites.removeAll()
+        pendingWriteTree.removeAll()
         tagToQuery = [:]
         queryToTag = [:]
     }
@@ -39,19 +43,19 @@ final class SyncTree {
     // MARK: - User writes
 
     func applyUserOverwrite(_ path: Path, _ node: Node, writeID: Int, visible: Bool = true) -> [SyncEvent] {
-        pendingWrites.addOverwrite(path, node, writeID: writeID, visible: visible)
+        pendingWriteTree.addOverwrite(path, node, writeID: writeID, visible: visible)
         guard visible, !syncPoints.isEmpty else { return [] }
         return applyToSyncPoints(.overwrite(source: .user, path: path, node: node))
     }
 
     func applyUserMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) -> [SyncEvent] {
-        pendingWrites.addMerge(path, children, writeID: writeID)
+        pendingWriteTree.addMerge(path, children, writeID: writeID)
         if syncPoints.isEmpty { return [] }
         return applyToSyncPoints(.merge(source: .user, path: path, children: ImmutableTree(children: children)))
     }
 
     func ackUserWrite(_ writeID: Int, revert: Bool = false) -> [SyncEvent] {
-        guard let write = pendingWrites.write(writeID), pendingWrites.removeWrite(writeID) else { return [] }
+        guard let write = pendingWriteTree.write(writeID), pendingWriteTree.removeWrite(writeID) else { return [] }
         var affected = ImmutableTree<Bool>()
         if write.snap != nil {
             affected = affected.setting(.root, true)
@@ -102,7 +106,7 @@ final class SyncTree {
 
     private func applyTagged(_ query: QuerySpec, _ operation: Operation) -> [SyncEvent] {
         guard let syncPoint = syncPoints.get(query.path)?.point else { return [] }
-        return syncPoint.apply(operation, writes: pendingWrites.childWrites(query.path), completeServerCache: nil)
+        return syncPoint.apply(operation, writes: pendingWriteTree.childWrites(query.path), completeServerCache: nil)
     }
 
     // MARK: - Queries and tags
@@ -130,7 +134,7 @@ final class SyncTree {
         let serverCache = syncPoints.findOnPath(path) { pathSoFar, box in
             box.point.completeServerCache(pathSoFar.relativePath(to: path)!)
         }
-        return pendingWrites.calcCompleteEventCache(
+        return pendingWriteTree.calcCompleteEventCache(
             path, completeServerCache: serverCache, excluding: excluding, includeHidden: true) ?? .empty
     }
 
@@ -143,7 +147,7 @@ final class SyncTree {
     // MARK: - Applying operations
 
     func applyToSyncPoints(_ operation: Operation) -> [SyncEvent] {
-        applyHelper(operation, syncPoints, serverCache: nil, writes: pendingWrites.childWrites(.root))
+        applyHelper(operation, syncPoints, serverCache: nil, writes: pendingWriteTree.childWrites(.root))
     }
 
     /// Applies an operation below the tree's root first, then at it.

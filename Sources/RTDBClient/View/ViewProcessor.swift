@@ -155,7 +155,7 @@ struct ViewProcessor {
         if childChangePath.isEmpty {
             newChild = changedSnap
         } else if let childNode = source.completeChild(childKey) {
-            if childChangePath.back == ".priority", childNode.child(at: childChangePath.parent!).isEmpty {
+            if childChangePath.isPriorityPath, childNode.child(at: childChangePath.writeTarget).isEmpty {
                 newChild = childNode  // a priority on an empty node: the server will send it if it exists
             } else {
                 newChild = childNode.updating(at: childChangePath, with: changedSnap)

@@ -7,7 +7,7 @@ public enum LeafValue: Sendable, Hashable {
     /// A string.
     case string(String)
     /// An unresolved server value, as held in a client's pending writes.
-    case serverValue(ServerValue)
+    case serverValue(ServerValuePlaceholder)
 
     /// The value as JSON (a server value as its `.sv` placeholder).
     public var json: JSONValue {

@@ -44,7 +44,7 @@ extension Node {
             }
             return Node(children: ChildrenMap(entries))
         case .object(let members):
-            if let serverValue = try ServerValue(json: json, at: path) {
+            if let serverValue = try ServerValuePlaceholder(json: json, at: path) {
                 return Node(.serverValue(serverValue))
             }
             let priority = try members[".priority"].flatMap { (value) throws(ValidationError) in
@@ -96,7 +96,7 @@ extension JSONValue {
         }
         switch value {
         case let json as JSONValue: self = json
-        case let serverValue as ServerValue: self = serverValue.json
+        case let serverValue as ServerValuePlaceholder: self = serverValue.json
         case let string as String: self = .string(string)
         case let substring as Substring: self = .string(String(substring))
         case let array as [Any]:

@@ -22,7 +22,7 @@ extension Node {
             }
             return Node(children: ChildrenMap(entries))
         case .object(let members):
-            if members[".sv"] != nil, let serverValue = try? ServerValue(json: json, at: .root) {
+            if members[".sv"] != nil, let serverValue = try? ServerValuePlaceholder(json: json, at: .root) {
                 return Node(.serverValue(serverValue))
             }
             let priority = members[".priority"].flatMap { try? Priority(json: $0, at: .root) }

@@ -5,7 +5,7 @@ public enum Priority: Sendable, Hashable {
     /// A string.
     case string(String)
     /// An unresolved server timestamp (or increment) in a pending write.
-    case serverValue(ServerValue)
+    case serverValue(ServerValuePlaceholder)
 
     /// Reads a priority from JSON; `null` means no priority.
     ///
@@ -20,7 +20,7 @@ public enum Priority: Sendable, Hashable {
         case .string(let string):
             self = .string(string)
         case .object:
-            guard let serverValue = try ServerValue(json: json, at: path) else {
+            guard let serverValue = try ServerValuePlaceholder(json: json, at: path) else {
                 throw .invalidPriority(path: path.description, reason: "an object is not a priority")
             }
             self = .serverValue(serverValue)

@@ -77,10 +77,7 @@ public enum Validation {
     /// `.priority`) and none containing another.
     public static func validateUpdatePaths(_ paths: [Path], at base: Path) throws(ValidationError) {
         for path in paths {
-            for (offset, segment) in path.segments.enumerated() {
-                if offset == path.count - 1, segment == ".priority" { continue }
-                try validateKey(segment, at: base.child(path))
-            }
+            for segment in path.writeTarget.segments { try validateKey(segment, at: base.child(path)) }
             if path.isEmpty { throw .emptyKey(path: base.description) }
         }
         let sorted = paths.sorted()

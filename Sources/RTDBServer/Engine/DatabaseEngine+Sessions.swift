@@ -99,9 +99,9 @@ extension DatabaseEngine {
         switch outcome {
         case .success(.string("")):
             // The most common answer (every write's ack), without building a JSON tree.
-            send(.wire(#"{"t":"d","d":{"r":"# + String(number) + #","b":{"s":"ok","d":""}}}"#), to: outlet)
+            send(.wire(WireMessage.acknowledgementText(number: number)), to: outlet)
             return
-        case .success(let data): message = .response(number: number, status: WireStatus.ok, data: data)
+        case .success(let data): message = .response(number: number, status: .ok, data: data)
         case .failure(let error):
             message = .response(number: number, status: error.status, data: .string(error.message))
         }
@@ -125,7 +125,7 @@ extension DatabaseEngine {
                 let target = path.child(relative)
                 do {
                     nodes.append(
-                        (target, try Node(json: data, at: target.back == ".priority" ? target.parent! : target)))
+                        (target, try Node(json: data, at: target.writeTarget)))
                 } catch {
                     throw WireError(error)
                 }
@@ -143,7 +143,7 @@ extension DatabaseEngine {
             let token = try AuthToken(credential: credential)
             if enforcesTokenExpiry, let expiresAt = token.expiresAt, expiresAt * 1000 <= clock() {
                 throw WireError(
-                    status: WireStatus.expiredToken, message: "the credential expired at \(expiresAt) (exp)")
+                    status: .expiredToken, message: "the credential expired at \(expiresAt) (exp)")
             }
             sessions[outlet.id]?.auth = token
             connections.update(sessions[outlet.id]!.sessionID) { $0.authUID = token.isAdmin ? "owner" : token.uid }

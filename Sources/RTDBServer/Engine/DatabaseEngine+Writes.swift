@@ -30,13 +30,13 @@ extension DatabaseEngine {
             try DatabaseEngine.checkWritable(path)
             let node: Node
             do {
-                node = try Node(json: data, at: path.back == ".priority" ? path.parent! : path)
+                node = try Node(json: data, at: path.writeTarget)
             } catch {
                 throw WireError(error)
             }
             let current = root.child(at: path)
             if let expectedHash, current.hashString != expectedHash {
-                throw WireError(status: WireStatus.dataStale, message: "the data at \(path) has changed")
+                throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
             apply(
                 .set(path: path, node: node.resolvingServerValues(existing: current, now: clock())),
@@ -68,7 +68,7 @@ extension DatabaseEngine {
                 let target = path.child(relative)
                 let node: Node
                 do {
-                    node = try Node(json: value, at: target.back == ".priority" ? target.parent! : target)
+                    node = try Node(json: value, at: target.writeTarget)
                 } catch {
                     throw WireError(error)
                 }

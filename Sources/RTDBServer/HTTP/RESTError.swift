@@ -15,9 +15,9 @@ struct RESTError: Error {
     /// Maps a protocol error to the HTTP status Firebase uses for it.
     init(_ error: WireError) {
         switch error.status {
-        case WireStatus.tooBig: self.init(.contentTooLarge, error.message)
-        case WireStatus.permissionDenied: self.init(.unauthorized, error.message)
-        case WireStatus.dataStale: self.init(.preconditionFailed, error.message)
+        case .tooBig: self.init(.contentTooLarge, error.message)
+        case .permissionDenied: self.init(.unauthorized, error.message)
+        case .dataStale: self.init(.preconditionFailed, error.message)
         default: self.init(.badRequest, error.message)
         }
     }

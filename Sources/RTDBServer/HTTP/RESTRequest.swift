@@ -35,7 +35,7 @@ struct RESTRequest {
             if !segment.isEmpty { segments.append(segment) }
         }
         let path = Path(segments: segments)
-        let checked = path.back == ".priority" ? path.parent! : path
+        let checked = path.writeTarget
         do throws(ValidationError) {
             for segment in checked.segments where !(segment == ".info" && segment == checked.front) {
                 try Validation.validateKey(segment, at: checked)

@@ -96,7 +96,7 @@ struct RESTResponder: HTTPResponder {
             if rest.method == .delete { return reply(rest, .null, headers: headers) }
             return reply(
                 rest, rest.exportFormat ? written.exportJSON : written.plainJSON(arrays: true), headers: headers)
-        case .failure(let error) where error.status == WireStatus.dataStale:
+        case .failure(let error) where error.status == .dataStale:
             let (current, _, sequence) = await engine.read(rest.path)
             await engine.waitUntilDurable(sequence)
             return RESTResponder.json(

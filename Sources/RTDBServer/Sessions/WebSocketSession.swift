@@ -144,13 +144,13 @@ struct WebSocketSession {
         case .control(.ping):
             // The pong carries the server time: clients that know it estimate clock skew from the
             // round trip; the SDKs only need the `d` to be there.
-            outlet.send(.wire(#"{"t":"c","d":{"t":"o","d":{"ts":"# + String(clock()) + "}}}"))
+            outlet.send(.wire(ControlMessage.pongText(serverTime: clock())))
         case .control:
             break
         case .request(let number, let action, let body):
             if text.utf8.count > configuration.maxWebSocketWriteBytes {
                 let error = WireError(
-                    status: WireStatus.tooBig,
+                    status: .tooBig,
                     message: "request is \(text.utf8.count) bytes; the limit is \(configuration.maxWebSocketWriteBytes)"
                 )
                 requests.append(SessionRequest(number: number, request: .failure(error)))

@@ -2,7 +2,7 @@ import Testing
 
 @testable import RTDBCore
 
-@Suite struct ServerValueTests {
+@Suite struct ServerValuePlaceholderTests {
     let now: Int64 = 1_724_150_000_000
 
     @Test func timestampInsideValues() throws {
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func placeholderJSON() {
-        #expect(ServerValue.timestamp.json.jsonString == #"{".sv":"timestamp"}"#)
-        #expect(ServerValue.increment(3).json.jsonString == #"{".sv":{"increment":3}}"#)
+        #expect(ServerValuePlaceholder.timestamp.json.jsonString == #"{".sv":"timestamp"}"#)
+        #expect(ServerValuePlaceholder.increment(3).json.jsonString == #"{".sv":{"increment":3}}"#)
     }
 }

@@ -1,5 +1,7 @@
-/// A placeholder the server replaces with a value when it applies a write (rtdb-spec §1.12).
-public enum ServerValue: Sendable, Hashable {
+/// A placeholder the server replaces with a value when it applies a write (rtdb-spec §1.12), as
+/// the engine reads it; apps write these with the client's `ServerValue.timestamp()` and
+/// `ServerValue.increment(_:)`.
+public enum ServerValuePlaceholder: Sendable, Hashable {
     /// `{".sv":"timestamp"}`: the server's clock, in milliseconds since the Unix epoch.
     case timestamp
     /// `{".sv":{"increment":n}}`: the number stored at that location plus `n` (a missing or

@@ -1,0 +1,24 @@
+import Foundation
+
+/// A write the server refused, kept with the server's reason instead of being dropped.
+public struct DeadLetter: Sendable, Hashable, Identifiable {
+    /// The write as it was queued.
+    public var write: PendingWrite
+    /// The server's status code (`permission_denied`, `too_big`, `invalid_data`, …).
+    public var status: String
+    /// The server's explanation.
+    public var reason: String
+    /// When the server refused it.
+    public var failedAt: Date
+
+    /// Makes a dead letter.
+    public init(write: PendingWrite, status: String, reason: String, failedAt: Date) {
+        self.write = write
+        self.status = status
+        self.reason = reason
+        self.failedAt = failedAt
+    }
+
+    /// The write's id.
+    public var id: Int { write.id }
+}

@@ -1,0 +1,46 @@
+/// The status of a response (`s`): `ok`, or why the request failed (protocol v5; see
+/// docs/wire-protocol.md).
+///
+/// Statuses are open-ended (a server may send one this code does not name), so this is a wrapper
+/// around the text, with the ones both sides use named.
+public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The status as it is sent.
+    public var rawValue: String
+
+    /// Wraps a status as it was sent.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Success.
+    public static let ok = WireStatus(rawValue: "ok")
+    /// A conditional put whose hash did not match.
+    public static let dataStale = WireStatus(rawValue: "datastale")
+    /// Refused by security rules, or a read-only location.
+    public static let permissionDenied = WireStatus(rawValue: "permission_denied")
+    /// A message, value or result over a size limit.
+    public static let tooBig = WireStatus(rawValue: "too_big")
+    /// A malformed or unusable credential.
+    public static let invalidToken = WireStatus(rawValue: "invalid_token")
+    /// A credential past its expiry.
+    public static let expiredToken = WireStatus(rawValue: "expired_token")
+    /// An action this server does not know.
+    public static let unknownAction = WireStatus(rawValue: "unknown_action")
+    /// A message that is not a well-formed request.
+    public static let invalidRequest = WireStatus(rawValue: "invalid_request")
+    /// A path or key that is not allowed.
+    public static let invalidPath = WireStatus(rawValue: "invalid_path")
+    /// A value that is not allowed (a non-finite number, a bad priority, an unknown server value).
+    public static let invalidData = WireStatus(rawValue: "invalid_data")
+    /// A write over the server's size limit, as some servers name it.
+    public static let writeTooBig = WireStatus(rawValue: "write_too_big")
+    /// A query object that cannot be read.
+    public static let invalidQuery = WireStatus(rawValue: "invalid_query")
+    /// A transaction's put lost with its connection, which the client fails as the SDKs do (a
+    /// client-side status; no server sends it).
+    public static let disconnect = WireStatus(rawValue: "disconnect")
+
+    /// Whether the request succeeded.
+    public var isOK: Bool { self == .ok }
+
+    /// The status as it is sent.
+    public var description: String { rawValue }
+}
