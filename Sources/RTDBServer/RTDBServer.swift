@@ -122,6 +122,6 @@ public final class RTDBServer: Sendable {
 
     static func makeSessionID() -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-        return String((0..<16).map { _ in alphabet.randomElement()! })
+        return String((0..<16).map { _ in alphabet[Int.random(in: alphabet.indices)] })
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import RTDBCore
 
-/// Reads and makes the credentials clients send in `auth`/`gauth` (rtdb-spec §4.6, §5.7).
+/// Reads and makes the credentials clients send in `auth`/`gauth`
+/// (docs/wire-protocol.md#credentials).
 ///
 /// Like the Firebase emulator, the server does not verify signatures: it reads the claims of any
 /// JWT (signed or `alg: none`) and treats the literal `owner` as admin. Expiry (`exp`, seconds

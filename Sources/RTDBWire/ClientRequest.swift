@@ -1,7 +1,8 @@
 import OrderedCollections
 import RTDBCore
 
-/// A request a client sends (`{"t":"d","d":{"r":N,"a":action,"b":body}}`, rtdb-spec §1.6), typed.
+/// A request a client sends (`{"t":"d","d":{"r":N,"a":action,"b":body}}`,
+/// docs/wire-protocol.md#requests), typed.
 public enum ClientRequest: Sendable, Hashable {
     /// `q`: listen at a path, optionally for a tagged query, with the hash of the client's cache.
     case listen(path: Path, query: QueryParams, tag: Int?, hash: String)

@@ -20,7 +20,7 @@ public struct Handshake: Sendable, Hashable {
     }
 }
 
-/// A control-layer message (`"t":"c"`, rtdb-spec §1.4).
+/// A control-layer message (`"t":"c"`, docs/wire-protocol.md#envelopes).
 public enum ControlMessage: Sendable, Hashable {
     /// `h`: the server hello.
     case hello(Handshake)

@@ -1,7 +1,8 @@
 import OrderedCollections
 import RTDBCore
 
-/// A message the server sends without a request (`{"t":"d","d":{"a":action,"b":body}}`, rtdb-spec §1.7).
+/// A message the server sends without a request (`{"t":"d","d":{"a":action,"b":body}}`,
+/// docs/wire-protocol.md#pushes).
 public enum ServerPush: Sendable, Hashable {
     /// `d`: the data at `path` is now `data`; a tagged push targets one query view.
     case data(path: Path, data: JSONValue, tag: Int?)

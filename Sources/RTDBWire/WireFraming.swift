@@ -1,4 +1,4 @@
-/// Splits outgoing protocol messages into frames (rtdb-spec §1.2).
+/// Splits outgoing protocol messages into frames (docs/wire-protocol.md#framing).
 ///
 /// A message longer than 16,384 UTF-16 code units goes as a frame holding only the decimal
 /// fragment count, then that many fragments. Fragments are cut on Unicode scalar boundaries so
@@ -37,7 +37,7 @@ public enum WireFraming {
     }
 }
 
-/// Reassembles incoming frames into protocol messages (rtdb-spec §1.2).
+/// Reassembles incoming frames into protocol messages (docs/wire-protocol.md#framing).
 ///
 /// A frame of at most six characters that is a number starts a multi-frame message of that
 /// many fragments; `0` is the client keepalive and is ignored. Any other frame is a whole message.

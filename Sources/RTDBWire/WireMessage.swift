@@ -1,6 +1,6 @@
 import RTDBCore
 
-/// One protocol v5 message after de-framing (rtdb-spec §1.3).
+/// One protocol v5 message after de-framing (docs/wire-protocol.md#envelopes).
 public enum WireMessage: Sendable, Hashable {
     /// A control-layer message.
     case control(ControlMessage)

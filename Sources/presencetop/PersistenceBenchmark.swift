@@ -150,7 +150,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
             String(
                 format:
                     "cold start (10 MB cache + %d queued writes) to the first value event: median %.1f ms (best %.1f); raw sqlite3 read of the same rows: median %.1f ms; ratio %.2f",
-                queuedWrites, median(added), added.min()!, rawMedian, median(added) / rawMedian))
+                queuedWrites, median(added), added.min() ?? .nan, rawMedian, median(added) / rawMedian))
         print(
             String(
                 format:

@@ -54,6 +54,29 @@ import Testing
         await server.stop()
     }
 
+    @Test func theFirstReferenceStartsTheEngineAndQueuedWritesGoOut() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start()
+        let first = Self.client(port: server.port, directory: directory)
+        first.goOffline()
+        for index in 0..<10 {
+            first.reference(withPath: "queued/\(index)").setValue(index, andPriority: nil)
+        }
+        first.close()
+
+        // A new run whose app only makes a reference, as an app that reads later would.
+        let second = Self.client(port: server.port, directory: directory)
+        _ = second.reference(withPath: "queued")
+        #expect(
+            try await eventually {
+                try await http("GET", "/queued.json", port: server.port).json?.arrayValue?.count == 10
+            },
+            "the ten writes reached the server without the app writing again")
+        second.close()
+        await server.stop()
+    }
+
     @Test func aRefusedWriteGoesToTheDeadLettersWhileLaterWritesGoThrough() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,7 +2,8 @@ import Testing
 
 @testable import RTDBCore
 
-/// Vectors from `shared/reference/official-clients.md` (captured from real frames) and rtdb-spec §1.11.
+/// Vectors captured from real clients' frames; the algorithm is in
+/// docs/wire-protocol.md#the-node-hash.
 @Suite struct NodeHashTests {
     @Test(arguments: [
         (#"5"#, "w28swksk9+tXf5jEdS9R5oSFAv8="),

@@ -129,11 +129,18 @@ public final class Database: Sendable {
     func withState<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
 
     /// A reference to the root.
-    public func reference() -> DatabaseReference { DatabaseReference(database: self, path: .root) }
+    ///
+    /// The first reference starts the engine, as FirebaseDatabase does: it connects, and with
+    /// persistence writes queued by an earlier run go out even if the app never writes again.
+    public func reference() -> DatabaseReference {
+        _ = repo
+        return DatabaseReference(database: self, path: .root)
+    }
 
-    /// A reference to a path.
+    /// A reference to a path (the first reference starts the engine, as ``reference()`` says).
     public func reference(withPath path: String) -> DatabaseReference {
-        DatabaseReference(database: self, path: Path(path))
+        _ = repo
+        return DatabaseReference(database: self, path: Path(path))
     }
 
     /// Disconnects and stays offline until ``goOnline()``.

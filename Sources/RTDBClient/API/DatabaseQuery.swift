@@ -101,7 +101,8 @@ public class DatabaseQuery: @unchecked Sendable {
                 if let snapshot {
                     continuation.resume(returning: snapshot)
                 } else {
-                    continuation.resume(throwing: error!)
+                    continuation.resume(
+                        throwing: error ?? DatabaseError(code: "unknown", message: "no data and no error"))
                 }
             }
         }

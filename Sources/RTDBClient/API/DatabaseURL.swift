@@ -1,7 +1,8 @@
 import Foundation
 
-/// A database URL read as the SDKs read it (rtdb-spec §1.1): the namespace from `?ns=` or the
-/// first label of a `<ns>.firebaseio.com` host; `ws` for local hosts, `wss` otherwise.
+/// A database URL read as the SDKs read it (docs/wire-protocol.md#connecting): the namespace from
+/// `?ns=` or the first label of a `<ns>.firebaseio.com` host; `ws` for local hosts, `wss`
+/// otherwise.
 struct DatabaseURL {
     var socketBase: String
     var namespace: String

@@ -47,7 +47,7 @@ extension PersistentConnection {
                 sendAuth(authCredential)
             }
         }
-        for key in listens.keys.sorted() { sendListen(listens[key]!) }
+        for (_, listen) in listens.sorted(by: { $0.key < $1.key }) { sendListen(listen) }
         let queued = offlineQueue
         offlineQueue = []
         for request in queued where request.request.action.isOnDisconnect { sendRetained(request) }

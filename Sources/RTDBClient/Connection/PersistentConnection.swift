@@ -14,9 +14,9 @@ protocol PersistentConnectionDelegate: AnyObject {
     func connectionWritesPaused(_ reason: String?)
 }
 
-/// The protocol v5 client connection (rtdb-spec §4): handshake, requests and responses, restoring
-/// auth, listens, unacknowledged writes and onDisconnect operations on every reconnect, back-off,
-/// keepalive, and clock-skew sampling.
+/// The protocol v5 client connection (docs/wire-protocol.md#reconnecting): handshake, requests and
+/// responses, restoring auth, listens, unacknowledged writes and onDisconnect operations on every
+/// reconnect, back-off, keepalive, and clock-skew sampling.
 ///
 /// `@unchecked Sendable` is safe because every method and property is used only on `queue`, a
 /// serial queue: transport events and timers hop onto it before touching state (the same
@@ -211,7 +211,7 @@ final class PersistentConnection: @unchecked Sendable {
         callbacks = [:]
         // Requests lost with the connection go out again first, in the order they were made (the
         // SDKs drop them, so an onDisconnect made just before a drop would never be registered).
-        offlineQueue = retained.keys.sorted().map { retained[$0]! } + offlineQueue
+        offlineQueue = retained.sorted { $0.key < $1.key }.map(\.value) + offlineQueue
         retained = [:]
         pingSentAt = nil
         // Writes that were sent stay queued and are sent again in order after reconnecting. A

@@ -1,5 +1,5 @@
-/// Reconnect back-off (rtdb-spec §4.2): 1 s, ×1.3 per failure, at most 30 s, with jitter; reset
-/// after a connection has lasted 30 s.
+/// Reconnect back-off (docs/wire-protocol.md#reconnecting): 1 s, ×1.3 per failure, at most 30 s,
+/// with jitter; reset after a connection has lasted 30 s.
 public struct RetryPolicy: Sendable {
     /// The first delay, ms.
     public var minimumDelayMs: Double = 1_000

@@ -1,4 +1,5 @@
-/// When and how much of the disk cache to prune (the SDKs' LRU policy, rtdb-spec §3.5).
+/// When and how much of the disk cache to prune (the SDKs' LRU policy,
+/// docs/persistence.md#the-cache).
 struct CachePolicy: Sendable {
     /// The cache's size limit in bytes.
     var maxSizeBytes: Int

@@ -62,7 +62,9 @@ extension ClientStore {
         for row in ancestors {
             let rowPath = ClientStore.path(fromKey: row["path"])
             let (node, priority) = try ClientStore.decode(row["value"], at: rowPath)
-            result = node.child(at: rowPath.relativePath(to: path)!)
+            // The rows were selected as `path` and its ancestors, so each has a relative path.
+            guard let relative = rowPath.relativePath(to: path) else { continue }
+            result = node.child(at: relative)
             priorities.removeAll()
             if let priority, rowPath == path { priorities.append((.root, priority)) }
         }

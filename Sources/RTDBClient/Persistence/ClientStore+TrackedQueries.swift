@@ -1,7 +1,7 @@
 import GRDB
 import RTDBCore
 
-/// A query the app has listened to, as remembered on disk (rtdb-spec §3.1).
+/// A query the app has listened to, as remembered on disk (docs/persistence.md#the-cache).
 struct TrackedQuery: Sendable, Hashable {
     var id: Int
     var query: QuerySpec

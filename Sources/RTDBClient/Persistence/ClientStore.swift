@@ -33,30 +33,23 @@ final class ClientStore: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
+            // A dead letter is a queued write plus why and when it was refused: both tables share
+            // the write's columns.
+            let write = """
+                id INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                path TEXT NOT NULL,
+                data TEXT NOT NULL,
+                name TEXT,
+                enqueued_at INTEGER NOT NULL,
+                """
             try db.execute(
                 sql: """
                     CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-                    CREATE TABLE writes (
-                        id INTEGER PRIMARY KEY,
-                        kind TEXT NOT NULL,
-                        path TEXT NOT NULL,
-                        data TEXT NOT NULL,
-                        name TEXT,
-                        enqueued_at INTEGER NOT NULL,
-                        attempts INTEGER NOT NULL DEFAULT 0
-                    );
+                    CREATE TABLE writes (\(write) attempts INTEGER NOT NULL DEFAULT 0);
                     CREATE TABLE dead_letters (
-                        id INTEGER PRIMARY KEY,
-                        kind TEXT NOT NULL,
-                        path TEXT NOT NULL,
-                        data TEXT NOT NULL,
-                        name TEXT,
-                        enqueued_at INTEGER NOT NULL,
-                        attempts INTEGER NOT NULL,
-                        failed_at INTEGER NOT NULL,
-                        status TEXT NOT NULL,
-                        reason TEXT NOT NULL
-                    );
+                        \(write) attempts INTEGER NOT NULL, failed_at INTEGER NOT NULL, status TEXT NOT NULL,
+                        reason TEXT NOT NULL);
                     CREATE TABLE server_cache (path TEXT PRIMARY KEY, value TEXT NOT NULL);
                     CREATE TABLE tracked_queries (
                         id INTEGER PRIMARY KEY,

@@ -107,7 +107,7 @@ final class PendingWriteQueue {
     /// Saves what a named transaction last sent (to send it again after a restart).
     func recordAttempt(_ id: Int, _ data: JSONValue) {
         guard entries[id] != nil else { return }
-        entries[id]!.write.data = data
+        entries[id]?.write.data = data
         do {
             try store?.setData(id, data)
         } catch {
@@ -118,8 +118,8 @@ final class PendingWriteQueue {
     /// The connection dropped: whatever was in flight waits again.
     func markAllQueued() {
         var changed = false
-        for id in Array(entries.keys) where entries[id]!.state == .inFlight {
-            entries[id]!.state = state(for: entries[id]!.write)
+        for (id, entry) in entries where entry.state == .inFlight {
+            entries[id]?.state = state(for: entry.write)
             changed = true
         }
         if changed { onChange() }
@@ -129,8 +129,8 @@ final class PendingWriteQueue {
     func setPaused(_ reason: String?) {
         guard reason != pauseReason else { return }
         pauseReason = reason
-        for id in Array(entries.keys) where entries[id]!.state != .inFlight {
-            entries[id]!.state = state(for: entries[id]!.write)
+        for (id, entry) in entries where entry.state != .inFlight {
+            entries[id]?.state = state(for: entry.write)
         }
         onChange()
     }

@@ -3,8 +3,9 @@ import GRDB
 import Logging
 import RTDBCore
 
-/// The server cache and tracked queries on disk, kept in step with the sync tree (rtdb-spec §3):
-/// what a new view may start from, which queries are complete, and LRU pruning.
+/// The server cache and tracked queries on disk, kept in step with the sync tree
+/// (docs/persistence.md#the-cache): what a new view may start from, which queries are complete, and
+/// LRU pruning.
 ///
 /// Used only on the repo's queue. Cache failures are logged, never thrown at the app: the cache
 /// is an optimisation, and the server has the data.
@@ -97,7 +98,7 @@ final class PersistenceManager {
             keys.formUnion((try? store.trackedKeys(query.id)) ?? [])
         }
         for (childPath, queries) in tracked where childPath.parent == path && queries["default"]?.complete == true {
-            keys.insert(childPath.back!)
+            if let key = childPath.back { keys.insert(key) }
         }
         return keys
     }

@@ -101,7 +101,7 @@ extension Repo {
     }
 
     /// Gives the connection the restored writes it does not have yet, in order: on connecting,
-    /// and before anything else is put (see ``put(action:path:data:hash:idempotencyKey:onSend:onComplete:)``).
+    /// and before anything else is put (see ``put(_:path:data:hash:idempotencyKey:onSend:onComplete:)``).
     func handOverRestoredWrites() {
         guard !restoredUnsent.isEmpty else { return }
         let writes = restoredUnsent

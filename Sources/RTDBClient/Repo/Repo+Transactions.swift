@@ -1,7 +1,7 @@
 import RTDBCore
 import RTDBWire
 
-/// One transaction in flight (rtdb-spec §6.1).
+/// One transaction in flight (docs/client-engine.md#transactions).
 final class TransactionRecord {
     enum Status { case run, sent, sentNeedsAbort, needsAbort, completed }
 
@@ -37,8 +37,8 @@ final class TransactionRecord {
 extension Repo {
     static let maxTransactionRetries = 25
 
-    /// Starts a transaction (rtdb-spec §6.2): run locally now on the best data known, then send a
-    /// hash-conditional set, rerunning on `datastale` up to 25 times.
+    /// Starts a transaction (docs/client-engine.md#transactions): run locally now on the best data
+    /// known, then send a hash-conditional set, rerunning on `datastale` up to 25 times.
     func startTransaction(
         _ path: Path, database: Database, update: @escaping (MutableData) -> TransactionResult,
         completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool,
@@ -109,7 +109,7 @@ extension Repo {
         callbackQueue.async { completion(error, committed, snapshot) }
     }
 
-    /// Sends every queue whose transactions are all ready (rtdb-spec §6.3).
+    /// Sends every queue whose transactions are all ready (docs/client-engine.md#transactions).
     func sendReadyTransactions(database: Database) {
         for (path, queue) in transactions where !queue.isEmpty && queue.allSatisfy({ $0.status == .run }) {
             let excluded = Set(queue.map(\.writeID))
@@ -119,8 +119,13 @@ extension Repo {
                 record.status = .sent
                 record.retryCount += 1
             }
-            let payload = queue.last!.outputRaw
-            let attempt = queue.last!
+            // The queue was just checked non-empty (it is a dictionary value kept only while it
+            // has records); a guard keeps an empty one from crashing the app's engine.
+            guard let attempt = queue.last else {
+                logger.error("transaction queue at \(path) is empty; nothing to send")
+                continue
+            }
+            let payload = attempt.outputRaw
             let key = idempotencyKey(attempt.pendingID, attempt: attempt.retryCount)
             for record in queue {
                 pendingWrites.markSent(record.pendingID)
@@ -209,7 +214,8 @@ extension Repo {
         }
     }
 
-    /// A user set or update at `path` aborts overlapping transactions (rtdb-spec §6.6).
+    /// A user set or update at `path` aborts overlapping transactions
+    /// (docs/client-engine.md#transactions).
     func abortTransactions(overlapping path: Path, database: Database) {
         for transactionPath in transactions.keys where transactionPath.contains(path) || path.contains(transactionPath)
         {

@@ -198,20 +198,16 @@ extension Repo {
     }
 
     func onDisconnectUpdate(_ path: Path, values: [(String, Any?)], completion: Completion?) {
-        var converted: [(String, JSONValue)] = []
+        let children: [(String, JSONValue)]
         do throws(ValidationError) {
-            for (key, value) in values { converted.append((key, try JSONValue(any: value, at: path.child(key)))) }
+            children = try Repo.jsonChildren(values, at: path)
         } catch {
             return fail(completion, error)
         }
-        let children = converted
         queue.async { [self] in
-            var nodes: [(Path, Node)] = []
+            let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
-                try Validation.validateUpdatePaths(children.map { Path($0.0) }, at: path)
-                for (key, json) in children {
-                    nodes.append((path.child(key), try Repo.node(json, at: path.child(key))))
-                }
+                nodes = try Repo.updateNodes(children, at: path)
             } catch {
                 return fail(completion, error)
             }
@@ -236,7 +232,7 @@ extension Repo {
     }
 
     /// The connection dropped: show this client's onDisconnect writes locally, as the server will
-    /// apply them (rtdb-spec §2.11).
+    /// apply them (docs/client-engine.md#ondisconnect-locally).
     func runOnDisconnectLocally() {
         let now = serverTime
         var events: [SyncEvent] = []

@@ -6,7 +6,7 @@ import RTDBWire
 import Synchronization
 
 /// One database connection's engine: the sync trees, the connection and the event queue
-/// (rtdb-spec §2.1).
+/// (docs/client-engine.md#the-repo).
 ///
 /// `@unchecked Sendable` is safe because all mutable state is touched only on `queue`, a serial
 /// queue; the API hops onto it with `queue.async`, and the connection delivers on it.
@@ -110,7 +110,7 @@ final class Repo: @unchecked Sendable {
     static func makeInstanceID() -> String {
         let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         var generator = SystemRandomNumberGenerator()
-        return String((0..<20).map { _ in alphabet.randomElement(using: &generator)! })
+        return String((0..<20).map { _ in alphabet[Int.random(in: alphabet.indices, using: &generator)] })
     }
 
     func tree(for path: Path) -> SyncTree { path.isInfo ? infoTree : serverTree }

@@ -50,8 +50,8 @@ struct CompoundWrite: Sendable {
 
     /// The node a write at or above `path` fully defines there.
     func completeNode(_ path: Path) -> Node? {
-        guard let (rootMostPath, value) = tree.findRootMostValueAndPath(path) else { return nil }
-        return value.child(at: rootMostPath.relativePath(to: path)!)
+        guard let (value, remaining) = tree.findRootMostValue(path) else { return nil }
+        return value.child(at: remaining)
     }
 
     /// The children this write fully defines.

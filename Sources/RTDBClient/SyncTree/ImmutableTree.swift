@@ -16,7 +16,7 @@ struct ImmutableTree<Value> {
 
     /// Children in UTF-16 key order.
     var sortedChildren: [(key: String, tree: ImmutableTree<Value>)] {
-        children.keys.sorted(by: UTF16Order.lessThan).map { ($0, children[$0]!) }
+        children.sorted { UTF16Order.lessThan($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// The value at `path`, if any.
@@ -77,36 +77,39 @@ struct ImmutableTree<Value> {
         return child.isEmpty
     }
 
-    /// The value nearest the root on the way to `path`, with its path.
-    func findRootMostValueAndPath(_ path: Path) -> (path: Path, value: Value)? {
-        if let value { return (.root, value) }
+    /// The value nearest the root on the way to `path`, with the rest of `path` below it.
+    func findRootMostValue(_ path: Path) -> (value: Value, remaining: Path)? {
+        if let value { return (value, path) }
         var tree = self
         for (offset, segment) in path.segments.enumerated() {
             guard let child = tree.children[segment] else { return nil }
             tree = child
-            if let value = tree.value { return (Path(segments: Array(path.segments[...offset])), value) }
+            if let value = tree.value { return (value, Path(segments: Array(path.segments[(offset + 1)...]))) }
         }
         return nil
     }
 
-    /// The first value on the way to `path` for which `predicate` returns something.
-    func findOnPath<T>(_ path: Path, _ predicate: (Path, Value) -> T?) -> T? {
+    /// The first value on the way to `path` for which `predicate` returns something; the predicate
+    /// gets each value with the rest of `path` below it.
+    func findOnPath<T>(_ path: Path, _ predicate: (_ remaining: Path, Value) -> T?) -> T? {
         var tree = self
-        var walked: [String] = []
-        if let value = tree.value, let found = predicate(.root, value) { return found }
-        for segment in path.segments {
+        if let value = tree.value, let found = predicate(path, value) { return found }
+        for (offset, segment) in path.segments.enumerated() {
             guard let child = tree.children[segment] else { return nil }
             tree = child
-            walked.append(segment)
-            if let value = tree.value, let found = predicate(Path(segments: walked), value) { return found }
+            if let value = tree.value,
+                let found = predicate(Path(segments: Array(path.segments[(offset + 1)...])), value)
+            {
+                return found
+            }
         }
         return nil
     }
 
-    /// Visits every value on the way to `path`, root first.
-    func forEachOnPath(_ path: Path, _ body: (Path, Value) -> Void) {
-        _ = findOnPath(path) { (walked, value) -> Bool? in
-            body(walked, value)
+    /// Visits every value on the way to `path`, root first, with the rest of `path` below it.
+    func forEachOnPath(_ path: Path, _ body: (_ remaining: Path, Value) -> Void) {
+        _ = findOnPath(path) { (remaining, value) -> Bool? in
+            body(remaining, value)
             return nil
         }
     }

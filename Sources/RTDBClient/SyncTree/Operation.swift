@@ -14,7 +14,7 @@ struct OperationSource {
     }
 }
 
-/// A change the sync tree applies to its views (rtdb-spec §2.3).
+/// A change the sync tree applies to its views (docs/client-engine.md#the-sync-tree).
 enum Operation {
     case overwrite(source: OperationSource, path: Path, node: Node)
     case merge(source: OperationSource, path: Path, children: ImmutableTree<Node>)

@@ -13,8 +13,8 @@ final class SyncPoint {
             return views[queryID]?.apply(operation, writes: writes, completeServerCache: completeServerCache) ?? []
         }
         var events: [SyncEvent] = []
-        for key in order {
-            events += views[key]!.apply(operation, writes: writes, completeServerCache: completeServerCache)
+        for view in order.compactMap({ views[$0] }) {
+            events += view.apply(operation, writes: writes, completeServerCache: completeServerCache)
         }
         return events
     }
@@ -75,8 +75,8 @@ final class SyncPoint {
     var queryViews: [View] { order.compactMap { views[$0] }.filter { !$0.query.loadsAllData } }
 
     func completeServerCache(_ path: Path) -> Node? {
-        for key in order {
-            if let cache = views[key]!.completeServerCache(path) { return cache }
+        for view in order.compactMap({ views[$0] }) {
+            if let cache = view.completeServerCache(path) { return cache }
         }
         return nil
     }

@@ -3,13 +3,12 @@ import RTDBWire
 
 extension SyncTree {
     /// Adds a listener for `query`; returns its initial events and starts a server listen when no
-    /// complete view at or above the location covers it (rtdb-spec §2.4).
+    /// complete view at or above the location covers it (docs/client-engine.md#the-sync-tree).
     func addEventRegistration(_ registration: any EventRegistration, for query: QuerySpec) -> [SyncEvent] {
         let path = query.path
         var serverCache: Node?
         var foundAncestorDefaultView = false
-        syncPoints.forEachOnPath(path) { pathToSyncPoint, box in
-            let relative = pathToSyncPoint.relativePath(to: path)!
+        syncPoints.forEachOnPath(path) { relative, box in
             serverCache = serverCache ?? box.point.completeServerCache(relative)
             foundAncestorDefaultView = foundAncestorDefaultView || box.point.hasCompleteView
         }

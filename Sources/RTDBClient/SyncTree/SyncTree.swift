@@ -12,7 +12,7 @@ protocol ListenProvider: AnyObject {
     func stopListening(_ query: QuerySpec, tag: Int?)
 }
 
-/// The client engine's core (rtdb-spec §2.3).
+/// The client engine's core (docs/client-engine.md#the-sync-tree).
 ///
 /// It holds views at locations, pending writes, and the server listens they need. Every
 /// operation returns the events to raise.
@@ -131,17 +131,14 @@ final class SyncTree {
     /// Complete data at `path` from server caches and all writes (hidden ones too), for
     /// transactions and for resolving server values locally.
     func calcCompleteEventCache(_ path: Path, excluding: Set<Int> = []) -> Node {
-        let serverCache = syncPoints.findOnPath(path) { pathSoFar, box in
-            box.point.completeServerCache(pathSoFar.relativePath(to: path)!)
-        }
+        let serverCache = syncPoints.findOnPath(path) { relative, box in box.point.completeServerCache(relative) }
         return pendingWriteTree.calcCompleteEventCache(
             path, completeServerCache: serverCache, excluding: excluding, includeHidden: true) ?? .empty
     }
 
     /// The complete server data for `path`, if a view has it.
     func completeServerCache(_ path: Path) -> Node? {
-        syncPoints.findOnPath(path) { pathSoFar, box in box.point.completeServerCache(pathSoFar.relativePath(to: path)!)
-        }
+        syncPoints.findOnPath(path) { relative, box in box.point.completeServerCache(relative) }
     }
 
     // MARK: - Applying operations

@@ -15,7 +15,8 @@ struct WriteRecord {
     }
 }
 
-/// Every pending user write, and the visible ones layered into one `CompoundWrite` (rtdb-spec §2.5).
+/// Every pending user write, and the visible ones layered into one `CompoundWrite`
+/// (docs/client-engine.md#the-write-tree).
 final class WriteTree {
     private var visibleWrites = CompoundWrite.empty
     /// In write order; acknowledgements remove the oldest, so a deque (an array would move every

@@ -13,7 +13,15 @@ public enum EventType: String, Sendable, CaseIterable, Comparable {
     /// The whole view's data.
     case value
 
-    private var order: Int { EventType.allCases.firstIndex(of: self)! }
+    private var order: Int {
+        switch self {
+        case .childRemoved: 0
+        case .childAdded: 1
+        case .childMoved: 2
+        case .childChanged: 3
+        case .value: 4
+        }
+    }
 
     /// Removed < added < moved < changed < value.
     public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.order < rhs.order }
@@ -27,6 +35,9 @@ struct Change {
     var oldNode: Node?
     var previousKey: ChildKey?
 
+    /// The child and its data, for a child event (nil for a value event).
+    var namedNode: NamedNode? { childKey.map { NamedNode(key: $0, node: node) } }
+
     static func value(_ node: Node) -> Change { Change(type: .value, node: node) }
     static func added(_ key: ChildKey, _ node: Node) -> Change { Change(type: .childAdded, node: node, childKey: key) }
     static func removed(_ key: ChildKey, _ node: Node) -> Change {
@@ -38,7 +49,7 @@ struct Change {
     static func moved(_ key: ChildKey, _ node: Node) -> Change { Change(type: .childMoved, node: node, childKey: key) }
 }
 
-/// Folds several changes to one child within one operation into one (rtdb-spec §2.7).
+/// Folds several changes to one child within one operation into one (docs/client-engine.md#views).
 final class ChildChangeAccumulator {
     private(set) var changes: [Change] = []
     private var positions: [ChildKey: Int] = [:]

@@ -1,6 +1,7 @@
 import RTDBCore
 
-/// Keeps at most `limit` children of a range, from the left or the right end (rtdb-spec §2.7).
+/// Keeps at most `limit` children of a range, from the left or the right end
+/// (docs/client-engine.md#views).
 ///
 /// When a child leaves a full window, the next child is pulled in only if it is known locally;
 /// otherwise the window shrinks until the server sends the replacement.

@@ -36,7 +36,8 @@ struct WriteTreeCompleteChildSource: CompleteChildSource {
     }
 }
 
-/// How a view turns data into what it shows (rtdb-spec §2.7): everything, a range, or a window.
+/// How a view turns data into what it shows (docs/client-engine.md#views): everything, a range, or
+/// a window.
 protocol NodeFilter {
     func updateChild(
         _ snap: Node, key: ChildKey, newChild: Node, affectedPath: Path, source: any CompleteChildSource,

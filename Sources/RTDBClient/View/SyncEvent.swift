@@ -33,7 +33,7 @@ struct DataEvent {
     var path: Path { childKey.map { query.path.child(Path(segments: [$0.string])) } ?? query.path }
 }
 
-/// Makes the events of one view's changes, in the SDKs' order (rtdb-spec §2.8).
+/// Makes the events of one view's changes, in the SDKs' order (docs/client-engine.md#views).
 enum EventGenerator {
     static func events(
         for changes: [Change], eventCache: Node, registrations: [any EventRegistration], query: QuerySpec
@@ -41,8 +41,10 @@ enum EventGenerator {
         let index = query.params.index
         var moves: [Change] = []
         for change in changes where change.type == .childChanged {
-            if let old = change.oldNode, index.indexedValueChanged(old: old, new: change.node) {
-                moves.append(.moved(change.childKey!, change.node))
+            if let key = change.childKey, let old = change.oldNode,
+                index.indexedValueChanged(old: old, new: change.node)
+            {
+                moves.append(.moved(key, change.node))
             }
         }
         var ordered: IndexedChildren?
@@ -51,15 +53,17 @@ enum EventGenerator {
             var ofType = (type == .childMoved ? moves : changes).filter { $0.type == type }
             guard !ofType.isEmpty else { continue }
             if type != .value {
-                ofType.sort {
-                    index.compare(
-                        NamedNode(key: $0.childKey!, node: $0.node), NamedNode(key: $1.childKey!, node: $1.node)) < 0
+                // Child changes always name their child.
+                ofType.sort { a, b in
+                    guard let a = a.namedNode, let b = b.namedNode else { return false }
+                    return index.compare(a, b) < 0
                 }
             }
             for var change in ofType {
                 if type == .childAdded || type == .childChanged || type == .childMoved {
-                    if ordered == nil { ordered = IndexedChildren(eventCache, index: index) }
-                    change.previousKey = ordered!.predecessor(of: NamedNode(key: change.childKey!, node: change.node))
+                    let children = ordered ?? IndexedChildren(eventCache, index: index)
+                    ordered = children
+                    change.previousKey = change.namedNode.flatMap { children.predecessor(of: $0) }
                 }
                 for registration in registrations where registration.respondsTo(type) {
                     events.append(

@@ -1,6 +1,7 @@
 import RTDBCore
 
-/// One query's view of the data: its caches, its filter and its listeners (rtdb-spec §2.6).
+/// One query's view of the data: its caches, its filter and its listeners
+/// (docs/client-engine.md#views).
 final class View {
     let query: QuerySpec
     let processor: ViewProcessor
@@ -32,7 +33,7 @@ final class View {
     /// Complete server data at `path` below the view, if this view has it.
     func completeServerCache(_ path: Path) -> Node? {
         guard let complete = cache.completeServerSnap else { return nil }
-        if query.loadsAllData || (!path.isEmpty && !complete.child(path.front!).isEmpty) {
+        if query.loadsAllData || path.front.map({ !complete.child($0).isEmpty }) == true {
             return complete.child(at: path)
         }
         return nil

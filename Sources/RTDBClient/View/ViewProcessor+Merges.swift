@@ -8,6 +8,7 @@ extension ViewProcessor {
         // Children already in view first, so that a limited window has room for newcomers after.
         var current = cache
         var entries: [(Path, Node)] = []
+        // A merge's values sit below its path, so every write path here has a first key.
         children.visitValues { relative, node in entries.append((path.child(relative), node)) }
         for (writePath, node) in entries where cache.eventCache.isCompleteForChild(ChildKey(writePath.front!)) {
             current = applyUserOverwrite(current, writePath, node, writes, completeCache, accumulator)
@@ -108,6 +109,7 @@ extension ViewProcessor {
             }
             newEventNode = filter.updateFullNode(oldEventNode, newNode, accumulator: accumulator)
         } else {
+            // Not the root: that case was handled above.
             let childKey = ChildKey(path.front!)
             var newChild = writes.calcCompleteChild(childKey, existingServerCache: cache.serverCache)
             if newChild == nil && cache.serverCache.isCompleteForChild(childKey) {

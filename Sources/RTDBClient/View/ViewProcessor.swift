@@ -1,6 +1,7 @@
 import RTDBCore
 
-/// Applies operations to a view's caches and collects the resulting child changes (rtdb-spec §2.7).
+/// Applies operations to a view's caches and collects the resulting child changes
+/// (docs/client-engine.md#views).
 struct ViewProcessor {
     let filter: any NodeFilter
 
@@ -67,6 +68,7 @@ struct ViewProcessor {
                 newEventNode = filter.updateFullNode(cache.eventCache.node, complete, accumulator: accumulator)
             }
         } else {
+            // Not the root: that case was handled above.
             let childKey = ChildKey(changePath.front!)
             if childKey.isPriorityKey {
                 let updated = writes.calcEventCacheAfterServerOverwrite(
@@ -110,6 +112,7 @@ struct ViewProcessor {
             let updated = oldServer.node.updating(at: changePath, with: changedSnap)
             newServerNode = serverFilter.updateFullNode(oldServer.node, updated, accumulator: nil)
         } else {
+            // Not the root: that case was handled above.
             let childKey = ChildKey(changePath.front!)
             if !oldServer.isCompleteForPath(changePath) && changePath.count > 1 {
                 return oldCache  // an update meant for other listeners
@@ -143,6 +146,7 @@ struct ViewProcessor {
             let newNode = filter.updateFullNode(oldEventSnap.node, changedSnap, accumulator: accumulator)
             return oldCache.updatingEventSnap(newNode, complete: true, filtered: filter.filtersNodes)
         }
+        // Not the root: that case was handled above.
         let childKey = ChildKey(changePath.front!)
         if childKey.isPriorityKey {
             let newNode = filter.updatePriority(oldEventSnap.node, changedSnap)

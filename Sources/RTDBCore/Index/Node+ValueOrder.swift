@@ -1,5 +1,5 @@
 extension Node {
-    /// Three-way value-order comparison (rtdb-spec §5.8):
+    /// Three-way value-order comparison (docs/data-model.md#ordering):
     /// null < false < true < numbers < strings < objects, and all objects compare equal.
     public static func compareValues(_ lhs: Node, _ rhs: Node) -> Int {
         switch (lhs.storage, rhs.storage) {

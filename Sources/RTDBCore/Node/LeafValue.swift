@@ -29,7 +29,7 @@ public enum LeafValue: Sendable, Hashable {
         }
     }
 
-    /// Three-way value-order comparison of two leaves (rtdb-spec §5.8).
+    /// Three-way value-order comparison of two leaves (docs/data-model.md#ordering).
     public static func compare(_ lhs: LeafValue, _ rhs: LeafValue) -> Int {
         switch (lhs, rhs) {
         case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)

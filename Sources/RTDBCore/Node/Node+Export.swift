@@ -46,7 +46,10 @@ extension Node {
         }
         guard maxIndex < 2 * children.count else { return nil }
         var elements = [JSONValue](repeating: .null, count: maxIndex + 1)
-        for (key, child) in children { elements[Int(key.intValue!)] = child.plainJSON(arrays: true) }
+        for (key, child) in children {
+            guard let index = key.intValue else { return nil }  // every key was checked above
+            elements[Int(index)] = child.plainJSON(arrays: true)
+        }
         return .array(elements)
     }
 }

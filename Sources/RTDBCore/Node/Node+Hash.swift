@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 
 extension Node {
-    /// The SDKs' node hash: base64 SHA-1 of the node's hash representation (rtdb-spec §1.11).
+    /// The SDKs' node hash: base64 SHA-1 of the node's hash representation
+    /// (docs/wire-protocol.md#the-node-hash).
     ///
     /// The empty node, and a node whose representation is empty, hash to `""`. Servers compare
     /// it with the `h` of listens and transactions; it also serves as the REST ETag.

@@ -124,8 +124,11 @@ extension JSONValue {
         return members
     }
 
-    /// Booleans and numbers by their exact type: Foundation would bridge `1` to `true` (and back)
-    /// through NSNumber if a plain `as? Bool` were tried first.
+    /// Booleans and numbers by their exact type.
+    ///
+    /// Foundation would bridge `1` to `true` (and back) through NSNumber if a plain `as? Bool`
+    /// were tried first. Each `as!` follows the check that the value's type is exactly that type,
+    /// so it cannot fail.
     private static func scalar(_ value: Any) -> JSONValue? {
         let type = type(of: value)
         if type == Bool.self { return .bool(value as! Bool) }

@@ -1,4 +1,5 @@
-/// A node's priority: a legacy ordering value that still travels on the wire (rtdb-spec §5.8).
+/// A node's priority: a legacy ordering value that still travels on the wire
+/// (docs/data-model.md#ordering).
 public enum Priority: Sendable, Hashable {
     /// A finite number.
     case number(JSONNumber)

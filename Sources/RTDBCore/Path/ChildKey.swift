@@ -1,4 +1,5 @@
-/// The name of a child, ordered exactly as the Firebase SDKs order keys (rtdb-spec §5.8).
+/// The name of a child, ordered exactly as the Firebase SDKs order keys
+/// (docs/data-model.md#ordering).
 ///
 /// Keys that are 32-bit integers come first, numerically (`"01"` counts as 1, and of two equal
 /// numbers the shorter string wins); every other key follows in UTF-16 code unit order. Two

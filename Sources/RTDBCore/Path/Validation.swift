@@ -1,4 +1,5 @@
-/// The limits and character rules for keys, paths and values (rtdb-spec §5.10).
+/// The limits and character rules for keys, paths and values
+/// (docs/data-model.md#keys-paths-and-values).
 public enum Validation {
     /// The longest key, in UTF-8 bytes.
     public static let maxKeyBytes = 768

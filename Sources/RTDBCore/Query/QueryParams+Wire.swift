@@ -1,7 +1,8 @@
 import OrderedCollections
 
 extension QueryParams {
-    /// The wire query object (`sp sn sin ep en ein l vf i`, rtdb-spec §1.8), as the JS SDK builds it.
+    /// The wire query object (`sp sn sin ep en ein l vf i`,
+    /// docs/wire-protocol.md#the-query-object), as the JS SDK builds it.
     public var wireObject: JSONValue {
         var members = OrderedDictionary<String, JSONValue>()
         if let start {

@@ -13,7 +13,7 @@ extension Node {
         }
     }
 
-    /// The node with every server value replaced (rtdb-spec §1.12).
+    /// The node with every server value replaced (docs/wire-protocol.md#server-values).
     ///
     /// - Parameters:
     ///   - existing: The data currently at the same location; increments add to the number

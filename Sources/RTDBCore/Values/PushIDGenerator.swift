@@ -1,5 +1,5 @@
 /// Makes the 20-character, chronologically ordered keys of `childByAutoId()` and REST `POST`
-/// (rtdb-spec §5.9).
+/// (docs/data-model.md#push-ids).
 ///
 /// Eight characters encode the (estimated server) time in milliseconds, twelve are random. Within
 /// one millisecond the random part is incremented instead of redrawn, so ids made by one

@@ -1,6 +1,6 @@
-/// A placeholder the server replaces with a value when it applies a write (rtdb-spec §1.12), as
-/// the engine reads it; apps write these with the client's `ServerValue.timestamp()` and
-/// `ServerValue.increment(_:)`.
+/// A placeholder the server replaces with a value when it applies a write
+/// (docs/wire-protocol.md#server-values), as the engine reads it; apps write these with the
+/// client's `ServerValue.timestamp()` and `ServerValue.increment(_:)`.
 public enum ServerValuePlaceholder: Sendable, Hashable {
     /// `{".sv":"timestamp"}`: the server's clock, in milliseconds since the Unix epoch.
     case timestamp

@@ -1,5 +1,6 @@
 /// Writes to run later, kept as a sparse tree of overwrites: the onDisconnect operations of a
-/// connection (rtdb-spec §5.6), on the server and mirrored in the client.
+/// connection (docs/data-model.md#ondisconnect-operations), on the server and mirrored in the
+/// client.
 ///
 /// `remember` stores a value at a path, replacing anything stored at or below it (or updating
 /// inside a value stored above it). `forget` removes a path and everything below it; a value
@@ -72,8 +73,8 @@ public struct SparseSnapshotTree: Sendable, Hashable {
     public func overwrites(under prefix: Path = .root) -> [(path: Path, node: Node)] {
         if let value { return [(prefix, value)] }
         var result: [(path: Path, node: Node)] = []
-        for key in children.keys.sorted(by: { ChildKey($0) < ChildKey($1) }) {
-            result += children[key]!.overwrites(under: prefix.child(Path(segments: [key])))
+        for (key, child) in children.sorted(by: { ChildKey($0.key) < ChildKey($1.key) }) {
+            result += child.overwrites(under: prefix.child(Path(segments: [key])))
         }
         return result
     }

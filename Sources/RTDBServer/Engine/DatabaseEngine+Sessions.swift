@@ -84,8 +84,7 @@ extension DatabaseEngine {
         case .auth(let credential, _), .gauth(let credential, _):
             outcome = authenticate(outlet, credential: credential)
         case .unauth:
-            sessions[outlet.id]?.auth = nil
-            connections.update(sessions[outlet.id]!.sessionID) { $0.authUID = nil }
+            setAuth(nil, for: outlet)
             outcome = .success("")
         case .stats, .appCheck, .unappCheck:
             outcome = .success("")
@@ -145,12 +144,21 @@ extension DatabaseEngine {
                 throw WireError(
                     status: .expiredToken, message: "the credential expired at \(expiresAt) (exp)")
             }
-            sessions[outlet.id]?.auth = token
-            connections.update(sessions[outlet.id]!.sessionID) { $0.authUID = token.isAdmin ? "owner" : token.uid }
+            setAuth(token, for: outlet)
             return .success(["auth": token.claims, "expires": token.expiresAt.map { .int($0) } ?? .null])
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Records a connection's credential (nil: signed out) in its session and the connection table.
+    private func setAuth(_ token: AuthToken?, for outlet: Outlet) {
+        guard let sessionID = sessions[outlet.id]?.sessionID else {
+            logger.warning("a credential for connection \(outlet.id), which has no session (it closed meanwhile)")
+            return
+        }
+        sessions[outlet.id]?.auth = token
+        connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }
     }
 
     private func updateOnDisconnectCount(_ outlet: Outlet) {

@@ -3,8 +3,13 @@ import HTTPTypes
 import Hummingbird
 import RTDBCore
 
-/// What a REST request asks for, read from its URL and headers (rtdb-spec §5.11).
+/// What a REST request asks for, read from its URL and headers
+/// (docs/wire-protocol.md#rest-and-streaming).
 struct RESTRequest {
+    /// Lets a client that can only `POST` ask for another method; a valid header token, so the
+    /// failable initializer cannot fail.
+    static let methodOverrideHeader = HTTPField.Name("X-HTTP-Method-Override")!
+
     var method: HTTPRequest.Method
     var path: Path
     var namespace: String
@@ -18,7 +23,7 @@ struct RESTRequest {
         self.parameters = parameters
 
         method = request.method
-        if method == .post, let override = request.headers[HTTPField.Name("X-HTTP-Method-Override")!] {
+        if method == .post, let override = request.headers[RESTRequest.methodOverrideHeader] {
             method = HTTPRequest.Method(override.uppercased()) ?? method
         }
 

@@ -7,7 +7,7 @@ import RTDBCore
 import RTDBWire
 import ServiceLifecycle
 
-/// The REST API (`/<path>.json`) and its streaming form (rtdb-spec §5.11, §5.12).
+/// The REST API (`/<path>.json`) and its streaming form (docs/wire-protocol.md#rest-and-streaming).
 struct RESTResponder: HTTPResponder {
     typealias Context = ServerRequestContext
 
@@ -16,6 +16,7 @@ struct RESTResponder: HTTPResponder {
     let connections: ConnectionTable
     let logger: Logger
 
+    // The names are valid header tokens: `HTTPField.Name` fails only on characters they lack.
     static let etagHeader = HTTPField.Name("ETag")!
     static let wantsETagHeader = HTTPField.Name("X-Firebase-ETag")!
 

@@ -105,8 +105,9 @@ struct WebSocketSession {
     private func write(_ frames: [WebSocketFrame]) async throws {
         let channel = channel
         try await channel.eventLoop.flatSubmit {
+            guard let last = frames.last else { return channel.eventLoop.makeSucceededVoidFuture() }
             for frame in frames.dropLast() { channel.write(frame, promise: nil) }
-            return channel.writeAndFlush(frames.last!)
+            return channel.writeAndFlush(last)
         }.get()
     }
 
