@@ -49,9 +49,8 @@ struct ClientEventBenchmark: AsyncParsableCommand {
             guard let end = await received.next() else { break }
             samples.append(Double(end - start) / 1_000_000)
         }
-        samples.sort()
-        let p50 = samples[samples.count / 2]
-        let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+        let p50 = BenchSupport.percentile(samples, 50)
+        let p99 = BenchSupport.percentile(samples, 99)
         print(
             String(
                 format: "setValue → child_changed on a %d-child node: p50 %.3f ms, p99 %.3f ms (%d writes)", children,

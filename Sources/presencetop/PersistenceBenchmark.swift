@@ -35,7 +35,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
         let server = try await EmbeddedServer.start(dataDirectory: nil)
         let directory =
             reuse.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-bench-\(UUID().uuidString)")
+            ?? BenchSupport.scratchDirectory()
         defer { if reuse == nil { try? FileManager.default.removeItem(at: directory) } }
         let cold = directory.appendingPathComponent("cold")
         // The URL names the cache file: a reused directory keeps the one it was prepared with.
@@ -144,7 +144,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
             database.close()
             if round % 3 == 1 { raw.append(try rawRead(file)) }
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func median(_ values: [Double]) -> Double { BenchSupport.percentile(values, 50) }
         let rawMedian = median(raw)
         print(
             String(
@@ -161,8 +161,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
     /// A start with the server back: the whole queue sent and acknowledged (on a copy of the
     /// file, so a reused directory keeps its queue).
     private func drain(url: String, directory: URL) async throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "presencetop-bench-drain-\(UUID().uuidString)")
+        let copy = BenchSupport.scratchDirectory("bench-drain")
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.copyItem(at: directory, to: copy)
         // The file is named after the URL, port included: the server comes back on that port.

@@ -49,12 +49,12 @@ struct RenderBenchmark: AsyncParsableCommand {
         )
         print(
             String(
-                format: "  reduce (snapshot in):  p50 %.3f ms  p99 %.3f ms", Self.p(reduceTimes, 50),
-                Self.p(reduceTimes, 99)))
+                format: "  reduce (snapshot in):  p50 %.3f ms  p99 %.3f ms", BenchSupport.percentile(reduceTimes, 50),
+                BenchSupport.percentile(reduceTimes, 99)))
         print(
             String(
-                format: "  render (to the grid):  p50 %.3f ms  p99 %.3f ms", Self.p(renderTimes, 50),
-                Self.p(renderTimes, 99)))
+                format: "  render (to the grid):  p50 %.3f ms  p99 %.3f ms", BenchSupport.percentile(renderTimes, 50),
+                BenchSupport.percentile(renderTimes, 99)))
         print("  target: under 5 ms a frame")
         if idleSeconds > 0 { try await idleCPU() }
     }
@@ -118,11 +118,6 @@ struct RenderBenchmark: AsyncParsableCommand {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
         return user + system
-    }
-
-    static func p(_ values: [Double], _ percentile: Int) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * percentile / 100)]
     }
 
     /// A snapshot of a big, busy population: some offline, some suspect, a queue and dead letters.

@@ -25,7 +25,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
     var window = 2_000
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-bench-\(UUID())")
+        let directory = BenchSupport.scratchDirectory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
