@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -132,6 +133,7 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Tests/RTDBTestSupport"
         ),
@@ -155,7 +157,10 @@ let package = Package(
             exclude: ["__Snapshots__"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "presencetopTests", dependencies: ["presencetop", "RTDBTestSupport"]),
+        .testTarget(
+            name: "presencetopTests",
+            dependencies: ["presencetop", "RTDBTestSupport", .product(name: "Subprocess", package: "swift-subprocess")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,9 +31,9 @@ import Testing
         }
         try await root.child("scores/ada").setValue(["points": 3])
         try await root.child("scores").updateChildValues(["bob/points": 5, "cy/points": 1])
-        try await root.child("presence/ada").onDisconnectSetValue(["online": false])
-        try await root.child("presence").onDisconnectUpdateChildValues(["ada/lastOnline": ServerValue.timestamp()])
-        try await root.child("presence/ada").cancelDisconnectOperations()
+        root.child("presence/ada").onDisconnectSetValue(["online": false])
+        root.child("presence").onDisconnectUpdateChildValues(["ada/lastOnline": ServerValue.timestamp()])
+        root.child("presence/ada").cancelDisconnectOperations()
         _ = try await root.child("elsewhere").getData()  // not under a listen: asked of the server
         database.setCredential(.emulatorUser(uid: "ada"))
         database.setCredential(.admin)

@@ -17,7 +17,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         var returned: [Int] = []
         for run in 0..<Self.runs {
-            let writer = try ChildProcess(helper, [url, directory.path, String(run * 1_000_000), "400"])
+            let writer = try await ChildProcess(helper, [url, directory.path, String(run * 1_000_000), "400"])
             // Kill at a random moment: during start-up, replay, or the write loop.
             try await Task.sleep(for: .milliseconds(Int.random(in: 30...500, using: &generator)))
             writer.signal(SIGKILL)
@@ -30,7 +30,7 @@ import Testing
             #expect(writer.standardError.isEmpty, "run \(run): \(writer.standardError)")
         }
         let drainStarted = Date()
-        let drain = try ChildProcess(helper, [url, directory.path, "--drain"])
+        let drain = try await ChildProcess(helper, [url, directory.path, "--drain"])
         #expect(
             try await eventually(attempts: 1_200) { drain.standardOutput.contains("drained") },
             "drain: \(drain.standardError.suffix(600))")

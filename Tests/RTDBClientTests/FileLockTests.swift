@@ -26,7 +26,7 @@ import Testing
 
         // sqlite3 takes the file for itself for a second, and says so with a marker file.
         let marker = directory.appendingPathComponent("locked").path
-        let locker = try ChildProcess(
+        let locker = try await ChildProcess(
             URL(fileURLWithPath: "/usr/bin/sqlite3"),
             [
                 directory.appendingPathComponent(file).path, "PRAGMA locking_mode = EXCLUSIVE;", "BEGIN EXCLUSIVE;",

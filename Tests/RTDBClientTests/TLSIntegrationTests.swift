@@ -12,7 +12,7 @@ import Testing
     static func makeCertificate(in directory: URL) async throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let openssl = try ChildProcess(
+        let openssl = try await ChildProcess(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",

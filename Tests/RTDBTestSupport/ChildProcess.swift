@@ -1,14 +1,37 @@
 import Foundation
+import Subprocess
 import Synchronization
 
-/// A real `presencetop` process (built next to the test bundle), with its output captured.
-public final class ChildProcess: Sendable {
-    private let process: Process
-    private let pipes: (stdout: Pipe, stderr: Pipe)
-    private let output = OutputBuffer()
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
 
-    private final class OutputBuffer: Sendable {
-        let state = Mutex<(stdout: String, stderr: String)>(("", ""))
+/// A real process (usually the built `presencetop`), with its output captured as it comes.
+///
+/// It runs under swift-subprocess, which watches the child through a pidfd. Foundation's `Process`
+/// learns of an exit from a socket the child inherits; a process spawned at the same moment by
+/// another test can inherit that socket too, and then an exit is never seen (a SIGKILLed server
+/// "did not exit" for 20 s on a loaded CI run).
+public final class ChildProcess: Sendable {
+    private let shared = Shared()
+
+    /// What the watching task and the test's calls share.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        let exited = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
+
+        func append(_ bytes: some Sequence<UInt8>, error: Bool) {
+            state.withLock { error ? $0.stderr.append(contentsOf: bytes) : $0.stdout.append(contentsOf: bytes) }
+        }
+    }
+
+    private struct State {
+        var stdout: [UInt8] = []
+        var stderr: [UInt8] = []
+        var pid: pid_t = 0
+        var status: Int32?
     }
 
     /// The directory holding the built products (`.build/<triple>/debug`).
@@ -19,74 +42,99 @@ public final class ChildProcess: Sendable {
     /// The built `presencetop` executable.
     public static var presencetop: URL { productsDirectory.appendingPathComponent("presencetop") }
 
-    /// Starts `executable` with `arguments`.
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    /// Starts `executable` with `arguments` (and `environment` on top of this process's own).
+    ///
+    /// Returns once the process is running; throws if it could not be started.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws {
+        let overrides = Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0), $1) })
+        let (started, reportStart) = AsyncStream<Result<pid_t, any Error>>.makeStream()
+        let shared = shared
+        Task.detached {
+            let status: Int32
+            do {
+                let result = try await Subprocess.run(
+                    .path(FilePath(executable.path)), arguments: Arguments(arguments),
+                    environment: .inherit.updating(overrides), input: .none, output: .sequence, error: .sequence
+                ) { execution in
+                    shared.state.withLock { $0.pid = execution.processIdentifier.value }
+                    reportStart.yield(.success(execution.processIdentifier.value))
+                    async let out: Void = Self.collect(execution.standardOutput, into: shared, error: false)
+                    async let err: Void = Self.collect(execution.standardError, into: shared, error: true)
+                    _ = await (out, err)
+                }
+                switch result.terminationStatus {
+                case .exited(let code): status = code
+                case .signaled(let signal): status = signal
+                }
+            } catch {
+                reportStart.yield(.failure(error))
+                shared.append("could not run \(executable.path): \(error)".utf8, error: true)
+                status = -1
+            }
+            shared.state.withLock { $0.status = status }
+            shared.exited.continuation.yield(status)
+            shared.exited.continuation.finish()
         }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        pipes = (stdout, stderr)
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let output = output
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.state.withLock { $0.stdout += text }
+        for await outcome in started {
+            _ = try outcome.get()
+            return
         }
-        stderr.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.state.withLock { $0.stderr += text }
+    }
+
+    private static func collect(_ output: SubprocessOutputSequence, into shared: Shared, error: Bool) async {
+        do {
+            for try await buffer in output {
+                buffer.withUnsafeBytes { shared.append($0, error: error) }
+            }
+        } catch let failure {
+            shared.append("\n[output lost: \(failure)]\n".utf8, error: error)
         }
-        try process.run()
     }
 
     /// Everything written to stdout so far.
-    public var standardOutput: String { output.state.withLock { $0.stdout } }
+    public var standardOutput: String { shared.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
     /// Everything written to stderr so far.
-    public var standardError: String { output.state.withLock { $0.stderr } }
+    public var standardError: String { shared.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
     /// Whether the process is still running.
-    public var isRunning: Bool { process.isRunning }
-    /// The exit status once it has ended.
-    public var exitStatus: Int32 { process.terminationStatus }
+    public var isRunning: Bool { shared.state.withLock { $0.status == nil } }
     /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { shared.state.withLock { $0.pid } }
 
-    /// Sends a signal (SIGKILL, SIGTERM, SIGINT…).
+    /// Sends a signal (SIGKILL, SIGTERM, SIGINT…), unless the process has already been reaped.
     public func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        shared.state.withLock { state in
+            // Once the library has reaped the child its pid could be reused; the exit is recorded right
+            // after, so only that short window is left, and a test signals only its own live children.
+            if state.status == nil, state.pid > 0 { kill(state.pid, signal) }
+        }
     }
 
-    /// Waits for the process to end, polling so as not to block a concurrency thread.
-    public func waitForExit(attempts: Int = 400) async throws -> Int32 {
-        for _ in 0..<attempts {
-            if !process.isRunning {
-                drain()
-                return process.terminationStatus
+    /// Waits for the process to end and returns its exit code (or the signal that ended it).
+    ///
+    /// `seconds` only turns a hang into a failure that names the process; it is not a timing claim.
+    public func waitForExit(seconds: Double = 60) async throws -> Int32 {
+        if let status = shared.state.withLock({ $0.status }) { return status }
+        let exited = shared.exited.stream
+        let status = await withTaskGroup(of: Int32?.self) { group in
+            group.addTask {
+                for await status in exited { return status }
+                return nil
             }
-            try await Task.sleep(for: .milliseconds(50))
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        throw TestFailure("process \(pid) did not exit; stderr: \(standardError)")
-    }
-
-    /// Collects what is left in the pipes once the process has exited, so no late output is lost.
-    private func drain() {
-        pipes.stdout.fileHandleForReading.readabilityHandler = nil
-        pipes.stderr.fileHandleForReading.readabilityHandler = nil
-        let out = String(decoding: pipes.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: pipes.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        output.state.withLock {
-            $0.stdout += out
-            $0.stderr += err
-        }
+        if let status = status ?? shared.state.withLock({ $0.status }) { return status }
+        throw TestFailure("process \(pid) did not exit within \(Int(seconds)) s; stderr: \(standardError)")
     }
 
     /// Starts `presencetop serve` and waits for its `listening on` line; returns the process and port.
     public static func serve(_ arguments: [String]) async throws -> (ChildProcess, Int) {
-        let child = try ChildProcess(presencetop, ["serve", "--port", "0"] + arguments)
+        let child = try await ChildProcess(presencetop, ["serve", "--port", "0"] + arguments)
         for _ in 0..<600 {
             let out = child.standardOutput
             if let line = out.split(separator: "\n").first, line.hasPrefix("listening on http://"),

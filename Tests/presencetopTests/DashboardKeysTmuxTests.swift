@@ -11,48 +11,48 @@ import Testing
         let (command, home) = try DashboardTmuxTests.command("--users 3 --churn 0 --memory")
         defer { try? FileManager.default.removeItem(at: home) }
         // Wide enough for the Events pane, where each action's outcome is listed.
-        let tmux = try TmuxSession(command: command, width: 160, height: 48)
+        let tmux = try await TmuxSession(command: command, width: 160, height: 48)
         defer { tmux.close() }
         var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Events") }
         #expect(ok, "\(screen)")
 
-        try tmux.send("t")
+        try await tmux.send("t")
         (ok, screen) = try await tmux.waitFor { $0.contains("transaction on counters/morgan/taps committed: 1") }
         #expect(ok, "t runs a transaction that commits:\n\(screen)")
 
-        try tmux.send("a")
+        try await tmux.send("a")
         (ok, screen) = try await tmux.waitFor { $0.contains("credential expired: writes paused") }
         #expect(ok, "a expires the credential:\n\(screen)")
-        try tmux.send("w")
+        try await tmux.send("w")
         (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (1)") && $0.contains("paused") }
         #expect(ok, "a write waits, paused, while connected:\n\(screen)")
-        try tmux.send("a")
+        try await tmux.send("a")
         (ok, screen) = try await tmux.waitFor { $0.contains("signed in again") && $0.contains("Pending writes (0)") }
         #expect(ok, "a signs in again and the write goes:\n\(screen)")
 
-        try tmux.send("l")
+        try await tmux.send("l")
         (ok, screen) = try await tmux.waitFor { $0.contains("link now 400 ms") && $0.contains("(slow)") }
         #expect(ok, "l adds latency to this device's link:\n\(screen)")
-        try tmux.send("l")
+        try await tmux.send("l")
         (ok, screen) = try await tmux.waitFor { !$0.contains("(slow)") }
         #expect(ok, "l again takes it off:\n\(screen)")
 
-        try tmux.send("+")
+        try await tmux.send("+")
         (ok, screen) = try await tmux.waitFor {
             $0.contains("clock moved: now +1.0 s") && $0.contains("clock moved +1.0 s")
         }
         #expect(ok, "+ moves this device's clock, and the Clock skew pane says so:\n\(screen)")
 
-        try tmux.send("T")
+        try await tmux.send("T")
         (ok, screen) = try await tmux.waitFor { $0.contains("theme ansi") }
         #expect(ok, "T goes to the next theme:\n\(screen)")
 
-        try tmux.send("d")
+        try await tmux.send("d")
         (ok, screen) = try await tmux.waitFor {
             $0.contains("  added") && $0.contains("Presence (3 users, 8 connections)")
         }
         #expect(ok, "d adds a device:\n\(screen)")
-        try tmux.send("x")
+        try await tmux.send("x")
         (ok, screen) = try await tmux.waitFor {
             $0.contains("crashed (no goodbye)") && $0.contains("Presence (3 users, 7 connections)")
         }
@@ -60,15 +60,15 @@ import Testing
 
         // The mouse: focus moves away with Tab, then a click on the third user's row (SGR mouse
         // report: button 0 at column 10 of screen row 12, pressed then released) selects it.
-        try tmux.send("Tab")
-        try tmux.sendLiteral("\u{1B}[<0;10;12M\u{1B}[<0;10;12m")
-        try tmux.send("Enter")
+        try await tmux.send("Tab")
+        try await tmux.sendLiteral("\u{1B}[<0;10;12M\u{1B}[<0;10;12m")
+        try await tmux.send("Enter")
         (ok, screen) = try await tmux.waitFor { screen in
             let lines = screen.split(separator: "\n").map(String.init)
             return lines.count > 13 && lines[11].contains("sam") && lines[12].contains("▾")
         }
         #expect(ok, "a click selects sam, and Enter expands sam's connections:\n\(screen)")
-        try tmux.send("q")
+        try await tmux.send("q")
     }
 
     @Test(
@@ -83,13 +83,13 @@ import Testing
         let (command, home) = try DashboardTmuxTests.command(
             "--users 1 --churn 0 --memory", environment: ["PRESENCETOP_TEST_FAULT=\(fault)", backtrace])
         defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
+        let tmux = try await TmuxSession(command: command, width: 100, height: 30)
         defer { tmux.close() }
         let (ok, screen) = try await tmux.waitFor(seconds: 60) { $0.contains("EXIT=") }
         let status = screen.components(separatedBy: "EXIT=").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
         #expect(ok && status > 128, "the process dies of a signal:\n\(screen)")
-        let all = try tmux.screen(history: true)
+        let all = try await tmux.screen(history: true)
         #expect(all.contains(message), "its report is on the normal screen:\n\(all)")
-        #expect(try tmux.display("#{alternate_on}") == "0", "the terminal is back on the normal screen")
+        #expect(try await tmux.display("#{alternate_on}") == "0", "the terminal is back on the normal screen")
     }
 }

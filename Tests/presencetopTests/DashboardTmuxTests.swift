@@ -30,7 +30,7 @@ import Testing
     func theDashboardShowsPresenceQueuesWritesOfflineAndDrainsThem() async throws {
         let (command, home) = try Self.command("--users 3 --churn 0")
         defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try TmuxSession(command: command, width: 120, height: 36)
+        let tmux = try await TmuxSession(command: command, width: 120, height: 36)
         defer { tmux.close() }
 
         var (ok, screen) = try await tmux.waitFor {
@@ -39,52 +39,52 @@ import Testing
         }
         #expect(ok, "the four panes and a connection:\n\(screen)")
 
-        try tmux.send("n")
+        try await tmux.send("n")
         (ok, screen) = try await tmux.waitFor { $0.contains("disconnected") }
         #expect(ok, "n takes this device offline:\n\(screen)")
 
-        for _ in 0..<5 { try tmux.send("w") }
+        for _ in 0..<5 { try await tmux.send("w") }
         (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (5)") }
         #expect(ok, "five writes wait while offline:\n\(screen)")
 
-        try tmux.send("n")
+        try await tmux.send("n")
         (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Pending writes (0)") }
         #expect(ok, "back online, the queue drains:\n\(screen)")
 
-        try tmux.send("?")
+        try await tmux.send("?")
         (ok, screen) = try await tmux.waitFor { $0.contains("Help: keys") && $0.contains("queue 100 writes") }
         #expect(ok, "? shows the help:\n\(screen)")
-        try tmux.send("Escape")
+        try await tmux.send("Escape")
 
-        try tmux.resize(width: 60, height: 20)
+        try await tmux.resize(width: 60, height: 20)
         (ok, screen) = try await tmux.waitFor {
             let lines = $0.split(separator: "\n", omittingEmptySubsequences: false)
             return $0.contains("Pending writes") && $0.contains("q quit") && lines.allSatisfy { $0.count <= 60 }
         }
         #expect(ok, "at 60×20 it still renders:\n\(screen)")
 
-        try tmux.resize(width: 30, height: 10)
+        try await tmux.resize(width: 30, height: 10)
         (ok, screen) = try await tmux.waitFor { $0.contains("terminal too small") }
         #expect(ok, "below the minimum it says so:\n\(screen)")
 
-        try tmux.send("q")
+        try await tmux.send("q")
         (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
         #expect(ok && screen.contains("EXIT=0"), "q exits 0:\n\(screen)")
-        #expect(try tmux.display("#{alternate_on}") == "0", "the terminal is back on the normal screen")
+        #expect(try await tmux.display("#{alternate_on}") == "0", "the terminal is back on the normal screen")
     }
 
     @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
     func sigtermRestoresTheTerminal() async throws {
         let (command, home) = try Self.command("--users 1 --churn 0 --memory")
         defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try TmuxSession(command: command, width: 100, height: 30)
+        let tmux = try await TmuxSession(command: command, width: 100, height: 30)
         defer { tmux.close() }
         var (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes") }
         #expect(ok, "\(screen)")
-        try Self.signal(SIGTERM, childOf: try tmux.display("#{pane_pid}"))
+        try await Self.signal(SIGTERM, childOf: try await tmux.display("#{pane_pid}"))
         (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
         #expect(ok && screen.contains("EXIT=0"), "SIGTERM ends it cleanly:\n\(screen)")
-        #expect(try tmux.display("#{alternate_on}") == "0")
+        #expect(try await tmux.display("#{alternate_on}") == "0")
     }
 
     @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
@@ -93,25 +93,22 @@ import Testing
         defer { server.signal(SIGKILL) }
         let (command, home) = try Self.command("--url 'http://127.0.0.1:\(port)?ns=remote' --simulate 2 --churn 0")
         defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try TmuxSession(command: command, width: 120, height: 36)
+        let tmux = try await TmuxSession(command: command, width: 120, height: 36)
         defer { tmux.close() }
         let (ok, screen) = try await tmux.waitFor {
             $0.contains("● connected") && $0.contains("Presence (2 users, 5 connections)")
         }
         #expect(ok, "this device and 2 × 2 simulated devices on the other server:\n\(screen)")
-        try tmux.send("q")
+        try await tmux.send("q")
     }
 
-    static func signal(_ number: Int32, childOf pane: String) throws {
-        let pkill = Process()
-        pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-        pkill.arguments = ["-\(number)", "-P", pane, "-f", "presencetop"]
-        try pkill.run()
-        while pkill.isRunning { usleep(10_000) }
+    static func signal(_ number: Int32, childOf pane: String) async throws {
+        let pkill = URL(fileURLWithPath: "/usr/bin/pkill")
+        _ = try await ChildProcess(pkill, ["-\(number)", "-P", pane, "-f", "presencetop"]).waitForExit()
     }
 
     @Test func withoutATerminalItPointsToTheDemo() async throws {
-        let child = try ChildProcess(ChildProcess.presencetop, ["--users", "1"])
+        let child = try await ChildProcess(ChildProcess.presencetop, ["--users", "1"])
         #expect(try await child.waitForExit() == 2)
         #expect(child.standardError.contains("needs a terminal"), "\(child.standardError)")
         #expect(child.standardError.contains("presencetop demo"))
@@ -125,7 +122,7 @@ import Testing
             (["--memory", "--data", "/tmp/x"], "--data and --memory cannot be used together"),
         ]
         for (arguments, message) in cases {
-            let child = try ChildProcess(ChildProcess.presencetop, arguments)
+            let child = try await ChildProcess(ChildProcess.presencetop, arguments)
             #expect(try await child.waitForExit() != 0)
             #expect(child.standardError.contains(message), "\(arguments): \(child.standardError)")
         }

@@ -5,13 +5,13 @@ import Testing
 /// `presencetop demo` as a user runs it: a real process with an embedded server.
 @Suite struct DemoProcessTests {
     @Test func theDemoRunsAndSettles() async throws {
-        let demo = try ChildProcess(
+        let demo = try await ChildProcess(
             ChildProcess.presencetop,
             [
                 "demo", "--users", "2", "--devices", "2", "--seconds", "3", "--interval-ms", "300",
                 "--heartbeat-timeout", "2",
             ])
-        let status = try await demo.waitForExit(attempts: 2_400)
+        let status = try await demo.waitForExit(seconds: 120)
         let output = demo.standardOutput
         #expect(status == 0, "\(output)\n\(demo.standardError)")
         #expect(output.contains("presencetop demo: 2 users × 2 devices, links wifi"))
@@ -28,7 +28,7 @@ import Testing
             (["demo", "--interval-ms", "1"], "--interval-ms must be at least 10, not 1"),
         ]
         for (arguments, message) in cases {
-            let child = try ChildProcess(ChildProcess.presencetop, arguments)
+            let child = try await ChildProcess(ChildProcess.presencetop, arguments)
             #expect(try await child.waitForExit() != 0)
             #expect(child.standardError.contains(message), "\(arguments): \(child.standardError)")
         }

@@ -26,8 +26,8 @@ import Testing
         let (server, port) = try await ChildProcess.serve(["--memory", "--stream-keepalive", "0.5"])
         defer { server.signal(SIGTERM) }
         let script = Self.packageRoot.appendingPathComponent("Tests/Interop/firebase_admin_interop.py")
-        let run = try ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
-        let status = try await run.waitForExit(attempts: 1_200)
+        let run = try await ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
+        let status = try await run.waitForExit(seconds: 60)
         let output = run.standardOutput
         #expect(status == 0, "\(output)\n\(run.standardError)")
         #expect(output.contains("0 failed"), "\(output)")

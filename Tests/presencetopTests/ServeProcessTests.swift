@@ -77,12 +77,12 @@ import Testing
             (["serve", "--tls-cert", "/tmp/c.pem"], "--tls-cert and --tls-key go together"),
         ]
         for (arguments, message) in cases {
-            let child = try ChildProcess(ChildProcess.presencetop, arguments)
+            let child = try await ChildProcess(ChildProcess.presencetop, arguments)
             let status = try await child.waitForExit()
             #expect(status != 0)
             #expect(child.standardError.contains(message), "\(arguments): \(child.standardError)")
         }
-        let version = try ChildProcess(ChildProcess.presencetop, ["--version"])
+        let version = try await ChildProcess(ChildProcess.presencetop, ["--version"])
         #expect(try await version.waitForExit() == 0)
         #expect(version.standardOutput == "0.1.0\n")
     }
