@@ -64,10 +64,13 @@ final class LinkPipe {
 
     func received(_ buffer: ByteBuffer, from side: Side) {
         guard !finished else { return }
+        followLink()
+        guard !finished else { return }
         enqueue(.bytes(buffer), size: buffer.readableBytes, from: side)
     }
 
     func ended(_ side: Side) {
+        followLink()
         guard !finished, ended.insert(side).inserted else { return }
         if side == .server, connecting || server == nil {
             // The server could not be reached: the client's connection fails as it would.
@@ -84,7 +87,18 @@ final class LinkPipe {
 
     // MARK: - The link changes
 
-    func apply(mode newMode: LinkMode, conditions newConditions: LinkConditions) {
+    /// Takes on the link's mode and conditions if they changed.
+    ///
+    /// The link tells each pipe of a change on the pipe's event loop, but bytes read before that
+    /// task runs must already be treated under the new mode: a write made right after
+    /// `link.mode = .blackhole` is held, never delivered. So the pipe also looks before each read.
+    func followLink() {
+        let stats = link.stats
+        guard stats.mode != mode || stats.conditions != conditions else { return }
+        apply(mode: stats.mode, conditions: stats.conditions)
+    }
+
+    private func apply(mode newMode: LinkMode, conditions newConditions: LinkConditions) {
         mode = newMode
         conditions = newConditions
         guard !finished else { return }

@@ -101,12 +101,12 @@ public final class LinkProxy: Sendable {
     // MARK: - Internals the pipes use
 
     private func change(_ body: (inout LinkStats) -> Void) {
-        let (mode, conditions, pipes) = state.withLock { state in
+        let pipes = state.withLock { state in
             body(&state.stats)
-            return (state.stats.mode, state.stats.conditions, Array(state.pipes.values))
+            return Array(state.pipes.values)
         }
         for pipe in pipes {
-            pipe.eventLoop.execute { pipe.value.apply(mode: mode, conditions: conditions) }
+            pipe.eventLoop.execute { pipe.value.followLink() }
         }
     }
 

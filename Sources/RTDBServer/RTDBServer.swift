@@ -22,17 +22,23 @@ public final class RTDBServer: Sendable {
     private let directory = SessionDirectory()
     private let logger: Logger
     private let clock: @Sendable () -> Int64
+    private let timers: any Clock<Duration>
 
     /// Makes a server; nothing is bound until ``run(onListening:)``.
     ///
-    /// - Parameter clock: The server's time in milliseconds since the epoch (injected in tests).
+    /// - Parameters:
+    ///   - clock: The server's time in milliseconds since the epoch (injected in tests).
+    ///   - timers: What the heartbeat and the stream keep-alive sleep on; tests pass a clock they
+    ///     move by hand.
     public init(
         configuration: ServerConfiguration, logger: Logger = Logger(label: "presencetop.server"),
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
+        timers: any Clock<Duration> = ContinuousClock()
     ) {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
+        self.timers = timers
         self.connections = ConnectionTable()
         self.registry = NamespaceRegistry(
             configuration: configuration, connections: connections, clock: clock, logger: logger)
@@ -61,7 +67,8 @@ public final class RTDBServer: Sendable {
             builder = try .tls(webSocketBuilder, tlsConfiguration: tlsConfiguration)
         }
         let responder = RESTResponder(
-            registry: registry, configuration: configuration, connections: connections, logger: logger)
+            registry: registry, configuration: configuration, connections: connections, timers: timers,
+            logger: logger)
         let host = configuration.host
         let app = Application(
             responder: responder,
@@ -84,7 +91,8 @@ public final class RTDBServer: Sendable {
     private var webSocketConfiguration: WebSocketServerConfiguration {
         WebSocketServerConfiguration(
             maxFrameSize: configuration.maxFrameBytes,
-            autoPing: .enabled(timePeriod: configuration.heartbeatTimeout / 2))
+            // The session's own ``Heartbeat`` pings, on a clock tests can drive.
+            autoPing: .disabled)
     }
 
     private func upgrade(
@@ -115,7 +123,7 @@ public final class RTDBServer: Sendable {
             let session = WebSocketSession(
                 engine: engine, channel: channel, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
                 supersedes: supersedes, configuration: self.configuration, connections: self.connections,
-                directory: self.directory, clock: self.clock, logger: self.logger)
+                directory: self.directory, clock: self.clock, timers: self.timers, logger: self.logger)
             await session.run(inbound: inbound, outbound: outbound)
         }
     }

@@ -14,13 +14,16 @@ import Testing
         let client: Database
         let connected = Recorder<Bool>()
 
-        static func make(
-            heartbeatTimeout: Duration = .seconds(15), conditions: LinkConditions = .perfect
-        ) async throws -> Setup {
-            let server = try await TestServer.start(heartbeatTimeout: heartbeatTimeout)
+        /// With `time`, the server's and the client's timers run on it (else on the real clock).
+        static func make(time: TestTime? = nil, conditions: LinkConditions = .perfect) async throws -> Setup {
+            var wall: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+            var timers: any Clock<Duration> = ContinuousClock()
+            if let time { (wall, timers) = (time.wall, time.timers) }
+            let server = try await TestServer.start(clock: wall, timers: timers)
             let link = try LinkProxy(upstreamPort: server.port, conditions: conditions, seed: 42)
             let port = try await link.start()
-            let setup = Setup(server: server, link: link, client: Database(url: "http://127.0.0.1:\(port)?ns=demo"))
+            let client = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: wall, timers: timers)
+            let setup = Setup(server: server, link: link, client: client)
             setup.client.reference(withPath: ".info/connected").observe(.value) { [connected = setup.connected] in
                 connected.record($0.value as? Bool ?? false)
             }
@@ -73,23 +76,39 @@ import Testing
     }
 
     @Test func aBlackholeIsNoticedOnlyByTheServersHeartbeatAndHeldWritesArriveAfterIt() async throws {
-        let setup = try await Setup.make(heartbeatTimeout: .seconds(4))
+        // Server and client on one time the test moves: no heartbeat fires on its own, so a busy
+        // machine cannot end the session early, and none is waited for.
+        let time = TestTime()
+        let setup = try await Setup.make(time: time)
         let status = setup.client.reference(withPath: "status/morgan")
         status.onDisconnectSetValue("offline")  // registered before the set below is acknowledged
         try await status.setValue("online")
+        let session = try #require(setup.server.server.connections.connections.first?.sessionID)
 
-        // (Under heavy load a short heartbeat can end a healthy session just before the blackhole,
-        // and the client hears of it: 4 s makes that rare. What it hears from then on counts.)
         let heardBefore = setup.connected.all.count
         setup.link.mode = .blackhole
         setup.client.reference(withPath: "notes/held").setValue("written into the blackhole", andPriority: nil)
         #expect(try await eventually { setup.link.stats.bytesHeld > 0 }, "the write waits in the link")
-        // Nothing reaches the server, not even WebSocket pongs: its heartbeat ends the session.
+        // The server pings at 7.5 s; nothing comes back through the link, not even the pong.
+        await time.advance(by: .milliseconds(7_501))
+        #expect(setup.server.server.connections[session] != nil, "one silent tick is not enough")
+        // At the next tick (15 s) the session ends as if it had closed, and its onDisconnect runs.
+        // (Bytes sent just before the blackhole may be read after the first tick on a loaded
+        // machine; they count as hearing, and the tick after that ends it.)
+        for _ in 0..<3 where setup.server.server.connections[session] != nil {
+            await time.advance(by: .milliseconds(7_500))
+            _ = try await eventually(attempts: 20) { setup.server.server.connections[session] == nil }
+        }
         #expect(try await eventually { try await setup.serverValue("status/morgan") == "offline" })
         #expect(!setup.connected.all.dropFirst(heardBefore).contains(false), "the client has heard nothing of it")
         #expect(try await setup.serverValue("notes/held") == .null)
 
+        // The network returns: the client learns its connection is gone, waits its back-off (at
+        // most 1 s after one failure) and sends the held write on a new connection.
         setup.link.mode = .up
+        #expect(try await eventually { setup.connected.last == false })
+        #expect(try await eventually { setup.client.connectionStatus.phase.isWaitingToRetry })
+        await time.advance(by: .milliseconds(1_001))
         await setup.client.waitForPendingWrites()
         #expect(try await setup.serverValue("notes/held") == "written into the blackhole")
         #expect(try await eventually { setup.connected.last == true && setup.link.stats.openConnections == 1 })
@@ -125,23 +144,68 @@ import Testing
 
     @Test func aConnectAttemptSwallowedByABlackholeIsGivenUpAndRetried() async throws {
         // A client that starts behind a dead network: its attempt is accepted by the network and
-        // never answered. It gives up after the connect timeout (30 s by default, 1 s here) and
-        // tries again, so it connects soon after the network returns.
-        let server = try await TestServer.start()
+        // never answered. After the connect timeout (30 s) it gives up and, after its back-off,
+        // tries again; once the network is back, that attempt connects.
+        let time = TestTime()
+        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
         let link = try LinkProxy(upstreamPort: server.port, mode: .blackhole)
         let port = try await link.start()
-        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo")
-        client.retryPolicy.connectTimeoutMs = 1_000
+        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: time.wall, timers: time.timers)
         client.goOnline()
+        #expect(try await eventually { link.stats.acceptedConnections == 1 })
+        await time.advance(by: .milliseconds(29_999))
+        #expect(client.connectionStatus.phase.isConnecting, "still waiting just before the timeout")
+        await time.advance(by: .milliseconds(2))
         #expect(
             try await eventually {
                 if case .waitingToRetry(_, _, let reason) = client.connectionStatus.phase {
-                    return reason.contains("no answer from the server")
+                    return reason.contains("no answer from the server within 30000 ms")
                 }
                 return false
             })
-        #expect(try await eventually { link.stats.acceptedConnections >= 2 }, "it tried again")
+        #expect(link.stats.acceptedConnections == 1, "no new attempt before the back-off is over")
         link.mode = .up
+        await time.advance(by: .milliseconds(1_001))
+        #expect(try await eventually { link.stats.acceptedConnections == 2 }, "it tried again")
+        #expect(try await eventually { client.connectionStatus.phase.isConnected })
+        client.close()
+        await link.stop()
+        await server.stop()
+    }
+
+    @Test func refusedAttemptsBackOffAsTheSDKsDo() async throws {
+        // Every attempt is refused at once; each wait is drawn from the policy (1 s, ×1.3 per
+        // failure, up to 30 s, 30–100 % of it) and the next attempt comes only when it is over.
+        let time = TestTime()
+        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
+        let link = try LinkProxy(upstreamPort: server.port, mode: .offline)
+        let port = try await link.start()
+        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: time.wall, timers: time.timers)
+        client.goOnline()
+        /// When attempt `attempt` is due, once the client waits for it.
+        func retryAt(attempt: Int) async throws -> Int64? {
+            var due: Int64?
+            _ = try await eventually {
+                guard case .waitingToRetry(attempt, let at, _) = client.connectionStatus.phase else { return false }
+                due = at
+                return true
+            }
+            return due
+        }
+        var ceiling = 1_000.0
+        for failures in 1...12 {
+            let due = try #require(try await retryAt(attempt: failures + 1), "waiting after failure \(failures)")
+            #expect(link.stats.refusedConnections == failures)
+            let wait = due - time.now
+            #expect(Double(wait) >= 0.3 * ceiling - 1 && Double(wait) <= ceiling, "failure \(failures): \(wait) ms")
+            await time.advance(by: .milliseconds(wait - 1))
+            #expect(link.stats.refusedConnections == failures, "not before its time")
+            await time.advance(by: .milliseconds(2))
+            ceiling = min(30_000, ceiling * 1.3)
+        }
+        _ = try #require(try await retryAt(attempt: 14))
+        link.mode = .up
+        await time.advance(by: .seconds(30))
         #expect(try await eventually { client.connectionStatus.phase.isConnected })
         client.close()
         await link.stop()
@@ -185,4 +249,16 @@ private struct ClosedPort {
     }
 
     func release() { close(descriptor) }
+}
+
+extension ConnectionPhase {
+    fileprivate var isConnecting: Bool {
+        if case .connecting = self { return true }
+        return false
+    }
+
+    fileprivate var isWaitingToRetry: Bool {
+        if case .waitingToRetry = self { return true }
+        return false
+    }
 }

@@ -7,23 +7,38 @@ import Testing
 
 @Suite struct ConnectionLifecycleTests {
     @Test func silentConnectionTimesOutAndItsOnDisconnectRuns() async throws {
-        let server = try await TestServer.start(heartbeatTimeout: .seconds(3))
+        // Time moves only when the test says: a busy machine can neither end a healthy session
+        // early nor make this one wait.
+        let time = TestTime()
+        let start = time.now
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(15), clock: time.wall, timers: time.timers)
         let raw = try await RawTCPClient(port: server.port)
         try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await raw.read(until: #""t":"h""#)
+        let session = try #require(server.server.connections.connections.first?.sessionID)
         try await raw.sendWebSocketText(
             #"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/devices/d1","d":{"online":false,"seen":{".sv":"timestamp"}}}}}"#)
         _ = try await raw.read(until: #""r":1"#)
-        // From now on the client answers nothing, not even the server's WebSocket pings (on a
-        // loaded machine the 3 s may already be over, so the connection table is not looked at
-        // here; connectionTableAndAdminEndpoint covers it). The
-        // watcher polls over REST, which no heartbeat can cut off on a busy machine.
-        let fired = try await eventually {
-            let data = try await http("GET", "/devices/d1.json", port: server.port).json
-            return data?["online"] == false && data?["seen"]?.intValue != nil
-        }
-        #expect(fired)
+
+        // Half the timeout: a ping (opcode 9, payload "hb"). The client answers it, and the server
+        // hears the answer.
+        await time.advance(by: .milliseconds(7_501))
+        try await raw.readWebSocketPing("hb")
+        try await raw.sendWebSocketPong("hb")
+        #expect(try await eventually { server.server.connections[session]?.lastHeardAt == time.now })
+        await time.advance(by: .milliseconds(7_500))
+        try await raw.readWebSocketPing("hb")
+        #expect(server.server.connections[session] != nil, "a client that answers keeps its session")
+
+        // From now on the client answers nothing: at the next tick the session ends as if it had
+        // closed, and its onDisconnect runs.
+        #expect(try await http("GET", "/devices/d1.json", port: server.port).json == .null)
+        await time.advance(by: .milliseconds(7_500))
         #expect(try await eventually { await raw.isClosed })
+        let data = try await http("GET", "/devices/d1.json", port: server.port).json
+        #expect(data?["online"] == false)
+        let seen = try #require(data?["seen"]?.intValue)
+        #expect((start + 22_500...time.now).contains(seen), "stamped at the third tick, 3 × 7.5 s in")
         #expect(server.server.connections.connections.isEmpty)
         await raw.close()
         await server.stop()

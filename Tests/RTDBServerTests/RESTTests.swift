@@ -131,20 +131,17 @@ import Testing
     }
 
     @Test func serverSentEvents() async throws {
-        let server = try await TestServer.start(configure: { $0.streamKeepAliveInterval = .milliseconds(300) })
+        // The keep-alive runs on time the test moves: none comes unless the test lets 30 s pass.
+        let time = TestTime()
+        let server = try await TestServer.start(
+            clock: time.wall, timers: time.timers, configure: { $0.streamKeepAliveInterval = .seconds(30) })
         let port = server.port
         _ = try await http("PUT", "/room.json", port: port, body: #"{"a":1}"#)
         let stream = try await RawTCPClient(port: port)
         try await stream.write("GET /room.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         let head = try await stream.read(until: "\r\n\r\n")
         #expect(head.lowercased().contains("content-type: text/event-stream"))
-        // Keep-alives may come between data events at any time: skip them when reading data.
-        func nextDataEvent() async throws -> String {
-            while true {
-                let event = try await stream.read(until: "\n\n")
-                if !event.contains("event: keep-alive") { return event }
-            }
-        }
+        func nextDataEvent() async throws -> String { try await stream.read(until: "\n\n") }
         #expect(try await nextDataEvent().contains("event: put\n" + #"data: {"path":"/","data":{"a":1}}"#))
         _ = try await http("PUT", "/room/b.json", port: port, body: "2")
         #expect(try await nextDataEvent().contains(#"data: {"path":"/b","data":2}"#))
@@ -152,7 +149,11 @@ import Testing
         #expect(try await nextDataEvent().contains("event: patch\n" + #"data: {"path":"/","data":{"c":3,"a":null}}"#))
         _ = try await http("PUT", "/.json", port: port, body: #"{"room":{"z":0}}"#)
         #expect(try await nextDataEvent().contains(#"data: {"path":"/","data":{"z":0}}"#))
-        #expect(try await stream.read(until: "event: keep-alive\ndata: null\n\n").hasSuffix("data: null\n\n"))
+        await time.advance(by: .milliseconds(29_999))
+        _ = try await http("PUT", "/room/y.json", port: port, body: "1")
+        #expect(try await nextDataEvent().contains(#"data: {"path":"/y","data":1}"#), "no keep-alive before 30 s")
+        await time.advance(by: .milliseconds(2))
+        #expect(try await nextDataEvent().hasSuffix("event: keep-alive\ndata: null\n\n"))
         await stream.close()
         await server.stop()
     }

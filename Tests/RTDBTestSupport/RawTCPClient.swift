@@ -53,7 +53,17 @@ public final class RawTCPClient: Sendable {
 
     /// Waits until the received bytes contain `marker` and returns everything up to and including it.
     public func read(until marker: String, attempts: Int = 200) async throws -> String {
-        let needle = Array(marker.utf8)
+        try await read(untilBytes: Array(marker.utf8), attempts: attempts)
+    }
+
+    /// Waits for a WebSocket ping frame from the server carrying `payload` (under 126 bytes).
+    public func readWebSocketPing(_ payload: String, attempts: Int = 200) async throws {
+        _ = try await read(untilBytes: [0x89, UInt8(payload.utf8.count)] + Array(payload.utf8), attempts: attempts)
+    }
+
+    /// Waits until the received bytes contain `needle` and returns everything up to and including it.
+    private func read(untilBytes needle: [UInt8], attempts: Int) async throws -> String {
+        let marker = String(decoding: needle, as: UTF8.self)
         for _ in 0..<attempts {
             let (bytes, closed) = await inbox.snapshot()
             if let range = bytes.firstRange(of: needle) {
@@ -100,8 +110,17 @@ public final class RawTCPClient: Sendable {
 
     /// Sends one masked text frame.
     public func sendWebSocketText(_ text: String) async throws {
-        let payload = Array(text.utf8)
-        var frame: [UInt8] = [0x81]
+        try await sendWebSocketFrame(opcode: 0x1, payload: Array(text.utf8))
+    }
+
+    /// Sends one masked pong frame (the answer to a ping carrying `payload`).
+    public func sendWebSocketPong(_ payload: String) async throws {
+        try await sendWebSocketFrame(opcode: 0xA, payload: Array(payload.utf8))
+    }
+
+    /// Sends one masked, final frame.
+    public func sendWebSocketFrame(opcode: UInt8, payload: [UInt8]) async throws {
+        var frame: [UInt8] = [0x80 | opcode]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
         } else if payload.count < 65_536 {

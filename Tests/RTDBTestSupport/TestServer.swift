@@ -15,6 +15,7 @@ public final class TestServer: Sendable {
     public static func start(
         dataDirectory: URL? = nil, heartbeatTimeout: Duration = .seconds(15),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        timers: any Clock<Duration> = ContinuousClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
@@ -23,7 +24,7 @@ public final class TestServer: Sendable {
         configure(&configuration)
         var logger = Logger(label: "test.server")
         logger.logLevel = .critical
-        let server = RTDBServer(configuration: configuration, logger: logger, clock: clock)
+        let server = RTDBServer(configuration: configuration, logger: logger, clock: clock, timers: timers)
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             try await server.run { _, port in continuation.yield(port) }

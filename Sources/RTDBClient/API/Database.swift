@@ -25,6 +25,7 @@ public final class Database: Sendable {
     public let callbackQueue: DispatchQueue
     let transport: any Transport
     let clock: @Sendable () -> Int64
+    let timers: any Clock<Duration>
     let logger: Logger
     private let state = Mutex(State())
     private static let registry = Mutex(Registry())
@@ -54,10 +55,13 @@ public final class Database: Sendable {
     ///   - url: `http://host:port?ns=NS`, `ws://…`, or `https://<ns>.firebaseio.com`.
     ///   - transport: How to reach the server (WebSockets by default).
     ///   - clock: The local clock in ms since the epoch (injected to simulate skew).
+    ///   - timers: What the engine's timers sleep on (the connect timeout, back-off, keepalive);
+    ///     tests pass a clock they move by hand.
     ///   - callbackQueue: Where callbacks run.
     public init(
         url: String, transport: any Transport = WebSocketTransport(),
         clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
+        timers: any Clock<Duration> = ContinuousClock(),
         callbackQueue: DispatchQueue? = nil, logger: Logger = Logger(label: "presencetop.client")
     ) {
         let parsed = DatabaseURL(url)
@@ -66,6 +70,7 @@ public final class Database: Sendable {
         self.namespace = parsed.namespace
         self.transport = transport
         self.clock = clock
+        self.timers = timers
         self.callbackQueue = callbackQueue ?? DispatchQueue(label: "presencetop.database.callbacks")
         self.logger = logger
     }
@@ -107,8 +112,8 @@ public final class Database: Sendable {
                     beforeOpening: state.beforeOpeningPersistence) : nil
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
-                callbackQueue: callbackQueue, logger: logger, connects: !state.closed, persistence: settings,
-                retryPolicy: state.retryPolicy)
+                timers: timers, callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
+                persistence: settings, retryPolicy: state.retryPolicy)
             repo.database = self
             state.repo = repo
             return (repo, true)

@@ -39,6 +39,8 @@ final class PersistentConnection: @unchecked Sendable {
     let namespace: String
     let transport: any Transport
     let clock: @Sendable () -> Int64
+    /// What the connect timeout, the back-off and the keepalive sleep on.
+    let timers: any Clock<Duration>
     let retryPolicy: RetryPolicy
     weak var delegate: (any PersistentConnectionDelegate)?
 
@@ -84,14 +86,36 @@ final class PersistentConnection: @unchecked Sendable {
 
     init(
         queue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
-        clock: @escaping @Sendable () -> Int64, retryPolicy: RetryPolicy = RetryPolicy()
+        clock: @escaping @Sendable () -> Int64, timers: any Clock<Duration> = ContinuousClock(),
+        retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.queue = queue
         self.baseURL = baseURL
         self.namespace = namespace
         self.transport = transport
         self.clock = clock
+        self.timers = timers
         self.retryPolicy = retryPolicy
+    }
+
+    /// Runs `work` on the queue once `milliseconds` have passed on ``timers``.
+    ///
+    /// The deadline is fixed now, before anything the timer guards can be observed, so a test
+    /// that sees the attempt (or the wait) and then moves time on always fires it. Timers are not
+    /// cancelled: each checks the connection's generation when it fires, so one left from an
+    /// earlier attempt does nothing.
+    private func after(milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
+        Self.schedule(on: timers, after: .milliseconds(milliseconds), queue: queue, work)
+    }
+
+    private static func schedule<C: Clock<Duration>>(
+        on clock: C, after delay: Duration, queue: DispatchQueue, _ work: @escaping @Sendable () -> Void
+    ) {
+        let deadline = clock.now.advanced(by: delay)
+        Task {
+            try? await clock.sleep(until: deadline, tolerance: nil)
+            queue.async(execute: work)
+        }
     }
 
     // MARK: - Lifecycle
@@ -132,6 +156,15 @@ final class PersistentConnection: @unchecked Sendable {
         let current = generation
         assembler = FrameAssembler(maxMessageBytes: 512 << 20)
         connectStartedAt = clock()
+        let timeout = retryPolicy.connectTimeoutMs
+        after(milliseconds: timeout) { [weak self] in
+            guard let self, self.generation == current, !self.isReady, self.connection != nil else { return }
+            // No hello in time: this attempt is given up (its late events are ignored) and retried.
+            self.generation += 1
+            self.connection?.close()
+            self.connection = nil
+            self.scheduleReconnect(reason: "no answer from the server within \(timeout) ms")
+        }
         setPhase(.connecting(attempt: failures + 1))
         var url = "\(baseURL)/.ws?v=5&ns=\(namespace)"
         if let lastSessionID { url += "&ls=\(lastSessionID)" }
@@ -139,15 +172,6 @@ final class PersistentConnection: @unchecked Sendable {
         connection = transport.connect(to: url) { [weak self] event in
             guard let connection = self else { return }
             queue.async { connection.handle(event, generation: current) }
-        }
-        let timeout = retryPolicy.connectTimeoutMs
-        queue.asyncAfter(deadline: .now() + .milliseconds(timeout)) { [weak self] in
-            guard let self, self.generation == current, !self.isReady, self.connection != nil else { return }
-            // No hello in time: this attempt is given up (its late events are ignored) and retried.
-            self.generation += 1
-            self.connection?.close()
-            self.connection = nil
-            self.scheduleReconnect(reason: "no answer from the server within \(timeout) ms")
         }
     }
 
@@ -193,6 +217,7 @@ final class PersistentConnection: @unchecked Sendable {
     private func handleHello(_ hello: Handshake) {
         let now = clock()
         isReady = true
+        scheduleKeepalive(generation: generation)
         lastSessionID = hello.sessionID
         let roundTrip = Double(now - connectStartedAt)
         status.serverTimeOffsetMs = hello.timestamp - now
@@ -202,7 +227,6 @@ final class PersistentConnection: @unchecked Sendable {
         setPhase(.connected(sessionID: hello.sessionID))
         delegate?.connectionDidConnect(sessionID: hello.sessionID, serverTimeOffset: hello.timestamp - now)
         restoreState()
-        scheduleKeepalive(generation: generation)
         sendPing()
     }
 
@@ -237,12 +261,12 @@ final class PersistentConnection: @unchecked Sendable {
         failures += 1
         let delay = retryPolicy.delay(afterFailures: failures, random: Double.random(in: 0..<1))
         let retryAt = clock() + Int64(delay)
-        setPhase(.waitingToRetry(attempt: failures + 1, retryAt: retryAt, reason: reason))
         let current = generation
-        queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay))) { [weak self] in
+        after(milliseconds: Int(delay)) { [weak self] in
             guard let self, self.generation == current, !self.interrupted else { return }
             self.establishConnection()
         }
+        setPhase(.waitingToRetry(attempt: failures + 1, retryAt: retryAt, reason: reason))
     }
 
     private func setPhase(_ phase: ConnectionPhase) {
@@ -253,7 +277,7 @@ final class PersistentConnection: @unchecked Sendable {
     // MARK: - Keepalive and clock skew
 
     private func scheduleKeepalive(generation current: Int) {
-        queue.asyncAfter(deadline: .now() + .milliseconds(retryPolicy.pingIntervalMs)) { [weak self] in
+        after(milliseconds: retryPolicy.pingIntervalMs) { [weak self] in
             guard let self, self.generation == current, self.isReady else { return }
             if self.clock() - self.lastActivity >= 45_000 { self.connection?.send("0") }
             self.sendPing()

@@ -64,7 +64,8 @@ final class Repo: @unchecked Sendable {
 
     init(
         baseURL: String, namespace: String, transport: any Transport, clock: @escaping @Sendable () -> Int64,
-        callbackQueue: DispatchQueue, logger: Logger, connects: Bool = true, persistence: PersistenceSettings? = nil,
+        timers: any Clock<Duration> = ContinuousClock(), callbackQueue: DispatchQueue, logger: Logger,
+        connects: Bool = true, persistence: PersistenceSettings? = nil,
         retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         queue = DispatchQueue(label: "presencetop.database.\(namespace)")
@@ -73,7 +74,7 @@ final class Repo: @unchecked Sendable {
         self.logger = logger
         connection = PersistentConnection(
             queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock,
-            retryPolicy: retryPolicy)
+            timers: timers, retryPolicy: retryPolicy)
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         persistsWrites = persistence != nil
         connection.delegate = self

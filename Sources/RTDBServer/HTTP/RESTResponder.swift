@@ -14,6 +14,8 @@ struct RESTResponder: HTTPResponder {
     let registry: NamespaceRegistry
     let configuration: ServerConfiguration
     let connections: ConnectionTable
+    /// What the stream keep-alive sleeps on.
+    let timers: any Clock<Duration>
     let logger: Logger
 
     // The names are valid header tokens: `HTTPField.Name` fails only on characters they lack.
@@ -117,11 +119,9 @@ struct RESTResponder: HTTPResponder {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
+                let ticker = Ticker(every: interval, on: timers)
                 let keepAlive = Task {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: interval)
-                        outlet.send(.event(name: "keep-alive", data: "null"))
-                    }
+                    while await ticker.next() { outlet.send(.event(name: "keep-alive", data: "null")) }
                 }
                 do {
                     try await withGracefulShutdownHandler {

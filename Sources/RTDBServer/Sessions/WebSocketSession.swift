@@ -20,6 +20,7 @@ struct WebSocketSession {
     let connections: ConnectionTable
     let directory: SessionDirectory
     let clock: @Sendable () -> Int64
+    let timers: any Clock<Duration>
     let logger: Logger
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
@@ -36,8 +37,12 @@ struct WebSocketSession {
                 sessionID: sessionID, namespace: engine.namespace, peerAddress: peer, authUID: nil, connectedAt: now,
                 lastHeardAt: now, onDisconnectCount: 0, listenCount: 0))
         let (channel, connections, sessionID, clock) = (channel, connections, sessionID, clock)
+        let heartbeat = Heartbeat(timeout: configuration.heartbeatTimeout, timers: timers)
         channel.eventLoop.execute {
-            let heard = HeardHandler { connections.update(sessionID) { $0.lastHeardAt = clock() } }
+            let heard = HeardHandler {
+                heartbeat.heard()
+                connections.update(sessionID) { $0.lastHeardAt = clock() }
+            }
             try? channel.pipeline.syncOperations.addHandler(heard, position: .first)
         }
         let hello = Handshake(timestamp: now, host: host, sessionID: sessionID)
@@ -50,6 +55,15 @@ struct WebSocketSession {
             group.addTask {
                 await readLoop(outlet: outlet, inbound: inbound, requests: requests)
                 requests.finish()
+            }
+            group.addTask { [logger, configuration] in
+                let ping = WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "hb"))
+                guard await heartbeat.runUntilSilent(ping: { channel.writeAndFlush(ping, promise: nil) }) else {
+                    return
+                }
+                logger.info(
+                    "session \(sessionID): nothing heard for \(configuration.heartbeatTimeout); closing it")
+                channel.close(promise: nil)
             }
             group.addTask {
                 // Requests reach the engine in batches: one hop to its actor for all that arrived.
