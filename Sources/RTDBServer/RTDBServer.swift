@@ -9,6 +9,8 @@ import NIOCore
 import NIOSSL
 import RTDBCore
 import RTDBWire
+import ServiceLifecycle
+import Synchronization
 
 /// A Firebase Realtime Database compatible server: protocol v5 over WebSocket and the REST API
 /// (with streaming) on one port, each namespace stored durably in SQLite.
@@ -23,6 +25,10 @@ public final class RTDBServer: Sendable {
     private let logger: Logger
     private let clock: @Sendable () -> Int64
     private let timers: any Clock<Duration>
+    /// The running service group, to stop it from ``shutDown()``.
+    private let running = Mutex<ServiceGroup?>(nil)
+    /// How long a stop waits for sessions and streams to end before it cuts them off.
+    static let shutdownBound: Duration = .seconds(10)
 
     /// Makes a server; nothing is bound until ``run(onListening:)``.
     ///
@@ -44,8 +50,12 @@ public final class RTDBServer: Sendable {
             configuration: configuration, connections: connections, clock: clock, logger: logger)
     }
 
-    /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM, then stops
-    /// accepting, lets in-flight writes become durable, and closes every namespace.
+    /// Serves until ``shutDown()``, SIGINT or SIGTERM (or the task is cancelled), then stops
+    /// accepting, closes every session (a WebSocket close) and stream (its end), lets in-flight
+    /// writes become durable, and closes every namespace.
+    ///
+    /// Sessions and streams end at once; one whose peer does not answer the close is cut off
+    /// after a few seconds, and the whole stop is bounded by ``shutdownBound``.
     ///
     /// - Parameter onListening: Called once with the bound host and port.
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in })
@@ -79,8 +89,13 @@ public final class RTDBServer: Sendable {
             },
             logger: logger
         )
+        var serviceConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        serviceConfiguration.gracefulShutdownSignals = configuration.stopsOnSignals ? [.sigterm, .sigint] : []
+        serviceConfiguration.maximumGracefulShutdownDuration = Self.shutdownBound
+        let group = ServiceGroup(configuration: serviceConfiguration)
+        running.withLock { $0 = group }
         do {
-            try await app.runService(gracefulShutdownSignals: configuration.stopsOnSignals ? [.sigterm, .sigint] : [])
+            try await group.run()
         } catch {
             await registry.close()
             throw error
@@ -88,11 +103,19 @@ public final class RTDBServer: Sendable {
         await registry.close()
     }
 
+    /// Stops a running server as SIGTERM would, and returns once ``run(onListening:)`` has
+    /// been asked to stop (await its task to know it has).
+    public func shutDown() async {
+        await running.withLock { $0 }?.triggerGracefulShutdown()
+    }
+
     private var webSocketConfiguration: WebSocketServerConfiguration {
         WebSocketServerConfiguration(
             maxFrameSize: configuration.maxFrameBytes,
             // The session's own ``Heartbeat`` pings, on a clock tests can drive.
-            autoPing: .disabled)
+            autoPing: .disabled,
+            // A peer that does not answer the close of a stopping server is cut off after this.
+            closeTimeout: .seconds(3))
     }
 
     private func upgrade(

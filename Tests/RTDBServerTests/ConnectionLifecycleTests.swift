@@ -44,6 +44,34 @@ import Testing
         await server.stop()
     }
 
+    @Test func aStoppingServerClosesItsSessionsAndStreamsAndKeepsWhatItAcknowledged() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start(dataDirectory: directory)
+        let session = try await RawTCPClient(port: server.port)
+        try await session.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+        _ = try await session.read(until: #""t":"h""#)
+        try await session.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/kept","d":"acknowledged"}}}"#)
+        _ = try await session.read(until: #""r":1"#)
+        try await session.sendWebSocketText(#"{"t":"d","d":{"r":2,"a":"o","b":{"p":"/left","d":true}}}"#)
+        _ = try await session.read(until: #""r":2"#)
+        let stream = try await RawTCPClient(port: server.port)
+        try await stream.write("GET /kept.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        _ = try await stream.read(until: "event: put")
+
+        // Both peers stay: the server ends them itself. Nothing in the test bounds the stop.
+        await server.stop()
+        #expect(try await session.readWebSocketCloseCode() == 1000, "a WebSocket close frame: a normal closure")
+        _ = try await stream.readToEnd()  // the stream ended
+
+        let restarted = try await TestServer.start(dataDirectory: directory)
+        #expect(try await http("GET", "/kept.json", port: restarted.port).json == "acknowledged")
+        #expect(try await http("GET", "/left.json", port: restarted.port).json == true, "its onDisconnect ran")
+        await session.close()
+        await stream.close()
+        await restarted.stop()
+    }
+
     @Test func reconnectWithLastSessionEndsTheOldSession() async throws {
         let server = try await TestServer.start()
         let first = WireTestClient(url: server.webSocketURL)

@@ -87,6 +87,26 @@ public final class RawTCPClient: Sendable {
         throw TestFailure("the server did not close the connection")
     }
 
+    /// Waits until the server closes the connection; returns the code of the WebSocket close
+    /// frame it sent last (unmasked, as a server sends it), or nil if it sent none.
+    public func readWebSocketCloseCode(attempts: Int = 200) async throws -> UInt16? {
+        for _ in 0..<attempts {
+            let (bytes, closed) = await inbox.snapshot()
+            if closed {
+                // The close frame is the last one: 0x88, its length, the code, the reason.
+                for start in bytes.indices.reversed() where bytes[start] == 0x88 && start + 1 < bytes.count {
+                    let length = Int(bytes[start + 1])
+                    if length >= 2, length < 126, start + 2 + length == bytes.count {
+                        return UInt16(bytes[start + 2]) << 8 | UInt16(bytes[start + 3])
+                    }
+                }
+                return nil
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("the server did not close the connection")
+    }
+
     /// Whether the server closed the connection.
     public var isClosed: Bool { get async { await inbox.snapshot().closed } }
 

@@ -45,31 +45,12 @@ public final class TestServer: Sendable {
     /// The protocol v5 URL of namespace `demo`.
     public var webSocketURL: String { "ws://127.0.0.1:\(port)/.ws?v=5&ns=demo" }
 
-    /// Stops the server, waiting at most 15 s.
+    /// Stops the server as SIGTERM would and waits until it has stopped.
     ///
-    /// The server's shutdown waits for its connections to end; a connection still open then (a
-    /// client whose socket lingers) would hang the test. After 15 s the test goes on, says so on
-    /// stderr, and the server ends with the test process.
+    /// No bound here: the server closes its sessions and streams itself and bounds its own stop.
     public func stop() async {
-        task.cancel()
-        let (ended, continuation) = AsyncStream.makeStream(of: Bool.self)
-        let task = task
-        Task {
-            _ = try? await task.value
-            continuation.yield(true)
-        }
-        Task {
-            try? await Task.sleep(for: .seconds(15))
-            continuation.yield(false)
-        }
-        for await stopped in ended {
-            if !stopped {
-                let open = server.connections.connections.count
-                FileHandle.standardError.write(
-                    Data("test server on port \(port) did not stop within 15 s (\(open) connections open)\n".utf8))
-            }
-            break
-        }
+        await server.shutDown()
+        _ = try? await task.value
     }
 }
 

@@ -12,8 +12,14 @@ import Testing
         #expect(server.standardOutput == "listening on http://127.0.0.1:\(port)\n")
         let put = try await http("PUT", "/x.json", port: port, body: "1")
         #expect(put.status == 200)
+        // A client that stays connected does not hold the stop up: the server closes its session.
+        let session = try await RawTCPClient(port: port)
+        try await session.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+        _ = try await session.read(until: #""t":"h""#)
         server.signal(SIGTERM)
         #expect(try await server.waitForExit() == 0)
+        #expect(try await session.readWebSocketCloseCode() == 1000)
+        await session.close()
         #expect(server.standardOutput == "listening on http://127.0.0.1:\(port)\n", "logs never go to stdout")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.sqlite").path))
     }

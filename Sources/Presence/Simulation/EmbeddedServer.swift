@@ -54,7 +54,7 @@ public struct EmbeddedServer: Sendable {
 
     /// Stops the server once acknowledged writes are on disk.
     public func stop() async {
-        task.cancel()
+        await server.shutDown()
         _ = try? await task.value
     }
 }

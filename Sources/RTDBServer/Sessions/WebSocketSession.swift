@@ -5,6 +5,7 @@ import NIOCore
 import NIOWebSocket
 import RTDBCore
 import RTDBWire
+import ServiceLifecycle
 
 /// One protocol v5 connection: the hello, then requests in order, with pushes and responses
 /// written as the engine releases them.
@@ -50,6 +51,27 @@ struct WebSocketSession {
         await engine.openSession(outlet: outlet, sessionID: sessionID)
 
         let requests = BatchQueue<SessionRequest>()
+        // A stopping server ends the session itself (a close frame, then its onDisconnect)
+        // instead of waiting for the client to go.
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await serve(outlet: outlet, inbound: inbound, outbound: outbound, requests: requests, heartbeat: heartbeat)
+        } onCancelOrGracefulShutdown: {
+            outlet.send(.close)
+        }
+        await engine.closeSession(outlet: outlet)
+        outlet.finish()
+        directory.remove(sessionID, outlet: outlet)
+        connections.remove(sessionID)
+        logger.debug("session \(sessionID) closed")
+    }
+
+    /// Runs the session's loops until the first of them ends (the peer went, the outlet closed,
+    /// or the heartbeat heard nothing).
+    private func serve(
+        outlet: Outlet, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        requests: BatchQueue<SessionRequest>, heartbeat: Heartbeat
+    ) async {
+        let (channel, sessionID) = (channel, sessionID)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await writeLoop(outlet: outlet, outbound: outbound) }
             group.addTask {
@@ -74,11 +96,6 @@ struct WebSocketSession {
             outlet.finish()
             group.cancelAll()
         }
-        await engine.closeSession(outlet: outlet)
-        outlet.finish()
-        directory.remove(sessionID, outlet: outlet)
-        connections.remove(sessionID)
-        logger.debug("session \(sessionID) closed")
     }
 
     private func writeLoop(outlet: Outlet, outbound: WebSocketOutboundWriter) async {
