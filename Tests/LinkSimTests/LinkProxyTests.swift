@@ -212,6 +212,40 @@ import Testing
         await server.stop()
     }
 
+    @Test func anUpgradeNobodyAnswersIsReportedClosedAtItsBound() async throws {
+        // The network accepts the connection and swallows the upgrade request: without a bound
+        // the client library would wait for its answer for ever.
+        let time = TestTime()
+        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
+        let link = try LinkProxy(upstreamPort: server.port, mode: .blackhole)
+        let port = try await link.start()
+        let transport = WebSocketTransport(upgradeTimeout: .seconds(10), timers: time.timers)
+        let events = Recorder<String>()
+        let connection = transport.connect(to: "ws://127.0.0.1:\(port)/.ws?v=5&ns=demo") { event in
+            switch event {
+            case .opened: events.record("opened")
+            case .frame: events.record("frame")
+            case .closed(let reason): events.record("closed: \(reason ?? "")")
+            }
+        }
+        #expect(try await eventually { link.stats.acceptedConnections == 1 && link.stats.bytesHeld > 0 })
+        await time.advance(by: .milliseconds(9_999))
+        #expect(events.all.isEmpty, "nothing before the bound")
+        await time.advance(by: .milliseconds(2))
+        let bound = "closed: the WebSocket upgrade did not complete within 10.0 seconds"
+        #expect(try await eventually { events.all == [bound] })
+
+        // The network returns and the late upgrade completes: that connection is closed at once,
+        // it reports nothing more, and the server keeps no session for it.
+        link.mode = .up
+        #expect(try await eventually { link.stats.openConnections == 0 })
+        #expect(server.server.connections.connections.isEmpty)
+        #expect(events.all.count == 1)
+        connection.close()
+        await link.stop()
+        await server.stop()
+    }
+
     @Test func aServerThatCannotBeReachedFailsTheClientsConnection() async throws {
         // A port that is bound but not listening: connecting is refused, and no other test's
         // server can take the port meanwhile.

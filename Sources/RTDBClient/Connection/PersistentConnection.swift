@@ -100,20 +100,12 @@ final class PersistentConnection: @unchecked Sendable {
 
     /// Runs `work` on the queue once `milliseconds` have passed on ``timers``.
     ///
-    /// The deadline is fixed now, before anything the timer guards can be observed, so a test
-    /// that sees the attempt (or the wait) and then moves time on always fires it. Timers are not
-    /// cancelled: each checks the connection's generation when it fires, so one left from an
-    /// earlier attempt does nothing.
+    /// The deadline is fixed now (a ``TimerDeadline``). Timers are not cancelled: each checks the
+    /// connection's generation when it fires, so one left from an earlier attempt does nothing.
     private func after(milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
-        Self.schedule(on: timers, after: .milliseconds(milliseconds), queue: queue, work)
-    }
-
-    private static func schedule<C: Clock<Duration>>(
-        on clock: C, after delay: Duration, queue: DispatchQueue, _ work: @escaping @Sendable () -> Void
-    ) {
-        let deadline = clock.now.advanced(by: delay)
+        let (deadline, queue) = (TimerDeadline(after: .milliseconds(milliseconds), on: timers), queue)
         Task {
-            try? await clock.sleep(until: deadline, tolerance: nil)
+            try? await deadline.wait()
             queue.async(execute: work)
         }
     }
