@@ -15,12 +15,14 @@ import Testing
         let connected = Recorder<Bool>()
 
         /// With `time`, the server's and the client's timers run on it (else on the real clock).
-        static func make(time: TestTime? = nil, conditions: LinkConditions = .perfect) async throws -> Setup {
+        static func make(
+            time: TestTime? = nil, mode: LinkMode = .up, conditions: LinkConditions = .perfect
+        ) async throws -> Setup {
             var wall: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
             var timers: any Clock<Duration> = ContinuousClock()
             if let time { (wall, timers) = (time.wall, time.timers) }
             let server = try await TestServer.start(clock: wall, timers: timers)
-            let link = try LinkProxy(upstreamPort: server.port, conditions: conditions, seed: 42)
+            let link = try LinkProxy(upstreamPort: server.port, conditions: conditions, mode: mode, seed: 42)
             let port = try await link.start()
             let client = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: wall, timers: timers)
             let setup = Setup(server: server, link: link, client: client)
@@ -147,11 +149,8 @@ import Testing
         // never answered. After the connect timeout (30 s) it gives up and, after its back-off,
         // tries again; once the network is back, that attempt connects.
         let time = TestTime()
-        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
-        let link = try LinkProxy(upstreamPort: server.port, mode: .blackhole)
-        let port = try await link.start()
-        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: time.wall, timers: time.timers)
-        client.goOnline()
+        let setup = try await Setup.make(time: time, mode: .blackhole)
+        let (link, client) = (setup.link, setup.client)
         #expect(try await eventually { link.stats.acceptedConnections == 1 })
         await time.advance(by: .milliseconds(29_999))
         #expect(client.connectionStatus.phase.isConnecting, "still waiting just before the timeout")
@@ -168,20 +167,15 @@ import Testing
         await time.advance(by: .milliseconds(1_001))
         #expect(try await eventually { link.stats.acceptedConnections == 2 }, "it tried again")
         #expect(try await eventually { client.connectionStatus.phase.isConnected })
-        client.close()
-        await link.stop()
-        await server.stop()
+        await setup.stop()
     }
 
     @Test func refusedAttemptsBackOffAsTheSDKsDo() async throws {
         // Every attempt is refused at once; each wait is drawn from the policy (1 s, ×1.3 per
         // failure, up to 30 s, 30–100 % of it) and the next attempt comes only when it is over.
         let time = TestTime()
-        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
-        let link = try LinkProxy(upstreamPort: server.port, mode: .offline)
-        let port = try await link.start()
-        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: time.wall, timers: time.timers)
-        client.goOnline()
+        let setup = try await Setup.make(time: time, mode: .offline)
+        let (link, client) = (setup.link, setup.client)
         /// When attempt `attempt` is due, once the client waits for it.
         func retryAt(attempt: Int) async throws -> Int64? {
             var due: Int64?
@@ -207,9 +201,7 @@ import Testing
         link.mode = .up
         await time.advance(by: .seconds(30))
         #expect(try await eventually { client.connectionStatus.phase.isConnected })
-        client.close()
-        await link.stop()
-        await server.stop()
+        await setup.stop()
     }
 
     @Test func anUpgradeNobodyAnswersIsReportedClosedAtItsBound() async throws {
