@@ -231,7 +231,7 @@ import Testing
         // it reports nothing more, and the server keeps no session for it.
         link.mode = .up
         #expect(try await eventually { link.stats.openConnections == 0 })
-        #expect(server.server.connections.connections.isEmpty)
+        #expect(try await eventually { server.server.connections.connections.isEmpty })
         #expect(events.all.count == 1)
         connection.close()
         await link.stop()
