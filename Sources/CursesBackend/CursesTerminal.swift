@@ -101,7 +101,7 @@ public final class CursesTerminal {
                 if Int32(value) == KEY_RESIZE {
                     resized = true
                 } else if Int32(value) == KEY_MOUSE {
-                    if let key = mouseEvent() { keys.append(key) }
+                    keys += mouseEvents()
                 } else if let key = KeyDecoder.functionKey(Int32(value)) {
                     keys.append(key)
                 }
@@ -112,15 +112,23 @@ public final class CursesTerminal {
         return (keys, resized)
     }
 
-    private func mouseEvent() -> KeyEvent? {
+    /// Every mouse event ncurses holds, oldest first.
+    ///
+    /// One `KEY_MOUSE` can stand for several: when a key follows a press and its release at once,
+    /// ncurses queues both without merging them into a click, and `getmouse` hands them out newest
+    /// first. Reading only one kept the release and lost the press (the click).
+    private func mouseEvents() -> [KeyEvent] {
+        var events: [MEVENT] = []
         var event = MEVENT()
-        guard getmouse(&event) == OK else { return nil }
-        if event.bstate & CNcurses_BUTTON4_PRESSED() != 0 { return .wheelUp }
-        if event.bstate & CNcurses_BUTTON5_PRESSED() != 0 { return .wheelDown }
-        if event.bstate & (CNcurses_BUTTON1_PRESSED() | CNcurses_BUTTON1_CLICKED()) != 0 {
-            return .click(x: Int(event.x), y: Int(event.y))
+        while getmouse(&event) == OK { events.append(event) }
+        return events.reversed().compactMap { event in
+            if event.bstate & CNcurses_BUTTON4_PRESSED() != 0 { return .wheelUp }
+            if event.bstate & CNcurses_BUTTON5_PRESSED() != 0 { return .wheelDown }
+            if event.bstate & (CNcurses_BUTTON1_PRESSED() | CNcurses_BUTTON1_CLICKED()) != 0 {
+                return .click(x: Int(event.x), y: Int(event.y))
+            }
+            return nil
         }
-        return nil
     }
 
     /// Gives the terminal back: the normal screen, echo, the cursor.

@@ -59,10 +59,11 @@ import Testing
         #expect(ok, "x crashes one, and the server ends its presence:\n\(screen)")
 
         // The mouse: focus moves away with Tab, then a click on the third user's row (SGR mouse
-        // report: button 0 at column 10 of screen row 12, pressed then released) selects it.
+        // report: button 0 at column 10 of screen row 12, pressed then released) selects it. Enter
+        // comes in the same write, as a quick hand types it: ncurses then queues the press and the
+        // release without merging them, and the press must not be lost.
         try await tmux.send("Tab")
-        try await tmux.sendLiteral("\u{1B}[<0;10;12M\u{1B}[<0;10;12m")
-        try await tmux.send("Enter")
+        try await tmux.sendLiteral("\u{1B}[<0;10;12M\u{1B}[<0;10;12m\r")
         (ok, screen) = try await tmux.waitFor { screen in
             let lines = screen.split(separator: "\n").map(String.init)
             return lines.count > 13 && lines[11].contains("sam") && lines[12].contains("▾")
