@@ -5,18 +5,31 @@ import Synchronization
 ///
 /// Fixing them at once, before anything the ticks guard can be observed, is what lets a test move
 /// time on right after seeing a session open or a stream start and know the tick falls due.
+///
+/// A tick that wakes more than a quarter period after its deadline is late: the process was not
+/// running (stopped, swapped out, starved of CPU). The count then starts again from when it woke,
+/// a full period to the next tick, instead of a burst of ticks whose deadlines went by meanwhile.
 struct Ticker: Sendable {
-    private let nextTick: @Sendable () async -> Bool
+    /// A tick, on time or late (``Ticker``).
+    enum Tick: Equatable, Sendable {
+        /// Woke within a quarter period of its deadline.
+        case onTime
+        /// Woke later than that: the process was stalled.
+        case late(by: Duration)
+    }
+
+    private let nextTick: @Sendable () async -> Tick?
 
     init(every period: Duration, on clock: any Clock<Duration>) {
         nextTick = Self.ticks(every: period, on: clock)
     }
 
-    /// Sleeps until the next tick; `false` if the task was cancelled first.
-    func next() async -> Bool { await nextTick() }
+    /// Sleeps until the next tick; `nil` if the task was cancelled first.
+    func next() async -> Tick? { await nextTick() }
 
-    private static func ticks<C: Clock<Duration>>(every period: Duration, on clock: C) -> @Sendable () async -> Bool {
+    private static func ticks<C: Clock<Duration>>(every period: Duration, on clock: C) -> @Sendable () async -> Tick? {
         let deadline = Mutex(clock.now)
+        let slack = period / 4
         return {
             let next = deadline.withLock { instant in
                 instant = instant.advanced(by: period)
@@ -24,10 +37,14 @@ struct Ticker: Sendable {
             }
             do {
                 try await clock.sleep(until: next, tolerance: nil)
-                return true
             } catch {
-                return false
+                return nil
             }
+            let now = clock.now
+            let lateness = next.duration(to: now)
+            guard lateness > slack else { return .onTime }
+            deadline.withLock { $0 = now }
+            return .late(by: lateness)
         }
     }
 }

@@ -34,8 +34,13 @@ import Testing
         #expect(settled.ownEntryKeys.count == 1)
         #expect(settled.server.hasPrefix("embedded 127.0.0.1:"))
         #expect(settled.heartbeatTimeoutMs == 2_000)
-        // The server's table knows every connection: each entry has a silence reading.
-        #expect(Set(settled.silenceMs.keys) == Set(settled.users.flatMap(\.connections).map(\.id)))
+        // The server's table knows every connection: each entry has a silence reading (once its
+        // device is connected again, should a loaded machine have cost it its first session).
+        #expect(
+            try await eventually {
+                let snapshot = simulation.snapshot()
+                return Set(snapshot.silenceMs.keys) == Set(snapshot.users.flatMap(\.connections).map(\.id))
+            })
 
         simulation.toggleNetwork()
         #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == false })

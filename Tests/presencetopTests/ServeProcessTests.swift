@@ -24,6 +24,34 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.sqlite").path))
     }
 
+    /// A server that was stopped for longer than its heartbeat timeout (SIGSTOP, as a debugger, a
+    /// suspended machine or a starved one does) does not take its clients for silent when it runs
+    /// again: they answered every ping it sent.
+    @Test func aServerThatWasStoppedKeepsItsClients() async throws {
+        let (server, port) = try await ChildProcess.serve([
+            "--memory", "--heartbeat-timeout", "2", "--log-level", "info",
+        ])
+        let session = try await RawTCPClient(port: port)
+        try await session.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+        _ = try await session.read(until: #""t":"h""#)
+        try await session.readWebSocketPing("hb")
+        try await session.sendWebSocketPong("hb")
+        server.signal(SIGSTOP)
+        // The stall itself (three ticks' worth, longer than the timeout), not a wait for something.
+        try await Task.sleep(for: .seconds(3))
+        server.signal(SIGCONT)
+        for _ in 0..<3 {
+            try await session.readWebSocketPing("hb")
+            try await session.sendWebSocketPong("hb")
+        }
+        try await session.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"s","b":{"c":{"x":1}}}}"#)
+        _ = try await session.read(until: #""r":1"#)
+        #expect(!server.standardError.contains("nothing heard"), "\(server.standardError)")
+        await session.close()
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+
     @Test func acknowledgedWritesSurviveKillDashNine() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

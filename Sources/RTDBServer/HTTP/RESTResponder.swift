@@ -121,7 +121,7 @@ struct RESTResponder: HTTPResponder {
             body: ResponseBody { writer in
                 let ticker = Ticker(every: interval, on: timers)
                 let keepAlive = Task {
-                    while await ticker.next() { outlet.send(.event(name: "keep-alive", data: "null")) }
+                    while await ticker.next() != nil { outlet.send(.event(name: "keep-alive", data: "null")) }
                 }
                 do {
                     try await withGracefulShutdownHandler {

@@ -7,6 +7,10 @@ import Synchronization
 /// pong, a request, a keepalive. Its ticks (a ``Ticker``) are on an injected clock, the first one
 /// period after the session opens, so a test moves time by hand instead of waiting and racing a
 /// loaded machine.
+///
+/// Only the server's own punctuality is held against the peer: a late tick (the server was
+/// stalled, and the peer's answer may be waiting unread) pings again without judging, and every
+/// judgement first lets the connection take in the bytes that have already arrived.
 final class Heartbeat: Sendable {
     private let reads = Atomic<Int>(0)
     private let ticker: Ticker
@@ -22,11 +26,15 @@ final class Heartbeat: Sendable {
 
     /// Pings at every tick until the peer misses one; returns `true` then, or `false` if the task
     /// was cancelled first (the session ended on its own).
-    func runUntilSilent(ping: @Sendable () -> Void) async -> Bool {
+    ///
+    /// - Parameter settle: Returns once the connection has read what already arrived (a turn of
+    ///   its event loop), so a stall of the reads is not taken for the peer's silence.
+    func runUntilSilent(settle: @Sendable () async -> Void, ping: @Sendable () -> Void) async -> Bool {
         var readsAtPing: Int?
-        while await ticker.next() {
+        while let tick = await ticker.next() {
+            await settle()
             let reads = reads.load(ordering: .relaxed)
-            if let readsAtPing, reads == readsAtPing { return true }
+            if tick == .onTime, let readsAtPing, reads == readsAtPing { return true }
             readsAtPing = reads
             ping()
         }

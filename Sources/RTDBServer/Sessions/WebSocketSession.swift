@@ -80,9 +80,10 @@ struct WebSocketSession {
             }
             group.addTask { [logger, configuration] in
                 let ping = WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "hb"))
-                guard await heartbeat.runUntilSilent(ping: { channel.writeAndFlush(ping, promise: nil) }) else {
-                    return
-                }
+                let silent = await heartbeat.runUntilSilent(
+                    settle: { try? await channel.eventLoop.submit {}.get() },
+                    ping: { channel.writeAndFlush(ping, promise: nil) })
+                guard silent else { return }
                 logger.info(
                     "session \(sessionID): nothing heard for \(configuration.heartbeatTimeout); closing it")
                 channel.close(promise: nil)
