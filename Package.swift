@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "presencetop", targets: ["presencetop"]),
         .library(name: "RTDBCore", targets: ["RTDBCore"]),
         .library(name: "RTDBWire", targets: ["RTDBWire"]),
+        .library(name: "RTDBRules", targets: ["RTDBRules"]),
         .library(name: "RTDBServer", targets: ["RTDBServer"]),
         .library(name: "RTDBClient", targets: ["RTDBClient"]),
         .library(name: "LinkSim", targets: ["LinkSim"]),
@@ -46,10 +47,13 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // Security rules: the language, its checks and their evaluation over the data.
+        .target(name: "RTDBRules", dependencies: ["RTDBCore"]),
         .target(
             name: "RTDBServer",
             dependencies: [
                 "RTDBCore",
+                "RTDBRules",
                 "RTDBWire",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -126,6 +130,7 @@ let package = Package(
         // LinkSim for its SeededRandom: the push-id and ordering tests need a seeded generator.
         .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore", "LinkSim"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
+        .testTarget(name: "RTDBRulesTests", dependencies: ["RTDBRules", "RTDBCore"]),
         .target(
             name: "RTDBTestSupport",
             dependencies: [

@@ -1,0 +1,120 @@
+import Foundation
+import RTDBCore
+
+/// Why a rule could not be evaluated (the rule then counts as false, as Firebase treats it).
+struct RuleEvaluationError: Error {
+    var message: String
+}
+
+/// Evaluates rule expressions against the data, the credential and the time.
+struct RuleEvaluator {
+    /// The `auth` variable: null for a signed-out client.
+    let auth: JSONValue
+    /// `now`: the server's time in ms since the epoch.
+    let now: Int64
+    /// `root` (the data before the write).
+    let root: Node
+    /// The data as it would be after the write (nil for reads).
+    let newRoot: Node?
+
+    /// Whether the rule holds at `path` with the wildcard values `variables`; an error counts as
+    /// false and is returned for the log.
+    func holds(_ expression: RuleExpression, at path: Path, variables: [String: String]) -> Result<
+        Bool, RuleEvaluationError
+    > {
+        do throws(RuleEvaluationError) {
+            let value = try evaluate(expression, path: path, variables: variables)
+            guard case .bool(let result) = value else {
+                throw RuleEvaluationError(message: "the rule gave \(value.kind), not a boolean")
+            }
+            return .success(result)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func evaluate(_ expression: RuleExpression, path: Path, variables: [String: String])
+        throws(RuleEvaluationError)
+        -> RuleValue
+    {
+        func eval(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
+            try evaluate(expression, path: path, variables: variables)
+        }
+        switch expression {
+        case .literal(let value, _): return value
+        case .regex(let pattern, _): return .pattern(pattern)
+        case .array(let elements, _):
+            var values: [RuleValue] = []
+            for element in elements { values.append(try eval(element)) }
+            return .list(values)
+        case .variable(let name, _):
+            switch name {
+            case "auth": return auth == .null ? .null : .object(auth)
+            case "now": return .number(Double(now))
+            case "root": return .snapshot(RuleSnapshot(root: root, path: .root))
+            case "data": return .snapshot(RuleSnapshot(root: root, path: path))
+            case "newData": return .snapshot(RuleSnapshot(root: newRoot ?? root, path: path))
+            default:
+                guard let value = variables[name] else { throw RuleEvaluationError(message: "\(name) is not set") }
+                return .string(value)
+            }
+        case .member(let target, let name, _):
+            return try member(try eval(target), name)
+        case .index(let target, let index, _):
+            guard case .string(let name) = try eval(index) else {
+                throw RuleEvaluationError(message: "a property name must be a string")
+            }
+            return try member(try eval(target), name)
+        case .call(let target, let name, let arguments, _):
+            var values: [RuleValue] = []
+            for argument in arguments { values.append(try eval(argument)) }
+            return try call(try eval(target), name, values)
+        case .unary(let op, let operand, _):
+            switch (op, try eval(operand)) {
+            case (.not, .bool(let value)): return .bool(!value)
+            case (.negate, .number(let value)): return .number(-value)
+            case (_, let value): throw RuleEvaluationError(message: "\(op.rawValue) does not apply to \(value.kind)")
+            }
+        case .binary(.and, let left, let right, _):
+            guard case .bool(let a) = try eval(left) else { throw RuleEvaluationError(message: "&& needs booleans") }
+            if !a { return .bool(false) }
+            guard case .bool(let b) = try eval(right) else { throw RuleEvaluationError(message: "&& needs booleans") }
+            return .bool(b)
+        case .binary(.or, let left, let right, _):
+            guard case .bool(let a) = try eval(left) else { throw RuleEvaluationError(message: "|| needs booleans") }
+            if a { return .bool(true) }
+            guard case .bool(let b) = try eval(right) else { throw RuleEvaluationError(message: "|| needs booleans") }
+            return .bool(b)
+        case .binary(let op, let left, let right, _):
+            return try RuleEvaluator.apply(op, try eval(left), try eval(right))
+        case .conditional(let condition, let whenTrue, let whenFalse, _):
+            guard case .bool(let test) = try eval(condition) else {
+                throw RuleEvaluationError(message: "?: needs a boolean condition")
+            }
+            return try eval(test ? whenTrue : whenFalse)
+        }
+    }
+
+    private func member(_ target: RuleValue, _ name: String) throws(RuleEvaluationError) -> RuleValue {
+        switch target {
+        case .string(let text) where name == "length": return .number(Double(text.utf16.count))
+        case .object(let object):
+            if case .object(let members) = object { return members[name].map(RuleValue.init(json:)) ?? .null }
+            if case .array(let elements) = object, let position = Int(name), elements.indices.contains(position) {
+                return RuleValue(json: elements[position])
+            }
+            return .null
+        default: throw RuleEvaluationError(message: "\(target.kind) has no property '\(name)'")
+        }
+    }
+
+    private func call(_ target: RuleValue, _ name: String, _ arguments: [RuleValue]) throws(RuleEvaluationError)
+        -> RuleValue
+    {
+        switch target {
+        case .snapshot(let snapshot): return try RuleEvaluator.call(snapshot, name, arguments)
+        case .string(let text): return try RuleEvaluator.call(text, name, arguments)
+        default: throw RuleEvaluationError(message: "\(target.kind) has no method '\(name)'")
+        }
+    }
+}

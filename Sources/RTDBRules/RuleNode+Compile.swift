@@ -1,0 +1,90 @@
+extension RuleNode {
+    /// Builds the rules of one level from the file's object, checking every expression in it.
+    ///
+    /// - Parameter variables: The `$variables` of the wildcards above.
+    static func compile(
+        _ members: [(key: String, location: SourceLocation, value: RulesSourceValue)], variables: Set<String>
+    ) throws(LocatedProblem) -> RuleNode {
+        var read: Rule?
+        var write: Rule?
+        var validate: Rule?
+        var indexOn: [String] = []
+        var children: [String: RuleNode] = [:]
+        var wildcard: (name: String, node: RuleNode)?
+        for (key, location, value) in members {
+            switch key {
+            case ".read": read = try rule(value, .read, variables: variables)
+            case ".write": write = try rule(value, .write, variables: variables)
+            case ".validate": validate = try rule(value, .validate, variables: variables)
+            case ".indexOn": indexOn = try self.indexOn(value)
+            case _ where key.hasPrefix("."):
+                throw LocatedProblem(
+                    location: location, message: "unknown rule '\(key)' (expected .read, .write, .validate or .indexOn)"
+                )
+            default:
+                guard case .object(let childMembers, _) = value else {
+                    throw LocatedProblem(
+                        location: value.location, message: "the rules of '\(key)' must be an object, not \(value.kind)")
+                }
+                if key.hasPrefix("$") {
+                    if let wildcard {
+                        throw LocatedProblem(
+                            location: location, message: "'\(key)' and '\(wildcard.name)': one wildcard per level")
+                    }
+                    if variables.contains(key) {
+                        throw LocatedProblem(
+                            location: location, message: "'\(key)' is already the name of a wildcard above")
+                    }
+                    guard key.count > 1 else {
+                        throw LocatedProblem(location: location, message: "a wildcard needs a name after '$'")
+                    }
+                    wildcard = (key, try compile(childMembers, variables: variables.union([key])))
+                } else {
+                    guard !key.contains("/") else {
+                        throw LocatedProblem(
+                            location: location, message: "'\(key)': a key cannot contain '/'; nest the levels")
+                    }
+                    children[key] = try compile(childMembers, variables: variables)
+                }
+            }
+        }
+        return RuleNode(
+            read: read, write: write, validate: validate, indexOn: indexOn, children: children, wildcard: wildcard)
+    }
+
+    private static func rule(_ value: RulesSourceValue, _ kind: RuleTypeChecker.Kind, variables: Set<String>)
+        throws(LocatedProblem) -> Rule
+    {
+        switch value {
+        case .bool(let constant, let location):
+            return Rule(expression: .literal(.bool(constant), location), text: constant ? "true" : "false")
+        case .string(let text, let characters, let location):
+            // The expression's characters start after the opening quote.
+            let start = SourceLocation(line: location.line, column: location.column + 1)
+            let expression = try RuleParser.parse(text, locations: characters, start: start)
+            try RuleTypeChecker(kind: kind, variables: variables).check(rule: expression)
+            return Rule(expression: expression, text: text)
+        default:
+            throw LocatedProblem(
+                location: value.location,
+                message: "\(kind.rawValue) must be a string expression or a boolean, not \(value.kind)")
+        }
+    }
+
+    private static func indexOn(_ value: RulesSourceValue) throws(LocatedProblem) -> [String] {
+        switch value {
+        case .string(let name, _, _): return [name]
+        case .array(let elements, _):
+            var names: [String] = []
+            for element in elements {
+                guard case .string(let name, _, _) = element else {
+                    throw LocatedProblem(location: element.location, message: ".indexOn lists child names (strings)")
+                }
+                names.append(name)
+            }
+            return names
+        default:
+            throw LocatedProblem(location: value.location, message: ".indexOn must be a child name or an array of them")
+        }
+    }
+}

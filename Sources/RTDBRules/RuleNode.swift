@@ -1,0 +1,45 @@
+/// The rules of one level of the tree: its `.read`, `.write`, `.validate` and `.indexOn`, the
+/// rules of named children, and at most one `$wildcard` for every other child.
+final class RuleNode: Sendable {
+    /// A rule and its text as written (for messages).
+    struct Rule: Sendable {
+        let expression: RuleExpression
+        let text: String
+    }
+
+    let read: Rule?
+    let write: Rule?
+    let validate: Rule?
+    /// The children queries may order by (accepted; the server orders without indexes).
+    let indexOn: [String]
+    let children: [String: RuleNode]
+    /// The `$name` of the wildcard, with its rules.
+    let wildcard: (name: String, node: RuleNode)?
+
+    init(
+        read: Rule? = nil, write: Rule? = nil, validate: Rule? = nil, indexOn: [String] = [],
+        children: [String: RuleNode] = [:], wildcard: (name: String, node: RuleNode)? = nil
+    ) {
+        self.read = read
+        self.write = write
+        self.validate = validate
+        self.indexOn = indexOn
+        self.children = children
+        self.wildcard = wildcard
+    }
+
+    /// The rules for child `key`: a named child first, else the wildcard (binding its variable).
+    func child(_ key: String, variables: inout [String: String]) -> RuleNode? {
+        if let named = children[key] { return named }
+        guard let wildcard else { return nil }
+        variables[wildcard.name] = key
+        return wildcard.node
+    }
+
+    /// Whether any `.read` here or below reads stored data (such reads are checked again after
+    /// writes).
+    var readsDependOnData: Bool {
+        (read?.expression.readsData ?? false) || children.values.contains(where: \.readsDependOnData)
+            || (wildcard?.node.readsDependOnData ?? false)
+    }
+}

@@ -1,0 +1,69 @@
+import RTDBCore
+
+/// A value while a rule is evaluated.
+enum RuleValue: Sendable {
+    case null
+    case bool(Bool)
+    /// Numbers are doubles, as in JavaScript.
+    case number(Double)
+    case string(String)
+    /// `root`, `data`, `newData` and what their methods return.
+    case snapshot(RuleSnapshot)
+    /// `auth`, `auth.token`, or the `val()` of a location with children.
+    case object(JSONValue)
+    /// An array literal (`hasChildren(['a', 'b'])`).
+    case list([RuleValue])
+    /// A regular expression literal.
+    case pattern(RulePattern)
+
+    /// A JSON value as a rule sees it: objects stay objects, arrays too.
+    init(json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let number): self = .number(number.doubleValue)
+        case .string(let value): self = .string(value)
+        case .array, .object: self = .object(json)
+        }
+    }
+
+    /// What the value is, for messages.
+    var kind: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .snapshot: return "a data snapshot"
+        case .object: return "an object"
+        case .list: return "an array"
+        case .pattern: return "a regular expression"
+        }
+    }
+}
+
+/// The data at one location, as `root`, `data` and `newData` and their children are.
+struct RuleSnapshot: Sendable {
+    /// The whole tree this snapshot is part of (before the write, or as it would be after it).
+    let root: Node
+    /// Where in it.
+    let path: Path
+
+    /// The node at ``path``.
+    var node: Node { root.child(at: path) }
+
+    /// The value at the location, as `val()` returns it.
+    var value: RuleValue {
+        let node = node
+        if node.isEmpty { return .null }
+        if let leaf = node.leafValue {
+            switch leaf {
+            case .bool(let value): return .bool(value)
+            case .number(let number): return .number(number.doubleValue)
+            case .string(let value): return .string(value)
+            case .serverValue: return .null
+            }
+        }
+        return .object(node.plainJSON())
+    }
+}

@@ -1,0 +1,168 @@
+import RTDBCore
+
+/// Firebase security rules: who may read and write where, and what written data must look like
+/// (docs/security-rules.md).
+///
+/// Read and write grants cascade: a rule that allows at a location allows everything below it,
+/// and nothing below can take that back. `.validate` does not cascade: it must hold at every
+/// location a write changes (the written data and every level above it), except where the write
+/// deletes. A multi-location update is allowed or refused as a whole.
+public struct SecurityRules: Sendable {
+    let root: RuleNode
+    /// The text the rules were read from.
+    public let text: String
+
+    /// Everyone may read and write everything: what the server uses with no rules file, as the
+    /// emulator does.
+    public static let open: SecurityRules = {
+        do {
+            return try SecurityRules(text: #"{"rules": {".read": true, ".write": true}}"#)
+        } catch {
+            preconditionFailure("the open rules are valid: \(error)")
+        }
+    }()
+
+    /// Reads and checks rules (`{"rules": {...}}`, comments allowed).
+    ///
+    /// - Parameter file: The name errors give (the path of a file, or `rules.json`).
+    /// - Throws: ``RulesError`` with the line and column of the first problem.
+    public init(text: String, file: String = "rules.json") throws(RulesError) {
+        do throws(LocatedProblem) {
+            let document = try RulesSourceReader.read(text)
+            guard case .object(let members, _) = document else {
+                throw LocatedProblem(
+                    location: document.location, message: "the rules file must be an object, not \(document.kind)")
+            }
+            guard let rules = members.first(where: { $0.key == "rules" }) else {
+                throw LocatedProblem(
+                    location: document.location, message: "the rules file needs a top-level \"rules\" object")
+            }
+            if let other = members.first(where: { $0.key != "rules" }) {
+                throw LocatedProblem(
+                    location: other.location, message: "unknown top-level key '\(other.key)' (only \"rules\")")
+            }
+            guard case .object(let ruleMembers, _) = rules.value else {
+                throw LocatedProblem(
+                    location: rules.value.location, message: "\"rules\" must be an object, not \(rules.value.kind)")
+            }
+            root = try RuleNode.compile(ruleMembers, variables: [])
+            self.text = text
+        } catch {
+            throw RulesError(file: file, location: error.location, message: error.message)
+        }
+    }
+
+    /// Whether `auth` may read `path`: some `.read` at or above it holds.
+    public func read(_ path: Path, auth: RuleAuth, root data: Node, now: Int64) -> RulesDecision {
+        if auth == .admin { return .allowed }
+        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil)
+        if let failure = grant(\.read, path, evaluator) {
+            return .denied("no .read rule allows reading \(path) (\(auth.description))\(failure)")
+        }
+        return .allowed
+    }
+
+    /// Whether `auth` may make these writes, together: a `.write` at or above each location
+    /// holds, and every `.validate` of the data they change holds on the data as it would be.
+    ///
+    /// - Parameter changes: Each location and the node it is to hold (server values resolved).
+    public func write(_ changes: [(path: Path, node: Node)], auth: RuleAuth, root data: Node, now: Int64)
+        -> RulesDecision
+    {
+        if auth == .admin { return .allowed }
+        var newRoot = data
+        for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
+        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: newRoot)
+        for (path, _) in changes {
+            if let failure = grant(\.write, path, evaluator) {
+                return .denied("no .write rule allows writing \(path) (\(auth.description))\(failure)")
+            }
+        }
+        var validated = Set<Path>()
+        for (path, _) in changes {
+            if let failure = validate(path, evaluator, newRoot: newRoot, validated: &validated) {
+                return .denied(failure)
+            }
+        }
+        return .allowed
+    }
+
+    /// Walks the rules down `path` until a rule of `kind` holds; nil then, else what went wrong
+    /// on the way (an evaluation error, for the message), or an empty string.
+    private func grant(_ kind: KeyPath<RuleNode, RuleNode.Rule?>, _ path: Path, _ evaluator: RuleEvaluator) -> String? {
+        var node = root
+        var variables: [String: String] = [:]
+        var failure = ""
+        var location = Path.root
+        for depth in 0...path.count {
+            if let rule = node[keyPath: kind] {
+                switch evaluator.holds(rule.expression, at: location, variables: variables) {
+                case .success(true): return nil
+                case .success(false): break
+                case .failure(let error):
+                    failure = failure.isEmpty ? "; \(location): \(rule.text): \(error.message)" : failure
+                }
+            }
+            guard depth < path.count, let next = node.child(path.segments[depth], variables: &variables) else { break }
+            node = next
+            location = location.child(path.segments[depth])
+        }
+        return failure
+    }
+
+    /// Checks the `.validate` rules above `path` and of all the new data under it.
+    private func validate(_ path: Path, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>)
+        -> String?
+    {
+        var node = root
+        var variables: [String: String] = [:]
+        var location = Path.root
+        for depth in 0...path.count {
+            if !validated.contains(location) {
+                validated.insert(location)
+                if let failure = check(node, at: location, evaluator, newRoot: newRoot, variables: variables) {
+                    return failure
+                }
+            }
+            guard depth < path.count else {
+                return validateBelow(node, at: location, evaluator, newRoot: newRoot, variables: variables)
+            }
+            guard let next = node.child(path.segments[depth], variables: &variables) else { return nil }
+            node = next
+            location = location.child(path.segments[depth])
+        }
+        return nil
+    }
+
+    private func validateBelow(
+        _ node: RuleNode, at location: Path, _ evaluator: RuleEvaluator, newRoot: Node, variables: [String: String]
+    ) -> String? {
+        guard !node.children.isEmpty || node.wildcard != nil else { return nil }
+        for (key, _) in newRoot.child(at: location).children {
+            var childVariables = variables
+            guard let child = node.child(key.string, variables: &childVariables) else { continue }
+            let childLocation = location.child(key.string)
+            if let failure = check(child, at: childLocation, evaluator, newRoot: newRoot, variables: childVariables) {
+                return failure
+            }
+            if let failure = validateBelow(
+                child, at: childLocation, evaluator, newRoot: newRoot, variables: childVariables)
+            {
+                return failure
+            }
+        }
+        return nil
+    }
+
+    /// One location's `.validate`; skipped where the new data is gone (a delete).
+    private func check(
+        _ node: RuleNode, at location: Path, _ evaluator: RuleEvaluator, newRoot: Node, variables: [String: String]
+    ) -> String? {
+        guard let rule = node.validate, !newRoot.child(at: location).isEmpty else { return nil }
+        switch evaluator.holds(rule.expression, at: location, variables: variables) {
+        case .success(true): return nil
+        case .success(false): return "\(location): .validate \(rule.text) does not hold"
+        case .failure(let error): return "\(location): .validate \(rule.text): \(error.message)"
+        }
+    }
+}
