@@ -115,6 +115,7 @@ let package = Package(
             name: "presencetop",
             dependencies: [
                 "RTDBCore",
+                "RTDBRules",
                 "RTDBServer",
                 "RTDBClient",
                 "RTDBWire",
@@ -134,6 +135,7 @@ let package = Package(
         .target(
             name: "RTDBTestSupport",
             dependencies: [
+                "RTDBRules",
                 "RTDBServer",
                 "RTDBWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -154,7 +156,9 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LinkSimTests", dependencies: ["LinkSim", "RTDBClient", "RTDBTestSupport"]),
-        .testTarget(name: "PresenceTests", dependencies: ["Presence", "LinkSim", "RTDBClient", "RTDBTestSupport"]),
+        .testTarget(
+            name: "PresenceTests",
+            dependencies: ["Presence", "LinkSim", "RTDBClient", "RTDBRules", "RTDBWire", "RTDBTestSupport"]),
         .testTarget(
             name: "DashboardTests",
             dependencies: [

@@ -11,6 +11,9 @@ public struct SecurityRules: Sendable {
     let root: RuleNode
     /// The text the rules were read from.
     public let text: String
+    /// Whether some `.read` rule reads stored data, so that a write can take read access away
+    /// (listens are then checked again after writes).
+    public let readsDependOnData: Bool
 
     /// Everyone may read and write everything: what the server uses with no rules file, as the
     /// emulator does.
@@ -46,6 +49,7 @@ public struct SecurityRules: Sendable {
                     location: rules.value.location, message: "\"rules\" must be an object, not \(rules.value.kind)")
             }
             root = try RuleNode.compile(ruleMembers, variables: [])
+            readsDependOnData = root.readsDependOnData
             self.text = text
         } catch {
             throw RulesError(file: file, location: error.location, message: error.message)

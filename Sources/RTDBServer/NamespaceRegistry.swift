@@ -44,7 +44,7 @@ public actor NamespaceRegistry {
             return try await DatabaseEngine.open(
                 namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
                 checkpointInterval: configuration.checkpointInterval,
-                enforcesTokenExpiry: configuration.enforcesTokenExpiry)
+                enforcesTokenExpiry: configuration.enforcesTokenExpiry, rules: configuration.rules)
         }
         engines[namespace] = task
         do {

@@ -78,7 +78,7 @@ public final class RTDBServer: Sendable {
         }
         let responder = RESTResponder(
             registry: registry, configuration: configuration, connections: connections, timers: timers,
-            logger: logger)
+            clock: clock, logger: logger)
         let host = configuration.host
         let app = Application(
             responder: responder,

@@ -1,4 +1,5 @@
 import Foundation
+import RTDBRules
 
 /// How `presencetop serve` runs.
 public struct ServerConfiguration: Sendable {
@@ -26,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     public var tls: (certificatePath: String, keyPath: String)?
     /// Refuse credentials whose `exp` has passed (`expired_token`); emulators accept them.
     public var enforcesTokenExpiry = false
+    /// The security rules of every namespace when it opens (open rules unless given; each
+    /// namespace's can then be replaced at `/.settings/rules.json`).
+    public var rules: SecurityRules = .open
     /// Whether SIGINT and SIGTERM stop the server (a server embedded in a program that handles
     /// its own signals sets this false, and stops it by cancelling its task).
     public var stopsOnSignals = true

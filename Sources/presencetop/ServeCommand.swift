@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Presence
+import RTDBRules
 import RTDBServer
 
 /// `presencetop serve`: runs the Firebase-compatible server.
@@ -11,8 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; logs go \
             to stderr. Data is kept durably in one SQLite file per namespace. SIGINT or SIGTERM \
-            stops it after in-flight writes are on disk. There are no security rules yet: every \
-            request is allowed.
+            stops it after in-flight writes are on disk. Without --rules every request is allowed, as \
+            in the emulator; the admin credential ('owner') is never subject to rules.
             """
     )
 
@@ -43,6 +45,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --tls-cert.")
     var tlsKey: String?
 
+    @Option(
+        help: "Security rules: a Firebase rules JSON file (comments allowed). Without it, every request is allowed.")
+    var rules: String?
+
+    @Flag(help: "Print the presence rules presencetop ships (for --rules) and exit.")
+    var printPresenceRules = false
+
     @Flag(help: "Refuse credentials whose exp has passed (expired_token); emulators accept them.")
     var enforceTokenExpiry = false
 
@@ -61,6 +70,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if printPresenceRules {
+            FileHandle.standardOutput.write(Data(PresenceRules.text.utf8))
+            return
+        }
         var logger = Logger(label: "presencetop.server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
         var configuration = ServerConfiguration(host: host, port: port, defaultNamespace: namespace)
@@ -73,11 +86,33 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.dataDirectory = URL(fileURLWithPath: dataDirectory)
         }
         if let tlsCert, let tlsKey { configuration.tls = (tlsCert, tlsKey) }
+        if let rules { configuration.rules = try Self.loadRules(rules) }
         let scheme = configuration.tls == nil ? "http" : "https"
         let server = RTDBServer(configuration: configuration, logger: logger)
         try await server.run { host, port in
             // One line, flushed at once: scripts and tests wait for it.
             FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
+        }
+    }
+}
+
+extension ServeCommand {
+    /// Reads and checks a rules file; a problem is printed as `FILE:LINE:COLUMN: message` and the
+    /// server does not start (exit status 2).
+    static func loadRules(_ path: String) throws -> SecurityRules {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            FileHandle.standardError.write(
+                Data("presencetop: cannot read the rules file \(path): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
+        }
+        do {
+            return try SecurityRules(text: text, file: path)
+        } catch {
+            FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
+            throw ExitCode(2)
         }
     }
 }

@@ -33,4 +33,25 @@ import Testing
         #expect(output.contains("0 failed"), "\(output)")
         #expect(!output.contains("FAIL"), "\(output)")
     }
+
+    /// The presence rules, enforced on firebase-admin acting as users (`databaseAuthVariableOverride`).
+    @Test(.enabled(if: required, "needs .venv with firebase-admin (made by .ci/run); required when CI=true"))
+    func firebaseAdminActsAsUsersUnderThePresenceRules() async throws {
+        let python = try #require(Self.python, "no python venv with firebase-admin: run .ci/run")
+        let directory = temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let printed = try await ChildProcess(ChildProcess.presencetop, ["serve", "--print-presence-rules"])
+        #expect(try await printed.waitForExit() == 0)
+        let rules = directory.appendingPathComponent("presence.rules.json")
+        try printed.standardOutput.write(to: rules, atomically: true, encoding: .utf8)
+        let (server, port) = try await ChildProcess.serve(["--memory", "--rules", rules.path])
+        defer { server.signal(SIGTERM) }
+        let script = Self.packageRoot.appendingPathComponent("Tests/Interop/firebase_admin_rules_interop.py")
+        let run = try await ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
+        let status = try await run.waitForExit(seconds: 60)
+        let output = run.standardOutput
+        #expect(status == 0, "\(output)\n\(run.standardError)")
+        #expect(output.contains("8 passed, 0 failed"), "\(output)")
+    }
 }

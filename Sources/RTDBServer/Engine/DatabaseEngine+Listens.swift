@@ -1,18 +1,25 @@
 import OrderedCollections
 import RTDBCore
+import RTDBRules
 import RTDBWire
 
 extension DatabaseEngine {
-    /// Registers a listen and sends its initial data (unless `hash` shows the client has it).
+    /// Registers a listen and sends its initial data (unless `hash` shows the client has it), if
+    /// the read rules let `auth` read `path`.
     ///
     /// The initial data and the registration happen in one step of the write order, so no
     /// update is lost or duplicated between them. A listen with the same outlet, path and query
     /// replaces the previous one.
-    func addListen(outlet: Outlet, path: Path, query: QueryParams, format: ListenFormat, hash: String?) {
+    func addListen(outlet: Outlet, path: Path, query: QueryParams, format: ListenFormat, hash: String?, auth: RuleAuth)
+        throws(WireError)
+    {
+        try authorizeRead(path, auth: auth)
         let node = root.child(at: path)
         let result = query.loadsAllData ? node : query.filter(node)
         let key = Listen.Key(outlet: outlet.id, path: path, queryIdentifier: query.queryIdentifier)
-        listens.insert(Listen(key: key, outlet: outlet, path: path, query: query, format: format, lastResult: result))
+        listens.insert(
+            Listen(
+                key: key, outlet: outlet, path: path, query: query, format: format, auth: auth, lastResult: result))
         switch format {
         case .websocket(let tag):
             if hash != result.hashString {
@@ -30,9 +37,13 @@ extension DatabaseEngine {
         listens.remove(Listen.Key(outlet: outlet.id, path: path, queryIdentifier: query.queryIdentifier))
     }
 
-    /// Registers a Server-Sent Events stream at `path` and sends the initial `put`.
-    public func addStream(outlet: Outlet, path: Path, query: QueryParams, export: Bool) {
-        addListen(outlet: outlet, path: path, query: query, format: .serverSentEvents(export: export), hash: nil)
+    /// Registers a Server-Sent Events stream at `path` and sends the initial `put`, if the read
+    /// rules let `auth` read there.
+    public func addStream(outlet: Outlet, path: Path, query: QueryParams, export: Bool, auth: RuleAuth)
+        throws(WireError)
+    {
+        try addListen(
+            outlet: outlet, path: path, query: query, format: .serverSentEvents(export: export), hash: nil, auth: auth)
     }
 
     /// Removes every listen of an outlet.

@@ -1,5 +1,6 @@
 import OrderedCollections
 import RTDBCore
+import RTDBRules
 import RTDBWire
 
 /// A request read from a connection, or why it could not be read.
@@ -32,14 +33,23 @@ extension DatabaseEngine {
 
     /// Ends a connection: drops its listens, then runs its onDisconnect writes.
     ///
-    /// Server values in them are resolved now. Safe to call twice.
+    /// Server values in them are resolved now, and each is checked against the rules again with
+    /// the connection's credential as it is now: one they no longer allow is skipped and logged.
+    /// Safe to call twice.
     public func closeSession(outlet: Outlet) {
         guard let session = sessions.removeValue(forKey: outlet.id) else { return }
         listens.removeAll(outlet: outlet.id)
         let now = clock()
+        let auth = RuleAuth(session.auth)
         for (path, node) in session.onDisconnect.overwrites() {
-            let current = root.child(at: path)
-            apply(.set(path: path, node: node.resolvingServerValues(existing: current, now: now)))
+            let resolved = node.resolvingServerValues(existing: root.child(at: path), now: now)
+            if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
+                logger.notice(
+                    "session \(session.sessionID): onDisconnect write at \(path) skipped, the rules refuse it now: \(reason)"
+                )
+                continue
+            }
+            apply(.set(path: path, node: resolved))
         }
     }
 
@@ -55,32 +65,38 @@ extension DatabaseEngine {
 
     /// Handles one request of a connection and queues its response (and any pushes) in order.
     public func handle(_ request: ClientRequest, number: Int, outlet: Outlet) {
-        guard sessions[outlet.id] != nil else { return }
+        guard let session = sessions[outlet.id] else { return }
+        let auth = RuleAuth(session.auth)
         let outcome: Result<JSONValue, WireError>
         switch request {
         case .listen(let path, let query, let tag, let hash):
-            addListen(outlet: outlet, path: path, query: query, format: .websocket(tag: tag), hash: hash)
-            updateListenCount(outlet)
-            outcome = .success([:])
+            do throws(WireError) {
+                try addListen(
+                    outlet: outlet, path: path, query: query, format: .websocket(tag: tag), hash: hash, auth: auth)
+                updateListenCount(outlet)
+                outcome = .success([:])
+            } catch {
+                outcome = .failure(error)
+            }
         case .unlisten(let path, let query, _):
             removeListen(outlet: outlet, path: path, query: query)
             updateListenCount(outlet)
             outcome = .success("")
         case .put(let path, let data, let hash, let key):
-            outcome = set(path, data: data, expectedHash: hash, idempotencyKey: key).map { _ in "" }
+            outcome = set(path, data: data, expectedHash: hash, idempotencyKey: key, auth: auth).map { _ in "" }
         case .merge(let path, let data, let key):
-            outcome = update(path, data: data, idempotencyKey: key).map { _ in "" }
+            outcome = update(path, data: data, idempotencyKey: key, auth: auth).map { _ in "" }
         case .onDisconnectPut(let path, let data):
-            outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)])
+            outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)], auth: auth)
         case .onDisconnectMerge(let path, let data):
-            outcome = registerOnDisconnect(outlet, path: path, children: data.map { (Path($0.key), $0.value) })
+            outcome = registerOnDisconnect(
+                outlet, path: path, children: data.map { (Path($0.key), $0.value) }, auth: auth)
         case .onDisconnectCancel(let path):
             sessions[outlet.id]?.onDisconnect.forget(path)
             updateOnDisconnectCount(outlet)
             outcome = .success("")
         case .get(let path, let query):
-            let node = root.child(at: path)
-            outcome = .success((query.loadsAllData ? node : query.filter(node)).exportJSON)
+            outcome = Result { () throws(WireError) in try read(path, query: query, auth: auth).result.exportJSON }
         case .auth(let credential, _), .gauth(let credential, _):
             outcome = authenticate(outlet, credential: credential)
         case .unauth:
@@ -107,8 +123,9 @@ extension DatabaseEngine {
         send(.wire(message.text), to: outlet)
     }
 
+    /// Remembers onDisconnect writes, once the rules allow them as if they ran now.
     private func registerOnDisconnect(
-        _ outlet: Outlet, path: Path, children: [(relative: Path, data: JSONValue)]
+        _ outlet: Outlet, path: Path, children: [(relative: Path, data: JSONValue)], auth: RuleAuth
     ) -> Result<JSONValue, WireError> {
         do throws(WireError) {
             try DatabaseEngine.checkWritable(path)
@@ -129,6 +146,9 @@ extension DatabaseEngine {
                     throw WireError(error)
                 }
             }
+            let now = clock()
+            try authorizeWrite(
+                nodes.map { ($0.0, $0.1.resolvingServerValues(existing: root.child(at: $0.0), now: now)) }, auth: auth)
             for (target, node) in nodes { sessions[outlet.id]?.onDisconnect.remember(target, node) }
             updateOnDisconnectCount(outlet)
             return .success("")
@@ -159,6 +179,10 @@ extension DatabaseEngine {
         }
         sessions[outlet.id]?.auth = token
         connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }
+        // The connection's listens now read as the new identity; those it may not are revoked.
+        let auth = RuleAuth(token)
+        for listen in listens.listens(of: outlet.id) { listens.setAuth(auth, for: listen.key) }
+        revokeListensNoLongerAllowed(listens.listens(of: outlet.id))
     }
 
     private func updateOnDisconnectCount(_ outlet: Outlet) {

@@ -1,5 +1,6 @@
 import OrderedCollections
 import RTDBCore
+import RTDBRules
 import RTDBWire
 
 extension DatabaseEngine {
@@ -15,7 +16,8 @@ extension DatabaseEngine {
         }
     }
 
-    /// Sets `data` (export-format JSON, server values unresolved) at `path`.
+    /// Sets `data` (export-format JSON, server values unresolved) at `path`, if the rules let
+    /// `auth` write it (else `permission_denied`).
     ///
     /// - Parameter expectedHash: When given, the write applies only if the current data at `path`
     ///   has this hash (`""` for no data); otherwise it fails with `datastale`.
@@ -23,7 +25,7 @@ extension DatabaseEngine {
     ///   - idempotencyKey: When given, a write already applied under this key is not applied again:
     ///     the result is the sequence number of the newest write, as for a write just applied.
     public func set(
-        _ path: Path, data: JSONValue, expectedHash: String? = nil, idempotencyKey: String? = nil
+        _ path: Path, data: JSONValue, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth
     ) -> Result<UInt64, WireError> {
         if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
         do throws(WireError) {
@@ -35,12 +37,12 @@ extension DatabaseEngine {
                 throw WireError(error)
             }
             let current = root.child(at: path)
+            let resolved = node.resolvingServerValues(existing: current, now: clock())
+            try authorizeWrite([(path, resolved)], auth: auth)
             if let expectedHash, current.hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
-            apply(
-                .set(path: path, node: node.resolvingServerValues(existing: current, now: clock())),
-                idempotencyKey: idempotencyKey)
+            apply(.set(path: path, node: resolved), idempotencyKey: idempotencyKey)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -48,9 +50,10 @@ extension DatabaseEngine {
     }
 
     /// Applies a multi-path update: each key of `data` is a path relative to `path`
-    /// (`idempotencyKey` as for ``set(_:data:expectedHash:idempotencyKey:)``).
+    /// (`idempotencyKey` as for ``set(_:data:expectedHash:idempotencyKey:auth:)``), if the rules let
+    /// `auth` make all of it.
     public func update(
-        _ path: Path, data: OrderedDictionary<String, JSONValue>, idempotencyKey: String? = nil
+        _ path: Path, data: OrderedDictionary<String, JSONValue>, idempotencyKey: String? = nil, auth: RuleAuth
     ) -> Result<UInt64, WireError> {
         if data.isEmpty { return .success(appliedSequence) }
         if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
@@ -74,6 +77,7 @@ extension DatabaseEngine {
                 }
                 children.append((relative, node.resolvingServerValues(existing: root.child(at: target), now: now)))
             }
+            try authorizeWrite(children.map { (path.child($0.relative), $0.node) }, auth: auth)
             apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey)
             return .success(appliedSequence)
         } catch {
@@ -82,9 +86,11 @@ extension DatabaseEngine {
     }
 
     /// Adds a child under a new push id (REST `POST`), returning the id and sequence number.
-    public func push(_ path: Path, data: JSONValue) -> Result<(name: String, sequence: UInt64), WireError> {
+    public func push(_ path: Path, data: JSONValue, auth: RuleAuth) -> Result<
+        (name: String, sequence: UInt64), WireError
+    > {
         let name = pushIDs.next(now: clock())
-        return set(path.child(name), data: data).map { (name, $0) }
+        return set(path.child(name), data: data, auth: auth).map { (name, $0) }
     }
 
     static func checkWritable(_ path: Path) throws(WireError) {
@@ -127,15 +133,28 @@ extension DatabaseEngine {
         for listen in listens.affected(by: change.path) {
             deliver(change, to: listen, oldRoot: oldRoot)
         }
+        // Read rules that look at data can be changed by any write.
+        if rules.readsDependOnData { revokeListensNoLongerAllowed(listens.all) }
     }
 }
 
 extension DatabaseEngine {
     /// The data at `path` (and the query's result when one is given) as of the newest applied
     /// write, with that write's sequence number.
-    public func read(_ path: Path, query: QueryParams? = nil) -> (node: Node, result: Node, sequence: UInt64) {
+    ///
+    /// - Throws: `permission_denied` when the rules do not let `auth` read `path`.
+    public func read(_ path: Path, query: QueryParams? = nil, auth: RuleAuth) throws(WireError)
+        -> (node: Node, result: Node, sequence: UInt64)
+    {
+        try authorizeRead(path, auth: auth)
         let node = root.child(at: path)
         let result = query.map { $0.loadsAllData ? node : $0.filter(node) } ?? node
         return (node, result, appliedSequence)
+    }
+
+    /// The data at `path` and the newest write's sequence number, without a rules check: for what
+    /// a request may see whatever the read rules say (the echo of its own write).
+    func snapshot(_ path: Path) -> (node: Node, sequence: UInt64) {
+        (root.child(at: path), appliedSequence)
     }
 }

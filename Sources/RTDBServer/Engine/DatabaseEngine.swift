@@ -1,6 +1,7 @@
 import DequeModule
 import Logging
 import RTDBCore
+import RTDBRules
 import RTDBWire
 
 /// One namespace (database): the tree, its listens and sessions, and its durability pipeline.
@@ -36,6 +37,8 @@ public actor DatabaseEngine {
     var sessions: [Int: SessionState] = [:]
     var pushIDs: PushIDGenerator
     var appliedKeys = AppliedKeys()
+    /// The security rules every request is checked against (open unless the server has some).
+    var rules: SecurityRules
 
     /// Opens a namespace over a store, replaying what the store holds.
     ///
@@ -44,13 +47,13 @@ public actor DatabaseEngine {
     public static func open(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
-        enforcesTokenExpiry: Bool = false
+        enforcesTokenExpiry: Bool = false, rules: SecurityRules = .open
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
         let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
         let engine = DatabaseEngine(
             namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
-            checkpointInterval: checkpointInterval, enforcesTokenExpiry: enforcesTokenExpiry, root: root,
+            checkpointInterval: checkpointInterval, enforcesTokenExpiry: enforcesTokenExpiry, rules: rules, root: root,
             sequence: sequence)
         await engine.remember(keys)
         await engine.startFlusher()
@@ -59,9 +62,10 @@ public actor DatabaseEngine {
 
     private init(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
-        connections: ConnectionTable, logger: Logger, checkpointInterval: Int, enforcesTokenExpiry: Bool, root: Node,
-        sequence: UInt64
+        connections: ConnectionTable, logger: Logger, checkpointInterval: Int, enforcesTokenExpiry: Bool,
+        rules: SecurityRules, root: Node, sequence: UInt64
     ) {
+        self.rules = rules
         self.enforcesTokenExpiry = enforcesTokenExpiry
         self.namespace = namespace
         self.store = store

@@ -1,4 +1,5 @@
 import RTDBCore
+import RTDBRules
 
 /// How a listen's updates are delivered.
 public enum ListenFormat: Sendable, Hashable {
@@ -21,6 +22,8 @@ struct Listen: Sendable {
     var path: Path
     var query: QueryParams
     var format: ListenFormat
+    /// Who listens, for the read rules (checked again when they or the credential change).
+    var auth: RuleAuth
     /// The last result sent, for queries with a range or limit (they are sent as differences).
     var lastResult: Node
 }
@@ -58,6 +61,28 @@ struct ListenRegistry: Sendable {
     }
 
     func count(of outlet: Int) -> Int { keysByOutlet[outlet]?.count ?? 0 }
+
+    /// The listens of one outlet.
+    func listens(of outlet: Int) -> [Listen] {
+        (keysByOutlet[outlet] ?? []).compactMap { key in Self.branch(root, key.path.segments[...])?.listens[key] }
+    }
+
+    /// Every listen.
+    var all: [Listen] {
+        var result: [Listen] = []
+        Self.collect(root, into: &result)
+        return result
+    }
+
+    /// Changes who a listen's reader is.
+    mutating func setAuth(_ auth: RuleAuth, for key: Listen.Key) {
+        _ = Self.modify(&root, key.path.segments[...]) { $0.listens[key]?.auth = auth }
+    }
+
+    private static func branch(_ branch: Branch, _ segments: ArraySlice<String>) -> Branch? {
+        guard let front = segments.first else { return branch }
+        return branch.children[front].flatMap { Self.branch($0, segments.dropFirst()) }
+    }
 
     mutating func removeAll(outlet: Int) {
         for key in keysByOutlet[outlet] ?? [] { remove(key) }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import RTDBCore
+import RTDBRules
 
 /// What a REST request asks for, read from its URL and headers
 /// (docs/wire-protocol.md#rest-and-streaming).
@@ -16,8 +17,14 @@ struct RESTRequest {
     var parameters: [String: String]
     var query: QueryParams?
     var wantsEventStream: Bool
+    /// Who the request comes from.
+    var auth: RuleAuth
 
-    init(_ request: Request, defaultNamespace: String) throws(RESTError) {
+    /// Reads a request.
+    ///
+    /// - Parameter expiryCheckTime: The time (ms since the epoch) expired credentials are refused
+    ///   at, or nil when they are not.
+    init(_ request: Request, defaultNamespace: String, expiryCheckTime: Int64?) throws(RESTError) {
         var parameters: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
         self.parameters = parameters
@@ -63,6 +70,7 @@ struct RESTRequest {
             throw RESTError(.badRequest, "shallow cannot be combined with query parameters")
         }
         wantsEventStream = request.headers[.accept]?.contains("text/event-stream") == true
+        auth = try RESTRequest.auth(of: request, parameters: parameters, enforcingExpiryAt: expiryCheckTime)
     }
 
     /// The namespace of a `<ns>.firebaseio.com`-style host, as the clients derive it.

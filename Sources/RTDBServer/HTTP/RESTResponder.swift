@@ -16,6 +16,8 @@ struct RESTResponder: HTTPResponder {
     let connections: ConnectionTable
     /// What the stream keep-alive sleeps on.
     let timers: any Clock<Duration>
+    /// The server's wall clock (ms since the epoch), for credential expiry.
+    let clock: @Sendable () -> Int64
     let logger: Logger
 
     // The names are valid header tokens: `HTTPField.Name` fails only on characters they lack.
@@ -25,7 +27,10 @@ struct RESTResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         do {
             if request.uri.path.hasPrefix("/.admin/") { return try admin(request) }
-            let rest = try RESTRequest(request, defaultNamespace: configuration.defaultNamespace)
+            if request.uri.path == "/.settings/rules.json" { return try await rulesSettings(request) }
+            let rest = try RESTRequest(
+                request, defaultNamespace: configuration.defaultNamespace,
+                expiryCheckTime: configuration.enforcesTokenExpiry ? clock() : nil)
             let engine: DatabaseEngine
             do {
                 engine = try await registry.engine(for: rest.namespace)
@@ -34,7 +39,7 @@ struct RESTResponder: HTTPResponder {
             }
             switch rest.method {
             case .get:
-                if rest.wantsEventStream { return await stream(rest, engine: engine) }
+                if rest.wantsEventStream { return try await stream(rest, engine: engine) }
                 return try await get(rest, request: request, engine: engine)
             case .put, .delete:
                 var request = request
@@ -45,13 +50,15 @@ struct RESTResponder: HTTPResponder {
                 guard case .object(let children) = try await body(of: &request) else {
                     throw RESTError(.badRequest, "PATCH needs a JSON object of paths to values")
                 }
-                let sequence = try await engine.update(rest.path, data: children).get(or: RESTError.init)
+                let sequence = try await engine.update(rest.path, data: children, auth: rest.auth).get(
+                    or: RESTError.init)
                 await engine.waitUntilDurable(sequence)
                 return reply(rest, .object(children))
             case .post:
                 var request = request
                 let data = try await body(of: &request)
-                let (name, sequence) = try await engine.push(rest.path, data: data).get(or: RESTError.init)
+                let (name, sequence) = try await engine.push(rest.path, data: data, auth: rest.auth).get(
+                    or: RESTError.init)
                 await engine.waitUntilDurable(sequence)
                 return reply(rest, ["name": .string(name)])
             default:
@@ -63,7 +70,12 @@ struct RESTResponder: HTTPResponder {
     }
 
     private func get(_ rest: RESTRequest, request: Request, engine: DatabaseEngine) async throws -> Response {
-        let (node, result, sequence) = await engine.read(rest.path, query: rest.query)
+        let (node, result, sequence): (Node, Node, UInt64)
+        do {
+            (node, result, sequence) = try await engine.read(rest.path, query: rest.query, auth: rest.auth)
+        } catch {
+            throw RESTError(error)
+        }
         await engine.waitUntilDurable(sequence)
         let etag = RESTResponder.etag(of: node)
         if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch == etag {
@@ -90,17 +102,19 @@ struct RESTResponder: HTTPResponder {
     {
         let ifMatch = request.headers[.ifMatch]
         let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
-        switch await engine.set(rest.path, data: data, expectedHash: expectedHash) {
+        switch await engine.set(rest.path, data: data, expectedHash: expectedHash, auth: rest.auth) {
         case .success(let sequence):
             await engine.waitUntilDurable(sequence)
-            let written = await engine.read(rest.path).node
+            // The echo of what the request wrote: a writer sees its own write.
+            let written = await engine.snapshot(rest.path).node
             var headers = HTTPFields()
             if ifMatch != nil { headers[RESTResponder.etagHeader] = RESTResponder.etag(of: written) }
             if rest.method == .delete { return reply(rest, .null, headers: headers) }
             return reply(
                 rest, rest.exportFormat ? written.exportJSON : written.plainJSON(arrays: true), headers: headers)
         case .failure(let error) where error.status == .dataStale:
-            let (current, _, sequence) = await engine.read(rest.path)
+            // A writer whose conditional write lost sees what won (firebase-admin retries on it).
+            let (current, sequence) = await engine.snapshot(rest.path)
             await engine.waitUntilDurable(sequence)
             return RESTResponder.json(
                 current.plainJSON(arrays: true), status: .preconditionFailed,
@@ -110,10 +124,15 @@ struct RESTResponder: HTTPResponder {
         }
     }
 
-    private func stream(_ rest: RESTRequest, engine: DatabaseEngine) async -> Response {
+    private func stream(_ rest: RESTRequest, engine: DatabaseEngine) async throws(RESTError) -> Response {
         let outlet = Outlet()
-        await engine.addStream(
-            outlet: outlet, path: rest.path, query: rest.query ?? .default, export: rest.exportFormat)
+        do {
+            try await engine.addStream(
+                outlet: outlet, path: rest.path, query: rest.query ?? .default, export: rest.exportFormat,
+                auth: rest.auth)
+        } catch {
+            throw RESTError(error)
+        }
         let interval = configuration.streamKeepAliveInterval
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
         return Response(

@@ -1,0 +1,67 @@
+import RTDBCore
+import RTDBRules
+import RTDBWire
+
+extension DatabaseEngine {
+    /// The security rules in force.
+    public var securityRules: SecurityRules { rules }
+
+    /// Puts new rules in force; listens they no longer allow are revoked at once.
+    public func setRules(_ newRules: SecurityRules) {
+        rules = newRules
+        revokeListensNoLongerAllowed(listens.all)
+    }
+
+    /// Refuses a write the rules do not allow, with their reason.
+    ///
+    /// - Parameter changes: Each location and what it is to hold, server values resolved.
+    func authorizeWrite(_ changes: [(path: Path, node: Node)], auth: RuleAuth) throws(WireError) {
+        guard case .denied(let reason) = rules.write(changes, auth: auth, root: root, now: clock()) else { return }
+        logger.debug("namespace \(namespace): write refused: \(reason)")
+        throw WireError(status: .permissionDenied, message: reason)
+    }
+
+    /// Refuses a read (a listen, a get, a REST read or stream) the rules do not allow.
+    func authorizeRead(_ path: Path, auth: RuleAuth) throws(WireError) {
+        if path.isInfo { return }
+        guard case .denied(let reason) = rules.read(path, auth: auth, root: root, now: clock()) else { return }
+        logger.debug("namespace \(namespace): read refused: \(reason)")
+        throw WireError(status: .permissionDenied, message: reason)
+    }
+
+    /// Checks listens against the rules again and revokes those no longer allowed: a WebSocket
+    /// client hears `c` for it, a stream gets a `cancel` event and ends.
+    func revokeListensNoLongerAllowed(_ candidates: [Listen]) {
+        let now = clock()
+        for listen in candidates where !listen.path.isInfo {
+            guard case .denied(let reason) = rules.read(listen.path, auth: listen.auth, root: root, now: now) else {
+                continue
+            }
+            listens.remove(listen.key)
+            logger.debug("namespace \(namespace): listen at \(listen.path) revoked: \(reason)")
+            switch listen.format {
+            case .websocket(let tag):
+                let query: JSONValue? = tag == nil ? nil : .array([listen.query.wireObject])
+                send(.wire(WireMessage.push(.listenRevoked(path: listen.path, query: query)).text), to: listen.outlet)
+                if let session = sessions[listen.outlet.id] {
+                    let count = listens.count(of: listen.outlet.id)
+                    connections.update(session.sessionID) { $0.listenCount = count }
+                }
+            case .serverSentEvents:
+                send(.event(name: "cancel", data: "null"), to: listen.outlet)
+                send(.close, to: listen.outlet)
+            }
+        }
+    }
+}
+
+extension RuleAuth {
+    /// Who a connection's credential makes it: admin for `owner`, signed out without one.
+    init(_ token: AuthToken?) {
+        guard let token else {
+            self = .anonymous
+            return
+        }
+        self = token.isAdmin ? .admin : .user(claims: token.claims)
+    }
+}

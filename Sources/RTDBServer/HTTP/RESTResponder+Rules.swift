@@ -1,0 +1,57 @@
+import Hummingbird
+import NIOCore
+import RTDBCore
+import RTDBRules
+
+extension RESTResponder {
+    /// `GET`/`PUT /.settings/rules.json`: a namespace's security rules, read and replaced at
+    /// runtime with the admin credential, as with the emulator.
+    ///
+    /// A `PUT` whose rules do not check gets `400` with `FILE:LINE:COLUMN: message`, and the
+    /// rules in force stay.
+    func rulesSettings(_ request: Request) async throws -> Response {
+        var request = request
+        var parameters: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+        let auth = try RESTRequest.auth(
+            of: request, parameters: parameters, enforcingExpiryAt: configuration.enforcesTokenExpiry ? clock() : nil)
+        guard auth == .admin else {
+            throw RESTError(.unauthorized, "the rules can only be read or replaced with the admin credential")
+        }
+        let namespace =
+            parameters["ns"] ?? RESTRequest.namespace(fromHost: request.head.authority)
+            ?? configuration.defaultNamespace
+        let engine: DatabaseEngine
+        do {
+            engine = try await registry.engine(for: namespace)
+        } catch let error as NamespaceError {
+            throw RESTError(.notFound, error.description)
+        }
+        switch request.method {
+        case .get:
+            let text = await engine.securityRules.text
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        case .put:
+            let buffer: ByteBuffer
+            do {
+                buffer = try await request.collectBody(upTo: configuration.maxRESTBodyBytes)
+            } catch {
+                throw RESTError(
+                    .contentTooLarge, "the rules are over the limit of \(configuration.maxRESTBodyBytes) bytes")
+            }
+            let rules: SecurityRules
+            do {
+                rules = try SecurityRules(text: String(buffer: buffer), file: "rules.json")
+            } catch {
+                throw RESTError(.badRequest, error.description)
+            }
+            await engine.setRules(rules)
+            logger.notice("namespace \(namespace): security rules replaced")
+            return RESTResponder.json(["status": "ok"])
+        default:
+            throw RESTError(.methodNotAllowed, "the rules are read with GET and replaced with PUT")
+        }
+    }
+}
