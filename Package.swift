@@ -44,6 +44,7 @@ let package = Package(
             name: "RTDBWire",
             dependencies: [
                 "RTDBCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -55,6 +56,7 @@ let package = Package(
                 "RTDBCore",
                 "RTDBRules",
                 "RTDBWire",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -98,7 +100,7 @@ let package = Package(
         .target(
             name: "Presence",
             dependencies: [
-                "RTDBCore", "RTDBWire", "RTDBServer", "RTDBClient", "LinkSim",
+                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

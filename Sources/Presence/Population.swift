@@ -103,6 +103,8 @@ public final class Population: Sendable {
         let database = Database(
             url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", clock: clock.now, logger: logger)
         database.retryPolicy = retryPolicy
+        // Each device is its user, as far as security rules go.
+        database.setCredential(.emulatorUser(uid: user))
         return SimulatedDevice(user: user, name: name, link: link, database: database, clock: clock, root: root)
     }
 

@@ -1,3 +1,5 @@
+import RTDBRules
+
 /// The security rules presencetop ships for the presence flow (docs/security-rules.md#presence).
 ///
 /// Everyone signed in may read presence; each user may write only their own (`users/<uid>`):
@@ -6,6 +8,15 @@
 /// `presencetop serve --print-presence-rules` prints them; the dashboard's embedded server uses
 /// them.
 public enum PresenceRules {
+    /// The rules, read and checked.
+    public static let rules: SecurityRules = {
+        do {
+            return try SecurityRules(text: text, file: "presence.rules.json")
+        } catch {
+            preconditionFailure("the shipped presence rules are valid: \(error)")
+        }
+    }()
+
     /// The rules, as a file.
     public static let text = """
         {

@@ -7,18 +7,22 @@ public actor NamespaceRegistry {
     private let configuration: ServerConfiguration
     private let connections: ConnectionTable
     private let clock: @Sendable () -> Int64
+    private let timers: any Clock<Duration>
     private let logger: Logger
     private var engines: [String: Task<DatabaseEngine, any Error>] = [:]
     private var isClosed = false
 
     /// Makes a registry.
+    ///
+    /// - Parameter timers: What the namespaces' timers (credential expiry) sleep on.
     public init(
         configuration: ServerConfiguration, connections: ConnectionTable, clock: @escaping @Sendable () -> Int64,
-        logger: Logger
+        timers: any Clock<Duration> = ContinuousClock(), logger: Logger
     ) {
         self.configuration = configuration
         self.connections = connections
         self.clock = clock
+        self.timers = timers
         self.logger = logger
     }
 
@@ -32,6 +36,7 @@ public actor NamespaceRegistry {
         let configuration = configuration
         let connections = connections
         let clock = clock
+        let timers = timers
         let logger = logger
         let task = Task {
             let store: any DurableStore
@@ -44,7 +49,7 @@ public actor NamespaceRegistry {
             return try await DatabaseEngine.open(
                 namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
                 checkpointInterval: configuration.checkpointInterval,
-                enforcesTokenExpiry: configuration.enforcesTokenExpiry, rules: configuration.rules)
+                credentials: configuration.credentialPolicy, rules: configuration.rules, timers: timers)
         }
         engines[namespace] = task
         do {

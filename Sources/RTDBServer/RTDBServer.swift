@@ -47,7 +47,7 @@ public final class RTDBServer: Sendable {
         self.timers = timers
         self.connections = ConnectionTable()
         self.registry = NamespaceRegistry(
-            configuration: configuration, connections: connections, clock: clock, logger: logger)
+            configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger)
     }
 
     /// Serves until ``shutDown()``, SIGINT or SIGTERM (or the task is cancelled), then stops

@@ -27,6 +27,14 @@ public struct ServerConfiguration: Sendable {
     public var tls: (certificatePath: String, keyPath: String)?
     /// Refuse credentials whose `exp` has passed (`expired_token`); emulators accept them.
     public var enforcesTokenExpiry = false
+    /// The HS256 secret ID tokens must be signed with (and the admin credential); nil reads
+    /// credentials as the emulator does (``CredentialPolicy``).
+    public var authSecret: String?
+
+    /// How credentials are read, from ``authSecret`` and ``enforcesTokenExpiry``.
+    public var credentialPolicy: CredentialPolicy {
+        CredentialPolicy(secret: authSecret, enforcesExpiry: enforcesTokenExpiry)
+    }
     /// The security rules of every namespace when it opens (open rules unless given; each
     /// namespace's can then be replaced at `/.settings/rules.json`).
     public var rules: SecurityRules = .open

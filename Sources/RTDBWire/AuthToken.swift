@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import RTDBCore
 
@@ -70,6 +71,17 @@ public struct AuthToken: Sendable, Hashable {
         ])
     }
 
+    /// An HS256-signed JWT with these claims, as a server with `--auth-secret` takes them (and as
+    /// a backend that shares the secret would mint them).
+    public static func signedJWT(claims: JSONValue, secret: String) -> String {
+        let header: JSONValue = ["alg": "HS256", "typ": "JWT"]
+        let signingInput =
+            base64URLEncode(Array(header.jsonString.utf8)) + "." + base64URLEncode(Array(claims.jsonString.utf8))
+        let signature = HMAC<SHA256>.authenticationCode(
+            for: Data(signingInput.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return signingInput + "." + base64URLEncode(Array(signature))
+    }
+
     static func base64URLEncode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
@@ -77,7 +89,8 @@ public struct AuthToken: Sendable, Hashable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func base64URLDecode(_ text: String) -> [UInt8]? {
+    /// The bytes of base64url text (padding optional), or nil.
+    public static func base64URLDecode(_ text: String) -> [UInt8]? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64).map(Array.init)

@@ -133,6 +133,7 @@ final class DashboardLoop: Sendable {
         case .runTransaction: simulation.runTransaction()
         case .shiftClock(let ms): simulation.shiftClock(byMs: ms)
         case .toggleCredential: simulation.toggleCredential()
+        case .writeForbidden: simulation.writeForbidden()
         case .addDevice: Task { await simulation.addDevice() }
         case .crashDevice: Task { await simulation.crashRandomDevice() }
         case .useTheme, .quit: break

@@ -49,6 +49,13 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Security rules: a Firebase rules JSON file (comments allowed). Without it, every request is allowed.")
     var rules: String?
 
+    @Option(
+        help: """
+            Verify ID tokens: HS256 signatures with this secret and expiry are enforced, and the \
+            secret itself (not 'owner') is the admin credential.
+            """)
+    var authSecret: String?
+
     @Flag(help: "Print the presence rules presencetop ships (for --rules) and exit.")
     var printPresenceRules = false
 
@@ -80,6 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
         configuration.streamKeepAliveInterval = .milliseconds(Int64(streamKeepalive * 1000))
         configuration.enforcesTokenExpiry = enforceTokenExpiry
+        configuration.authSecret = authSecret
         if memory {
             configuration.dataDirectory = nil
         } else if let dataDirectory {

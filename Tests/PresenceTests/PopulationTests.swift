@@ -9,8 +9,11 @@ import Testing
 /// settles with one entry per signed-in device and no ghosts.
 @Suite struct PopulationTests {
     @Test func aSeededScenarioSettlesWithoutGhosts() async throws {
-        let server = try await TestServer.start(heartbeatTimeout: .seconds(2))
+        // Under the shipped presence rules: each device writes only its own user's presence.
+        let server = try await TestServer.start(
+            heartbeatTimeout: .seconds(2), configure: { $0.rules = PresenceRules.rules })
         let watcher = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        watcher.setCredential(.emulatorUser(uid: "watcher"))
         let directory = PresenceDirectory(database: watcher)
         directory.start()
         var retryPolicy = RetryPolicy()
@@ -28,7 +31,9 @@ import Testing
         population.settle()
         let settled = try await eventually(attempts: 1_200) { population.isSettled(directory.users) }
         if !settled {
-            let truth = try await http("GET", "/users.json", port: server.port).body
+            let truth = try await http(
+                "GET", "/users.json", port: server.port, headers: ["Authorization": "Bearer owner"]
+            ).body
             Issue.record("server: \(truth)")
         }
         #expect(

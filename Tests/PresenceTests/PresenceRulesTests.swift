@@ -204,4 +204,49 @@ import Testing
         #expect(notAdmin.status == 401)
         await server.stop()
     }
+
+    /// A credential that expires on a live connection is revoked as Firebase does: the client hears
+    /// `expired_token`, the connection goes on signed out (its listens checked again) and the
+    /// client pauses its writes until it has a new credential.
+    @Test func aCredentialThatExpiresWhileConnectedIsRevoked() async throws {
+        let time = TestTime()
+        let server = try await TestServer.start(
+            clock: time.wall, timers: time.timers,
+            configure: {
+                $0.rules = PresenceRules.rules
+                $0.enforcesTokenExpiry = true
+            })
+        func signedInUIDs() -> [String?] { server.server.connections.connections.map(\.authUID) }
+        let morgan = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", clock: time.wall, timers: time.timers)
+        // Five seconds: shorter than every other timer (the client's 10 s ping, the server's 7.5 s
+        // heartbeat tick), so moving time past it fires only the expiry.
+        morgan.setCredential(
+            .idToken(AuthToken.emulatorToken(uid: "morgan", issuedAt: time.nowSeconds, lifetime: 5)))
+        let cancelled = Mutex<DatabaseError?>(nil)
+        morgan.reference(withPath: "users").observe(
+            .value, with: { _ in }, withCancel: { error in cancelled.withLock { $0 = error as? DatabaseError } })
+        try await morgan.reference(withPath: "users/morgan/lastOnline").setValue(1)
+        #expect(signedInUIDs() == ["morgan"])
+
+        await time.advance(by: .seconds(6))
+        #expect(try await eventually { signedInUIDs() == [nil] }, "the server took the credential back")
+        #expect(try await eventually { cancelled.withLock { $0 }?.code == "permission_denied" }, "signed out: no reads")
+        morgan.reference(withPath: "users/morgan/lastOnline").setValue(2, andPriority: nil)
+        #expect(
+            try await eventually {
+                if case .paused(let reason) = morgan.pendingWrites.first?.state { return reason.contains("expired") }
+                return false
+            }, "the write waits for a new credential instead of being refused")
+        #expect(morgan.deadLetters.isEmpty)
+
+        morgan.setCredential(
+            .idToken(AuthToken.emulatorToken(uid: "morgan", issuedAt: time.nowSeconds, lifetime: 3_600)))
+        #expect(try await eventually { morgan.pendingWrites.isEmpty })
+        let stored = try await http(
+            "GET", "/users/morgan/lastOnline.json?ns=demo", port: server.port,
+            headers: ["Authorization": "Bearer owner"])
+        #expect(stored.json == 2)
+        morgan.close()
+        await server.stop()
+    }
 }

@@ -15,10 +15,18 @@ import Testing
         defer { tmux.close() }
         var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Events") }
         #expect(ok, "\(screen)")
+        #expect(screen.contains("as morgan  token until "), "who this device is, and until when:\n\(screen)")
 
         try await tmux.send("t")
         (ok, screen) = try await tmux.waitFor { $0.contains("transaction on counters/morgan/taps committed: 1") }
         #expect(ok, "t runs a transaction that commits:\n\(screen)")
+
+        // The embedded server runs the presence rules: another user's presence is not ours to write.
+        try await tmux.send("r")
+        (ok, screen) = try await tmux.waitFor {
+            $0.contains("Dead letters (1)") && $0.contains("refused: permission_denied no .write rule allows writing")
+        }
+        #expect(ok, "r writes where the rules refuse: a dead letter with the server's reason:\n\(screen)")
 
         try await tmux.send("a")
         (ok, screen) = try await tmux.waitFor { $0.contains("credential expired: writes paused") }
@@ -27,7 +35,9 @@ import Testing
         (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (1)") && $0.contains("paused") }
         #expect(ok, "a write waits, paused, while connected:\n\(screen)")
         try await tmux.send("a")
-        (ok, screen) = try await tmux.waitFor { $0.contains("signed in again") && $0.contains("Pending writes (0)") }
+        (ok, screen) = try await tmux.waitFor {
+            $0.contains("signed in again") && $0.contains("Pending writes (0)") && $0.contains("token until")
+        }
         #expect(ok, "a signs in again and the write goes:\n\(screen)")
 
         try await tmux.send("l")

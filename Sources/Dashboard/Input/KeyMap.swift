@@ -47,6 +47,10 @@ public enum KeyMap {
             help: "expire this device's credential (writes pause) / sign in again",
             command: .effect(.toggleCredential)),
         KeyBinding(
+            keys: [.character("r")], label: "r", hint: nil,
+            help: "write another user's presence (the rules refuse it: a dead letter)",
+            command: .effect(.writeForbidden)),
+        KeyBinding(
             keys: [.character("d")], label: "d", hint: "add device", help: "add a simulated device",
             command: .effect(.addDevice)),
         KeyBinding(

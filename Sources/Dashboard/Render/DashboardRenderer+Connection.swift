@@ -60,7 +60,15 @@ extension DashboardRenderer {
         lines.append([Segment("history ", .muted)] + historyStrip(state.connectionHistory.values, width: stripWidth))
         // Line 5: who and which session.
         var who: [Segment] = [Segment("as ", .muted), Segment(device.user, .accent)]
-        if device.credentialExpired { who.append(Segment("  credential expired: writes paused", .warn)) }
+        if device.credentialExpired {
+            who.append(Segment("  credential expired: writes paused", .warn))
+        } else if let expiresAt = device.credentialExpiresAt {
+            let left = expiresAt - state.now
+            who.append(
+                Segment(
+                    "  token until \(Format.timeOfDay(ms: expiresAt, zone: state.timeZone)) (\(Format.shortDuration(ms: left)))",
+                    left < 300_000 ? .warn : .muted))
+        }
         if case .connected(let session) = status.phase {
             who.append(Segment("   session \(session.prefix(8))\(glyphs.ellipsis)", .muted))
         }

@@ -12,6 +12,8 @@ public enum DashboardEffect: Sendable, Equatable {
     case runTransaction
     /// Move this device's clock by this many ms.
     case shiftClock(ms: Int64)
+    /// Write where the rules refuse it (another user's presence): a dead letter with the reason.
+    case writeForbidden
     /// Expire this device's credential, or sign in again.
     case toggleCredential
     /// Add a simulated device.

@@ -69,6 +69,16 @@ extension Simulation {
         emit(.clock(offsetMs: device.clock.offsetMs))
     }
 
+    /// Writes from this device where the presence rules refuse it (another user's presence).
+    ///
+    /// The server answers `permission_denied` with its reason, and the write becomes a dead letter.
+    public func writeForbidden() {
+        guard let device = thisDevice else { return }
+        let other = population.devices.first { $0.user != device.user }?.user ?? "someone-else"
+        device.database.reference(withPath: "\(options.presencePath)/\(other)/lastOnline").setValue(
+            ServerValue.timestamp())
+    }
+
     /// Expires this device's credential (the server refuses it and writes pause), or signs in again.
     public func toggleCredential() {
         guard let device = thisDevice else { return }
@@ -77,12 +87,12 @@ extension Simulation {
             return state.credentialExpired
         }
         if expire {
-            let uid = JSONValue.string(device.user)
-            let expiredAt = JSONValue.int(device.clock.now() / 1000 - 60)
-            let token = AuthToken.unsignedJWT(claims: ["uid": uid, "sub": uid, "user_id": uid, "exp": expiredAt])
+            let issuedAt = device.clock.now() / 1000 - 3_660
+            let token = AuthToken.emulatorToken(uid: device.user, issuedAt: issuedAt, lifetime: 3_600)
+            state.withLock { $0.credentialExpiresAt = (issuedAt + 3_600) * 1000 }
             device.database.setCredential(.idToken(token))
         } else {
-            device.database.setCredential(.emulatorUser(uid: device.user))
+            signIn(device)
         }
         emit(.credential(expired: expire))
     }

@@ -36,14 +36,14 @@ extension Simulation {
 
     private func thisDeviceSnapshot() -> SimulationSnapshot.ThisDevice? {
         guard let device = thisDevice else { return nil }
-        let (pending, dead, slow, expired) = state.withLock {
-            ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.credentialExpired)
+        let (pending, dead, slow, expired, expiresAt) = state.withLock {
+            ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.credentialExpired, $0.credentialExpiresAt)
         }
         return SimulationSnapshot.ThisDevice(
             user: device.user, device: device.name, entryKey: device.session.entryKey,
             status: device.database.connectionStatus, link: device.link.stats, isSlow: slow,
             clockOffsetMs: device.clock.offsetMs, pendingWrites: pending, deadLetters: dead,
-            credentialExpired: expired)
+            credentialExpired: expired, credentialExpiresAt: expiresAt)
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {

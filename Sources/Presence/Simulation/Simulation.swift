@@ -36,6 +36,9 @@ public final class Simulation: Sendable {
         var deadLetters: [DeadLetter] = []
         var isSlow = false
         var credentialExpired = false
+        /// When this device's credential expires, ms since the epoch (nil: never).
+        var credentialExpiresAt: Int64?
+        var credentialRefresh: Task<Void, Never>?
         var random: SeededRandom
         var scenario: ScenarioGenerator
         var scenarioTask: Task<Void, Never>?
@@ -58,6 +61,8 @@ public final class Simulation: Sendable {
                 $0.defaultNamespace = options.namespace
                 // `a` expires this device's credential: the server must refuse it for that to show.
                 $0.enforcesTokenExpiry = true
+                // Each user may write only their own presence, as a real deployment would have it.
+                $0.rules = PresenceRules.rules
             }
             embedded = server
             target = ServerTarget(host: "127.0.0.1", port: server.port, namespace: options.namespace)
@@ -90,6 +95,8 @@ public final class Simulation: Sendable {
         self.logger = logger
         watcher = Database(url: target.url, logger: logger)
         watcher.retryPolicy = options.retryPolicy
+        // Reading presence needs a signed-in user (PresenceRules): the watcher reads as this device's.
+        watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
         directory = PresenceDirectory(database: watcher, root: options.presencePath)
         state = Mutex(
             State(
@@ -117,7 +124,6 @@ public final class Simulation: Sendable {
             // The link's port changes every run; the queue and cache belong to the server behind it.
             database.persistenceFileName = "dashboard_\(target.host)_\(target.port)_\(target.namespace)"
         }
-        database.setCredential(.emulatorUser(uid: device.user))
         return SimulatedDevice(
             user: device.user, name: device.device, link: link, database: database, clock: clock,
             root: options.presencePath)
@@ -157,6 +163,7 @@ public final class Simulation: Sendable {
                 }
             self?.emit(.transaction(path: counter, outcome))
         }
+        signIn(device)
         device.session.start()
     }
 
@@ -212,11 +219,11 @@ public final class Simulation: Sendable {
 
     /// Stops the scenario, the watcher, every device and the embedded server.
     public func stop() async {
-        let task = state.withLock { state in
+        let tasks = state.withLock { state in
             state.stopped = true
-            return state.scenarioTask
+            return [state.scenarioTask, state.credentialRefresh]
         }
-        task?.cancel()
+        for task in tasks { task?.cancel() }
         directory.stop()
         await population.close()
         await thisDevice?.close()

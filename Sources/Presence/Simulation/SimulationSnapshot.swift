@@ -26,13 +26,16 @@ public struct SimulationSnapshot: Sendable, Equatable {
         public var deadLetters: [DeadLetter]
         /// Whether its credential was expired on purpose (`a`).
         public var credentialExpired: Bool
+        /// When its credential expires, ms since the epoch (nil: it does not).
+        public var credentialExpiresAt: Int64?
 
         /// Makes a snapshot of this device.
         public init(
             user: String, device: String, entryKey: String? = nil, status: ConnectionStatus, link: LinkStats,
             isSlow: Bool = false, clockOffsetMs: Int64 = 0, pendingWrites: [PendingWrite] = [],
-            deadLetters: [DeadLetter] = [], credentialExpired: Bool = false
+            deadLetters: [DeadLetter] = [], credentialExpired: Bool = false, credentialExpiresAt: Int64? = nil
         ) {
+            self.credentialExpiresAt = credentialExpiresAt
             self.user = user
             self.device = device
             self.entryKey = entryKey

@@ -200,6 +200,11 @@ final class PersistentConnection: @unchecked Sendable {
         case .response(let number, let status, let data):
             callbacks.removeValue(forKey: number)?(status, data)
         case .push(let push):
+            if case .authRevoked(let status, let reason) = push, authCredential != nil {
+                // The credential expired on the live connection: the server now treats it as signed
+                // out, so writes wait for a new credential instead of being refused by the rules.
+                writesPausedReason = "the server revoked the credential (\(status): \(reason)); set a new one"
+            }
             delegate?.connectionDidReceive(push)
         case .request:
             break

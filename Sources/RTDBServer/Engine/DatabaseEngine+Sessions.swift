@@ -159,16 +159,36 @@ extension DatabaseEngine {
 
     private func authenticate(_ outlet: Outlet, credential: String) -> Result<JSONValue, WireError> {
         do throws(WireError) {
-            let token = try AuthToken(credential: credential)
-            if enforcesTokenExpiry, let expiresAt = token.expiresAt, expiresAt * 1000 <= clock() {
-                throw WireError(
-                    status: .expiredToken, message: "the credential expired at \(expiresAt) (exp)")
-            }
+            let token = try credentials.token(for: credential, now: clock())
             setAuth(token, for: outlet)
+            if credentials.enforcesExpiry, let expiresAt = token.expiresAt {
+                revokeAtExpiry(token, at: expiresAt, of: outlet)
+            }
             return .success(["auth": token.claims, "expires": token.expiresAt.map { .int($0) } ?? .null])
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Revokes a live connection's credential when it expires, as Firebase does: the client hears
+    /// `ac` with `expired_token`, the connection goes on signed out (its listens checked again),
+    /// and the client pauses its writes until it sends a new credential.
+    private func revokeAtExpiry(_ token: AuthToken, at expiresAt: Int64, of outlet: Outlet) {
+        // A ticker's first tick is its one deadline, fixed now (a test moves time on after this).
+        let expiry = Ticker(every: .milliseconds(max(0, expiresAt * 1000 - clock())), on: timers)
+        Task { [weak self] in
+            guard await expiry.next() != nil else { return }
+            await self?.expire(token, of: outlet)
+        }
+    }
+
+    private func expire(_ token: AuthToken, of outlet: Outlet) {
+        // Still the credential it was set for: a newer one (or a sign-out) has its own life.
+        guard let session = sessions[outlet.id], session.auth == token else { return }
+        logger.info("session \(session.sessionID): credential expired; revoked")
+        let push = ServerPush.authRevoked(status: .expiredToken, reason: "Auth token is expired.")
+        send(.wire(WireMessage.push(push).text), to: outlet)
+        setAuth(nil, for: outlet)
     }
 
     /// Records a connection's credential (nil: signed out) in its session and the connection table.

@@ -19,7 +19,10 @@ public actor DatabaseEngine {
     let connections: ConnectionTable
     let logger: Logger
     let checkpointInterval: Int
-    let enforcesTokenExpiry: Bool
+    /// How credentials are read (and whether they expire).
+    let credentials: CredentialPolicy
+    /// What credential expiry timers sleep on.
+    let timers: any Clock<Duration>
 
     var root: Node
     var appliedSequence: UInt64
@@ -47,14 +50,15 @@ public actor DatabaseEngine {
     public static func open(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
-        enforcesTokenExpiry: Bool = false, rules: SecurityRules = .open
+        credentials: CredentialPolicy = CredentialPolicy(), rules: SecurityRules = .open,
+        timers: any Clock<Duration> = ContinuousClock()
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
         let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
         let engine = DatabaseEngine(
             namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
-            checkpointInterval: checkpointInterval, enforcesTokenExpiry: enforcesTokenExpiry, rules: rules, root: root,
-            sequence: sequence)
+            checkpointInterval: checkpointInterval, credentials: credentials, rules: rules,
+            timers: timers, root: root, sequence: sequence)
         await engine.remember(keys)
         await engine.startFlusher()
         return engine
@@ -62,11 +66,12 @@ public actor DatabaseEngine {
 
     private init(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
-        connections: ConnectionTable, logger: Logger, checkpointInterval: Int, enforcesTokenExpiry: Bool,
-        rules: SecurityRules, root: Node, sequence: UInt64
+        connections: ConnectionTable, logger: Logger, checkpointInterval: Int, credentials: CredentialPolicy,
+        rules: SecurityRules, timers: any Clock<Duration>, root: Node, sequence: UInt64
     ) {
         self.rules = rules
-        self.enforcesTokenExpiry = enforcesTokenExpiry
+        self.timers = timers
+        self.credentials = credentials
         self.namespace = namespace
         self.store = store
         self.clock = clock

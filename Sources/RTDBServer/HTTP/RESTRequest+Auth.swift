@@ -11,11 +11,13 @@ extension RESTRequest {
     /// firebase-admin sends for `databaseAuthVariableOverride`) acts as the user it describes, or
     /// signed out when it is `null`.
     ///
-    /// - Parameter now: Time in ms since the epoch, when expired credentials are refused.
-    /// - Throws: ``RESTError`` `401` for a credential that cannot be read or has expired, or an
-    ///   override without the admin credential.
-    static func auth(of request: Request, parameters: [String: String], enforcingExpiryAt now: Int64?) throws(RESTError)
-        -> RuleAuth
+    /// - Parameters:
+    ///   - policy: How credentials are read (``CredentialPolicy``).
+    ///   - now: The time in ms since the epoch.
+    /// - Throws: ``RESTError`` `401` for a credential the policy refuses, or an override without
+    ///   the admin credential.
+    static func auth(of request: Request, parameters: [String: String], policy: CredentialPolicy, now: Int64)
+        throws(RESTError) -> RuleAuth
     {
         var credential = parameters["auth"]
         if let header = request.headers[.authorization] {
@@ -24,14 +26,11 @@ extension RESTRequest {
             }
             credential = String(header.dropFirst("Bearer ".count))
         }
-        let token: AuthToken?
+        var token: AuthToken?
         do throws(WireError) {
-            token = try credential.map(AuthToken.init(credential:))
+            if let credential { token = try policy.token(for: credential, now: now) }
         } catch {
             throw RESTError(.unauthorized, error.message)
-        }
-        if let now, let expiresAt = token?.expiresAt, expiresAt * 1000 <= now {
-            throw RESTError(.unauthorized, "the credential expired at \(expiresAt) (exp)")
         }
         guard let override = parameters["auth_variable_override"] else { return RuleAuth(token) }
         guard token?.isAdmin == true else {

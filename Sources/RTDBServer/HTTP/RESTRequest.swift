@@ -20,11 +20,8 @@ struct RESTRequest {
     /// Who the request comes from.
     var auth: RuleAuth
 
-    /// Reads a request.
-    ///
-    /// - Parameter expiryCheckTime: The time (ms since the epoch) expired credentials are refused
-    ///   at, or nil when they are not.
-    init(_ request: Request, defaultNamespace: String, expiryCheckTime: Int64?) throws(RESTError) {
+    /// Reads a request; its credential as `policy` says, at `now` (ms since the epoch).
+    init(_ request: Request, defaultNamespace: String, policy: CredentialPolicy, now: Int64) throws(RESTError) {
         var parameters: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
         self.parameters = parameters
@@ -70,7 +67,7 @@ struct RESTRequest {
             throw RESTError(.badRequest, "shallow cannot be combined with query parameters")
         }
         wantsEventStream = request.headers[.accept]?.contains("text/event-stream") == true
-        auth = try RESTRequest.auth(of: request, parameters: parameters, enforcingExpiryAt: expiryCheckTime)
+        auth = try RESTRequest.auth(of: request, parameters: parameters, policy: policy, now: now)
     }
 
     /// The namespace of a `<ns>.firebaseio.com`-style host, as the clients derive it.

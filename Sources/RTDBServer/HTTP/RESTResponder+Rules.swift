@@ -11,15 +11,12 @@ extension RESTResponder {
     /// rules in force stay.
     func rulesSettings(_ request: Request) async throws -> Response {
         var request = request
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
-        let auth = try RESTRequest.auth(
-            of: request, parameters: parameters, enforcingExpiryAt: configuration.enforcesTokenExpiry ? clock() : nil)
-        guard auth == .admin else {
+        guard try isAdmin(request) else {
             throw RESTError(.unauthorized, "the rules can only be read or replaced with the admin credential")
         }
         let namespace =
-            parameters["ns"] ?? RESTRequest.namespace(fromHost: request.head.authority)
+            request.uri.queryParameters["ns"].map(String.init) ?? RESTRequest.namespace(
+                fromHost: request.head.authority)
             ?? configuration.defaultNamespace
         let engine: DatabaseEngine
         do {
@@ -53,5 +50,13 @@ extension RESTResponder {
         default:
             throw RESTError(.methodNotAllowed, "the rules are read with GET and replaced with PUT")
         }
+    }
+
+    /// Whether a request carries the admin credential (as the server's policy reads it).
+    func isAdmin(_ request: Request) throws(RESTError) -> Bool {
+        var parameters: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+        return try RESTRequest.auth(
+            of: request, parameters: parameters, policy: configuration.credentialPolicy, now: clock()) == .admin
     }
 }

@@ -29,8 +29,8 @@ struct RESTResponder: HTTPResponder {
             if request.uri.path.hasPrefix("/.admin/") { return try admin(request) }
             if request.uri.path == "/.settings/rules.json" { return try await rulesSettings(request) }
             let rest = try RESTRequest(
-                request, defaultNamespace: configuration.defaultNamespace,
-                expiryCheckTime: configuration.enforcesTokenExpiry ? clock() : nil)
+                request, defaultNamespace: configuration.defaultNamespace, policy: configuration.credentialPolicy,
+                now: clock())
             let engine: DatabaseEngine
             do {
                 engine = try await registry.engine(for: rest.namespace)
@@ -169,9 +169,8 @@ struct RESTResponder: HTTPResponder {
     }
 
     private func admin(_ request: Request) throws -> Response {
-        let bearer = request.headers[.authorization]
-        guard bearer == "Bearer owner" || request.uri.queryParameters["auth"] == "owner" else {
-            throw RESTError(.unauthorized, "admin endpoints need 'Authorization: Bearer owner'")
+        guard try isAdmin(request) else {
+            throw RESTError(.unauthorized, "admin endpoints need the admin credential ('Authorization: Bearer owner')")
         }
         guard request.uri.path == "/.admin/connections.json" else {
             throw RESTError(.notFound, "unknown admin endpoint \(request.uri.path)")

@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+import RTDBCore
+import RTDBWire
+
+/// How the server reads a credential (`auth`/`gauth` on a connection, `Authorization: Bearer`
+/// or `?auth=` over REST): the one place that decides who a credential makes a client
+/// (docs/security-rules.md#credentials).
+///
+/// Without a secret it follows the emulator: the claims of any JWT are read unchecked and `owner`
+/// is admin; expiry is enforced only when asked. With `--auth-secret` nothing is taken on trust:
+/// tokens must be HS256-signed with the secret and not expired, and the admin credential is the
+/// secret itself (as a Firebase database secret is), not `owner`.
+public struct CredentialPolicy: Sendable {
+    /// The HS256 key, or nil for the emulator's convention.
+    public var secret: String?
+    /// Whether expired tokens are refused (always, with a secret).
+    public var enforcesExpiry: Bool
+
+    /// Makes a policy.
+    public init(secret: String? = nil, enforcesExpiry: Bool = false) {
+        self.secret = secret
+        self.enforcesExpiry = enforcesExpiry || secret != nil
+    }
+
+    /// Who `credential` is, at `now` (ms since the epoch).
+    ///
+    /// - Throws: ``WireError`` `invalid_token` (unreadable, unsigned or badly signed) or
+    ///   `expired_token`, naming the problem.
+    public func token(for credential: String, now: Int64) throws(WireError) -> AuthToken {
+        let token: AuthToken
+        if let secret {
+            if credential == secret { return .admin }
+            try Self.verifySignature(of: credential, secret: secret)
+            token = try AuthToken(credential: credential)
+            guard !token.isAdmin else {
+                throw WireError(
+                    status: .invalidToken, message: "'owner' is not admin on a server with --auth-secret")
+            }
+        } else {
+            token = try AuthToken(credential: credential)
+        }
+        if enforcesExpiry, let expiresAt = token.expiresAt, expiresAt * 1000 <= now {
+            throw WireError(status: .expiredToken, message: "the credential expired at \(expiresAt) (exp)")
+        }
+        return token
+    }
+
+    private static func verifySignature(of credential: String, secret: String) throws(WireError) {
+        let parts = credential.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = AuthToken.base64URLDecode(String(parts[0])),
+            let headerJSON = try? JSONParser.parse(bytes: header)
+        else {
+            throw WireError(
+                status: .invalidToken, message: "the credential is not a signed JWT (header.payload.signature)")
+        }
+        guard headerJSON["alg"]?.stringValue == "HS256" else {
+            let algorithm = headerJSON["alg"]?.stringValue ?? "none"
+            throw WireError(
+                status: .invalidToken, message: "the JWT is signed with \(algorithm); this server takes HS256")
+        }
+        guard let signature = AuthToken.base64URLDecode(String(parts[2])),
+            HMAC<SHA256>.isValidAuthenticationCode(
+                signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8),
+                using: SymmetricKey(data: Data(secret.utf8)))
+        else {
+            throw WireError(status: .invalidToken, message: "the JWT's signature does not match the server's secret")
+        }
+    }
+}
