@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 import Presence
 import RTDBCore
+import RTDBRules
 import RTDBServer
 import RTDBWire
 
@@ -32,44 +33,66 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
         let raw = try await rawSQLiteRate(directory: directory)
         print("raw SQLite group commit (batches of 1000 log rows, synchronous=FULL): \(Int(raw)) rows/s")
 
-        let server = try await EmbeddedServer.start(dataDirectory: directory) { $0.checkpointInterval = 1_000_000 }
-        let port = server.port
-        let url = "ws://127.0.0.1:\(port)/.ws?v=5&ns=bench"
-
-        for connectionCount in [1, connections] {
-            let perConnection = writes / connectionCount
-            let start = ContinuousClock.now
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for connection in 0..<connectionCount {
-                    group.addTask {
-                        try await pipelinedWrites(
-                            url: url, prefix: "c\(connectionCount)_\(connection)", count: perConnection)
-                    }
-                }
-                try await group.waitForAll()
+        // The same presence-shaped writes (connection entries under each writer's own user) with
+        // open rules, then with the shipped presence rules: what evaluating rules costs.
+        var rates: [String: Double] = [:]
+        for (name, rules) in [("open rules", SecurityRules.open), ("presence rules", PresenceRules.rules)] {
+            let data = directory.appendingPathComponent(name.replacing(" ", with: "-"))
+            let server = try await EmbeddedServer.start(dataDirectory: data) {
+                $0.checkpointInterval = 1_000_000
+                $0.rules = rules
             }
-            let seconds = (ContinuousClock.now - start) / .seconds(1)
-            let rate = Double(perConnection * connectionCount) / seconds
-            print(
-                "\(connectionCount) connection(s): \(perConnection * connectionCount) acked durable writes in "
-                    + String(format: "%.2f s = %.0f writes/s (%.2f× the raw SQLite rate)", seconds, rate, rate / raw))
+            let url = "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=bench"
+            for connectionCount in [1, connections] {
+                let perConnection = writes / connectionCount
+                let start = ContinuousClock.now
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for connection in 0..<connectionCount {
+                        group.addTask {
+                            try await pipelinedWrites(
+                                url: url, user: "u\(connectionCount)_\(connection)", count: perConnection)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                let seconds = (ContinuousClock.now - start) / .seconds(1)
+                let rate = Double(perConnection * connectionCount) / seconds
+                rates["\(name) \(connectionCount)"] = rate
+                print(
+                    "\(name), \(connectionCount) connection(s): \(perConnection * connectionCount) acked durable writes in "
+                        + String(
+                            format: "%.2f s = %.0f writes/s (%.2f× the raw SQLite rate)", seconds, rate, rate / raw))
+            }
+            await server.stop()
         }
-        await server.stop()
+        for connectionCount in [1, connections] {
+            if let on = rates["presence rules \(connectionCount)"], let off = rates["open rules \(connectionCount)"] {
+                print(String(format: "rules cost, %d connection(s): presence/open = %.2f", connectionCount, on / off))
+            }
+        }
     }
 
     /// Sends `count` sets keeping `window` in flight; returns when all are acknowledged.
-    private func pipelinedWrites(url: String, prefix: String, count: Int) async throws {
+    ///
+    /// Signed in as `user`, it writes connection entries (`device`, `connectedAt`) under its own
+    /// presence, as the presence rules allow.
+    private func pipelinedWrites(url: String, user: String, count: Int) async throws {
         let window = window
         try await WebSocketClient.connect(url: url, logger: Logger(label: "bench.client")) { inbound, outbound, _ in
             var sent = 0
             var acked = 0
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
             _ = try await messages.next()  // hello
+            // Request 0 signs in; its answer is not an acknowledgement, so the count below skips it.
+            let auth = ClientRequest.auth(
+                credential: AuthToken.emulatorToken(uid: user, lifetime: 1 << 40), authVariable: nil)
+            try await outbound.write(.text(WireMessage.request(0, auth).text))
             func sendMore() async throws {
                 while sent < count && sent - acked < window {
                     sent += 1
+                    let entry: JSONValue = ["device": "bench", "connectedAt": .int(Int64(sent))]
                     let request = ClientRequest.put(
-                        path: Path("\(prefix)/k\(sent % 5_000)"), data: .int(Int64(sent)), hash: nil)
+                        path: Path("users/\(user)/connections/k\(sent % 5_000)"), data: entry, hash: nil)
                     try await outbound.write(.text(WireMessage.request(sent, request).text))
                 }
             }
