@@ -9,20 +9,10 @@ import time
 import urllib.request
 
 import firebase_admin
+from interop_check import check, finish
 from firebase_admin import db
 
 base = sys.argv[1].rstrip("/")
-passed = failed = 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def rest_put(path, body):
@@ -125,5 +115,4 @@ check("listen: then patch", ("patch", "/", {"b": 2}) in events, events)
 check("listen: then put at a child", ("put", "/a", 5) in events, events)
 
 firebase_admin.delete_app(app)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -7,20 +7,10 @@ Prints one line per check and closes with 'N passed, M failed'; exits 1 if anyth
 import sys
 
 import firebase_admin
+from interop_check import check, finish
 from firebase_admin import db
 
 base = sys.argv[1].rstrip("/")
-passed = failed = 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def refused(action):
@@ -59,5 +49,4 @@ check("a signed-out read is refused", error is not None, "it was read")
 
 for app in (admin, morgan, nobody):
     firebase_admin.delete_app(app)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

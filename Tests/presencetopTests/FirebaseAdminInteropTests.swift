@@ -22,22 +22,26 @@ import Testing
 
     @Test(.enabled(if: required, "needs .venv with firebase-admin (made by .ci/run); required when CI=true"))
     func firebaseAdminWorksUnchanged() async throws {
-        let python = try #require(Self.python, "no python venv with firebase-admin: run .ci/run")
         let (server, port) = try await ChildProcess.serve(["--memory", "--stream-keepalive", "0.5"])
         defer { server.signal(SIGTERM) }
-        let script = Self.packageRoot.appendingPathComponent("Tests/Interop/firebase_admin_interop.py")
-        let run = try await ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
-        let status = try await run.waitForExit(seconds: 60)
-        let output = run.standardOutput
-        #expect(status == 0, "\(output)\n\(run.standardError)")
+        let output = try await Self.runScript("firebase_admin_interop.py", port: port)
         #expect(output.contains("0 failed"), "\(output)")
         #expect(!output.contains("FAIL"), "\(output)")
+    }
+
+    /// Runs an interop script against the server on `port`; its output, once it exited 0.
+    static func runScript(_ name: String, port: Int) async throws -> String {
+        let python = try #require(Self.python, "no python venv with firebase-admin: run .ci/run")
+        let script = Self.packageRoot.appendingPathComponent("Tests/Interop/\(name)")
+        let run = try await ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
+        let status = try await run.waitForExit(seconds: 60)
+        #expect(status == 0, "\(run.standardOutput)\n\(run.standardError)")
+        return run.standardOutput
     }
 
     /// The presence rules, enforced on firebase-admin acting as users (`databaseAuthVariableOverride`).
     @Test(.enabled(if: required, "needs .venv with firebase-admin (made by .ci/run); required when CI=true"))
     func firebaseAdminActsAsUsersUnderThePresenceRules() async throws {
-        let python = try #require(Self.python, "no python venv with firebase-admin: run .ci/run")
         let directory = temporaryDirectory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -47,11 +51,7 @@ import Testing
         try printed.standardOutput.write(to: rules, atomically: true, encoding: .utf8)
         let (server, port) = try await ChildProcess.serve(["--memory", "--rules", rules.path])
         defer { server.signal(SIGTERM) }
-        let script = Self.packageRoot.appendingPathComponent("Tests/Interop/firebase_admin_rules_interop.py")
-        let run = try await ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
-        let status = try await run.waitForExit(seconds: 60)
-        let output = run.standardOutput
-        #expect(status == 0, "\(output)\n\(run.standardError)")
+        let output = try await Self.runScript("firebase_admin_rules_interop.py", port: port)
         #expect(output.contains("8 passed, 0 failed"), "\(output)")
     }
 }

@@ -31,13 +31,7 @@ extension RESTResponder {
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         case .put:
-            let buffer: ByteBuffer
-            do {
-                buffer = try await request.collectBody(upTo: configuration.maxRESTBodyBytes)
-            } catch {
-                throw RESTError(
-                    .contentTooLarge, "the rules are over the limit of \(configuration.maxRESTBodyBytes) bytes")
-            }
+            let buffer = try await rawBody(of: &request)
             let rules: SecurityRules
             do {
                 rules = try SecurityRules(text: String(buffer: buffer), file: "rules.json")

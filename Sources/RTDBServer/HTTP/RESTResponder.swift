@@ -179,17 +179,21 @@ struct RESTResponder: HTTPResponder {
     }
 
     private func body(of request: inout Request) async throws -> JSONValue {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: configuration.maxRESTBodyBytes)
-        } catch {
-            throw RESTError(
-                .contentTooLarge, "the request body is over the limit of \(configuration.maxRESTBodyBytes) bytes")
-        }
+        let buffer = try await rawBody(of: &request)
         do {
             return try JSONParser.parse(bytes: buffer.readableBytesView)
         } catch {
             throw RESTError(.badRequest, "the body is not valid JSON: \(error)")
+        }
+    }
+
+    /// The whole request body, up to the server's limit (`413` past it).
+    func rawBody(of request: inout Request) async throws(RESTError) -> ByteBuffer {
+        do {
+            return try await request.collectBody(upTo: configuration.maxRESTBodyBytes)
+        } catch {
+            throw RESTError(
+                .contentTooLarge, "the request body is over the limit of \(configuration.maxRESTBodyBytes) bytes")
         }
     }
 
