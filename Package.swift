@@ -148,7 +148,8 @@ let package = Package(
             ],
             path: "Tests/RTDBTestSupport"
         ),
-        .testTarget(name: "RTDBServerTests", dependencies: ["RTDBServer", "RTDBWire", "RTDBTestSupport"]),
+        .testTarget(
+            name: "RTDBServerTests", dependencies: ["RTDBServer", "RTDBRules", "RTDBWire", "RTDBTestSupport"]),
         .executableTarget(name: "CrashWriter", dependencies: ["RTDBClient"], path: "Tests/CrashWriter"),
         .testTarget(
             name: "RTDBClientTests",

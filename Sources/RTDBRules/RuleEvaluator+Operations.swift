@@ -10,7 +10,7 @@ extension RuleEvaluator {
         case "val": return snapshot.value
         case "child":
             let relative = try string(arguments, name)
-            return .snapshot(RuleSnapshot(root: snapshot.root, path: snapshot.path.child(Path(relative))))
+            return .snapshot(snapshot.child(Path(relative)))
         case "parent":
             guard let parent = snapshot.path.parent else {
                 throw RuleEvaluationError(message: "the root has no parent")

@@ -34,17 +34,22 @@ indirect enum RuleExpression: Sendable {
 
     /// Whether the expression reads stored data (`root`, `data`, `newData`): its outcome can then
     /// change with a write, not only with the rules or the credential.
-    var readsData: Bool {
+    var readsData: Bool { mentions(["root", "data", "newData"]) }
+
+    /// Whether any of `names` (variables) appears in the expression.
+    func mentions(_ names: Set<String>) -> Bool {
         switch self {
         case .literal, .regex: return false
-        case .variable(let name, _): return name == "root" || name == "data" || name == "newData"
-        case .array(let elements, _): return elements.contains(where: \.readsData)
-        case .member(let target, _, _): return target.readsData
-        case .call(let target, _, let arguments, _): return target.readsData || arguments.contains(where: \.readsData)
-        case .index(let target, let index, _): return target.readsData || index.readsData
-        case .unary(_, let operand, _): return operand.readsData
-        case .binary(_, let left, let right, _): return left.readsData || right.readsData
-        case .conditional(let condition, let a, let b, _): return condition.readsData || a.readsData || b.readsData
+        case .variable(let name, _): return names.contains(name)
+        case .array(let elements, _): return elements.contains { $0.mentions(names) }
+        case .member(let target, _, _): return target.mentions(names)
+        case .call(let target, _, let arguments, _):
+            return target.mentions(names) || arguments.contains { $0.mentions(names) }
+        case .index(let target, let index, _): return target.mentions(names) || index.mentions(names)
+        case .unary(_, let operand, _): return operand.mentions(names)
+        case .binary(_, let left, let right, _): return left.mentions(names) || right.mentions(names)
+        case .conditional(let condition, let a, let b, _):
+            return condition.mentions(names) || a.mentions(names) || b.mentions(names)
         }
     }
 }

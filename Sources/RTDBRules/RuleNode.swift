@@ -36,6 +36,13 @@ final class RuleNode: Sendable {
         return wildcard.node
     }
 
+    /// Whether a write's new data matters anywhere here or below: a `.validate`, or a `.write`
+    /// that looks at `newData`.
+    var judgesNewData: Bool {
+        validate != nil || (write?.expression.mentions(["newData"]) ?? false)
+            || children.values.contains(where: \.judgesNewData) || (wildcard?.node.judgesNewData ?? false)
+    }
+
     /// Whether any `.read` here or below reads stored data (such reads are checked again after
     /// writes).
     var readsDependOnData: Bool {

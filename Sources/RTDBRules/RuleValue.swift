@@ -48,9 +48,24 @@ struct RuleSnapshot: Sendable {
     let root: Node
     /// Where in it.
     let path: Path
+    /// The node at ``path``, found once.
+    let node: Node
 
-    /// The node at ``path``.
-    var node: Node { root.child(at: path) }
+    /// The snapshot at `path` of `root`.
+    init(root: Node, path: Path) {
+        self.init(root: root, path: path, node: root.child(at: path))
+    }
+
+    private init(root: Node, path: Path, node: Node) {
+        self.root = root
+        self.path = path
+        self.node = node
+    }
+
+    /// The snapshot of a location below this one, found from here rather than from the root.
+    func child(_ relative: Path) -> RuleSnapshot {
+        RuleSnapshot(root: root, path: path.child(relative), node: node.child(at: relative))
+    }
 
     /// The value at the location, as `val()` returns it.
     var value: RuleValue {

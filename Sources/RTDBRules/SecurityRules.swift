@@ -14,6 +14,9 @@ public struct SecurityRules: Sendable {
     /// Whether some `.read` rule reads stored data, so that a write can take read access away
     /// (listens are then checked again after writes).
     public let readsDependOnData: Bool
+    /// Whether any rule looks at a write's new data; when none does, the data as it would be
+    /// after a write is never built.
+    let judgesNewData: Bool
 
     /// Everyone may read and write everything: what the server uses with no rules file, as the
     /// emulator does.
@@ -50,6 +53,7 @@ public struct SecurityRules: Sendable {
             }
             root = try RuleNode.compile(ruleMembers, variables: [])
             readsDependOnData = root.readsDependOnData
+            judgesNewData = root.judgesNewData
             self.text = text
         } catch {
             throw RulesError(file: file, location: error.location, message: error.message)
@@ -75,13 +79,16 @@ public struct SecurityRules: Sendable {
     {
         if auth == .admin { return .allowed }
         var newRoot = data
-        for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
+        if judgesNewData {
+            for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
+        }
         let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: newRoot)
         for (path, _) in changes {
             if let failure = grant(\.write, path, evaluator) {
                 return .denied("no .write rule allows writing \(path) (\(auth.description))\(failure)")
             }
         }
+        guard judgesNewData else { return .allowed }
         var validated = Set<Path>()
         for (path, _) in changes {
             if let failure = validate(path, evaluator, newRoot: newRoot, validated: &validated) {
@@ -89,6 +96,17 @@ public struct SecurityRules: Sendable {
             }
         }
         return .allowed
+    }
+
+    /// The children `.indexOn` names at `path` (where a wildcard matches too); empty if none.
+    public func indexes(at path: Path) -> [String] {
+        var node = root
+        var variables: [String: String] = [:]
+        for segment in path.segments {
+            guard let next = node.child(segment, variables: &variables) else { return [] }
+            node = next
+        }
+        return node.indexOn
     }
 
     /// Walks the rules down `path` until a rule of `kind` holds; nil then, else what went wrong
@@ -115,42 +133,47 @@ public struct SecurityRules: Sendable {
     }
 
     /// Checks the `.validate` rules above `path` and of all the new data under it.
+    ///
+    /// The new data is followed down alongside the rules, so each location's node is at hand.
     private func validate(_ path: Path, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>)
         -> String?
     {
         var node = root
+        var newNode = newRoot
         var variables: [String: String] = [:]
         var location = Path.root
         for depth in 0...path.count {
-            if !validated.contains(location) {
-                validated.insert(location)
-                if let failure = check(node, at: location, evaluator, newRoot: newRoot, variables: variables) {
-                    return failure
-                }
+            if validated.insert(location).inserted,
+                let failure = check(node, at: location, holding: newNode, evaluator, variables: variables)
+            {
+                return failure
             }
             guard depth < path.count else {
-                return validateBelow(node, at: location, evaluator, newRoot: newRoot, variables: variables)
+                return validateBelow(node, at: location, holding: newNode, evaluator, variables: variables)
             }
-            guard let next = node.child(path.segments[depth], variables: &variables) else { return nil }
+            let segment = path.segments[depth]
+            guard let next = node.child(segment, variables: &variables) else { return nil }
             node = next
-            location = location.child(path.segments[depth])
+            newNode = newNode.child(segment)
+            location = location.child(segment)
         }
         return nil
     }
 
     private func validateBelow(
-        _ node: RuleNode, at location: Path, _ evaluator: RuleEvaluator, newRoot: Node, variables: [String: String]
+        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
+        variables: [String: String]
     ) -> String? {
         guard !node.children.isEmpty || node.wildcard != nil else { return nil }
-        for (key, _) in newRoot.child(at: location).children {
+        for (key, newChild) in newNode.children {
             var childVariables = variables
             guard let child = node.child(key.string, variables: &childVariables) else { continue }
             let childLocation = location.child(key.string)
-            if let failure = check(child, at: childLocation, evaluator, newRoot: newRoot, variables: childVariables) {
+            if let failure = check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables) {
                 return failure
             }
             if let failure = validateBelow(
-                child, at: childLocation, evaluator, newRoot: newRoot, variables: childVariables)
+                child, at: childLocation, holding: newChild, evaluator, variables: childVariables)
             {
                 return failure
             }
@@ -160,9 +183,10 @@ public struct SecurityRules: Sendable {
 
     /// One location's `.validate`; skipped where the new data is gone (a delete).
     private func check(
-        _ node: RuleNode, at location: Path, _ evaluator: RuleEvaluator, newRoot: Node, variables: [String: String]
+        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
+        variables: [String: String]
     ) -> String? {
-        guard let rule = node.validate, !newRoot.child(at: location).isEmpty else { return nil }
+        guard let rule = node.validate, !newNode.isEmpty else { return nil }
         switch evaluator.holds(rule.expression, at: location, variables: variables) {
         case .success(true): return nil
         case .success(false): return "\(location): .validate \(rule.text) does not hold"

@@ -145,10 +145,25 @@ extension Repo: ListenProvider {
     func startListening(
         _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (WireStatus) -> [SyncEvent]
     ) -> [SyncEvent] {
-        connection.listen(query, tag: tag, hash: hash) { [weak self] status, _ in
+        connection.listen(query, tag: tag, hash: hash) { [weak self] status, data in
+            if case .array(let warnings)? = data["w"], warnings.contains("no_index") { self?.warnNoIndex(query) }
             self?.raise(onComplete(status))
         }
         return []
+    }
+
+    /// Tells the developer which `.indexOn` the server asked for (its `no_index` warning).
+    private func warnNoIndex(_ query: QuerySpec) {
+        let order: String
+        switch query.params.index {
+        case .child(let child): order = child.relativeString
+        default: order = ".value"
+        }
+        logger.warning(
+            """
+            the query at \(query.path) orders by '\(order)', which the server's rules do not index: it \
+            reads every child to answer; add ".indexOn": "\(order)" at \(query.path) in the rules
+            """)
     }
 
     func stopListening(_ query: QuerySpec, tag: Int?) {

@@ -22,6 +22,8 @@ struct SessionState: Sendable {
     var outlet: Outlet
     var sessionID: String
     var auth: AuthToken?
+    /// ``auth`` as the rules see it, made once per credential rather than per request.
+    var ruleAuth = RuleAuth.anonymous
     var onDisconnect = SparseSnapshotTree()
 }
 
@@ -40,7 +42,7 @@ extension DatabaseEngine {
         guard let session = sessions.removeValue(forKey: outlet.id) else { return }
         listens.removeAll(outlet: outlet.id)
         let now = clock()
-        let auth = RuleAuth(session.auth)
+        let auth = session.ruleAuth
         for (path, node) in session.onDisconnect.overwrites() {
             let resolved = node.resolvingServerValues(existing: root.child(at: path), now: now)
             if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
@@ -66,7 +68,7 @@ extension DatabaseEngine {
     /// Handles one request of a connection and queues its response (and any pushes) in order.
     public func handle(_ request: ClientRequest, number: Int, outlet: Outlet) {
         guard let session = sessions[outlet.id] else { return }
-        let auth = RuleAuth(session.auth)
+        let auth = session.ruleAuth
         let outcome: Result<JSONValue, WireError>
         switch request {
         case .listen(let path, let query, let tag, let hash):
@@ -74,7 +76,7 @@ extension DatabaseEngine {
                 try addListen(
                     outlet: outlet, path: path, query: query, format: .websocket(tag: tag), hash: hash, auth: auth)
                 updateListenCount(outlet)
-                outcome = .success([:])
+                outcome = .success(isIndexed(query, at: path) ? [:] : ["w": ["no_index"]])
             } catch {
                 outcome = .failure(error)
             }
@@ -197,10 +199,11 @@ extension DatabaseEngine {
             logger.warning("a credential for connection \(outlet.id), which has no session (it closed meanwhile)")
             return
         }
+        let auth = RuleAuth(token)
         sessions[outlet.id]?.auth = token
+        sessions[outlet.id]?.ruleAuth = auth
         connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }
         // The connection's listens now read as the new identity; those it may not are revoked.
-        let auth = RuleAuth(token)
         for listen in listens.listens(of: outlet.id) { listens.setAuth(auth, for: listen.key) }
         revokeListensNoLongerAllowed(listens.listens(of: outlet.id))
     }
