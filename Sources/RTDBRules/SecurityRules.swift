@@ -17,12 +17,17 @@ public struct SecurityRules: Sendable {
     /// Whether any rule looks at a write's new data; when none does, the data as it would be
     /// after a write is never built.
     let judgesNewData: Bool
+    /// Whether these are the server's own ``open`` rules, which index everything (no `.indexOn`
+    /// warnings), as the emulator's do.
+    public private(set) var indexesEverything = false
 
     /// Everyone may read and write everything: what the server uses with no rules file, as the
     /// emulator does.
     public static let open: SecurityRules = {
         do {
-            return try SecurityRules(text: #"{"rules": {".read": true, ".write": true}}"#)
+            var rules = try SecurityRules(text: #"{"rules": {".read": true, ".write": true}}"#)
+            rules.indexesEverything = true
+            return rules
         } catch {
             preconditionFailure("the open rules are valid: \(error)")
         }

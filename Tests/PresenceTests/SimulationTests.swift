@@ -121,4 +121,37 @@ import Testing
         #expect(try await eventually { simulation.isSettled && simulation.users.flatMap(\.connections).count == 3 })
         await simulation.stop()
     }
+
+    @Test func thisDevicesCredentialIsRenewedFiveMinutesBeforeItExpires() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let time = TestTime()
+        var options = Self.options(directory)
+        options.users = 0
+        options.timers = time.timers
+        let renewals = Mutex<[Int64]>([])
+        let simulation = try await Simulation.start(options) { event in
+            if case .credentialRenewed(let expiresAt) = event.kind { renewals.withLock { $0.append(expiresAt) } }
+        }
+        #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
+        let first = try #require(simulation.snapshot().thisDevice?.credentialExpiresAt)
+        // 54 minutes into the hour-long token: nothing yet.
+        await time.advance(by: .seconds(54 * 60))
+        await Task.yield()
+        #expect(renewals.withLock { $0 }.isEmpty)
+        // 55 minutes in: a new token, which lasts an hour from now (the machine's clock; whole seconds).
+        await time.advance(by: .seconds(61))
+        #expect(try await eventually { renewals.withLock { $0.count } == 1 })
+        let renewed = try #require(renewals.withLock { $0.first })
+        #expect(renewed >= first)
+        #expect(simulation.snapshot().thisDevice?.credentialExpiresAt == renewed)
+        // The server took it: this device stays signed in and its writes go through.
+        simulation.queueWrites(1)
+        #expect(try await eventually { simulation.snapshot().thisDevice?.pendingWrites.isEmpty == true })
+        #expect(simulation.snapshot().thisDevice?.deadLetters.isEmpty == true)
+        // And the next renewal is set for 55 minutes after this one.
+        await time.advance(by: .seconds(55 * 60 + 1))
+        #expect(try await eventually { renewals.withLock { $0.count } == 2 })
+        await simulation.stop()
+    }
 }

@@ -49,6 +49,8 @@ enum EventText {
             return expired
                 ? ("this device  credential expired: writes pause until a new one", .warn)
                 : ("this device  signed in again", .good)
+        case .credentialRenewed:
+            return ("this device  credential renewed before it expired", .muted)
         case .deviceAdded(let label):
             return ("\(label)  added", .good)
         case .deviceCrashed(let label):

@@ -13,15 +13,22 @@ extension Simulation {
     /// A credential left to expire on a live connection is revoked by the server, and the
     /// device's onDisconnect writes would then be refused when they fire (a ghost): refreshing
     /// is what keeps presence honest.
-    func signIn(_ device: SimulatedDevice) {
+    ///
+    /// The renewal waits on ``SimulationOptions/timers``.
+    func signIn(_ device: SimulatedDevice, renewal: Bool = false) {
         let issuedAt = device.clock.now() / 1000
         let token = AuthToken.emulatorToken(
             uid: device.user, issuedAt: issuedAt, lifetime: Self.credentialLifetimeSeconds)
         let refreshIn = Self.credentialLifetimeSeconds - Self.credentialRefreshMarginSeconds
+        let renewalDue = Self.sleeper(until: .seconds(refreshIn), on: options.timers)
         let refresh = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(refreshIn))
-            guard !Task.isCancelled, let self, !state.withLock({ $0.credentialExpired || $0.stopped }) else { return }
-            signIn(device)
+            do {
+                try await renewalDue()
+            } catch {
+                return  // cancelled: signed in again or expired on purpose meanwhile, or stopped
+            }
+            guard let self, !state.withLock({ $0.credentialExpired || $0.stopped }) else { return }
+            signIn(device, renewal: true)
         }
         let previous = state.withLock { state in
             defer {
@@ -32,5 +39,15 @@ extension Simulation {
         }
         previous?.cancel()
         device.database.setCredential(.idToken(token))
+        if renewal { emit(.credentialRenewed(expiresAt: (issuedAt + Self.credentialLifetimeSeconds) * 1000)) }
+    }
+
+    /// Sleeps until `delay` after now on `clock`, the deadline fixed when this is called rather
+    /// than when a task gets round to sleeping (so a test that moves time on at once is seen).
+    private static func sleeper<C: Clock<Duration>>(until delay: Duration, on clock: C)
+        -> @Sendable () async throws -> Void
+    {
+        let deadline = clock.now.advanced(by: delay)
+        return { try await clock.sleep(until: deadline, tolerance: nil) }
     }
 }

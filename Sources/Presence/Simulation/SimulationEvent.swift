@@ -26,6 +26,9 @@ public struct SimulationEvent: Sendable, Equatable {
         case deadLetter(DeadLetter)
         /// This device's credential changed (`expired` or signed in).
         case credential(expired: Bool)
+        /// This device's credential was replaced before it expired; the new one expires at
+        /// `expiresAt` (ms since the epoch).
+        case credentialRenewed(expiresAt: Int64)
         /// A simulated device was added.
         case deviceAdded(String)
         /// A simulated device crashed.

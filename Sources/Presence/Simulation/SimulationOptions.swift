@@ -60,6 +60,10 @@ public struct SimulationOptions: Sendable {
         return policy
     }()
 
+    /// The clock the simulation's own timers run on (renewing this device's credential); tests
+    /// pass a clock they move by hand.
+    public var timers: any Clock<Duration> = ContinuousClock()
+
     /// The defaults: an embedded in-memory server, this device, 8 users × 2 devices on Wi-Fi.
     public init() {}
 }

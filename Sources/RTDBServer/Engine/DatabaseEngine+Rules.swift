@@ -15,10 +15,10 @@ extension DatabaseEngine {
     /// Whether the rules index what `query` orders by at `path` (`.indexOn`).
     ///
     /// A listen that is not indexed gets the `no_index` warning, and the client tells its
-    /// developer which index to add. Only child and value orders of queries with a range or limit need one, and only under rules
-    /// of the server's own (the open rules, as the emulator's, index everything).
+    /// developer which index to add. Only child and value orders of queries with a range or limit
+    /// need one, and only under rules a file gave (the server's own open rules index everything).
     func isIndexed(_ query: QueryParams, at path: Path) -> Bool {
-        guard !query.loadsAllData, rules.text != SecurityRules.open.text else { return true }
+        guard !query.loadsAllData, !rules.indexesEverything else { return true }
         switch query.index {
         case .child(let child): return rules.indexes(at: path).contains(child.relativeString)
         case .value: return rules.indexes(at: path).contains(".value")

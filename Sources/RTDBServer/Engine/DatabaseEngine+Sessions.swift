@@ -25,6 +25,9 @@ struct SessionState: Sendable {
     /// ``auth`` as the rules see it, made once per credential rather than per request.
     var ruleAuth = RuleAuth.anonymous
     var onDisconnect = SparseSnapshotTree()
+    /// Revokes ``auth`` when it expires; cancelled when the credential changes or the
+    /// connection closes.
+    var expiry: Task<Void, Never>?
 }
 
 extension DatabaseEngine {
@@ -40,6 +43,7 @@ extension DatabaseEngine {
     /// Safe to call twice.
     public func closeSession(outlet: Outlet) {
         guard let session = sessions.removeValue(forKey: outlet.id) else { return }
+        session.expiry?.cancel()
         listens.removeAll(outlet: outlet.id)
         let now = clock()
         let auth = session.ruleAuth
@@ -163,8 +167,8 @@ extension DatabaseEngine {
         do throws(WireError) {
             let token = try credentials.token(for: credential, now: clock())
             setAuth(token, for: outlet)
-            if credentials.enforcesExpiry, let expiresAt = token.expiresAt {
-                revokeAtExpiry(token, at: expiresAt, of: outlet)
+            if credentials.enforcesExpiry, let expiresAt = token.expiresAt, sessions[outlet.id] != nil {
+                sessions[outlet.id]?.expiry = revokeAtExpiry(token, at: expiresAt, of: outlet)
             }
             return .success(["auth": token.claims, "expires": token.expiresAt.map { .int($0) } ?? .null])
         } catch {
@@ -175,10 +179,10 @@ extension DatabaseEngine {
     /// Revokes a live connection's credential when it expires, as Firebase does: the client hears
     /// `ac` with `expired_token`, the connection goes on signed out (its listens checked again),
     /// and the client pauses its writes until it sends a new credential.
-    private func revokeAtExpiry(_ token: AuthToken, at expiresAt: Int64, of outlet: Outlet) {
+    private func revokeAtExpiry(_ token: AuthToken, at expiresAt: Int64, of outlet: Outlet) -> Task<Void, Never> {
         // A ticker's first tick is its one deadline, fixed now (a test moves time on after this).
         let expiry = Ticker(every: .milliseconds(max(0, expiresAt * 1000 - clock())), on: timers)
-        Task { [weak self] in
+        return Task { [weak self] in
             guard await expiry.next() != nil else { return }
             await self?.expire(token, of: outlet)
         }
@@ -200,6 +204,8 @@ extension DatabaseEngine {
             return
         }
         let auth = RuleAuth(token)
+        sessions[outlet.id]?.expiry?.cancel()
+        sessions[outlet.id]?.expiry = nil
         sessions[outlet.id]?.auth = token
         sessions[outlet.id]?.ruleAuth = auth
         connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }

@@ -22,8 +22,7 @@ struct RESTRequest {
 
     /// Reads a request; its credential as `policy` says, at `now` (ms since the epoch).
     init(_ request: Request, defaultNamespace: String, policy: CredentialPolicy, now: Int64) throws(RESTError) {
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+        let parameters = RESTRequest.parameters(of: request)
         self.parameters = parameters
 
         method = request.method
@@ -68,6 +67,13 @@ struct RESTRequest {
         }
         wantsEventStream = request.headers[.accept]?.contains("text/event-stream") == true
         auth = try RESTRequest.auth(of: request, parameters: parameters, policy: policy, now: now)
+    }
+
+    /// A request's query parameters by name (the last wins when a name repeats).
+    static func parameters(of request: Request) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+        return parameters
     }
 
     /// The namespace of a `<ns>.firebaseio.com`-style host, as the clients derive it.

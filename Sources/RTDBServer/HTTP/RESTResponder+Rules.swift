@@ -48,9 +48,8 @@ extension RESTResponder {
 
     /// Whether a request carries the admin credential (as the server's policy reads it).
     func isAdmin(_ request: Request) throws(RESTError) -> Bool {
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
-        return try RESTRequest.auth(
-            of: request, parameters: parameters, policy: configuration.credentialPolicy, now: clock()) == .admin
+        try RESTRequest.auth(
+            of: request, parameters: RESTRequest.parameters(of: request), policy: configuration.credentialPolicy,
+            now: clock()) == .admin
     }
 }
