@@ -47,12 +47,15 @@ public struct UserPresence: Sendable, Equatable, Identifiable {
         return users.map { id, user in
             let entries = user["connections"]?.objectValue ?? [:]
             let connections = entries.map { key, entry in
-                Connection(id: key, device: entry["device"]?.stringValue, connectedAt: entry["connectedAt"]?.intValue)
+                Connection(
+                    id: key.string, device: entry["device"]?.stringValue, connectedAt: entry["connectedAt"]?.intValue)
             }
             return UserPresence(
-                id: id,
-                connections: connections.sorted { ($0.connectedAt ?? 0, $0.id) < ($1.connectedAt ?? 0, $1.id) },
+                id: id.string,
+                connections: connections.sorted {
+                    ($0.connectedAt ?? 0, CodeUnitString($0.id)) < ($1.connectedAt ?? 0, CodeUnitString($1.id))
+                },
                 lastOnline: user["lastOnline"]?.intValue)
-        }.sorted { $0.id < $1.id }
+        }.sorted { UTF16Order.lessThan($0.id, $1.id) }
     }
 }

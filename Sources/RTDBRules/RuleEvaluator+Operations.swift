@@ -52,19 +52,20 @@ extension RuleEvaluator {
         return text
     }
 
-    /// The methods of strings (their signatures are ``RuleMethod/string``).
+    /// The methods of strings (their signatures are ``RuleMethod/string``), on code units as
+    /// Firebase's are: `"é"` written two ways neither begins with nor contains the other.
     static func call(_ text: String, _ name: String, _ arguments: [RuleValue]) throws(RuleEvaluationError) -> RuleValue
     {
         switch name {
         case "contains":
             let part = try string(arguments, name)
-            return .bool(part.isEmpty || text.contains(part))
-        case "beginsWith": return .bool(text.hasPrefix(try string(arguments, name)))
-        case "endsWith": return .bool(text.hasSuffix(try string(arguments, name)))
+            return .bool(CodeUnitString.contains(text, part))
+        case "beginsWith": return .bool(CodeUnitString.hasPrefix(text, try string(arguments, name)))
+        case "endsWith": return .bool(CodeUnitString.hasSuffix(text, try string(arguments, name)))
         case "replace":
             let old = try string(arguments, name)
             let new = try string(arguments, name, at: 1)
-            return .string(old.isEmpty ? text : text.replacing(old, with: new))
+            return .string(CodeUnitString.replacing(old, with: new, in: text))
         case "toLowerCase": return .string(text.lowercased())
         case "toUpperCase": return .string(text.uppercased())
         case "matches":
@@ -122,13 +123,13 @@ extension RuleEvaluator {
         }
     }
 
-    /// Strict equality of primitives; objects and snapshots cannot be compared.
+    /// Strict equality of primitives (strings by code units); objects and snapshots cannot be compared.
     private static func equal(_ left: RuleValue, _ right: RuleValue) throws(RuleEvaluationError) -> Bool {
         switch (left, right) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return CodeUnitString.equal(a, b)
         case (.null, .bool), (.null, .number), (.null, .string), (.bool, .null), (.number, .null), (.string, .null),
             (.null, .object), (.object, .null):
             return false

@@ -99,7 +99,9 @@ struct RuleEvaluator {
         switch target {
         case .string(let text) where name == "length": return .number(Double(text.utf16.count))
         case .object(let object):
-            if case .object(let members) = object { return members[name].map(RuleValue.init(json:)) ?? .null }
+            if case .object(let members) = object {
+                return members[CodeUnitString(name)].map(RuleValue.init(json:)) ?? .null
+            }
             if case .array(let elements) = object, let position = Int(name), elements.indices.contains(position) {
                 return RuleValue(json: elements[position])
             }

@@ -1,3 +1,5 @@
+import RTDBCore
+
 extension RuleNode {
     /// Builds the rules of one level from the file's object, checking every expression in it.
     ///
@@ -9,7 +11,7 @@ extension RuleNode {
         var write: Rule?
         var validate: Rule?
         var indexOn: [String] = []
-        var children: [String: RuleNode] = [:]
+        var children: [CodeUnitString: RuleNode] = [:]
         var wildcard: (name: String, node: RuleNode)?
         for (key, location, value) in members {
             switch key {
@@ -44,7 +46,7 @@ extension RuleNode {
                         throw LocatedProblem(
                             location: location, message: "'\(key)': a key cannot contain '/'; nest the levels")
                     }
-                    children[key] = try compile(childMembers, variables: variables)
+                    children[CodeUnitString(key)] = try compile(childMembers, variables: variables)
                 }
             }
         }

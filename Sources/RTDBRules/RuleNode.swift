@@ -1,3 +1,5 @@
+import RTDBCore
+
 /// The rules of one level of the tree: its `.read`, `.write`, `.validate` and `.indexOn`, the
 /// rules of named children, and at most one `$wildcard` for every other child.
 final class RuleNode: Sendable {
@@ -12,13 +14,14 @@ final class RuleNode: Sendable {
     let validate: Rule?
     /// The children queries may order by (accepted; the server orders without indexes).
     let indexOn: [String]
-    let children: [String: RuleNode]
+    /// Named children, matched to data keys by code units (``CodeUnitString``).
+    let children: [CodeUnitString: RuleNode]
     /// The `$name` of the wildcard, with its rules.
     let wildcard: (name: String, node: RuleNode)?
 
     init(
         read: Rule? = nil, write: Rule? = nil, validate: Rule? = nil, indexOn: [String] = [],
-        children: [String: RuleNode] = [:], wildcard: (name: String, node: RuleNode)? = nil
+        children: [CodeUnitString: RuleNode] = [:], wildcard: (name: String, node: RuleNode)? = nil
     ) {
         self.read = read
         self.write = write
@@ -30,7 +33,7 @@ final class RuleNode: Sendable {
 
     /// The rules for child `key`: a named child first, else the wildcard (binding its variable).
     func child(_ key: String, variables: inout [String: String]) -> RuleNode? {
-        if let named = children[key] { return named }
+        if let named = children[CodeUnitString(key)] { return named }
         guard let wildcard else { return nil }
         variables[wildcard.name] = key
         return wildcard.node

@@ -9,8 +9,9 @@ import RTDBWire
 ///
 /// Without a secret it follows the emulator: the claims of any JWT are read unchecked and `owner`
 /// is admin; expiry is enforced only when asked. With `--auth-secret` nothing is taken on trust:
-/// tokens must be HS256-signed with the secret and not expired, and the admin credential is the
-/// secret itself (as a Firebase database secret is), not `owner`.
+/// tokens must be HS256-signed with the secret, carry an `exp` and not be past it, and the admin
+/// credential is the secret itself (as a Firebase database secret is, compared byte for byte), not
+/// `owner`.
 public struct CredentialPolicy: Sendable {
     /// The HS256 key, or nil for the emulator's convention.
     public var secret: String?
@@ -30,12 +31,17 @@ public struct CredentialPolicy: Sendable {
     public func token(for credential: String, now: Int64) throws(WireError) -> AuthToken {
         let token: AuthToken
         if let secret {
-            if credential == secret { return .admin }
+            if Self.isSecret(credential, secret) { return .admin }
             try Self.verifySignature(of: credential, secret: secret)
             token = try AuthToken(credential: credential)
             guard !token.isAdmin else {
                 throw WireError(
                     status: .invalidToken, message: "'owner' is not admin on a server with --auth-secret")
+            }
+            guard token.expiresAt != nil else {
+                throw WireError(
+                    status: .invalidToken,
+                    message: "the JWT has no 'exp' claim; a server with --auth-secret takes only tokens that expire")
             }
         } else {
             token = try AuthToken(credential: credential)
@@ -44,6 +50,14 @@ public struct CredentialPolicy: Sendable {
             throw WireError(status: .expiredToken, message: "the credential expired at \(expiresAt) (exp)")
         }
         return token
+    }
+
+    /// Whether `credential` is the secret itself, byte for byte, in constant time.
+    ///
+    /// A canonically equivalent spelling is another secret. Digests of both are compared, since swift-crypto
+    /// compares digests in constant time and they hide the secret's length.
+    private static func isSecret(_ credential: String, _ secret: String) -> Bool {
+        SHA256.hash(data: Data(credential.utf8)) == SHA256.hash(data: Data(secret.utf8))
     }
 
     private static func verifySignature(of credential: String, secret: String) throws(WireError) {

@@ -30,7 +30,7 @@ public struct AuthToken: Sendable, Hashable {
     ///
     /// - Throws: ``WireError`` with `invalid_token` naming what is wrong.
     public init(credential: String) throws(WireError) {
-        if credential == AuthToken.ownerCredential {
+        if CodeUnitString.equal(credential, AuthToken.ownerCredential) {
             self = .admin
             return
         }

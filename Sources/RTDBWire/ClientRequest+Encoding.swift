@@ -32,12 +32,12 @@ extension ClientRequest {
         case .unlisten(let path, let query, let tag):
             return .object(ClientRequest.pathAndQuery(path, query, tag))
         case .put(let path, let data, let hash, let key):
-            var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description), "d": data]
+            var members: JSONValue.Members = ["p": .string(path.description), "d": data]
             if let hash { members["h"] = .string(hash) }
             if let key { members["ik"] = .string(key) }
             return .object(members)
         case .merge(let path, let data, let key):
-            var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description), "d": .object(data)]
+            var members: JSONValue.Members = ["p": .string(path.description), "d": .object(data)]
             if let key { members["ik"] = .string(key) }
             return .object(members)
         case .onDisconnectMerge(let path, let data):
@@ -49,7 +49,7 @@ extension ClientRequest {
         case .get(let path, let query):
             return ["p": .string(path.description), "q": query.wireObject]
         case .auth(let credential, let authVariable), .gauth(let credential, let authVariable):
-            var members: OrderedDictionary<String, JSONValue> = ["cred": .string(credential)]
+            var members: JSONValue.Members = ["cred": .string(credential)]
             if let authVariable { members["authvar"] = authVariable }
             return .object(members)
         case .unauth, .unappCheck:
@@ -61,10 +61,8 @@ extension ClientRequest {
         }
     }
 
-    private static func pathAndQuery(_ path: Path, _ query: QueryParams, _ tag: Int?) -> OrderedDictionary<
-        String, JSONValue
-    > {
-        var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description)]
+    private static func pathAndQuery(_ path: Path, _ query: QueryParams, _ tag: Int?) -> JSONValue.Members {
+        var members: JSONValue.Members = ["p": .string(path.description)]
         if !query.isDefault { members["q"] = query.wireObject }
         if let tag { members["t"] = .int(Int64(tag)) }
         return members

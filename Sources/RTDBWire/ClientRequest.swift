@@ -13,11 +13,11 @@ public enum ClientRequest: Sendable, Hashable {
     /// `idempotencyKey` (body field `ik`, our extension) makes a re-sent write apply once.
     case put(path: Path, data: JSONValue, hash: String?, idempotencyKey: String? = nil)
     /// `m`: update several relative paths at once (`idempotencyKey` as for `put`).
-    case merge(path: Path, data: OrderedDictionary<String, JSONValue>, idempotencyKey: String? = nil)
+    case merge(path: Path, data: JSONValue.Members, idempotencyKey: String? = nil)
     /// `o`: set when this connection ends.
     case onDisconnectPut(path: Path, data: JSONValue)
     /// `om`: update when this connection ends.
-    case onDisconnectMerge(path: Path, data: OrderedDictionary<String, JSONValue>)
+    case onDisconnectMerge(path: Path, data: JSONValue.Members)
     /// `oc`: cancel the onDisconnect operations at and below a path.
     case onDisconnectCancel(path: Path)
     /// `g`: read once.
@@ -147,7 +147,7 @@ public enum ClientRequest: Sendable, Hashable {
         }
     }
 
-    private static func mergeData(_ body: JSONValue) throws(WireError) -> OrderedDictionary<String, JSONValue> {
+    private static func mergeData(_ body: JSONValue) throws(WireError) -> JSONValue.Members {
         switch body["d"] {
         case .object(let members)?: return members
         case nil, .null?: return [:]

@@ -7,7 +7,7 @@ public enum ServerPush: Sendable, Hashable {
     /// `d`: the data at `path` is now `data`; a tagged push targets one query view.
     case data(path: Path, data: JSONValue, tag: Int?)
     /// `m`: each relative path in `data` now holds its value (null removes).
-    case merge(path: Path, data: OrderedDictionary<String, JSONValue>, tag: Int?)
+    case merge(path: Path, data: JSONValue.Members, tag: Int?)
     /// `c`: a listen was revoked; `query` targets one tagged query for the JS SDK.
     case listenRevoked(path: Path, query: JSONValue?)
     /// `ac`: the connection's credential was revoked or expired.
@@ -33,15 +33,15 @@ public enum ServerPush: Sendable, Hashable {
     public var body: JSONValue {
         switch self {
         case .data(let path, let data, let tag):
-            var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description), "d": data]
+            var members: JSONValue.Members = ["p": .string(path.description), "d": data]
             if let tag { members["t"] = .int(Int64(tag)) }
             return .object(members)
         case .merge(let path, let data, let tag):
-            var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description), "d": .object(data)]
+            var members: JSONValue.Members = ["p": .string(path.description), "d": .object(data)]
             if let tag { members["t"] = .int(Int64(tag)) }
             return .object(members)
         case .listenRevoked(let path, let query):
-            var members: OrderedDictionary<String, JSONValue> = ["p": .string(path.description)]
+            var members: JSONValue.Members = ["p": .string(path.description)]
             if let query { members["q"] = [query] }
             return .object(members)
         case .authRevoked(let status, let reason), .appCheckRevoked(let status, let reason):

@@ -88,7 +88,7 @@ import Testing
         let phone = try await Device.make(server: server, user: "sam", name: "phone", time: time)
         func entries() async throws -> [String] {
             let connections = try await http("GET", "/users/sam/connections.json", port: server.port).json
-            return connections?.objectValue.map { Array($0.keys).sorted() } ?? []
+            return connections?.objectValue.map { $0.keys.map(\.string).sorted() } ?? []
         }
         #expect(try await eventually { try await entries().count == 1 })
 

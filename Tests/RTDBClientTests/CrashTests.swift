@@ -44,7 +44,9 @@ import Testing
         let log = try #require(try await http("GET", "/log.json", port: server.port).json?.objectValue)
         let counter = try await http("GET", "/counter.json", port: server.port).json
         #expect(!returned.isEmpty, "the runs made progress")
-        let missing = returned.filter { writes["w\($0)"] == nil || log["l\($0)"] == nil }
+        let missing = returned.filter {
+            writes[CodeUnitString("w\($0)")] == nil || log[CodeUnitString("l\($0)")] == nil
+        }
         #expect(missing.isEmpty, "returned but never arrived: \(missing.prefix(10))")
         // Each increment travels with its `writes` entry in one update: applied once each, the
         // counter equals the number of entries.

@@ -149,7 +149,7 @@ struct SpecRunner {
     }
 
     static func children(_ data: JSONValue?) throws -> [(path: Path, node: Node)] {
-        try (data?.objectValue ?? [:]).map { (Path($0.key), try Node(json: $0.value)) }
+        try (data?.objectValue ?? [:]).map { (Path($0.key.string), try Node(json: $0.value)) }
     }
 
     static func params(_ json: JSONValue?) throws -> QueryParams {

@@ -60,4 +60,16 @@ import Testing
         #expect(ServerValuePlaceholder.timestamp.json.jsonString == #"{".sv":"timestamp"}"#)
         #expect(ServerValuePlaceholder.increment(3).json.jsonString == #"{".sv":{"increment":3}}"#)
     }
+
+    @Test func anIncrementWhoseResultIsNotFiniteIsRefusedWithItsPath() throws {
+        let write = try Node(json: ["a": ["b": [".sv": ["increment": 1e308]]], "c": [".sv": "timestamp"]])
+        let existing = try Node(json: ["a": ["b": 1e308]])
+        #expect(throws: ValidationError.nonFiniteResult(path: "/n/a/b")) {
+            try write.resolvingServerValues(existing: existing, now: 5, at: Path("n"))
+        }
+        let fine = try write.resolvingServerValues(existing: try Node(json: ["a": ["b": 1]]), now: 5, at: Path("n"))
+        #expect(fine.child(at: Path("a/b")) == Node(.number(.double(1e308 + 1))))
+        #expect(JSONValue.number(.double(.infinity)).jsonString == "null", "JSON has no infinity: printed as JS does")
+        #expect(JSONValue.number(.double(.nan)).jsonString == "null")
+    }
 }

@@ -98,6 +98,19 @@ struct RuleExpressionTests {
         Case(rule: "data.parent().child('b').val() == 'text'", data: tree, allowed: true),
         Case(rule: "newData.parent().child('a').val() == 1", data: tree, allowed: true),
         Case(rule: "data.parent().parent().child('flags').hasChild('open')", data: tree, allowed: true),
+        // Strings compare by code units, as Firebase's do: canonically equivalent is not equal.
+        Case(rule: "auth.uid == 'caf\u{E9}'", auth: .user(claims: ["uid": "cafe\u{301}"]), allowed: false),
+        Case(rule: "auth.uid != 'caf\u{E9}'", auth: .user(claims: ["uid": "cafe\u{301}"]), allowed: true),
+        Case(rule: "auth.uid == 'Kate'", auth: .user(claims: ["uid": "\u{212A}ate"]), allowed: false),
+        Case(rule: "auth.uid == 'cafe\u{301}'", auth: .user(claims: ["uid": "cafe\u{301}"]), allowed: true),
+        Case(rule: "auth.uid.beginsWith('caf\u{E9}')", auth: .user(claims: ["uid": "cafe\u{301}!"]), allowed: false),
+        Case(rule: "auth.uid.endsWith('\u{E9}')", auth: .user(claims: ["uid": "cafe\u{301}"]), allowed: false),
+        Case(rule: "auth.uid.contains('\u{E9}')", auth: .user(claims: ["uid": "cafe\u{301}"]), allowed: false),
+        Case(rule: "auth.uid.contains('e\u{301}')", auth: .user(claims: ["uid": "cafe\u{301}"]), allowed: true),
+        Case(
+            rule: "auth.uid.replace('e\u{301}', 'E') == 'cafE' && auth.uid.replace('\u{E9}', 'E') == auth.uid",
+            auth: .user(claims: ["uid": "cafe\u{301}"]), allowed: true),
+        Case(rule: "'a-b-a'.replace('a', 'x') == 'x-b-x'", allowed: true),
         // An error is a refusal, never a crash or an allow.
         Case(rule: "data.val() > 3", data: "null", allowed: false),
         Case(rule: "auth.uid.length > 0", auth: .anonymous, allowed: false),

@@ -142,6 +142,27 @@ struct RulesTreeTests {
         #expect(decision.isAllowed == test.allowed, "\(decision)")
     }
 
+    /// A named child matches a key with the same code units only; `$uid` binds the key as sent.
+    @Test func namedChildrenAndWildcardsMatchByCodeUnits() throws {
+        let rules = try SecurityRules(
+            text: #"{"rules": {"caf\u00e9": {".write": false}, "$other": {".write": "auth.uid == $other"}}}"#)
+        let decomposed = "cafe\u{301}"
+        let asDecomposed = RuleAuth.user(claims: ["uid": .string(decomposed)])
+        // The decomposed key is not the named (composed) child: the wildcard's rule applies.
+        #expect(
+            rules.write([(Path(segments: [decomposed]), Node(.bool(true)))], auth: asDecomposed, root: .empty, now: 0)
+                .isAllowed)
+        // The composed key is the named child, which nobody writes, whatever the uid's spelling.
+        #expect(
+            !rules.write([(Path(segments: ["caf\u{E9}"]), Node(.bool(true)))], auth: asDecomposed, root: .empty, now: 0)
+                .isAllowed)
+        let rulesWithout = try SecurityRules(text: #"{"rules": {"$uid": {".write": "auth.uid == $uid"}}}"#)
+        #expect(
+            !rulesWithout.write(
+                [(Path(segments: ["caf\u{E9}"]), Node(.bool(true)))], auth: asDecomposed, root: .empty, now: 0
+            ).isAllowed)
+    }
+
     @Test func aDenialSaysWhereAndWhy() throws {
         let rules = try SecurityRules(text: Self.rules)
         let root = try Node(jsonString: Self.data)

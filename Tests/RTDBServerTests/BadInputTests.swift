@@ -62,6 +62,32 @@ import Testing
         await server.stop()
     }
 
+    /// Was: both writes acknowledged, then every reader got `{"taps":inf}`, which is not JSON.
+    @Test func anIncrementPastTheLargestDoubleIsRefused() async throws {
+        let server = try await TestServer.start()
+        #expect(try await http("PUT", "/counters/u1/taps.json", port: server.port, body: "1e308").status == 200)
+        let rest = try await http(
+            "PUT", "/counters/u1/taps.json", port: server.port, body: #"{".sv": {"increment": 1e308}}"#)
+        #expect(rest.status == 400)
+        #expect(rest.json?["error"]?.stringValue?.contains("infinite") == true, "\(rest.body)")
+        let client = WireTestClient(url: server.webSocketURL)
+        _ = try await client.hello()
+        let increment: JSONValue = [".sv": ["increment": .double(-1e308)]]
+        #expect(try await client.call(.put(path: Path("counters/u1/down"), data: -1e308, hash: nil)).status == .ok)
+        let put = try await client.call(.put(path: Path("counters/u1/down"), data: increment, hash: nil))
+        #expect(put.status == .invalidData)
+        let merge = try await client.call(.merge(path: Path("counters/u1"), data: ["taps": increment, "x": 1]))
+        #expect(merge.status == .ok, "-1e308 + 1e308 is 0: finite")
+        let overflow = try await client.call(
+            .merge(path: Path("counters/u1"), data: ["down": increment, "y": 1]))
+        #expect(overflow.status == .invalidData)
+        // Nothing of a refused update is applied, and what readers get parses.
+        let read = try await http("GET", "/counters.json", port: server.port)
+        #expect(read.json == ["u1": ["down": .double(-1e308), "taps": 0, "x": 1]], "\(read.body)")
+        await client.close()
+        await server.stop()
+    }
+
     @Test func writesOverTheLimitGetTooBig() async throws {
         // A 1 MiB write limit exercises the same path as Firebase's 16 MB one at a fraction of the cost.
         let server = try await TestServer.start(configure: { $0.maxWebSocketWriteBytes = 1 << 20 })
@@ -70,7 +96,7 @@ import Testing
         let huge = JSONValue.object(
             .init(
                 uniqueKeysWithValues: (0..<3).map {
-                    ("k\($0)", .string(String(repeating: "y", count: 512 * 1024)))
+                    (CodeUnitString("k\($0)"), .string(String(repeating: "y", count: 512 * 1024)))
                 }))
         let overLimit = try await client.call(.put(path: Path("huge"), data: huge, hash: nil))
         #expect(overLimit.status == .tooBig)

@@ -1,3 +1,4 @@
+import Foundation
 import RTDBCore
 import RTDBServer
 import RTDBTestSupport
@@ -9,6 +10,10 @@ struct CredentialPolicyTests {
     static let now: Int64 = 1_800_000_000_000
     static let secret = "s3cret-for-tests"
     static let claims: JSONValue = ["uid": "morgan", "exp": .int(now / 1000 + 3_600)]
+    /// Claims that expire in an hour from the real clock (for a real server).
+    static var claimsNow: JSONValue {
+        ["uid": "morgan", "exp": .int(Int64(Date().timeIntervalSince1970) + 3_600)]
+    }
 
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
@@ -42,6 +47,15 @@ struct CredentialPolicyTests {
             name: "secret: expired", secret: secret,
             credential: AuthToken.signedJWT(claims: ["uid": "morgan", "exp": .int(now / 1000 - 1)], secret: secret),
             outcome: "expired_token"),
+        Case(
+            name: "secret: a signed token without exp never expires, so it is refused", secret: secret,
+            credential: AuthToken.signedJWT(claims: ["uid": "morgan"], secret: secret), outcome: "invalid_token"),
+        Case(
+            name: "secret: a spelling canonically equivalent to the secret is not it", secret: "caf\u{E9}",
+            credential: "cafe\u{301}", outcome: "invalid_token"),
+        Case(
+            name: "secret: the decomposed secret is admin only as itself", secret: "cafe\u{301}",
+            credential: "cafe\u{301}", outcome: "admin"),
         Case(
             name: "secret: a payload changed after signing", secret: secret,
             credential: tampered(AuthToken.signedJWT(claims: claims, secret: secret)), outcome: "invalid_token"),
@@ -78,7 +92,7 @@ struct CredentialPolicyTests {
         #expect(forged.status == .invalidToken)
         #expect(forged.data.stringValue == "the JWT's signature does not match the server's secret")
         let signed = try await client.call(
-            .auth(credential: AuthToken.signedJWT(claims: ["uid": "morgan"], secret: Self.secret), authVariable: nil))
+            .auth(credential: AuthToken.signedJWT(claims: Self.claimsNow, secret: Self.secret), authVariable: nil))
         #expect(signed.status == .ok)
         #expect(server.server.connections.connections.first?.authUID == "morgan")
         #expect(

@@ -67,7 +67,7 @@ public struct DataSnapshot: Sendable {
         case .array(let elements): return elements.map { swiftValue($0) ?? NSNull() }
         case .object(let members):
             var dictionary: [String: Any] = [:]
-            for (key, value) in members { dictionary[key] = swiftValue(value) ?? NSNull() }
+            for (key, value) in members { dictionary[key.string] = swiftValue(value) ?? NSNull() }
             return dictionary
         }
     }

@@ -108,7 +108,7 @@ extension PersistentConnection {
 
     // MARK: - Listens
 
-    private static func key(_ query: QuerySpec) -> String { query.description }
+    private static func key(_ query: QuerySpec) -> CodeUnitString { CodeUnitString(query.description) }
 
     func listen(
         _ query: QuerySpec, tag: Int?, hash: @escaping () -> String,

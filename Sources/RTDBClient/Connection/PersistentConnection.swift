@@ -56,7 +56,7 @@ final class PersistentConnection: @unchecked Sendable {
     private var lastSessionID: String?
     var requestNumber = 0
     var callbacks: [Int: (WireStatus, JSONValue) -> Void] = [:]
-    var listens: [String: Listen] = [:]
+    var listens: [CodeUnitString: Listen] = [:]
     /// Writes not yet acknowledged, in order (answers come in order: acks leave from the front).
     var outstandingPuts = Deque<OutstandingPut>()
     var nextPutID = 0

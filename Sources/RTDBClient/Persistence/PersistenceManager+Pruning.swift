@@ -47,7 +47,7 @@ extension PersistenceManager {
             try store.pruneServerCache(prune: plan.prune.map(\.query.path), keep: plan.keep, in: db)
         }
         for query in plan.prune {
-            tracked[query.query.path]?[query.query.queryIdentifier] = nil
+            tracked[query.query.path]?[CodeUnitString(query.query.queryIdentifier)] = nil
             if tracked[query.query.path]?.isEmpty == true { tracked[query.query.path] = nil }
         }
     }

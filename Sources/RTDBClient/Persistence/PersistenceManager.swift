@@ -15,7 +15,7 @@ final class PersistenceManager {
     let logger: Logger
     let policy: CachePolicy
     /// Tracked queries by path, then by query identifier.
-    var tracked: [Path: [String: TrackedQuery]] = [:]
+    var tracked: [Path: [CodeUnitString: TrackedQuery]] = [:]
     private var nextTrackedID = 1
     private var serverUpdatesSinceCheck = 0
     /// Queries kept synced (they are active, hence never pruned).
@@ -48,7 +48,7 @@ final class PersistenceManager {
                 query.active = false
                 query.lastUse = now
             }
-            tracked[query.query.path, default: [:]][query.query.queryIdentifier] = query
+            tracked[query.query.path, default: [:]][CodeUnitString(query.query.queryIdentifier)] = query
             nextTrackedID = max(nextTrackedID, query.id + 1)
         }
     }
@@ -68,11 +68,11 @@ final class PersistenceManager {
 
     func trackedQuery(_ query: QuerySpec) -> TrackedQuery? {
         let query = Self.normalized(query)
-        return tracked[query.path]?[query.queryIdentifier]
+        return tracked[query.path]?[CodeUnitString(query.queryIdentifier)]
     }
 
     private func save(_ query: TrackedQuery, in db: GRDB.Database) throws {
-        tracked[query.query.path, default: [:]][query.query.queryIdentifier] = query
+        tracked[query.query.path, default: [:]][CodeUnitString(query.query.queryIdentifier)] = query
         try store.saveTrackedQuery(query, in: db)
     }
 

@@ -45,7 +45,8 @@ extension Repo {
             set(letter.path, json: letter.data, completion: completion)
         case .update:
             update(
-                letter.path, values: (letter.data.objectValue ?? [:]).map { ($0.key, $0.value) }, completion: completion
+                letter.path, values: (letter.data.objectValue ?? [:]).map { ($0.key.string, $0.value) },
+                completion: completion
             )
         case .transaction:
             complete(

@@ -83,7 +83,7 @@ extension Repo {
                 raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: write.id))
             case .update:
                 let nodes = try Repo.updateNodes(
-                    (write.data.objectValue ?? [:]).map { ($0.key, $0.value) }, at: write.path)
+                    (write.data.objectValue ?? [:]).map { ($0.key.string, $0.value) }, at: write.path)
                 let now = serverTime
                 let resolved = nodes.map { child in
                     (child.path, resolveLocally(child.node, at: write.path.child(child.path), now: now))

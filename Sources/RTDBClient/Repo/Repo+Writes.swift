@@ -99,7 +99,7 @@ extension Repo {
             }
             if nodes.isEmpty { return complete(completion, error: nil) }
             var data = JSONValue.Members()
-            for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[key] = node.exportJSON }
+            for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[CodeUnitString(key)] = node.exportJSON }
             let write = StoredWrite(
                 id: allocateWriteID(), kind: .update, path: path, data: .object(data), enqueuedAt: clock())
             pendingWrites.add(write)
@@ -212,7 +212,7 @@ extension Repo {
                 return fail(completion, error)
             }
             var data = JSONValue.Members()
-            for (key, json) in children { data[key] = json }
+            for (key, json) in children { data[CodeUnitString(key)] = json }
             connection.onDisconnect(.onDisconnectMerge(path: path, data: data)) { [self] status, data in
                 if status.isOK {
                     for (relative, node) in nodes { onDisconnectTree.remember(path.child(relative), node) }

@@ -198,8 +198,8 @@ extension Repo: PersistentConnectionDelegate {
         case .merge(let path, let data, let tag):
             var children: [(path: Path, node: Node)] = []
             for (key, value) in data {
-                guard let node = try? Node(json: value, at: path.child(key)) else { return }
-                children.append((Path(key), node))
+                guard let node = try? Node(json: value, at: path.child(key.string)) else { return }
+                children.append((Path(key.string), node))
             }
             if let tag {
                 raise(serverTree.applyTaggedQueryMerge(path, children, tag: tag))

@@ -22,7 +22,7 @@ struct CompoundWrite: Sendable {
         if let value = tree.value {
             tree.value = value.updating(at: Path(segments: Array(segments)), with: node)
         } else if let front = segments.first {
-            add(&tree.children[front, default: ImmutableTree()], segments.dropFirst(), node)
+            add(&tree.children[CodeUnitString(front), default: ImmutableTree()], segments.dropFirst(), node)
         } else {
             tree = ImmutableTree(node)
         }

@@ -6,7 +6,8 @@ import RTDBCore
 /// JavaScript SDK's string-keyed sorted map visits them.
 struct ImmutableTree<Value> {
     var value: Value?
-    var children: [String: ImmutableTree<Value>] = [:]
+    /// Children by key, told apart by code units (``CodeUnitString``).
+    var children: [CodeUnitString: ImmutableTree<Value>] = [:]
 
     init(_ value: Value? = nil) {
         self.value = value
@@ -16,7 +17,7 @@ struct ImmutableTree<Value> {
 
     /// Children in UTF-16 key order.
     var sortedChildren: [(key: String, tree: ImmutableTree<Value>)] {
-        children.sorted { UTF16Order.lessThan($0.key, $1.key) }.map { ($0.key, $0.value) }
+        children.sorted { $0.key < $1.key }.map { ($0.key.string, $0.value) }
     }
 
     /// The value at `path`, if any.
@@ -28,7 +29,7 @@ struct ImmutableTree<Value> {
     func subtree(_ path: Path) -> ImmutableTree<Value> {
         var tree = self
         for segment in path.segments {
-            guard let child = tree.children[segment] else { return ImmutableTree() }
+            guard let child = tree.children[CodeUnitString(segment)] else { return ImmutableTree() }
             tree = child
         }
         return tree
@@ -59,7 +60,7 @@ struct ImmutableTree<Value> {
     }
 
     private mutating func modify(_ segments: ArraySlice<String>, _ body: (inout ImmutableTree<Value>) -> Void) {
-        guard let front = segments.first else {
+        guard let front = segments.first.map({ CodeUnitString($0) }) else {
             body(&self)
             return
         }
@@ -82,7 +83,7 @@ struct ImmutableTree<Value> {
         if let value { return (value, path) }
         var tree = self
         for (offset, segment) in path.segments.enumerated() {
-            guard let child = tree.children[segment] else { return nil }
+            guard let child = tree.children[CodeUnitString(segment)] else { return nil }
             tree = child
             if let value = tree.value { return (value, Path(segments: Array(path.segments[(offset + 1)...]))) }
         }
@@ -95,7 +96,7 @@ struct ImmutableTree<Value> {
         var tree = self
         if let value = tree.value, let found = predicate(path, value) { return found }
         for (offset, segment) in path.segments.enumerated() {
-            guard let child = tree.children[segment] else { return nil }
+            guard let child = tree.children[CodeUnitString(segment)] else { return nil }
             tree = child
             if let value = tree.value,
                 let found = predicate(Path(segments: Array(path.segments[(offset + 1)...])), value)

@@ -2,15 +2,17 @@ import RTDBCore
 
 /// The views at one location, by query identifier (at most one of them loads all data).
 final class SyncPoint {
-    private(set) var views: [String: View] = [:]
+    /// Views by query identifier, told apart by code units (a bound may hold any string).
+    private(set) var views: [CodeUnitString: View] = [:]
     /// Query identifiers in the order their views were made (the SDK iterates views that way).
-    private var order: [String] = []
+    private var order: [CodeUnitString] = []
 
     var isEmpty: Bool { views.isEmpty }
 
     func apply(_ operation: Operation, writes: WriteTreeRef, completeServerCache: Node?) -> [SyncEvent] {
         if let queryID = operation.source.queryID {
-            return views[queryID]?.apply(operation, writes: writes, completeServerCache: completeServerCache) ?? []
+            return views[CodeUnitString(queryID)]?.apply(
+                operation, writes: writes, completeServerCache: completeServerCache) ?? []
         }
         var events: [SyncEvent] = []
         for view in order.compactMap({ views[$0] }) {
@@ -21,7 +23,7 @@ final class SyncPoint {
 
     /// The view for `query`, made (but not stored) from the given server data when absent.
     func view(for query: QuerySpec, writes: WriteTreeRef, serverCache: Node, serverCacheComplete: Bool) -> View {
-        if let view = views[query.queryIdentifier] { return view }
+        if let view = views[CodeUnitString(query.queryIdentifier)] { return view }
         var eventCache: Node
         var eventComplete = false
         if let complete = writes.calcCompleteEventCache(serverCacheComplete ? serverCache : nil) {
@@ -43,9 +45,9 @@ final class SyncPoint {
         serverCacheComplete: Bool
     ) -> [SyncEvent] {
         let view = view(for: query, writes: writes, serverCache: serverCache, serverCacheComplete: serverCacheComplete)
-        if views[query.queryIdentifier] == nil {
-            views[query.queryIdentifier] = view
-            order.append(query.queryIdentifier)
+        if views[CodeUnitString(query.queryIdentifier)] == nil {
+            views[CodeUnitString(query.queryIdentifier)] = view
+            order.append(CodeUnitString(query.queryIdentifier))
         }
         view.add(registration)
         return view.initialEvents(for: registration)
@@ -58,7 +60,7 @@ final class SyncPoint {
         var removed: [QuerySpec] = []
         var events: [SyncEvent] = []
         let hadCompleteView = hasCompleteView
-        let targets = query.queryIdentifier == "default" ? order : [query.queryIdentifier]
+        let targets = query.queryIdentifier == "default" ? order : [CodeUnitString(query.queryIdentifier)]
         for key in targets {
             guard let view = views[key] else { continue }
             events += view.remove(registration, cancelError: cancelError)
@@ -82,7 +84,7 @@ final class SyncPoint {
     }
 
     func view(for query: QuerySpec) -> View? {
-        query.loadsAllData ? completeView : views[query.queryIdentifier]
+        query.loadsAllData ? completeView : views[CodeUnitString(query.queryIdentifier)]
     }
 
     func viewExists(for query: QuerySpec) -> Bool { view(for: query) != nil }

@@ -22,7 +22,7 @@ final class SyncTree {
     /// the durable queue of the same writes).
     let pendingWriteTree = WriteTree()
     private var tagToQuery: [Int: QuerySpec] = [:]
-    private var queryToTag: [String: Int] = [:]
+    private var queryToTag: [CodeUnitString: Int] = [:]
     private var nextTag = 1
     weak var listenProvider: (any ListenProvider)?
     /// The disk cache, when persistence is on (never for `.info`).
@@ -111,7 +111,7 @@ final class SyncTree {
 
     // MARK: - Queries and tags
 
-    func tag(for query: QuerySpec) -> Int? { queryToTag[query.description] }
+    func tag(for query: QuerySpec) -> Int? { queryToTag[CodeUnitString(query.description)] }
 
     func allocateTag() -> Int {
         defer { nextTag += 1 }
@@ -119,12 +119,12 @@ final class SyncTree {
     }
 
     func setTag(_ tag: Int, for query: QuerySpec) {
-        queryToTag[query.description] = tag
+        queryToTag[CodeUnitString(query.description)] = tag
         tagToQuery[tag] = query
     }
 
     func clearTag(_ tag: Int, for query: QuerySpec) {
-        queryToTag[query.description] = nil
+        queryToTag[CodeUnitString(query.description)] = nil
         tagToQuery[tag] = nil
     }
 
@@ -158,7 +158,7 @@ final class SyncTree {
         let serverCache = serverCache ?? syncPoint?.completeServerCache(.root)
         let branches: [(key: String, tree: ImmutableTree<SyncPointBox>)]
         if let front = operation.path.front {
-            branches = tree.children[front].map { [(front, $0)] } ?? []
+            branches = tree.children[CodeUnitString(front)].map { [(front, $0)] } ?? []
         } else {
             branches = tree.sortedChildren
         }

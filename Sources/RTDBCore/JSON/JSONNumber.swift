@@ -61,10 +61,16 @@ extension JSONNumber: Hashable, Comparable {
 
 extension JSONNumber: CustomStringConvertible {
     /// The JSON text: integers without a fraction (`5`, not `5.0`), doubles in shortest form.
+    ///
+    /// JSON has no NaN or infinity. The engine refuses them on the way in (values, priorities,
+    /// increments), so none should get here; one that did prints as `null`, as JavaScript's
+    /// `JSON.stringify` prints it, so that what the server emits always parses.
     public var description: String {
         switch self {
         case .int(let value):
             return String(value)
+        case .double(let value) where !value.isFinite:
+            return "null"
         case .double(let value):
             if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
                 if value == 0 { return value.sign == .minus ? "-0" : "0" }

@@ -39,7 +39,7 @@ extension JSONParser {
             if key == ".value" {
                 value = try parser.parseNodeValue()
             } else if key.utf8.first == UInt8(ascii: ".") {
-                specials[key] = try parser.parseValue()
+                specials[CodeUnitString(key)] = try parser.parseValue()
             } else {
                 let child = try parser.parseNodeValue()
                 if !child.isEmpty { entries.append((ChildKey(key), child)) }

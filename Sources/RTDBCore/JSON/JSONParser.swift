@@ -115,8 +115,10 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
-        var members = OrderedDictionary<String, JSONValue>()
-        try parseMembers { (parser, key) throws(JSONParseError) in members[key] = try parser.parseValue() }
+        var members = JSONValue.Members()
+        try parseMembers { (parser, key) throws(JSONParseError) in
+            members[CodeUnitString(key)] = try parser.parseValue()
+        }
         return .object(members)
     }
 

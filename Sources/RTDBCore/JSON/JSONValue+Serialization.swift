@@ -34,7 +34,7 @@ extension JSONValue {
             for (key, value) in members {
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false
-                JSONValue.writeString(key, to: &output)
+                JSONValue.writeString(key.string, to: &output)
                 output.append(UInt8(ascii: ":"))
                 value.write(to: &output)
             }
@@ -58,7 +58,7 @@ extension JSONValue {
             output.append(contentsOf: "{\n".utf8)
             for (offset, member) in members.enumerated() {
                 pad(indent + 1)
-                JSONValue.writeString(member.key, to: &output)
+                JSONValue.writeString(member.key.string, to: &output)
                 output.append(contentsOf: ": ".utf8)
                 member.value.writePretty(to: &output, indent: indent + 1)
                 output.append(contentsOf: (offset < members.count - 1 ? ",\n" : "\n").utf8)

@@ -17,7 +17,11 @@ public enum JSONValue: Sendable, Hashable {
     /// An array.
     case array([JSONValue])
     /// An object whose keys keep their source order.
-    case object(OrderedDictionary<String, JSONValue>)
+    case object(Members)
+
+    /// The members of an object, keyed by code units: `"é"` and `"e\u{301}"` are two members, as
+    /// they are two keys to Firebase (``CodeUnitString``).
+    public typealias Members = OrderedDictionary<CodeUnitString, JSONValue>
 }
 
 extension JSONValue {
@@ -28,7 +32,7 @@ extension JSONValue {
     public static func double(_ value: Double) -> JSONValue { .number(.double(value)) }
 
     /// The members of an object, or nil.
-    public var objectValue: OrderedDictionary<String, JSONValue>? {
+    public var objectValue: JSONValue.Members? {
         if case .object(let members) = self { return members }
         return nil
     }
@@ -76,7 +80,7 @@ extension JSONValue {
 
     /// The member `key` of an object; nil for a missing key or a non-object.
     public subscript(key: String) -> JSONValue? {
-        objectValue?[key]
+        objectValue?[CodeUnitString(key)]
     }
 }
 
@@ -98,8 +102,38 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// Makes an object; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var members = OrderedDictionary<String, JSONValue>()
-        for (key, value) in elements { members[key] = value }
+        var members = JSONValue.Members()
+        for (key, value) in elements { members[CodeUnitString(key)] = value }
         self = .object(members)
+    }
+}
+
+extension JSONValue {
+    /// Structural equality, strings by code units (``CodeUnitString``).
+    ///
+    /// `"é"` and `"e\u{301}"` are different values, as they are to Firebase. Objects compare in
+    /// member order.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return CodeUnitString.equal(a, b)
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Hashes consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let value): hasher.combine(value)
+        case .string(let value): CodeUnitString.hash(value, into: &hasher)
+        case .array(let elements): hasher.combine(elements)
+        case .object(let members): hasher.combine(members)
+        }
     }
 }

@@ -42,3 +42,27 @@ public enum LeafValue: Sendable, Hashable {
         }
     }
 }
+
+extension LeafValue {
+    /// Equal values of one type; strings by code units (``CodeUnitString``).
+    public static func == (lhs: LeafValue, rhs: LeafValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return CodeUnitString.equal(a, b)
+        case (.serverValue(let a), .serverValue(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Hashes consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(typeRank)
+        switch self {
+        case .bool(let value): hasher.combine(value)
+        case .number(let value): hasher.combine(value)
+        case .string(let value): CodeUnitString.hash(value, into: &hasher)
+        case .serverValue(let value): hasher.combine(value)
+        }
+    }
+}

@@ -12,8 +12,8 @@ extension Node {
             guard let priority else { return value.json }
             return [".value": value.json, ".priority": priority.json]
         case .children(let children):
-            var members = OrderedDictionary<String, JSONValue>(minimumCapacity: children.count + 1)
-            for (key, child) in children { members[key.string] = child.exportJSON }
+            var members = JSONValue.Members(minimumCapacity: children.count + 1)
+            for (key, child) in children { members[key.codeUnitString] = child.exportJSON }
             if let priority { members[".priority"] = priority.json }
             return .object(members)
         }
@@ -32,10 +32,18 @@ extension Node {
             return value.json
         case .children(let children):
             if arrays, let array = arrayForm(of: children) { return array }
-            var members = OrderedDictionary<String, JSONValue>(minimumCapacity: children.count)
-            for (key, child) in children { members[key.string] = child.plainJSON(arrays: arrays) }
+            var members = JSONValue.Members(minimumCapacity: children.count)
+            for (key, child) in children { members[key.codeUnitString] = child.plainJSON(arrays: arrays) }
             return .object(members)
         }
+    }
+
+    /// The node as a REST `?shallow=true` read returns it: a leaf as itself, children as `true`.
+    public var shallowJSON: JSONValue {
+        guard case .children(let children) = storage else { return plainJSON() }
+        var members = JSONValue.Members(minimumCapacity: children.count)
+        for (key, _) in children { members[key.codeUnitString] = true }
+        return .object(members)
     }
 
     private func arrayForm(of children: ChildrenMap) -> JSONValue? {

@@ -62,7 +62,8 @@ extension Node {
             }
             var entries: [(key: ChildKey, node: Node)] = []
             entries.reserveCapacity(members.count)
-            for (key, value) in members {
+            for (member, value) in members {
+                let key = member.string
                 try Validation.validateDataKey(key, at: path)
                 if key.utf8.first == UInt8(ascii: ".") { continue }
                 let child = try read(value, at: path.child(key))
@@ -119,7 +120,7 @@ extension JSONValue {
     private static func members(_ dictionary: [String: Any], at path: Path) throws(ValidationError) -> Members {
         var members = Members()
         for key in dictionary.keys.sorted(by: UTF16Order.lessThan) {
-            members[key] = try JSONValue(any: dictionary[key], at: path.child(key))
+            members[CodeUnitString(key)] = try JSONValue(any: dictionary[key], at: path.child(key))
         }
         return members
     }
@@ -158,7 +159,4 @@ extension JSONValue {
         guard mirror.displayStyle == .optional else { return value }
         return mirror.children.first.flatMap { flattenOptional($0.value) }
     }
-
-    /// The member storage of a JSON object.
-    public typealias Members = OrderedDictionary<String, JSONValue>
 }

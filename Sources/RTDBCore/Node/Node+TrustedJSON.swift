@@ -29,9 +29,9 @@ extension Node {
             if let value = members[".value"] { return readTrusted(value).withPriority(priority) }
             var entries: [(key: ChildKey, node: Node)] = []
             entries.reserveCapacity(members.count)
-            for (key, value) in members where key.utf8.first != UInt8(ascii: ".") {
+            for (key, value) in members where key.string.utf8.first != UInt8(ascii: ".") {
                 let child = readTrusted(value)
-                if !child.isEmpty { entries.append((ChildKey(key), child)) }
+                if !child.isEmpty { entries.append((ChildKey(key.string), child)) }
             }
             return Node(children: ChildrenMap(entries), priority: priority)
         }

@@ -59,3 +59,30 @@ public enum Priority: Sendable, Hashable {
         }
     }
 }
+
+extension Priority {
+    /// Equal priorities of one kind; strings by code units (``CodeUnitString``).
+    public static func == (lhs: Priority, rhs: Priority) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return CodeUnitString.equal(a, b)
+        case (.serverValue(let a), .serverValue(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Hashes consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .number(let value):
+            hasher.combine(0)
+            hasher.combine(value)
+        case .string(let value):
+            hasher.combine(1)
+            CodeUnitString.hash(value, into: &hasher)
+        case .serverValue(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        }
+    }
+}

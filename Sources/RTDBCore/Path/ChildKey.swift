@@ -43,6 +43,9 @@ public struct ChildKey: Sendable, Hashable {
         }
     }
 
+    /// The key as a JSON object member name (compared by code units, as the key is).
+    public var codeUnitString: CodeUnitString { CodeUnitString(string) }
+
     /// Whether this is one of the two sentinels.
     public var isSentinel: Bool { rank != .normal }
 
@@ -82,18 +85,15 @@ extension ChildKey: Comparable {
         compare(lhs, rhs) < 0
     }
 
-    /// Equal keys have equal strings (sentinels compare by rank).
+    /// Equal keys have equal code units (``CodeUnitString``); sentinels compare by rank.
     public static func == (lhs: ChildKey, rhs: ChildKey) -> Bool {
-        // Byte equality: Swift's String == treats canonically equivalent strings as equal, Firebase does not.
-        lhs.rank == rhs.rank && (lhs.rank != .normal || lhs.string.utf8.elementsEqual(rhs.string.utf8))
+        lhs.rank == rhs.rank && (lhs.rank != .normal || CodeUnitString.equal(lhs.string, rhs.string))
     }
 
     /// Hashes the rank and, for real keys, the string.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rank)
-        if rank == .normal {
-            for byte in string.utf8 { hasher.combine(byte) }
-        }
+        if rank == .normal { CodeUnitString.hash(string, into: &hasher) }
     }
 
     /// Three-way Firebase key comparison: negative, zero or positive.

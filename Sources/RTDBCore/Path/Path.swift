@@ -77,7 +77,7 @@ public struct Path: Sendable, Hashable {
     /// Whether `self` equals `other` or is an ancestor of it.
     public func contains(_ other: Path) -> Bool {
         guard segments.count <= other.segments.count else { return false }
-        for index in segments.indices where !segments[index].utf8.elementsEqual(other.segments[index].utf8) {
+        for index in segments.indices where !CodeUnitString.equal(segments[index], other.segments[index]) {
             return false
         }
         return true
@@ -102,19 +102,17 @@ public struct Path: Sendable, Hashable {
 }
 
 extension Path: Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
-    /// Paths are equal when their keys are byte-for-byte equal (not merely canonically equivalent).
+    /// Paths are equal when their keys have equal code units (``CodeUnitString``), not merely
+    /// canonically equivalent ones.
     public static func == (lhs: Path, rhs: Path) -> Bool {
         lhs.segments.count == rhs.segments.count
-            && zip(lhs.segments, rhs.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+            && zip(lhs.segments, rhs.segments).allSatisfy { CodeUnitString.equal($0, $1) }
     }
 
-    /// Hashes the UTF-8 bytes of every key.
+    /// Hashes the code units of every key.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(segments.count)
-        for segment in segments {
-            hasher.combine(segment.utf8.count)
-            for byte in segment.utf8 { hasher.combine(byte) }
-        }
+        for segment in segments { CodeUnitString.hash(segment, into: &hasher) }
     }
 
     /// Orders paths segment by segment with Firebase key order; a prefix sorts first.

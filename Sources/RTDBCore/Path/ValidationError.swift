@@ -16,6 +16,8 @@ public enum ValidationError: Error, Sendable, Hashable, CustomStringConvertible 
     case stringTooLong(path: String, bytes: Int)
     /// NaN or an infinite number.
     case nonFiniteNumber(path: String)
+    /// A server value (an increment) whose result is NaN or infinite.
+    case nonFiniteResult(path: String)
     /// A priority that is not a string, finite number, null or server timestamp.
     case invalidPriority(path: String, reason: String)
     /// `.value` next to real children.
@@ -48,6 +50,9 @@ public enum ValidationError: Error, Sendable, Hashable, CustomStringConvertible 
             return "string at '\(path)' is \(bytes) bytes; the limit is \(Validation.maxStringBytes) bytes (10 MiB)"
         case .nonFiniteNumber(let path):
             return "number at '\(path)' is NaN or infinite; only finite numbers can be stored"
+        case .nonFiniteResult(let path):
+            return
+                "the increment at '\(path)' would make it infinite (past ±1.8e308); only finite numbers can be stored"
         case .invalidPriority(let path, let reason):
             return "invalid priority at '\(path)': \(reason)"
         case .valueWithChildren(let path):
@@ -69,7 +74,8 @@ public enum ValidationError: Error, Sendable, Hashable, CustomStringConvertible 
         case .readOnlyPath: return "permission_denied"
         case .emptyKey, .keyTooLong, .invalidKeyCharacter, .invalidPathCharacter, .tooDeep, .overlappingUpdatePaths:
             return "invalid_path"
-        case .nonFiniteNumber, .invalidPriority, .valueWithChildren, .unknownServerValue, .invalidValue:
+        case .nonFiniteNumber, .nonFiniteResult, .invalidPriority, .valueWithChildren, .unknownServerValue,
+            .invalidValue:
             return "invalid_data"
         }
     }

@@ -4,7 +4,7 @@ extension QueryParams {
     /// The wire query object (`sp sn sin ep en ein l vf i`,
     /// docs/wire-protocol.md#the-query-object), as the JS SDK builds it.
     public var wireObject: JSONValue {
-        var members = OrderedDictionary<String, JSONValue>()
+        var members = JSONValue.Members()
         if let start {
             members["sp"] = start.value
             if let name = start.name { members["sn"] = .string(name.string) }
@@ -27,7 +27,7 @@ extension QueryParams {
     public var queryIdentifier: String {
         guard case .object(let members) = wireObject, !members.isEmpty else { return "default" }
         var sorted = members
-        sorted.sort { UTF16Order.lessThan($0.key, $1.key) }
+        sorted.sort { $0.key < $1.key }
         return JSONValue.object(sorted).jsonString
     }
 

@@ -13,6 +13,39 @@ extension Node {
         }
     }
 
+    /// The node with every server value replaced, refusing a result no reader could parse.
+    ///
+    /// An increment past the largest double is not stored as infinity (JSON has no such number).
+    /// The server's form of ``resolvingServerValues(existing:now:)``.
+    ///
+    /// - Throws: ``ValidationError/nonFiniteResult(path:)`` naming the first such location below `path`.
+    public func resolvingServerValues(existing: Node, now: Int64, at path: Path) throws(ValidationError) -> Node {
+        let resolved = resolvingServerValues(existing: existing, now: now)
+        if let bad = firstNonFiniteResult(resolved, at: path) {
+            throw .nonFiniteResult(path: bad.description)
+        }
+        return resolved
+    }
+
+    /// Where a server value of this node resolved (in `resolved`) to a number that is not finite.
+    private func firstNonFiniteResult(_ resolved: Node, at path: Path) -> Path? {
+        guard containsServerValues else { return nil }
+        if case .serverValue? = priority, case .number(let number)? = resolved.priority, !number.isFinite {
+            return path
+        }
+        switch storage {
+        case .empty: return nil
+        case .leaf:
+            if case .number(let number)? = resolved.leafValue, !number.isFinite { return path }
+            return nil
+        case .children(let children):
+            for (key, child) in children {
+                if let bad = child.firstNonFiniteResult(resolved.child(key), at: path.child(key.string)) { return bad }
+            }
+            return nil
+        }
+    }
+
     /// The node with every server value replaced (docs/wire-protocol.md#server-values).
     ///
     /// - Parameters:

@@ -74,14 +74,14 @@ extension DatabaseEngine {
         case .merge(let path, let children):
             switch listen.format {
             case .websocket(let tag):
-                var data = OrderedDictionary<String, JSONValue>()
-                for (child, node) in children { data[child.relativeString] = node.exportJSON }
+                var data = JSONValue.Members()
+                for (child, node) in children { data[CodeUnitString(child.relativeString)] = node.exportJSON }
                 send(.wire(WireMessage.push(.merge(path: path, data: data, tag: tag)).text), to: listen.outlet)
             case .serverSentEvents(let export):
                 if children.allSatisfy({ $0.relative.count == 1 }) {
-                    var data = OrderedDictionary<String, JSONValue>()
+                    var data = JSONValue.Members()
                     for (child, node) in children {
-                        data[child.relativeString] = export ? node.exportJSON : node.plainJSON()
+                        data[CodeUnitString(child.relativeString)] = export ? node.exportJSON : node.plainJSON()
                     }
                     send(DatabaseEngine.sseEvent("patch", path: relative, data: .object(data)), to: listen.outlet)
                 } else {
@@ -114,14 +114,14 @@ extension DatabaseEngine {
         for (key, _) in old.children where !new.hasChild(key) { changes.append((key, .null)) }
         for (key, child) in new.children where old.child(key) != child { changes.append((key, child.exportJSON)) }
         changes.sort { $0.key < $1.key }
-        var data = OrderedDictionary<String, JSONValue>(minimumCapacity: changes.count)
-        for change in changes { data[change.key.string] = change.value }
+        var data = JSONValue.Members(minimumCapacity: changes.count)
+        for change in changes { data[change.key.codeUnitString] = change.value }
         switch listen.format {
         case .websocket(let tag):
             send(.wire(WireMessage.push(.merge(path: listen.path, data: data, tag: tag)).text), to: listen.outlet)
         case .serverSentEvents(let export):
             if !export {
-                for (key, _) in data { data[key] = new.child(key).plainJSON() }
+                for (key, _) in data { data[key] = new.child(ChildKey(key.string)).plainJSON() }
             }
             send(DatabaseEngine.sseEvent("patch", path: .root, data: .object(data)), to: listen.outlet)
         }

@@ -48,7 +48,13 @@ extension DatabaseEngine {
         let now = clock()
         let auth = session.ruleAuth
         for (path, node) in session.onDisconnect.overwrites() {
-            let resolved = node.resolvingServerValues(existing: root.child(at: path), now: now)
+            let resolved: Node
+            do {
+                resolved = try node.resolvingServerValues(existing: root.child(at: path), now: now, at: path)
+            } catch {
+                logger.notice("session \(session.sessionID): onDisconnect write at \(path) skipped: \(error)")
+                continue
+            }
             if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
                 logger.notice(
                     "session \(session.sessionID): onDisconnect write at \(path) skipped, the rules refuse it now: \(reason)"
@@ -96,7 +102,7 @@ extension DatabaseEngine {
             outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)], auth: auth)
         case .onDisconnectMerge(let path, let data):
             outcome = registerOnDisconnect(
-                outlet, path: path, children: data.map { (Path($0.key), $0.value) }, auth: auth)
+                outlet, path: path, children: data.map { (Path($0.key.string), $0.value) }, auth: auth)
         case .onDisconnectCancel(let path):
             sessions[outlet.id]?.onDisconnect.forget(path)
             updateOnDisconnectCount(outlet)

@@ -27,6 +27,7 @@ extension DatabaseEngine {
     public func set(
         _ path: Path, data: JSONValue, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth
     ) -> Result<UInt64, WireError> {
+        let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
         do throws(WireError) {
             try DatabaseEngine.checkWritable(path)
@@ -37,7 +38,12 @@ extension DatabaseEngine {
                 throw WireError(error)
             }
             let current = root.child(at: path)
-            let resolved = node.resolvingServerValues(existing: current, now: clock())
+            let resolved: Node
+            do {
+                resolved = try node.resolvingServerValues(existing: current, now: clock(), at: path)
+            } catch {
+                throw WireError(error)
+            }
             try authorizeWrite([(path, resolved)], auth: auth)
             if let expectedHash, current.hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
@@ -53,13 +59,14 @@ extension DatabaseEngine {
     /// (`idempotencyKey` as for ``set(_:data:expectedHash:idempotencyKey:auth:)``), if the rules let
     /// `auth` make all of it.
     public func update(
-        _ path: Path, data: OrderedDictionary<String, JSONValue>, idempotencyKey: String? = nil, auth: RuleAuth
+        _ path: Path, data: JSONValue.Members, idempotencyKey: String? = nil, auth: RuleAuth
     ) -> Result<UInt64, WireError> {
         if data.isEmpty { return .success(appliedSequence) }
+        let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
         do throws(WireError) {
             try DatabaseEngine.checkWritable(path)
-            let relatives = data.keys.map { Path($0) }
+            let relatives = data.keys.map { Path($0.string) }
             do {
                 try Validation.validateUpdatePaths(relatives, at: path)
             } catch {
@@ -72,10 +79,11 @@ extension DatabaseEngine {
                 let node: Node
                 do {
                     node = try Node(json: value, at: target.writeTarget)
+                        .resolvingServerValues(existing: root.child(at: target), now: now, at: target)
                 } catch {
                     throw WireError(error)
                 }
-                children.append((relative, node.resolvingServerValues(existing: root.child(at: target), now: now)))
+                children.append((relative, node))
             }
             try authorizeWrite(children.map { (path.child($0.relative), $0.node) }, auth: auth)
             apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey)
@@ -111,10 +119,10 @@ extension DatabaseEngine {
             root = root.updating(at: path, with: node)
             recordData = node.exportJSONString
         case .merge(let path, let children):
-            var object = OrderedDictionary<String, JSONValue>()
+            var object = JSONValue.Members()
             for (relative, node) in children {
                 root = root.updating(at: path.child(relative), with: node)
-                object[relative.relativeString] = node.exportJSON
+                object[CodeUnitString(relative.relativeString)] = node.exportJSON
             }
             recordData = JSONValue.object(object).jsonString
         }

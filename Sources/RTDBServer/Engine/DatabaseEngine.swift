@@ -28,7 +28,7 @@ public actor DatabaseEngine {
     var appliedSequence: UInt64
     var durableSequence: UInt64
     var pendingRecords: [LogRecord] = []
-    var dirtyKeys: Set<String>? = []
+    var dirtyKeys: Set<CodeUnitString>? = []
     var recordsSinceCheckpoint = 0
     var checkpointRequested = false
     var outbox = Deque<(sequence: UInt64, outlet: Outlet, item: OutboundItem)>()
@@ -209,6 +209,6 @@ public actor DatabaseEngine {
             dirtyKeys = nil
             return
         }
-        dirtyKeys?.insert(front)
+        dirtyKeys?.insert(CodeUnitString(front))
     }
 }

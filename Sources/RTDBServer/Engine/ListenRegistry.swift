@@ -33,7 +33,7 @@ struct Listen: Sendable {
 struct ListenRegistry: Sendable {
     private struct Branch: Sendable {
         var listens: [Listen.Key: Listen] = [:]
-        var children: [String: Branch] = [:]
+        var children: [CodeUnitString: Branch] = [:]
         var isEmpty: Bool { listens.isEmpty && children.isEmpty }
     }
 
@@ -81,7 +81,7 @@ struct ListenRegistry: Sendable {
 
     private static func branch(_ branch: Branch, _ segments: ArraySlice<String>) -> Branch? {
         guard let front = segments.first else { return branch }
-        return branch.children[front].flatMap { Self.branch($0, segments.dropFirst()) }
+        return branch.children[CodeUnitString(front)].flatMap { Self.branch($0, segments.dropFirst()) }
     }
 
     mutating func removeAll(outlet: Int) {
@@ -98,7 +98,7 @@ struct ListenRegistry: Sendable {
         var branch = root
         result.append(contentsOf: branch.listens.values)
         for segment in path.segments {
-            guard let next = branch.children[segment] else { return result }
+            guard let next = branch.children[CodeUnitString(segment)] else { return result }
             branch = next
             result.append(contentsOf: branch.listens.values)
         }
@@ -114,7 +114,7 @@ struct ListenRegistry: Sendable {
     private static func modify<T>(
         _ branch: inout Branch, _ segments: ArraySlice<String>, _ body: (inout Branch) -> T
     ) -> T {
-        guard let front = segments.first else { return body(&branch) }
+        guard let front = segments.first.map({ CodeUnitString($0) }) else { return body(&branch) }
         var child = branch.children.removeValue(forKey: front) ?? Branch()
         let result = modify(&child, segments.dropFirst(), body)
         branch.children[front] = child.isEmpty ? nil : child

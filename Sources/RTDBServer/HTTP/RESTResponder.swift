@@ -87,10 +87,7 @@ struct RESTResponder: HTTPResponder {
         }
         let json: JSONValue
         if rest.parameters["shallow"] == "true" {
-            json =
-                result.isLeaf
-                ? result.plainJSON()
-                : .object(.init(uniqueKeysWithValues: result.children.map { ($0.key.string, .bool(true)) }))
+            json = result.shallowJSON
         } else {
             json = rest.exportFormat ? result.exportJSON : result.plainJSON(arrays: true)
         }

@@ -8,10 +8,10 @@ public struct Checkpoint: Sendable {
     /// The last write the tree includes.
     public var sequence: UInt64
     /// Top-level keys written since the last checkpoint, or nil for all.
-    public var dirtyKeys: Set<String>?
+    public var dirtyKeys: Set<CodeUnitString>?
 
     /// Makes a checkpoint.
-    public init(root: Node, sequence: UInt64, dirtyKeys: Set<String>?) {
+    public init(root: Node, sequence: UInt64, dirtyKeys: Set<CodeUnitString>?) {
         self.root = root
         self.sequence = sequence
         self.dirtyKeys = dirtyKeys

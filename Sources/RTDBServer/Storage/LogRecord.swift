@@ -40,7 +40,7 @@ public struct LogRecord: Sendable, Hashable {
         case .merge:
             var result = root
             for (relative, value) in json.objectValue ?? [:] {
-                let target = path.child(relative)
+                let target = path.child(relative.string)
                 result = result.updating(at: target, with: try Node(json: value, at: target))
             }
             return result

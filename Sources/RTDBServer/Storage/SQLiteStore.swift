@@ -144,11 +144,11 @@ public final class SQLiteStore: DurableStore {
             try delete.execute(arguments: [rootLeafKey])
             if let dirty = checkpoint.dirtyKeys {
                 for key in dirty {
-                    let child = root.child(key)
+                    let child = root.child(key.string)
                     if child.isEmpty {
-                        try delete.execute(arguments: [key])
+                        try delete.execute(arguments: [key.string])
                     } else {
-                        try upsert.execute(arguments: [key, child.exportJSON.jsonString])
+                        try upsert.execute(arguments: [key.string, child.exportJSON.jsonString])
                     }
                 }
             } else {
