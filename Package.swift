@@ -101,6 +101,7 @@ let package = Package(
             name: "Presence",
             dependencies: [
                 "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -154,7 +155,8 @@ let package = Package(
         .testTarget(
             name: "RTDBClientTests",
             dependencies: [
-                "RTDBClient", "RTDBTestSupport", "CrashWriter", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "RTDBClient", "RTDBRules", "RTDBTestSupport", "CrashWriter",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import RTDBCore
+import RTDBRules
 import RTDBTestSupport
 import RTDBWire
 import Testing
@@ -69,6 +70,49 @@ import Testing
         #expect(stored.json == "written offline", "\(stored.body) \(second.pendingWrites) \(second.deadLetters)")
         #expect(signedInUIDs() == ["morgan"])
         second.close()
+        await server.stop()
+    }
+
+    /// Was: writes restored from disk went out at the first connection before the credential, so
+    /// rules that need a user refused the whole queue (dead letters, "signed out").
+    @Test func aQueueRestoredFromDiskIsSentAfterTheCredential() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rules = try SecurityRules(text: #"{"rules": {"notes": {"$uid": {".write": "auth.uid == $uid"}}}}"#)
+        let server = try await TestServer.start(configure: { $0.rules = rules })
+        func client() -> Database {
+            let database = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+            database.persistenceDirectory = directory
+            database.isPersistenceEnabled = true
+            return database
+        }
+        let first = client()
+        first.goOffline()
+        first.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600)))
+        for index in 0..<3 { first.reference(withPath: "notes/morgan/\(index)").setValue(index, andPriority: nil) }
+        #expect(first.pendingWrites.count == 3)
+        first.close()
+
+        // The next run, as an app starts: it signs in, and the queue on disk goes out.
+        let second = client()
+        second.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600)))
+        await second.waitForPendingWrites()
+        #expect(second.deadLetters.isEmpty, "\(second.deadLetters)")
+        let stored = try await http("GET", "/notes/morgan.json?auth=owner", port: server.port)
+        #expect(stored.json == [0, 1, 2], "\(stored.body)")
+        second.close()
+
+        // A run that only restores the saved credential sends its queue the same way.
+        let third = client()
+        third.goOffline()
+        third.reference(withPath: "notes/morgan/3").setValue(3, andPriority: nil)
+        third.close()
+        let fourth = client()
+        fourth.goOnline()
+        await fourth.waitForPendingWrites()
+        #expect(fourth.deadLetters.isEmpty, "\(fourth.deadLetters)")
+        #expect(try await http("GET", "/notes/morgan/3.json?auth=owner", port: server.port).json == 3)
+        fourth.close()
         await server.stop()
     }
 

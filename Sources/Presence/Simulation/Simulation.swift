@@ -121,8 +121,13 @@ public final class Simulation: Sendable {
         if let directory = device.persistenceDirectory {
             database.isPersistenceEnabled = true
             database.persistenceDirectory = directory
-            // The link's port changes every run; the queue and cache belong to the server behind it.
-            database.persistenceFileName = "dashboard_\(target.host)_\(target.port)_\(target.namespace)"
+            // The ports change every run; the queue and cache belong to the setup behind them.
+            let fileName = ThisDeviceStateFile.name(server: options.server, target: target)
+            if case .embedded = options.server {
+                ThisDeviceStateFile.adoptEarlierFiles(
+                    in: directory, namespace: target.namespace, as: fileName, logger: logger)
+            }
+            database.persistenceFileName = fileName
         }
         return SimulatedDevice(
             user: device.user, name: device.device, link: link, database: database, clock: clock,
@@ -140,6 +145,9 @@ public final class Simulation: Sendable {
             for change in changes { self?.emit(.presence(change)) }
         }
         guard let device = thisDevice else { return }
+        // Signed in before anything starts the engine: writes queued by an earlier run go out at
+        // the first connection, and without the credential the rules would refuse them all.
+        signIn(device)
         device.database.observeConnectionStatus { [weak self] status in
             guard let self else { return }
             let changed = state.withLock { state in
@@ -163,7 +171,6 @@ public final class Simulation: Sendable {
                 }
             self?.emit(.transaction(path: counter, outcome))
         }
-        signIn(device)
         device.session.start()
     }
 

@@ -84,6 +84,15 @@ extension Database {
             .appendingPathComponent(".local/state/presencetop")
     }
 
+    /// How many writes wait in the queue of a persistence file, read without starting a database
+    /// (to decide what to do with a file an earlier run left).
+    ///
+    /// - Throws: The SQLite error when the file is not a persistence file.
+    public static func queuedWriteCount(inPersistenceFile file: URL) throws -> Int {
+        let store = try ClientStore(path: file.path)
+        return try store.queuedWriteCount()
+    }
+
     /// The SQLite file for this database's URL in `directory`.
     func persistenceFile(in directory: URL?, named fileName: String? = nil) -> URL {
         let name = (fileName ?? "\(socketBase)_\(namespace)").map {

@@ -222,8 +222,11 @@ final class PersistentConnection: @unchecked Sendable {
         addSkewSample(serverTime: hello.timestamp, sentAt: connectStartedAt, receivedAt: now)
         status.lastRoundTripMs = roundTrip
         setPhase(.connected(sessionID: hello.sessionID))
-        delegate?.connectionDidConnect(sessionID: hello.sessionID, serverTimeOffset: hello.timestamp - now)
+        // Auth, listens and onDisconnect operations go out before the delegate hands over writes
+        // restored from disk: sent first, they reached the server signed out, and the rules
+        // refused a whole queue that survived a restart.
         restoreState()
+        delegate?.connectionDidConnect(sessionID: hello.sessionID, serverTimeOffset: hello.timestamp - now)
         sendPing()
     }
 

@@ -134,6 +134,11 @@ final class ClientStore: Sendable {
         }
     }
 
+    /// How many writes are queued.
+    func queuedWriteCount() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM writes") ?? 0 }
+    }
+
     /// The queue in write-id order.
     func loadWrites() throws -> [StoredWrite] {
         try queue.read { db in
