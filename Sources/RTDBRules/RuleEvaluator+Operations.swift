@@ -72,7 +72,7 @@ extension RuleEvaluator {
             guard case .pattern(let pattern) = arguments.first else {
                 throw RuleEvaluationError(message: "matches() needs a regular expression")
             }
-            return .bool(pattern.matches(text))
+            return .bool(try pattern.matches(text))
         default: throw RuleEvaluationError(message: "a string has no method '\(name)'")
         }
     }

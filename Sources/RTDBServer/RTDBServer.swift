@@ -61,10 +61,13 @@ public final class RTDBServer: Sendable {
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in })
         async throws
     {
-        let webSocketBuilder = HTTPServerBuilder.http1WebSocketUpgrade(configuration: .init(ws: webSocketConfiguration))
-        {
-            request, channel, _ in
-            self.upgrade(request, channel: channel)
+        let webSocketConfiguration = webSocketConfiguration
+        let webSocketBuilder = HTTPServerBuilder { responder in
+            MethodGuardedChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: webSocketConfiguration) {
+                    request, channel, _ in
+                    self.upgrade(request, channel: channel)
+                })
         }
         var builder = webSocketBuilder
         if let tls = configuration.tls {

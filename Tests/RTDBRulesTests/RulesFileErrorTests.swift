@@ -46,7 +46,9 @@ struct RulesFileErrorTests {
         Case(
             text: #"{"rules": {".read": "'a'.matches('a')"}}"#,
             error: "1:34: matches() needs a regular expression, not a string"),
-        Case(text: #"{"rules": {".read": "'a'.matches(/a(/)"}}"#, error: "1:34: invalid regular expression /a(/"),
+        Case(
+            text: #"{"rules": {".read": "'a'.matches(/a(/)"}}"#,
+            error: "1:34: invalid regular expression /a(/: missing ')'"),
         Case(text: #"{"rules": {".read": "'a'.matches(/[a/)"}}"#, error: "1:34: unterminated regular expression"),
         Case(text: #"{"rules": {".read": "data.child()"}}"#, error: "1:27: child() takes 1 argument(s), not 0"),
         Case(text: #"{"rules": {".read": "auth.uid =="}}"#, error: "1:33: expected a value, found end of the rule"),

@@ -18,12 +18,19 @@ extension DatabaseEngine {
     /// developer which index to add. Only child and value orders of queries with a range or limit
     /// need one, and only under rules a file gave (the server's own open rules index everything).
     func isIndexed(_ query: QueryParams, at path: Path) -> Bool {
-        guard !query.loadsAllData, !rules.indexesEverything else { return true }
+        missingIndex(query, at: path) == nil
+    }
+
+    /// The `.indexOn` entry `query` needs at `path` and the rules lack (`age`, `.value`), or nil.
+    func missingIndex(_ query: QueryParams, at path: Path) -> String? {
+        guard !query.loadsAllData, !rules.indexesEverything else { return nil }
+        let needed: String
         switch query.index {
-        case .child(let child): return rules.indexes(at: path).contains(child.relativeString)
-        case .value: return rules.indexes(at: path).contains(".value")
-        case .key, .priority: return true
+        case .child(let child): needed = child.relativeString
+        case .value: needed = ".value"
+        case .key, .priority: return nil
         }
+        return rules.indexes(at: path).contains(where: { CodeUnitString.equal($0, needed) }) ? nil : needed
     }
 
     /// Refuses a write the rules do not allow, with their reason.
@@ -33,6 +40,11 @@ extension DatabaseEngine {
         guard case .denied(let reason) = rules.write(changes, auth: auth, root: root, now: clock()) else { return }
         logger.debug("namespace \(namespace): write refused: \(reason)")
         throw WireError(status: .permissionDenied, message: reason)
+    }
+
+    /// Whether the rules let `auth` read `path` (what a write's answer may show of the data).
+    func mayRead(_ path: Path, auth: RuleAuth) -> Bool {
+        path.isInfo || rules.read(path, auth: auth, root: root, now: clock()).isAllowed
     }
 
     /// Refuses a read (a listen, a get, a REST read or stream) the rules do not allow.

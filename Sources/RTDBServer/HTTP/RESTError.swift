@@ -6,10 +6,23 @@ import RTDBWire
 struct RESTError: Error {
     var status: HTTPResponse.Status
     var message: String
+    /// Header fields the answer carries besides the content type (`Allow` with a 405).
+    var headers: HTTPFields = [:]
 
-    init(_ status: HTTPResponse.Status, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
+        self.headers = headers
+    }
+
+    /// The methods the REST API answers, as a 405's `Allow` lists them.
+    static let allowedMethods = "GET, PUT, PATCH, POST, DELETE"
+
+    /// `405` with `Allow` for a method the REST API does not have.
+    static func methodNotAllowed(_ method: String) -> RESTError {
+        RESTError(
+            .methodNotAllowed, "method \(method) is not supported (\(allowedMethods))",
+            headers: [.allow: allowedMethods])
     }
 
     /// Maps a protocol error to the HTTP status Firebase uses for it.
@@ -23,6 +36,6 @@ struct RESTError: Error {
     }
 
     var response: Response {
-        RESTResponder.json(["error": .string(message)], status: status)
+        RESTResponder.json(["error": .string(message)], status: status, headers: headers)
     }
 }

@@ -39,6 +39,12 @@ struct RESTResponder: HTTPResponder {
             }
             switch rest.method {
             case .get:
+                if let query = rest.query, let missing = await engine.missingIndex(query, at: rest.path) {
+                    // As Firebase's REST API: an unindexed ordered query is refused, not served slowly.
+                    throw RESTError(
+                        .badRequest,
+                        #"Index not defined, add ".indexOn": "\#(missing)", for path "\#(rest.path)", to the rules"#)
+                }
                 if rest.wantsEventStream { return try await stream(rest, engine: engine) }
                 return try await get(rest, request: request, engine: engine)
             case .put, .delete:
@@ -62,7 +68,7 @@ struct RESTResponder: HTTPResponder {
                 await engine.waitUntilDurable(sequence)
                 return reply(rest, ["name": .string(name)])
             default:
-                throw RESTError(.methodNotAllowed, "method \(rest.method) is not supported")
+                throw RESTError.methodNotAllowed(rest.method.rawValue)
             }
         } catch let error as RESTError {
             return error.response
@@ -102,6 +108,11 @@ struct RESTResponder: HTTPResponder {
         switch await engine.set(rest.path, data: data, expectedHash: expectedHash, auth: rest.auth) {
         case .success(let sequence):
             await engine.waitUntilDurable(sequence)
+            // A caller the rules do not let read here gets back what it sent: the stored form of
+            // an increment (even by 0) or its ETag would tell it what was there.
+            guard await engine.mayRead(rest.path, auth: rest.auth) else {
+                return reply(rest, rest.method == .delete ? .null : data)
+            }
             // The echo of what the request wrote: a writer sees its own write.
             let written = await engine.snapshot(rest.path).node
             var headers = HTTPFields()
@@ -110,6 +121,9 @@ struct RESTResponder: HTTPResponder {
             return reply(
                 rest, rest.exportFormat ? written.exportJSON : written.plainJSON(arrays: true), headers: headers)
         case .failure(let error) where error.status == .dataStale:
+            guard await engine.mayRead(rest.path, auth: rest.auth) else {
+                throw RESTError(.preconditionFailed, "\(error.message); the rules do not let you read it")
+            }
             // A writer whose conditional write lost sees what won (firebase-admin retries on it).
             let (current, sequence) = await engine.snapshot(rest.path)
             await engine.waitUntilDurable(sequence)
@@ -184,8 +198,17 @@ struct RESTResponder: HTTPResponder {
         }
     }
 
-    /// The whole request body, up to the server's limit (`413` past it).
+    /// The whole request body, up to the server's limit (`413` past it, at once when the declared
+    /// `Content-Length` is over it, before any of the body is read).
     func rawBody(of request: inout Request) async throws(RESTError) -> ByteBuffer {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }),
+            declared > configuration.maxRESTBodyBytes
+        {
+            throw RESTError(
+                .contentTooLarge,
+                "the request body (Content-Length \(declared)) is over the limit of \(configuration.maxRESTBodyBytes) bytes",
+                headers: [.connection: "close"])
+        }
         do {
             return try await request.collectBody(upTo: configuration.maxRESTBodyBytes)
         } catch {

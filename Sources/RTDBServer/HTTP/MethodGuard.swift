@@ -1,0 +1,86 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import RTDBCore
+
+/// The first handler of every connection: a request whose method the HTTP parser does not know
+/// (`BREW /a.json`) gets `405 Method Not Allowed` with `Allow`, and the connection closes.
+///
+/// Without it the parser's error reached no one during the WebSocket-upgrade negotiation, and
+/// the client waited forever. Methods the parser knows but the API lacks (`PROPFIND`) reach the
+/// REST responder, which answers 405 the same way. The guard reads only the first request line:
+/// once a known method has been seen it hands the bytes on and leaves the pipeline.
+final class MethodGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// The methods NIO's HTTP/1 parser accepts (llhttp's list); anything else is refused here.
+    static let parsedMethods: Set<String> = [
+        "DELETE", "GET", "HEAD", "POST", "PUT", "CONNECT", "OPTIONS", "TRACE", "COPY", "LOCK", "MKCOL", "MOVE",
+        "PROPFIND", "PROPPATCH", "SEARCH", "UNLOCK", "BIND", "REBIND", "UNBIND", "ACL", "REPORT", "MKACTIVITY",
+        "CHECKOUT", "MERGE", "M-SEARCH", "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE", "PATCH", "PURGE", "MKCALENDAR",
+        "LINK", "UNLINK", "SOURCE", "QUERY",
+    ]
+    /// Longer than any of those: a first line with no space by then is not a request line.
+    static let longestMethod = 16
+
+    private var buffered: ByteBuffer?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        if var earlier = buffered {
+            earlier.writeBuffer(&bytes)
+            bytes = earlier
+        }
+        let view = bytes.readableBytesView
+        guard let space = view.firstIndex(of: UInt8(ascii: " ")) else {
+            if view.count > Self.longestMethod {
+                refuse(String(decoding: view.prefix(Self.longestMethod), as: UTF8.self) + "…", context: context)
+            } else {
+                buffered = bytes
+            }
+            return
+        }
+        let method = String(decoding: view[view.startIndex..<space], as: UTF8.self)
+        guard Self.parsedMethods.contains(method) else {
+            refuse(method, context: context)
+            return
+        }
+        buffered = nil
+        context.fireChannelRead(wrapInboundOut(bytes))
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    private func refuse(_ method: String, context: ChannelHandlerContext) {
+        buffered = nil
+        let error = RESTError.methodNotAllowed(method)
+        let body = JSONValue.object(["error": .string(error.message)]).jsonString
+        let head =
+            "HTTP/1.1 405 Method Not Allowed\r\nAllow: \(RESTError.allowedMethods)\r\n"
+            + "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n"
+        let response = context.channel.allocator.buffer(string: head + body)
+        context.writeAndFlush(NIOAny(response)).whenComplete { _ in context.close(promise: nil) }
+    }
+}
+
+/// A child channel that puts a ``MethodGuard`` in front of another's pipeline.
+struct MethodGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+
+    /// The channel that handles the connection once its first request line is known.
+    let inner: Inner
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        do {
+            try channel.pipeline.syncOperations.addHandler(MethodGuard())
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return inner.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
