@@ -1,8 +1,16 @@
 import Foundation
 import Logging
 import RTDBCore
+import Synchronization
 
-/// The server's namespaces, each opened on first use.
+/// The server's namespaces, each opened on first use and closed again when idle and the least
+/// recently used of more than ``ServerConfiguration/maxOpenNamespaces``.
+///
+/// Whoever uses a namespace holds a lease on it (``lease(_:)``, ``release(_:)``): a WebSocket
+/// session for its lifetime, a REST request for its duration. Only a namespace with no lease, no
+/// session, no listen or stream, nothing waiting for the disk and the rules it opened with is
+/// closed. A namespace nobody wrote to has no file (``DeferredSQLiteStore``), so a request the
+/// rules refuse creates nothing on disk.
 public actor NamespaceRegistry {
     private let configuration: ServerConfiguration
     private let connections: ConnectionTable
@@ -10,6 +18,13 @@ public actor NamespaceRegistry {
     private let timers: any Clock<Duration>
     private let logger: Logger
     private var engines: [String: Task<DatabaseEngine, any Error>] = [:]
+    /// Namespaces being closed, which must finish before they open again.
+    private var closing: [String: Task<Void, Never>] = [:]
+    /// When each namespace was last leased, as a counter.
+    private var lastUse: [String: UInt64] = [:]
+    private var useCounter: UInt64 = 0
+    /// Leases by namespace; a lock rather than the actor so that ``release(_:)`` need not wait.
+    private let leases = Mutex<[String: Int]>([:])
     private var isClosed = false
 
     /// Makes a registry.
@@ -26,12 +41,67 @@ public actor NamespaceRegistry {
         self.logger = logger
     }
 
-    /// The engine of a namespace, opening its store if needed.
+    /// The names of the namespaces open now.
+    public var openNamespaces: [String] { engines.keys.sorted() }
+
+    /// The engine of a namespace, opened if needed, leased until ``release(_:)``.
     ///
-    /// - Throws: ``NamespaceError`` for an invalid name or a closed server; store errors.
-    public func engine(for namespace: String) async throws -> DatabaseEngine {
+    /// - Throws: ``NamespaceError`` for an invalid name, a closed server, or a namespace that
+    ///   cannot be opened now (every open one busy at the limit, or its files cannot be opened).
+    public func lease(_ namespace: String) async throws -> DatabaseEngine {
         guard ServerConfiguration.isValidNamespace(namespace) else { throw NamespaceError.invalidName(namespace) }
         guard !isClosed else { throw NamespaceError.shuttingDown }
+        // Counted before any suspension, so that no eviction closes it meanwhile.
+        leases.withLock { $0[namespace, default: 0] += 1 }
+        do {
+            let engine = try await open(namespace)
+            useCounter += 1
+            lastUse[namespace] = useCounter
+            return engine
+        } catch {
+            release(namespace)
+            throw error
+        }
+    }
+
+    /// Ends a lease from ``lease(_:)``.
+    public nonisolated func release(_ namespace: String) {
+        leases.withLock { leases in
+            let remaining = (leases[namespace] ?? 1) - 1
+            leases[namespace] = remaining > 0 ? remaining : nil
+        }
+    }
+
+    private func leaseCount(_ namespace: String) -> Int { leases.withLock { $0[namespace] ?? 0 } }
+
+    private func open(_ namespace: String) async throws -> DatabaseEngine {
+        if let closing = closing[namespace] { await closing.value }
+        if let task = engines[namespace] { return try await task.value }
+        if engines.count >= configuration.maxOpenNamespaces, !(await evictOne()) {
+            if let task = engines[namespace] { return try await task.value }
+            throw NamespaceError.unavailable(
+                namespace,
+                reason:
+                    "\(engines.count) namespaces are open and in use (--max-open-namespaces \(configuration.maxOpenNamespaces))"
+            )
+        }
+        do {
+            return try await start(namespace)
+        } catch let error as NamespaceError {
+            throw error
+        } catch {
+            // Most often out of file descriptors: close an idle namespace and try once more.
+            logger.warning("namespace \(namespace) could not be opened: \(error)")
+            guard await evictOne() else { throw NamespaceError.unavailable(namespace, reason: "\(error)") }
+            do {
+                return try await start(namespace)
+            } catch {
+                throw NamespaceError.unavailable(namespace, reason: "\(error)")
+            }
+        }
+    }
+
+    private func start(_ namespace: String) async throws -> DatabaseEngine {
         if let task = engines[namespace] { return try await task.value }
         let configuration = configuration
         let connections = connections
@@ -42,7 +112,7 @@ public actor NamespaceRegistry {
             let store: any DurableStore
             if let directory = configuration.dataDirectory {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                store = try SQLiteStore(path: directory.appendingPathComponent("\(namespace).sqlite").path)
+                store = try DeferredSQLiteStore(path: directory.appendingPathComponent("\(namespace).sqlite").path)
             } else {
                 store = MemoryStore()
             }
@@ -58,6 +128,31 @@ public actor NamespaceRegistry {
             engines[namespace] = nil
             throw error
         }
+    }
+
+    /// Closes the least recently used namespace that is idle; false when none is.
+    ///
+    /// A namespace kept only in memory is never closed: its data would go with it.
+    private func evictOne() async -> Bool {
+        guard configuration.dataDirectory != nil else { return false }
+        let candidates = engines.keys.filter { leaseCount($0) == 0 }.sorted {
+            lastUse[$0, default: 0] < lastUse[$1, default: 0]
+        }
+        for namespace in candidates {
+            guard let task = engines[namespace], let engine = try? await task.value else { continue }
+            let idle = await engine.isIdle
+            // Checked again after the suspensions: a lease taken meanwhile keeps it open.
+            guard idle, leaseCount(namespace) == 0, engines[namespace] != nil else { continue }
+            engines[namespace] = nil
+            lastUse[namespace] = nil
+            let closed = Task { await engine.close() }
+            closing[namespace] = closed
+            await closed.value
+            closing[namespace] = nil
+            logger.info("namespace \(namespace) closed: idle, and \(configuration.maxOpenNamespaces) may be open")
+            return true
+        }
+        return false
     }
 
     /// Flushes and closes every namespace.
@@ -76,6 +171,8 @@ public enum NamespaceError: Error, CustomStringConvertible, Sendable {
     case invalidName(String)
     /// The server is stopping.
     case shuttingDown
+    /// The namespace cannot be opened now (REST `503`); others go on being served.
+    case unavailable(String, reason: String)
 
     /// A message naming the problem.
     public var description: String {
@@ -84,6 +181,8 @@ public enum NamespaceError: Error, CustomStringConvertible, Sendable {
             return "invalid namespace '\(name)': use 1-63 lowercase letters, digits or hyphens"
         case .shuttingDown:
             return "the server is shutting down"
+        case .unavailable(let name, let reason):
+            return "namespace '\(name)' cannot be opened now: \(reason)"
         }
     }
 }

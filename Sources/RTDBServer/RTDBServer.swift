@@ -141,11 +141,12 @@ public final class RTDBServer: Sendable {
         return .upgrade([:]) { inbound, outbound, _ in
             let engine: DatabaseEngine
             do {
-                engine = try await self.registry.engine(for: namespace)
+                engine = try await self.registry.lease(namespace)
             } catch {
                 try? await outbound.write(.text(WireMessage.control(.shutdown(reason: "\(error)")).text))
                 return
             }
+            defer { self.registry.release(namespace) }
             let session = WebSocketSession(
                 engine: engine, channel: channel, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
                 supersedes: supersedes, configuration: self.configuration, connections: self.connections,

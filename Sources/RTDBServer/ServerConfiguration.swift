@@ -41,6 +41,11 @@ public struct ServerConfiguration: Sendable {
     /// Whether SIGINT and SIGTERM stop the server (a server embedded in a program that handles
     /// its own signals sets this false, and stops it by cancelling its task).
     public var stopsOnSignals = true
+    /// How many namespaces may be open at once.
+    ///
+    /// Past it the least recently used idle one is closed (it opens again on its next use). Each open namespace with data holds three file
+    /// descriptors (the SQLite file, its WAL and shared memory).
+    public var maxOpenNamespaces = 64
 
     /// Makes a configuration; the defaults match `presencetop serve` without options.
     public init(

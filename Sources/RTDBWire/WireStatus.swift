@@ -37,6 +37,10 @@ public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// A transaction's put lost with its connection, which the client fails as the SDKs do (a
     /// client-side status; no server sends it).
     public static let disconnect = WireStatus(rawValue: "disconnect")
+    /// The namespace cannot store a write now (its file cannot be opened: out of descriptors).
+    ///
+    /// Nothing was applied. REST answers it as `503`; WebSocket writes wait for the disk instead.
+    public static let unavailable = WireStatus(rawValue: "unavailable")
 
     /// Whether the request succeeded.
     public var isOK: Bool { self == .ok }

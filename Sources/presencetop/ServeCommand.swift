@@ -62,6 +62,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Refuse credentials whose exp has passed (expired_token); emulators accept them.")
     var enforceTokenExpiry = false
 
+    @Option(
+        help:
+            "How many namespaces may be open at once; past it the least recently used idle one is closed (each holds 3 file descriptors)."
+    )
+    var maxOpenNamespaces = 64
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -71,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         if !(streamKeepalive > 0) { throw ValidationError("--stream-keepalive must be a positive number of seconds") }
+        if maxOpenNamespaces < 1 { throw ValidationError("--max-open-namespaces must be at least 1") }
         if !ServerConfiguration.isValidNamespace(namespace) {
             throw ValidationError("--namespace '\(namespace)': use 1-63 lowercase letters, digits or hyphens")
         }
@@ -87,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
         configuration.streamKeepAliveInterval = .milliseconds(Int64(streamKeepalive * 1000))
         configuration.enforcesTokenExpiry = enforceTokenExpiry
+        configuration.maxOpenNamespaces = maxOpenNamespaces
         configuration.authSecret = authSecret
         if memory {
             configuration.dataDirectory = nil

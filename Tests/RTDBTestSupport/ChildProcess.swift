@@ -133,8 +133,18 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `presencetop serve` and waits for its `listening on` line; returns the process and port.
-    public static func serve(_ arguments: [String]) async throws -> (ChildProcess, Int) {
-        let child = try await ChildProcess(presencetop, ["serve", "--port", "0"] + arguments)
+    ///
+    /// - Parameter descriptorLimit: When given, the server runs under `ulimit -n` of it.
+    public static func serve(_ arguments: [String], descriptorLimit: Int? = nil) async throws -> (ChildProcess, Int) {
+        let serveArguments = ["serve", "--port", "0"] + arguments
+        let child: ChildProcess
+        if let descriptorLimit {
+            let command = ([presencetop.path] + serveArguments).map { "'\($0)'" }.joined(separator: " ")
+            child = try await ChildProcess(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -n \(descriptorLimit) && exec \(command)"])
+        } else {
+            child = try await ChildProcess(presencetop, serveArguments)
+        }
         for _ in 0..<600 {
             let out = child.standardOutput
             if let line = out.split(separator: "\n").first, line.hasPrefix("listening on http://"),

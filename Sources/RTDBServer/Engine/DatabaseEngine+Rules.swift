@@ -9,6 +9,7 @@ extension DatabaseEngine {
     /// Puts new rules in force; listens they no longer allow are revoked at once.
     public func setRules(_ newRules: SecurityRules) {
         rules = newRules
+        rulesReplaced = true
         revokeListensNoLongerAllowed(listens.all)
     }
 

@@ -24,8 +24,11 @@ extension DatabaseEngine {
     /// - Returns: The write's sequence number (wait for it with ``waitUntilDurable(_:)``).
     ///   - idempotencyKey: When given, a write already applied under this key is not applied again:
     ///     the result is the sequence number of the newest write, as for a write just applied.
+    ///   - refusesWithoutStorage: Refuse the write (`unavailable`) rather than apply it when the
+    ///     namespace's file cannot be opened now; REST asks this, WebSocket writes wait instead.
     public func set(
-        _ path: Path, data: JSONValue, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth
+        _ path: Path, data: JSONValue, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth,
+        refusesWithoutStorage: Bool = false
     ) -> Result<UInt64, WireError> {
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
@@ -48,6 +51,7 @@ extension DatabaseEngine {
             if let expectedHash, current.hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
+            if refusesWithoutStorage { try requireStorage() }
             apply(.set(path: path, node: resolved), idempotencyKey: idempotencyKey)
             return .success(appliedSequence)
         } catch {
@@ -59,7 +63,8 @@ extension DatabaseEngine {
     /// (`idempotencyKey` as for ``set(_:data:expectedHash:idempotencyKey:auth:)``), if the rules let
     /// `auth` make all of it.
     public func update(
-        _ path: Path, data: JSONValue.Members, idempotencyKey: String? = nil, auth: RuleAuth
+        _ path: Path, data: JSONValue.Members, idempotencyKey: String? = nil, auth: RuleAuth,
+        refusesWithoutStorage: Bool = false
     ) -> Result<UInt64, WireError> {
         if data.isEmpty { return .success(appliedSequence) }
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
@@ -86,6 +91,7 @@ extension DatabaseEngine {
                 children.append((relative, node))
             }
             try authorizeWrite(children.map { (path.child($0.relative), $0.node) }, auth: auth)
+            if refusesWithoutStorage { try requireStorage() }
             apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey)
             return .success(appliedSequence)
         } catch {
@@ -94,11 +100,24 @@ extension DatabaseEngine {
     }
 
     /// Adds a child under a new push id (REST `POST`), returning the id and sequence number.
-    public func push(_ path: Path, data: JSONValue, auth: RuleAuth) -> Result<
+    public func push(_ path: Path, data: JSONValue, auth: RuleAuth, refusesWithoutStorage: Bool = false) -> Result<
         (name: String, sequence: UInt64), WireError
     > {
         let name = pushIDs.next(now: clock())
-        return set(path.child(name), data: data, auth: auth).map { (name, $0) }
+        return set(path.child(name), data: data, auth: auth, refusesWithoutStorage: refusesWithoutStorage).map {
+            (name, $0)
+        }
+    }
+
+    /// Refuses a write (`unavailable`) when the namespace's file cannot be opened now: the file is
+    /// made by the first write, so this is where a process out of descriptors first notices.
+    private func requireStorage() throws(WireError) {
+        do {
+            try store.prepareForWrites()
+        } catch {
+            logger.warning("namespace \(namespace) cannot store writes now: \(error)")
+            throw WireError(status: .unavailable, message: "namespace '\(namespace)' cannot store writes now: \(error)")
+        }
     }
 
     static func checkWritable(_ path: Path) throws(WireError) {

@@ -42,6 +42,8 @@ public actor DatabaseEngine {
     var appliedKeys = AppliedKeys()
     /// The security rules every request is checked against (open unless the server has some).
     var rules: SecurityRules
+    /// Whether `/.settings/rules.json` replaced the rules it opened with (they live in memory only).
+    var rulesReplaced = false
 
     /// Opens a namespace over a store, replaying what the store holds.
     ///
@@ -101,6 +103,13 @@ public actor DatabaseEngine {
 
     /// The number of active listens (WebSocket and SSE).
     public var listenCount: Int { listens.count }
+
+    /// Whether the namespace can be closed without anyone noticing: no session, no listen or
+    /// stream, every write durable and delivered, and the rules it opened with.
+    public var isIdle: Bool {
+        sessions.isEmpty && listens.count == 0 && pendingRecords.isEmpty && outbox.isEmpty
+            && durabilityWaiters.isEmpty && !rulesReplaced && durableSequence == appliedSequence
+    }
 
     /// Waits for pending writes to be durable, writes a checkpoint and releases the store.
     public func close() async {

@@ -31,7 +31,16 @@ struct RESTError: Error {
         case .tooBig: self.init(.contentTooLarge, error.message)
         case .permissionDenied: self.init(.unauthorized, error.message)
         case .dataStale: self.init(.preconditionFailed, error.message)
+        case .unavailable: self.init(.serviceUnavailable, error.message)
         default: self.init(.badRequest, error.message)
+        }
+    }
+
+    /// A namespace that does not exist by its name is `404`; one that cannot be opened now, `503`.
+    init(_ error: NamespaceError) {
+        switch error {
+        case .invalidName: self.init(.notFound, error.description)
+        case .shuttingDown, .unavailable: self.init(.serviceUnavailable, error.description)
         }
     }
 

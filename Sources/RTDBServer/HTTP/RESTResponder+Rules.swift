@@ -20,10 +20,11 @@ extension RESTResponder {
             ?? configuration.defaultNamespace
         let engine: DatabaseEngine
         do {
-            engine = try await registry.engine(for: namespace)
+            engine = try await registry.lease(namespace)
         } catch let error as NamespaceError {
-            throw RESTError(.notFound, error.description)
+            throw RESTError(error)
         }
+        defer { registry.release(namespace) }
         switch request.method {
         case .get:
             let text = await engine.securityRules.text

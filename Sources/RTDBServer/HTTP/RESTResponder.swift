@@ -33,10 +33,11 @@ struct RESTResponder: HTTPResponder {
                 now: clock())
             let engine: DatabaseEngine
             do {
-                engine = try await registry.engine(for: rest.namespace)
+                engine = try await registry.lease(rest.namespace)
             } catch let error as NamespaceError {
-                throw RESTError(.notFound, error.description)
+                throw RESTError(error)
             }
+            defer { registry.release(rest.namespace) }
             switch rest.method {
             case .get:
                 if let query = rest.query, let missing = await engine.missingIndex(query, at: rest.path) {
@@ -56,14 +57,18 @@ struct RESTResponder: HTTPResponder {
                 guard case .object(let children) = try await body(of: &request) else {
                     throw RESTError(.badRequest, "PATCH needs a JSON object of paths to values")
                 }
-                let sequence = try await engine.update(rest.path, data: children, auth: rest.auth).get(
+                let sequence = try await engine.update(
+                    rest.path, data: children, auth: rest.auth, refusesWithoutStorage: true
+                ).get(
                     or: RESTError.init)
                 await engine.waitUntilDurable(sequence)
                 return reply(rest, .object(children))
             case .post:
                 var request = request
                 let data = try await body(of: &request)
-                let (name, sequence) = try await engine.push(rest.path, data: data, auth: rest.auth).get(
+                let (name, sequence) = try await engine.push(
+                    rest.path, data: data, auth: rest.auth, refusesWithoutStorage: true
+                ).get(
                     or: RESTError.init)
                 await engine.waitUntilDurable(sequence)
                 return reply(rest, ["name": .string(name)])
@@ -105,7 +110,9 @@ struct RESTResponder: HTTPResponder {
     {
         let ifMatch = request.headers[.ifMatch]
         let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
-        switch await engine.set(rest.path, data: data, expectedHash: expectedHash, auth: rest.auth) {
+        switch await engine.set(
+            rest.path, data: data, expectedHash: expectedHash, auth: rest.auth, refusesWithoutStorage: true)
+        {
         case .success(let sequence):
             await engine.waitUntilDurable(sequence)
             // A caller the rules do not let read here gets back what it sent: the stored form of

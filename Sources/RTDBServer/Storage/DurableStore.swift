@@ -12,4 +12,12 @@ public protocol DurableStore: Sendable {
     var isVolatile: Bool { get }
     /// Releases files.
     func close() async throws
+    /// Makes sure writes can be stored (creates what a first write needs), so that a write that
+    /// could not be stored is refused before it is applied.
+    func prepareForWrites() throws
+}
+
+extension DurableStore {
+    /// Nothing to prepare.
+    public func prepareForWrites() throws {}
 }
