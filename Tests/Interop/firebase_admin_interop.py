@@ -36,6 +36,11 @@ check("pushed value readable", pushed.get() == {"text": "hi"})
 pushed.delete()
 check("delete", db.reference("messages").get() is None)
 
+# two spellings of é are two keys
+db.reference("spell").set({"\u00e9": 1, "e\u0301": 2})
+check("two spellings, two keys", db.reference("spell").get() == {"\u00e9": 1, "e\u0301": 2}, db.reference("spell").get())
+check("two spellings, shallow", db.reference("spell").get(shallow=True) == {"\u00e9": True, "e\u0301": True})
+
 # shallow
 db.reference("shallow").set({"a": {"deep": 1}, "b": 2})
 check("shallow get", db.reference("shallow").get(shallow=True) == {"a": True, "b": True})
@@ -90,6 +95,16 @@ check("server timestamp resolved", isinstance(stamp, int) and abs(stamp - before
 db.reference("inc").set({".sv": {"increment": 5}})
 db.reference("inc").set({".sv": {"increment": 5}})
 check("server increment resolved", db.reference("inc").get() == 10)
+
+# an increment past the largest double is refused, and what readers get still parses
+db.reference("big").set(1e308)
+try:
+    db.reference("big").set({".sv": {"increment": 1e308}})
+    refused = None
+except Exception as error:  # firebase-admin raises its own error type for a 400
+    refused = error
+check("an increment to infinity is refused", refused is not None and "infinite" in str(refused), refused)
+check("the value stays finite and parses", db.reference("big").get() == 1e308, db.reference("big").get())
 
 # listen: put first, then patch
 events = []
