@@ -110,8 +110,11 @@ import Testing
             let (again, _) = try Self.command("--users 1 --churn 0", home: home)
             let tmux = try await TmuxSession(command: again, width: 160, height: 40)
             defer { tmux.close() }
+            // Its presence entry is written after the restored queue on the same connection: once
+            // the entry shows, the queue is on the server.
             var (ok, screen) = try await tmux.waitFor {
                 $0.contains("● connected") && $0.contains("Pending writes (0)")
+                    && $0.split(separator: "\n").contains { $0.contains("morgan") && $0.contains("this device") }
             }
             #expect(ok, "the next run sends the queue:\n\(screen)")
             try await tmux.send("q")
