@@ -50,6 +50,26 @@ import Testing
         assertSnapshot(of: grid, as: Self.screen, named: "screen")
     }
 
+    /// The server has gone quiet: the presence list and the clock are drawn dimmed, and their
+    /// titles say since when nothing was confirmed.
+    @Test func staleFeedsAreMarked() {
+        var snapshot = Fixture.snapshot(connected: false, mode: .offline)
+        snapshot.presenceFeed = ConnectionStatus(
+            phase: .waitingToRetry(attempt: 2, retryAt: Fixture.now + 1_000, reason: "connection refused"),
+            serverTimeOffsetMs: 0,
+            lastHeardAt: Fixture.now - 20_000)
+        let state = Fixture.state(width: 120, height: 32, snapshot: snapshot)
+        let grid = DashboardRenderer().render(state)
+        #expect(grid.text.contains("stale: as of"))
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+        assertSnapshot(of: grid, as: Self.roles, named: "roles")
+        // A live feed is not marked.
+        snapshot.presenceFeed = ConnectionStatus(
+            phase: .connected(sessionID: "s"), serverTimeOffsetMs: 0, lastHeardAt: Fixture.now - 1_000)
+        let live = DashboardRenderer().render(Fixture.state(width: 120, height: 32, snapshot: snapshot))
+        #expect(!live.line(8).contains("stale"), "\(live.line(8))")
+    }
+
     @Test func helpOverlay() {
         var state = Fixture.state(width: 80, height: 31)
         _ = DashboardReducer.reduce(&state, .key(.character("?")))

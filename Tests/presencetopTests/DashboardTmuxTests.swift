@@ -160,6 +160,28 @@ import Testing
         try await tmux.send("q")
     }
 
+    /// Was: with the server gone, Presence still listed everyone online with ages counting up.
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func whatTheServerNoLongerConfirmsIsMarkedStale() async throws {
+        let (server, port) = try await ChildProcess.serve(["--memory"])
+        defer { server.signal(SIGKILL) }
+        let (command, home) = try Self.command("--url 'http://127.0.0.1:\(port)?ns=stale' --simulate 2 --churn 0")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 160, height: 40)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor {
+            $0.contains("● connected") && $0.contains("Presence (2 users, 5 connections)") && !$0.contains("stale")
+        }
+        #expect(ok, "live, and not marked:\n\(screen)")
+        server.signal(SIGKILL)
+        (ok, screen) = try await tmux.waitFor {
+            $0.split(separator: "\n").contains { $0.contains("Presence") && $0.contains("stale") }
+                && $0.split(separator: "\n").contains { $0.contains("Clock skew") && $0.contains("stale") }
+        }
+        #expect(ok, "the presence list and the clock say they are stale:\n\(screen)")
+        try await tmux.send("q")
+    }
+
     static func signal(_ number: Int32, childOf pane: String) async throws {
         let pkill = URL(fileURLWithPath: "/usr/bin/pkill")
         _ = try await ChildProcess(pkill, ["-\(number)", "-P", pane, "-f", "presencetop"]).waitForExit()

@@ -20,7 +20,14 @@ public struct DashboardRenderer: Sendable {
         }
         for pane in layout.panes {
             guard let rect = layout.rect(for: pane) else { continue }
-            let box = Box(rect: rect, title: title(of: pane, state), focused: state.focus == pane)
+            let stale = staleness(of: pane, state)
+            var title = title(of: pane, state)
+            if let stale {
+                // The box keeps its corners and a space either side of the title.
+                let used = title.reduce(0) { $0 + CellGrid.columns(of: $1.text) }
+                title.append(staleMark(stale, state, room: rect.width - 6 - used))
+            }
+            let box = Box(rect: rect, title: title, focused: state.focus == pane)
             let inside = box.draw(in: &grid, glyphs: glyphs)
             guard !inside.isEmpty else { continue }
             switch pane {
@@ -30,6 +37,8 @@ public struct DashboardRenderer: Sendable {
             case .pending: drawPending(&grid, inside, state)
             case .events: drawEvents(&grid, inside, state)
             }
+            // What the server has not confirmed for a while is drawn dimmed, not as live.
+            if stale != nil { grid.paint(inside, role: .muted) }
         }
         if let notice = state.notice {
             let text = " " + glyphs.fold(notice.text) + " "

@@ -27,11 +27,15 @@ extension Simulation {
                         estimatedOffsetMs: status.clockSkew?.offsetMs))
             }
         }
-        return SimulationSnapshot(
+        var snapshot = SimulationSnapshot(
             takenAt: now, server: server,
             heartbeatTimeoutMs: embedded == nil ? nil : Self.milliseconds(options.heartbeatTimeout),
             thisDevice: thisDeviceSnapshot(), users: users, silenceMs: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
+        snapshot.presenceFeed = watcher.connectionStatus
+        snapshot.staleAfterMs = max(
+            snapshot.heartbeatTimeoutMs ?? 15_000, 3 * Int64(Self.feedPingIntervalMs) + Self.feedPingGraceMs)
+        return snapshot
     }
 
     private func thisDeviceSnapshot() -> SimulationSnapshot.ThisDevice? {
@@ -45,6 +49,11 @@ extension Simulation {
             clockOffsetMs: device.clock.offsetMs, pendingWrites: pending, deadLetters: dead,
             credentialExpired: expired, credentialExpiresAt: expiresAt)
     }
+
+    /// How often the watcher and this device ping the server, so that a silent one shows soon.
+    static let feedPingIntervalMs = 2_000
+    /// Room for a ping's answer on a loaded machine before a feed counts as stale.
+    static let feedPingGraceMs: Int64 = 1_000
 
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

@@ -83,6 +83,11 @@ public struct SimulationSnapshot: Sendable, Equatable {
     public var ownEntryKeys: Set<String>
     /// Every simulated device's clock.
     public var deviceClocks: [DeviceClock]
+    /// The connection that feeds ``users`` (the simulation's watcher, straight to the server).
+    public var presenceFeed: ConnectionStatus?
+    /// How long a connection may go without hearing from the server before what it fed counts
+    /// as stale, ms: the server's heartbeat timeout, and never less than three pings.
+    public var staleAfterMs: Int64 = 15_000
 
     /// Makes a snapshot.
     public init(
@@ -98,6 +103,14 @@ public struct SimulationSnapshot: Sendable, Equatable {
         self.silenceMs = silenceMs
         self.ownEntryKeys = ownEntryKeys
         self.deviceClocks = deviceClocks
+    }
+
+    /// When the server last confirmed what a connection with `status` fed (its local clock, ms),
+    /// if that is stale at `now` (the same clock): `.some(nil)` when it never heard anything, nil
+    /// while it is live.
+    public func staleSince(_ status: ConnectionStatus, now: Int64) -> Int64?? {
+        guard status.phase.isConnected, let heard = status.lastHeardAt else { return .some(status.lastHeardAt) }
+        return now - heard > staleAfterMs ? .some(heard) : nil
     }
 
     /// Whether the server has not heard from the connection with this entry key for over half its
