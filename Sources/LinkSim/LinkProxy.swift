@@ -147,10 +147,25 @@ public final class LinkProxy: Sendable {
                 }
             }
             .connect(host: upstreamHost, port: upstreamPort)
-            .whenFailure { [logger] error in
-                logger.debug("link: the server cannot be reached: \(error)")
-                bound.value.connectFailed()
+            .whenComplete { [logger, self] result in
+                switch result {
+                case .success:
+                    record { $0.upstreamFailure = nil }
+                case .failure(let error):
+                    logger.debug("link: the server cannot be reached: \(error)")
+                    record { $0.upstreamFailure = LinkProxy.errorNumber(of: error) }
+                    bound.value.connectFailed()
+                }
             }
+    }
+
+    /// The system error number inside a connect failure, or 0.
+    static func errorNumber(of error: any Error) -> Int32 {
+        if let error = error as? IOError { return error.errnoCode }
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
+            return errorNumber(of: first.error)
+        }
+        return 0
     }
 
     func record(_ body: (inout LinkStats) -> Void) { state.withLock { body(&$0.stats) } }

@@ -16,6 +16,11 @@ public struct LinkStats: Sendable, Equatable {
     public var bytesDown = 0
     /// Bytes on their way (delayed, or held by a blackhole).
     public var bytesHeld = 0
+    /// Why the link's last attempt to reach the server failed, as a system error number.
+    ///
+    /// `ECONNREFUSED`: nothing listens there; `0`: it failed without one; nil once it got
+    /// through. The client behind the link only sees its connection reset.
+    public var upstreamFailure: Int32?
 
     /// Stats of a link that has carried nothing yet.
     public init(mode: LinkMode, conditions: LinkConditions) {

@@ -171,6 +171,28 @@ import Testing
         #expect(state.events.first?.text == "n20")
     }
 
+    /// Was: two lines per attempt ("connecting", "disconnected: …") pushed everything else out.
+    @Test func reconnectAttemptsFoldIntoOneUpdatingLine() {
+        var state = Fixture.state(width: 120, height: 40)
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.notice("before"))))
+        for attempt in 1...12 {
+            _ = DashboardReducer.reduce(
+                &state,
+                .event(
+                    SimulationEvent(
+                        .connection(.waitingToRetry(attempt: attempt, retryAt: 0, reason: "connection refused")))))
+            _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.connection(.connecting(attempt: attempt + 1)))))
+        }
+        #expect(
+            state.events.map(\.text) == ["before", "this device  connecting (attempt 13); last: connection refused"])
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.connection(.connected(sessionID: "abcdefgh1")))))
+        #expect(state.events.count == 3, "connected ends the story: \(state.events.map(\.text))")
+        _ = DashboardReducer.reduce(
+            &state,
+            .event(SimulationEvent(.connection(.waitingToRetry(attempt: 1, retryAt: 0, reason: "connection reset")))))
+        #expect(state.events.count == 4, "a new outage is a new line")
+    }
+
     @Test func resizeKeepsTheSelectionInRange() {
         var state = Fixture.state(width: 120, height: 40)
         state.selectedUser = 4

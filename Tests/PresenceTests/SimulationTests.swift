@@ -89,6 +89,32 @@ import Testing
         await simulation.stop()
     }
 
+    /// Was: a server address where nothing listens read as "reset by peer" (what this device's
+    /// link did to it), and the presence list stayed as if live.
+    @Test func aServerThatIsNotThereReadsAsRefusedAndStale() async throws {
+        let stopped = try await TestServer.start()
+        let port = stopped.port
+        await stopped.stop()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = Self.options(directory)
+        options.users = 0
+        options.server = .remote(ServerTarget(host: "127.0.0.1", port: port, namespace: "gone"))
+        let simulation = try await Simulation.start(options)
+        #expect(
+            try await eventually {
+                guard case .waitingToRetry(_, _, let reason)? = simulation.snapshot().thisDevice?.status.phase else {
+                    return false
+                }
+                return reason.contains("the link cannot reach the server: connection refused")
+            }, "\(String(describing: simulation.snapshot().thisDevice?.status.phase))")
+        let snapshot = simulation.snapshot()
+        #expect(snapshot.thisDevice?.status.lastHeardAt == nil, "never heard")
+        let feed = try #require(snapshot.presenceFeed)
+        #expect(snapshot.staleSince(feed, now: snapshot.takenAt) == .some(nil), "stale, never heard")
+        await simulation.stop()
+    }
+
     @Test func aStepInTheClockReachesTheEstimateWithoutWaitingOutOldSamples() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }

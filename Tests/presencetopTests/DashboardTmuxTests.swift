@@ -98,7 +98,9 @@ import Testing
             try await tmux.send("n")
             (ok, screen) = try await tmux.waitFor { $0.contains("disconnected") }
             for _ in 0..<3 { try await tmux.send("w") }
-            (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (3)") }
+            // Three notes wait (the presence entry's acknowledgement may have been lost with the
+            // network too, and then it waits beside them).
+            (ok, screen) = try await tmux.waitFor { $0.components(separatedBy: "/notes/morgan/").count == 4 }
             #expect(ok, "three writes wait offline:\n\(screen)")
             try await tmux.send("q")
             (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }

@@ -19,9 +19,10 @@ enum EventText {
         case .connection(let phase):
             switch phase {
             case .connected(let session): return ("this device  connected (session \(session.prefix(8)))", .good)
-            case .connecting(let attempt): return ("this device  connecting (attempt \(attempt))", .muted)
+            case .connecting(let attempt):
+                return ("this device  connecting\(attempt > 1 ? " (attempt \(attempt))" : "")", .muted)
             case .waitingToRetry(let attempt, _, let reason):
-                return ("this device  disconnected: \(reason); retry \(attempt) scheduled", .bad)
+                return ("this device  disconnected: \(reason); attempt \(attempt) soon", .bad)
             case .offline: return ("this device  offline", .bad)
             }
         case .presence(let change):

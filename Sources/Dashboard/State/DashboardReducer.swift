@@ -154,11 +154,29 @@ public enum DashboardReducer {
     private static func record(_ event: SimulationEvent, _ state: inout DashboardState) {
         let at = Int64((event.at.timeIntervalSince1970 * 1000).rounded())
         if case .acknowledged(let count) = event.kind { state.acknowledgedThisSecond += count }
-        guard let (text, role) = EventText.describe(event.kind) else { return }
-        append(EventLine(at: at, text: text, role: role), &state)
+        guard var (text, role) = EventText.describe(event.kind) else { return }
+        var fold: String?
+        if case .connection(let phase) = event.kind {
+            // Attempts to reconnect fold into one line that says the latest and why the last failed.
+            switch phase {
+            case .waitingToRetry(_, _, let reason):
+                fold = "this device: reconnecting"
+                state.lastRetryReason = reason
+            case .connecting:
+                fold = "this device: reconnecting"
+                if let reason = state.lastRetryReason { text += "; last: \(reason)" }
+            case .connected, .offline:
+                state.lastRetryReason = nil
+            }
+        }
+        append(EventLine(at: at, text: text, role: role, fold: fold), &state)
     }
 
     private static func append(_ line: EventLine, _ state: inout DashboardState) {
+        if let fold = line.fold, let last = state.events.last, last.fold == fold {
+            state.events[state.events.count - 1] = line
+            return
+        }
         state.events.append(line)
         if state.events.count > DashboardState.eventCapacity {
             state.events.removeFirst(state.events.count - DashboardState.eventCapacity)

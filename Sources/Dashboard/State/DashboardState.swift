@@ -46,6 +46,8 @@ public struct DashboardState: Sendable, Equatable {
     public var sampledSecond: Int64 = 0
     /// The timeline, newest last.
     public var events: [EventLine] = []
+    /// Why this device's last connection attempt failed, for the folded reconnect line.
+    public var lastRetryReason: String?
     /// A message shown above the footer for a few seconds.
     public var notice: EventLine?
     /// How times of day are shown.

@@ -1,4 +1,5 @@
 import Foundation
+import LinkSim
 import RTDBClient
 
 extension Simulation {
@@ -43,11 +44,25 @@ extension Simulation {
         let (pending, dead, slow, expired, expiresAt) = state.withLock {
             ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.credentialExpired, $0.credentialExpiresAt)
         }
+        var status = device.database.connectionStatus
+        let link = device.link.stats
+        status.phase = Self.explained(status.phase, link: link)
         return SimulationSnapshot.ThisDevice(
             user: device.user, device: device.name, entryKey: device.session.entryKey,
-            status: device.database.connectionStatus, link: device.link.stats, isSlow: slow,
+            status: status, link: link, isSlow: slow,
             clockOffsetMs: device.clock.offsetMs, pendingWrites: pending, deadLetters: dead,
             credentialExpired: expired, credentialExpiresAt: expiresAt)
+    }
+
+    /// A phase whose reason is only what this device saw (its connection reset by its link),
+    /// with what the link saw added: the link could not reach the server, and why.
+    static func explained(_ phase: ConnectionPhase, link: LinkStats) -> ConnectionPhase {
+        guard case .waitingToRetry(let attempt, let retryAt, let reason) = phase, link.mode == .up,
+            let failure = link.upstreamFailure
+        else { return phase }
+        let why = failure == 0 ? "no connection" : TransportFailure.describe(errno: failure)
+        return .waitingToRetry(
+            attempt: attempt, retryAt: retryAt, reason: "the link cannot reach the server: \(why) (here: \(reason))")
     }
 
     /// How often the watcher and this device ping the server, so that a silent one shows soon.

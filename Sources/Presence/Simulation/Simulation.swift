@@ -157,7 +157,7 @@ public final class Simulation: Sendable {
                 defer { state.phase = status.phase }
                 return state.phase != status.phase
             }
-            if changed { emit(.connection(status.phase)) }
+            if changed { emit(.connection(Self.explained(status.phase, link: device.link.stats))) }
         }
         device.database.observePendingWrites { [weak self] queue in self?.pendingWritesChanged(queue) }
         // Registered at every start, so a tap left unfinished by an earlier run resumes now.

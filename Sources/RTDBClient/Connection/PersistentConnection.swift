@@ -169,11 +169,12 @@ final class PersistentConnection: @unchecked Sendable {
 
     private func handle(_ event: TransportEvent, generation eventGeneration: Int) {
         guard eventGeneration == generation else { return }
-        lastActivity = clock()
         switch event {
         case .opened:
-            break
+            // The upgrade's answer: the server was heard. A close is not (it may be local).
+            lastActivity = clock()
         case .frame(let text):
+            lastActivity = clock()
             guard let message = (try? assembler.receive(text)) ?? nil else { return }
             guard let parsed = try? WireMessage(text: message) else { return }
             handle(parsed)

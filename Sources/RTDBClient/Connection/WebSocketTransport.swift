@@ -88,7 +88,7 @@ final class WebSocketTransportConnection: TransportConnection {
                     }
                 }
             } catch {
-                reason = "\(error)"
+                reason = TransportFailure.describe(error)
             }
             onEvent(.closed(reason: reason))
         }
