@@ -193,6 +193,25 @@ import Testing
         #expect(state.events.count == 4, "a new outage is a new line")
     }
 
+    /// Was: on a server without rules `r` wrote another user's data, while the help said the
+    /// rules refuse it.
+    @Test func writingAnotherUsersPresenceAsksFirstWhereTheRulesAreNotKnown() {
+        var state = Fixture.state(width: 120, height: 40)
+        #expect(DashboardReducer.reduce(&state, .key(.character("r"))) == [.writeForbidden], "embedded: at once")
+        var remote = Fixture.snapshot()
+        remote.enforcesPresenceRules = false
+        remote.server = "db.example.com:9000 ns=demo"
+        _ = DashboardReducer.reduce(&state, .snapshot(remote))
+        #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
+        #expect(state.notice?.text.contains("Press r again") == true)
+        #expect(DashboardReducer.reduce(&state, .key(.character("r"))) == [.writeForbidden])
+        // An answer too late asks again.
+        #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
+        remote.takenAt += DashboardState.confirmationWindowMs + 1_000
+        _ = DashboardReducer.reduce(&state, .snapshot(remote))
+        #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
+    }
+
     @Test func resizeKeepsTheSelectionInRange() {
         var state = Fixture.state(width: 120, height: 40)
         state.selectedUser = 4

@@ -56,7 +56,7 @@ enum Fixture {
         connected: Bool = true, mode: LinkMode = .up, pending: [PendingWrite] = [], dead: [DeadLetter] = [],
         users: [UserPresence] = users()
     ) -> SimulationSnapshot {
-        SimulationSnapshot(
+        var snapshot = SimulationSnapshot(
             takenAt: now, server: "embedded 127.0.0.1:40000 ns=presencetop", heartbeatTimeoutMs: 5_000,
             thisDevice: SimulationSnapshot.ThisDevice(
                 user: "morgan", device: "this device", entryKey: connected ? "mine" : nil,
@@ -67,6 +67,8 @@ enum Fixture {
                 .init(label: "sam/phone", injectedOffsetMs: 1_200, estimatedOffsetMs: -1_190),
                 .init(label: "alex/laptop", injectedOffsetMs: -40, estimatedOffsetMs: 42),
             ])
+        snapshot.enforcesPresenceRules = true
+        return snapshot
     }
 
     /// A state of `width` × `height` that has seen `snapshot`, in UTC.

@@ -36,4 +36,26 @@ import Testing
         client.close()
         await server.stop()
     }
+
+    /// Was: a transaction made offline showed `in flight` (plain writes said `queued`).
+    @Test func aTransactionMadeOfflineIsQueuedUntilItIsSent() async throws {
+        let server = try await TestServer.start()
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        try await client.reference(withPath: "counter").setValue(1)
+        client.goOffline()
+        client.reference(withPath: "counter").runTransactionBlock(
+            { data in
+                data.value = ((data.value as? Int) ?? 0) + 1
+                return .success(withValue: data)
+            }, andCompletionBlock: nil)
+        #expect(try await eventually { client.pendingWrites.count == 1 })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(client.pendingWrites.first?.state == .queued, "\(client.pendingWrites)")
+        #expect(client.pendingWrites.first?.attempts == 0)
+        client.goOnline()
+        await client.waitForPendingWrites()
+        #expect(try await http("GET", "/counter.json", port: server.port).json == 2)
+        client.close()
+        await server.stop()
+    }
 }

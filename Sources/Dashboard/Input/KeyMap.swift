@@ -48,7 +48,7 @@ public enum KeyMap {
             command: .effect(.toggleCredential)),
         KeyBinding(
             keys: [.character("r")], label: "r", hint: nil,
-            help: "write another user's presence (the rules refuse it: a dead letter)",
+            help: "another user's presence: refused by rules (elsewhere: asks first)",
             command: .effect(.writeForbidden)),
         KeyBinding(
             keys: [.character("d")], label: "d", hint: "add device", help: "add a simulated device",

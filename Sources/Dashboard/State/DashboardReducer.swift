@@ -65,6 +65,20 @@ public enum DashboardReducer {
 
     private static func perform(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
         switch command {
+        case .effect(.writeForbidden) where !(state.snapshot?.enforcesPresenceRules ?? false):
+            // On a server whose rules are not known, the write may go through: say so, and ask.
+            if let asked = state.confirmationAskedAt, state.now - asked <= DashboardState.confirmationWindowMs {
+                state.confirmationAskedAt = nil
+                return [.writeForbidden]
+            }
+            state.confirmationAskedAt = state.now
+            let server = state.snapshot?.server ?? "this server"
+            let line = EventLine(
+                at: state.now,
+                text: "r writes another user's presence on \(server); its rules decide, and with none it goes through. "
+                    + "Press r again to do it.", role: .warn)
+            state.notice = line
+            return []
         case .effect(let effect):
             return [effect]
         case .quit:

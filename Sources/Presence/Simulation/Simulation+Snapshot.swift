@@ -34,6 +34,7 @@ extension Simulation {
             thisDevice: thisDeviceSnapshot(), users: users, silenceMs: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
+        snapshot.enforcesPresenceRules = embedded != nil
         snapshot.staleAfterMs = max(
             snapshot.heartbeatTimeoutMs ?? 15_000, 3 * Int64(Self.feedPingIntervalMs) + Self.feedPingGraceMs)
         return snapshot

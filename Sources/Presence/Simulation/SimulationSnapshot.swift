@@ -83,6 +83,9 @@ public struct SimulationSnapshot: Sendable, Equatable {
     public var ownEntryKeys: Set<String>
     /// Every simulated device's clock.
     public var deviceClocks: [DeviceClock]
+    /// Whether the server is known to enforce the presence rules (the embedded one does; another
+    /// server's rules are its own, and may be none).
+    public var enforcesPresenceRules = false
     /// The connection that feeds ``users`` (the simulation's watcher, straight to the server).
     public var presenceFeed: ConnectionStatus?
     /// How long a connection may go without hearing from the server before what it fed counts

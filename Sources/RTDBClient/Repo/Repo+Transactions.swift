@@ -128,7 +128,6 @@ extension Repo {
             let payload = attempt.outputRaw
             let key = idempotencyKey(attempt.pendingID, attempt: attempt.retryCount)
             for record in queue {
-                pendingWrites.markSent(record.pendingID)
                 // A named transaction remembers what it sent: after a crash, the same attempt is sent
                 // again under the same key, so one the server already applied is not applied twice.
                 if record.name != nil {
@@ -141,7 +140,12 @@ extension Repo {
                 }
             }
             let data = payload.exportJSON
-            put(.set, path: path, data: data, hash: hash, idempotencyKey: key) {
+            // In flight once it is on the wire, as plain writes are: while offline it is queued.
+            let pendingIDs = queue.map(\.pendingID)
+            let onSend: () -> Void = { [weak self] in
+                for id in pendingIDs { self?.pendingWrites.markSent(id) }
+            }
+            put(.set, path: path, data: data, hash: hash, idempotencyKey: key, onSend: onSend) {
                 [self] status, _ in
                 handleTransactionResponse(path: path, records: queue, status: status, database: database)
             }
