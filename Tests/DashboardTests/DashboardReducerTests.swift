@@ -212,6 +212,49 @@ import Testing
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
     }
 
+    /// Was: below 120×32 the events were folded away, so `r` and `t` seemed to do nothing.
+    @Test func whatAKeyDidShowsOnTheStatusLineWhereTheEventsDoNotFit() {
+        let refused = DeadLetter(
+            write: Fixture.write(7, age: 1_000), status: "permission_denied", reason: "no .write rule allows it",
+            failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
+        var small = Fixture.state(width: 80, height: 24)
+        _ = DashboardReducer.reduce(&small, .event(SimulationEvent(.deadLetter(refused))))
+        #expect(small.notice?.text.contains("write 7 refused") == true, "\(String(describing: small.notice))")
+        _ = DashboardReducer.reduce(
+            &small, .event(SimulationEvent(.presence(.userOffline(user: "sam", lastOnline: nil)))))
+        #expect(small.notice?.text.contains("write 7 refused") == true, "presence changes are not a key's outcome")
+        var large = Fixture.state(width: 160, height: 48)
+        _ = DashboardReducer.reduce(&large, .event(SimulationEvent(.deadLetter(refused))))
+        #expect(large.notice == nil, "the events pane shows it")
+        #expect(large.events.last?.text.contains("write 7 refused") == true)
+    }
+
+    /// Was: a 3 ms wobble filled the strip's height, and moving the clock ahead drew a drop.
+    @Test func theSkewStripHasAScaleAndRisesWhenTheClockGoesAhead() {
+        var state = Fixture.state(width: 160, height: 48)
+        var second: Int64 = 0
+        func feed(_ offsets: [Double]) {
+            for offset in offsets {
+                second += 1
+                var snapshot = Fixture.snapshot()
+                snapshot.takenAt = Fixture.now + second * 1_000
+                snapshot.thisDevice?.status.clockSkew = ClockSkewEstimate(offsetMs: offset, errorBoundMs: 4, samples: 9)
+                _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+            }
+        }
+        feed([-200, -203, -201, -202, -200, -203])
+        // The clock pane's strip: the last "history " on its row (the connection pane has one too).
+        func strip() -> String {
+            let row = DashboardRenderer().render(state).text.split(separator: "\n").first { $0.contains("ahead") } ?? ""
+            return row.components(separatedBy: "history ").last ?? ""
+        }
+        #expect(strip().contains("+200 ms…+205 ms ahead"), "\(strip())")
+        #expect(!strip().contains("█"), "a wobble of 3 ms stays near the middle: \(strip())")
+        feed([-1_200, -1_200])
+        #expect(strip().contains("+200 ms…+1.2 s ahead"), "\(strip())")
+        #expect(strip().hasPrefix("▁") && strip().prefix(8).hasSuffix("█"), "a second ahead draws a rise: \(strip())")
+    }
+
     @Test func resizeKeepsTheSelectionInRange() {
         var state = Fixture.state(width: 120, height: 40)
         state.selectedUser = 4

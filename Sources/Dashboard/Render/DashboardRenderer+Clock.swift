@@ -3,6 +3,8 @@ import Presence
 extension DashboardRenderer {
     /// The skew warning threshold: past this either way the pane warns.
     static let skewWarningMs = 1_000.0
+    /// The least range the skew strip's height stands for: jitter of a few ms stays near the middle.
+    static let skewScaleFloorMs = 100.0
 
     /// `.info/serverTimeOffset`, the estimated server time, the continuous estimate with its
     /// error, its history, and each simulated device's skew.
@@ -39,10 +41,23 @@ extension DashboardRenderer {
             Segment("server time ", .muted),
             Segment(Format.timeOfDay(ms: snapshot.serverTimeEstimate, zone: state.timeZone, milliseconds: true), .text),
         ])
-        let sparkWidth = max(0, rect.width - 10)
+        // This device's clock minus the server's, as the devices line reads: up is ahead, so `+`
+        // draws a rise. The scale is printed beside it, and a wobble of a few ms stays a wobble.
+        let ahead = state.skewHistory.values.map { -$0 }
+        var scale = ""
+        var sparkWidth = max(0, rect.width - 10)
+        if let range = Sparkline.range(ahead, width: sparkWidth) {
+            scale =
+                range.low.rounded() == range.high.rounded()
+                ? "  \(Format.signedMilliseconds(range.low)) ahead"
+                : "  \(Format.signedMilliseconds(range.low))…\(Format.signedMilliseconds(range.high)) ahead"
+            sparkWidth = max(0, sparkWidth - CellGrid.columns(of: scale))
+        }
         lines.append([
             Segment("history ", .muted),
-            Segment(Sparkline.text(state.skewHistory.values, width: sparkWidth, glyphs: glyphs), .graph),
+            Segment(
+                Sparkline.text(ahead, width: sparkWidth, glyphs: glyphs, minimumSpan: Self.skewScaleFloorMs), .graph),
+            Segment(scale, .muted),
         ])
         lines.append(devices(snapshot, width: rect.width))
         for (row, line) in lines.prefix(rect.height).enumerated() {

@@ -64,7 +64,11 @@ public struct DashboardRenderer: Sendable {
             return title
         case .pending:
             let count = state.snapshot?.thisDevice?.pendingWrites.count ?? 0
-            return [Segment("Pending writes (\(count))", .title)]
+            var title = [Segment("Pending writes (\(count))", .title)]
+            // The dead letters' count shows at every size, also where their list does not fit.
+            let dead = state.snapshot?.thisDevice?.deadLetters.count ?? 0
+            if dead > 0 { title.append(Segment("  \(dead) refused", .bad)) }
+            return title
         default:
             return [Segment(pane.title, .title)]
         }

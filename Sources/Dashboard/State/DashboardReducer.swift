@@ -183,7 +183,21 @@ public enum DashboardReducer {
                 state.lastRetryReason = nil
             }
         }
-        append(EventLine(at: at, text: text, role: role, fold: fold), &state)
+        let line = EventLine(at: at, text: text, role: role, fold: fold)
+        append(line, &state)
+        // What a key did is seen at every size: with the events folded away, on the status line.
+        if !state.layout.panes.contains(.events), isOutcomeOfAKey(event.kind) { state.notice = line }
+    }
+
+    /// Events that answer a key: a refusal, a transaction's end, a credential, a device added or
+    /// crashed, a clock or link change.
+    private static func isOutcomeOfAKey(_ kind: SimulationEvent.Kind) -> Bool {
+        switch kind {
+        case .deadLetter, .transaction, .credential, .deviceAdded, .deviceCrashed, .clock, .linkConditions, .link:
+            return true
+        case .connection, .presence, .queue, .acknowledged, .credentialRenewed, .notice:
+            return false
+        }
     }
 
     private static func append(_ line: EventLine, _ state: inout DashboardState) {
