@@ -70,6 +70,36 @@ import Testing
         #expect(!live.line(8).contains("stale"), "\(live.line(8))")
     }
 
+    /// Was: at 80×24 the help was cut (G, /, Enter, Esc, T, q unreachable), could not scroll, and
+    /// keys acted behind it (`n` toggled the network).
+    @Test func theHelpScrollsAndTakesTheKeysAt80x24() {
+        var state = Fixture.state(width: 80, height: 24)
+        _ = DashboardReducer.reduce(&state, .key(.character("?")))
+        var grid = DashboardRenderer().render(state)
+        #expect(grid.text.contains("more below"), "\(grid.text)")
+        #expect(DashboardReducer.reduce(&state, .key(.character("n"))).isEmpty, "n does nothing behind the help")
+        #expect(state.showsHelp)
+        _ = DashboardReducer.reduce(&state, .key(.character("G")))
+        grid = DashboardRenderer().render(state)
+        for label in ["quit (also Ctrl-C)", "next theme", "this help"] {
+            #expect(grid.text.contains(label), "\(label) reachable at the bottom")
+        }
+        #expect(!grid.text.contains("more below"))
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+        // Every binding is reachable by scrolling.
+        _ = DashboardReducer.reduce(&state, .key(.character("g")))
+        var seen = Set<String>()
+        for _ in 0..<KeyMap.bindings.count {
+            let text = DashboardRenderer().render(state).text
+            for binding in KeyMap.bindings where text.contains(binding.help) { seen.insert(binding.help) }
+            _ = DashboardReducer.reduce(&state, .key(.down))
+        }
+        #expect(seen.count == KeyMap.bindings.count)
+        _ = DashboardReducer.reduce(&state, .key(.escape))
+        #expect(!state.showsHelp)
+        #expect(DashboardReducer.reduce(&state, .key(.character("n"))) == [.toggleNetwork], "n acts once it is closed")
+    }
+
     @Test func helpOverlay() {
         var state = Fixture.state(width: 80, height: 31)
         _ = DashboardReducer.reduce(&state, .key(.character("?")))

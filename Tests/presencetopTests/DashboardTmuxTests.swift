@@ -184,6 +184,29 @@ import Testing
         try await tmux.send("q")
     }
 
+    /// Was: at 80×24 the help was cut, did not scroll, and `n` toggled the network behind it.
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func theHelpScrollsAndKeepsItsKeysAt80x24() async throws {
+        let (command, home) = try Self.command("--users 1 --churn 0 --memory")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 80, height: 24)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") }
+        #expect(ok, "\(screen)")
+        try await tmux.send("?")
+        (ok, screen) = try await tmux.waitFor { $0.contains("Help: keys") && $0.contains("more below") }
+        #expect(ok, "the help says there is more:\n\(screen)")
+        try await tmux.send("n")
+        try await tmux.send("G")
+        (ok, screen) = try await tmux.waitFor { $0.contains("quit (also Ctrl-C)") && !$0.contains("more below") }
+        #expect(ok, "G scrolls to the end:\n\(screen)")
+        try await tmux.send("Escape")
+        (ok, screen) = try await tmux.waitFor { !$0.contains("Help: keys") }
+        #expect(
+            ok && screen.contains("● connected") && screen.contains("link up"), "n did nothing behind it:\n\(screen)")
+        try await tmux.send("q")
+    }
+
     static func signal(_ number: Int32, childOf pane: String) async throws {
         let pkill = URL(fileURLWithPath: "/usr/bin/pkill")
         _ = try await ChildProcess(pkill, ["-\(number)", "-P", pane, "-f", "presencetop"]).waitForExit()

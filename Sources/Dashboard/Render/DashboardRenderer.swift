@@ -128,14 +128,22 @@ public struct DashboardRenderer: Sendable {
         grid.fill(rect, role: .overlay)
         let inside = Box(rect: rect, title: [Segment("Help: keys", .title)], focused: true).draw(
             in: &grid, glyphs: glyphs)
-        for (row, line) in lines.prefix(inside.height - 1).enumerated() {
+        let capacity = max(0, inside.height - 1)
+        let first = min(max(0, state.helpScroll), max(0, lines.count - capacity))
+        for (row, line) in lines.dropFirst(first).prefix(capacity).enumerated() {
             let label = String(line.prefix(labelWidth))
             let x = grid.put(label, x: inside.x + 1, y: inside.y + row, role: .key, limit: inside.maxX)
             grid.put(String(line.dropFirst(labelWidth)), x: x, y: inside.y + row, role: .overlay, limit: inside.maxX)
         }
         if inside.height > 1 {
-            grid.put(
-                glyphs.fold("? or Esc closes"), x: inside.x + 1, y: inside.maxY - 1, role: .muted, limit: inside.maxX)
+            var closing = "? or Esc closes"
+            if capacity < lines.count {
+                // Where it is, and that there is more: the keys move it as they move a list.
+                let last = min(lines.count, first + capacity)
+                let more = last < lines.count ? ", more below" : ""
+                closing = "\(first + 1)–\(last) of \(lines.count)\(more) · ↑/↓ scroll · " + closing
+            }
+            grid.put(glyphs.fold(closing), x: inside.x + 1, y: inside.maxY - 1, role: .muted, limit: inside.maxX)
         }
     }
 }

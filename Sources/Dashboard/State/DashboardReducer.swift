@@ -60,7 +60,26 @@ public enum DashboardReducer {
             return []
         }
         guard let command = KeyMap.command(for: key) else { return [] }
+        if state.showsHelp { return helpKey(command, &state) }
         return perform(command, &state)
+    }
+
+    /// With the help open, its keys scroll it, close it or quit; nothing acts behind it.
+    private static func helpKey(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
+        let page = max(1, state.helpCapacity - 1)
+        switch command {
+        case .moveUp: state.helpScroll -= 1
+        case .moveDown: state.helpScroll += 1
+        case .pageUp: state.helpScroll -= page
+        case .pageDown: state.helpScroll += page
+        case .top: state.helpScroll = 0
+        case .bottom: state.helpScroll = state.maxHelpScroll
+        case .toggleHelp, .cancel: state.showsHelp = false
+        case .quit: return perform(.quit, &state)
+        default: break
+        }
+        state.helpScroll = min(max(0, state.helpScroll), state.maxHelpScroll)
+        return []
     }
 
     private static func perform(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
@@ -86,6 +105,7 @@ public enum DashboardReducer {
             return [.quit]
         case .toggleHelp:
             state.showsHelp.toggle()
+            state.helpScroll = 0
         case .cancel:
             if state.showsHelp { state.showsHelp = false } else { state.filter = "" }
             clampSelection(&state)

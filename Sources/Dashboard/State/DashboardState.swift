@@ -26,6 +26,8 @@ public struct DashboardState: Sendable, Equatable {
     public var isEditingFilter = false
     /// Whether the help is shown.
     public var showsHelp = false
+    /// The first key binding the help shows (it scrolls where the terminal is short).
+    public var helpScroll = 0
     /// The themes there are.
     public var themeNames = ["default"]
     /// The theme in use.
@@ -81,4 +83,15 @@ public struct DashboardState: Sendable, Equatable {
 
     /// The layout for the current size.
     public var layout: DashboardLayout { DashboardLayout(width: width, height: height) }
+}
+
+extension DashboardState {
+    /// How many key bindings the help overlay shows at once at this size.
+    public var helpCapacity: Int {
+        // The box takes two rows and its closing line one; it leaves a row above and below.
+        max(1, min(height - 2, KeyMap.bindings.count + 3) - 3)
+    }
+
+    /// The largest useful ``helpScroll``.
+    public var maxHelpScroll: Int { max(0, KeyMap.bindings.count - helpCapacity) }
 }
