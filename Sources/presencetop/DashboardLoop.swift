@@ -118,9 +118,13 @@ final class DashboardLoop: Sendable {
         }
     }
 
+    /// A theme that could not be used: on the status line now, and in full on stderr, which the
+    /// terminal holds while the screen is ours and prints when the dashboard exits.
     private func report(_ error: ThemeError, _ state: inout DashboardState) {
         logger.warning("theme: \(error)")
-        _ = DashboardReducer.reduce(&state, .notice("theme: \(error); using the built-in default", role: .warn))
+        FileHandle.standardError.write(Data("presencetop: theme: \(error); used the built-in default\n".utf8))
+        let firstLine = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+        _ = DashboardReducer.reduce(&state, .notice("theme: \(firstLine); using the built-in default", role: .warn))
     }
 
     private func perform(_ effect: DashboardEffect) {

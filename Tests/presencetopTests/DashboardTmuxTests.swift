@@ -10,9 +10,9 @@ import Testing
 
     /// A command line that runs the dashboard with its own state and data folders (under `home`,
     /// a new folder unless given).
-    static func command(_ arguments: String = "", environment extra: [String] = [], home: URL? = nil) throws -> (
-        String, URL
-    ) {
+    static func command(
+        _ arguments: String = "", environment extra: [String] = [], home: URL? = nil, directory: URL? = nil
+    ) throws -> (String, URL) {
         let home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-tmux-\(UUID())")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let environment =
@@ -20,7 +20,8 @@ import Testing
                 "LANG=C.UTF-8", "TERM=xterm-256color", "XDG_STATE_HOME=\(home.path)/state",
                 "XDG_DATA_HOME=\(home.path)/data", "XDG_CONFIG_HOME=\(home.path)/config",
             ] + extra).joined(separator: " ")
-        return ("cd \(Self.packageRoot.path) && env \(environment) \(ChildProcess.presencetop.path) \(arguments)", home)
+        let folder = (directory ?? Self.packageRoot).path
+        return ("cd \(folder) && env \(environment) \(ChildProcess.presencetop.path) \(arguments)", home)
     }
 
     /// The package's folder (where `themes/` is).
@@ -205,6 +206,37 @@ import Testing
         #expect(
             ok && screen.contains("● connected") && screen.contains("link up"), "n did nothing behind it:\n\(screen)")
         try await tmux.send("q")
+    }
+
+    /// Was: outside the repository only `default` was found, and a theme that could not be used
+    /// fell back with nothing said (its notice was cleared by the first frame).
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func themesAreFoundAnywhereAndTheirProblemsAreShown() async throws {
+        let elsewhere = FileManager.default.temporaryDirectory
+        let (command, home) = try Self.command(
+            "--users 1 --churn 0 --memory --theme solarized-dark", directory: elsewhere)
+        defer { try? FileManager.default.removeItem(at: home) }
+        do {
+            let tmux = try await TmuxSession(command: command, width: 120, height: 32)
+            defer { tmux.close() }
+            var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") }
+            #expect(ok && !screen.contains("theme:"), "a shipped theme from another folder:\n\(screen)")
+            // T cycles through the shipped themes: after solarized-dark come default, then ansi.
+            try await tmux.send("T")
+            try await tmux.send("T")
+            (ok, screen) = try await tmux.waitFor { $0.contains("theme ansi") }
+            #expect(ok, "the shipped themes cycle:\n\(screen)")
+            try await tmux.send("q")
+        }
+        let (broken, _) = try Self.command(
+            "--users 1 --churn 0 --memory --theme /nonexistent/theme.toml", home: home, directory: elsewhere)
+        let tmux = try await TmuxSession(command: broken, width: 120, height: 32)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("theme:") }
+        #expect(ok && screen.contains("/nonexistent/theme.toml"), "the problem on the status line:\n\(screen)")
+        try await tmux.send("q")
+        (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
+        #expect(ok && screen.contains("presencetop: theme:"), "and printed after exit:\n\(screen)")
     }
 
     static func signal(_ number: Int32, childOf pane: String) async throws {

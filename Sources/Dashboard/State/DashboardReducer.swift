@@ -15,6 +15,8 @@ public enum DashboardReducer {
             clampSelection(&state)
         case .snapshot(let snapshot):
             state.snapshot = snapshot
+            // A notice made before the first snapshot had no time yet: its time starts now.
+            if state.now == 0, state.notice?.at == 0 { state.notice?.at = snapshot.takenAt }
             state.now = snapshot.takenAt
             sample(&state)
             if let notice = state.notice, state.now - notice.at > 6_000 { state.notice = nil }

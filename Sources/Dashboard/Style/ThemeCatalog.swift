@@ -11,10 +11,13 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// The usual folders: `$XDG_CONFIG_HOME/presencetop/themes` (or `~/.config/…`), `./themes`,
-    /// and `share/presencetop/themes` beside the executable's folder.
+    /// `share/presencetop/themes` beside the executable's folder (an installed copy), and the
+    /// shipped `themes/` of the source tree it was built from, so that a build finds its themes
+    /// wherever it runs.
     public static func standard(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
+        executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? "."),
+        sourceTree: URL = ThemeCatalog.sourceTreeThemes
     ) -> ThemeCatalog {
         let config =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
@@ -24,8 +27,15 @@ public struct ThemeCatalog: Sendable {
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("themes"),
             executable.resolvingSymlinksInPath().deletingLastPathComponent()
                 .appendingPathComponent("../share/presencetop/themes").standardized,
+            sourceTree,
         ])
     }
+
+    /// The `themes/` folder of the package this was built from (this file is
+    /// `Sources/Dashboard/Style/ThemeCatalog.swift` in it).
+    public static let sourceTreeThemes = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("themes")
 
     /// Every theme's name: `default` first, then the files' names, sorted, each once.
     public var names: [String] {
