@@ -30,13 +30,13 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(help: "Where the presence tree lives.")
     var presencePath = "users"
 
-    @Option(help: "Simulated users on the embedded server.")
+    @Option(parsing: .unconditional, help: "Simulated users on the embedded server.")
     var users = 8
 
-    @Option(help: "Simulated users on a --url server (none by default: it is someone else's).")
+    @Option(parsing: .unconditional, help: "Simulated users on a --url server (none by default: it is someone else's).")
     var simulate = 0
 
-    @Option(help: "Devices per simulated user.")
+    @Option(parsing: .unconditional, help: "Devices per simulated user.")
     var devices = 2
 
     @Option(help: "Seeds the links' jitter, the devices' clocks and the scenario.")
@@ -45,10 +45,10 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(help: "The links' conditions: perfect, lan, wifi, mobile or poor.")
     var link = "wifi"
 
-    @Option(help: "The embedded server's heartbeat timeout in seconds.")
+    @Option(parsing: .unconditional, help: "The embedded server's heartbeat timeout in seconds.")
     var heartbeatTimeout: Double = 5
 
-    @Option(help: "Seconds between the population's scenario steps (0: a calm population).")
+    @Option(parsing: .unconditional, help: "Seconds between the population's scenario steps (0: a calm population).")
     var churn: Double = 4
 
     @Flag(help: "Keep the embedded server's data in memory.")
@@ -87,6 +87,15 @@ struct DashboardCommand: AsyncParsableCommand {
                         .utf8))
             throw ExitCode(2)
         }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            // Such a terminal cannot move the cursor: the screen would be one line and debris.
+            FileHandle.standardError.write(
+                Data(
+                    "presencetop: the dashboard needs a terminal that can move the cursor (TERM=\(term.isEmpty ? "<unset>" : term)); for a line-based run use 'presencetop demo'\n"
+                        .utf8))
+            throw ExitCode(2)
+        }
         let logger = try makeLogger()
         let wake = try WakePipe()
         let inbox = ActionInbox()
@@ -97,8 +106,10 @@ struct DashboardCommand: AsyncParsableCommand {
         if churn > 0 { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
         let loop = DashboardLoop(
             simulation: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(), logger: logger)
-        await loop.run()
+        let status = await loop.run()
         await simulation.stop()
+        // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.
+        if status != 0 { throw ExitCode(status) }
     }
 
     private func options() throws -> SimulationOptions {

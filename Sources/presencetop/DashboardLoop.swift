@@ -23,7 +23,8 @@ final class DashboardLoop: Sendable {
     private let themeName: String
     private let catalog: ThemeCatalog
     private let logger: Logger
-    private let quit = Atomic<Bool>(false)
+    /// The signal that asked it to stop, or 0.
+    private let quitSignal = Atomic<Int32>(0)
 
     init(
         simulation: Simulation, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
@@ -38,17 +39,22 @@ final class DashboardLoop: Sendable {
     }
 
     /// Runs until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, and gives the terminal back.
-    func run() async {
+    ///
+    /// - Returns: The exit status, as a shell reports it: 0 for `q`, 130 for Ctrl-C or SIGINT,
+    ///   128 + the signal's number for the others.
+    func run() async -> Int32 {
         let signals = watchSignals()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
             let thread = Thread { [self] in
-                loop()
-                done.resume()
+                let interrupted = loop()
+                let signal = quitSignal.load(ordering: .relaxed)
+                done.resume(returning: signal != 0 ? 128 + signal : (interrupted ? 128 + SIGINT : 0))
             }
             thread.name = "presencetop.dashboard"
             thread.start()
         }
         for source in signals { source.cancel() }
+        return status
     }
 
     private func watchSignals() -> [any DispatchSourceSignal] {
@@ -56,7 +62,7 @@ final class DashboardLoop: Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
-                quit.store(true, ordering: .relaxed)
+                quitSignal.store(number, ordering: .relaxed)
                 wake.signal()
             }
             source.resume()
@@ -64,7 +70,8 @@ final class DashboardLoop: Sendable {
         }
     }
 
-    private func loop() {
+    /// Draws and reacts until asked to quit; true when that was Ctrl-C.
+    private func loop() -> Bool {
         var (theme, themeError) = catalog.load(themeName)
         let terminal = CursesTerminal(theme: theme, environment: ProcessInfo.processInfo.environment)
         defer { terminal.close() }
@@ -91,7 +98,7 @@ final class DashboardLoop: Sendable {
             let timeout = pending ? max(1, Self.frameMs - (now - lastSnapshot)) : Self.tickMs - (now - lastSnapshot)
             let (keys, resized) = terminal.waitForInput(timeoutMs: Int32(max(1, timeout)), wakeFD: wake.readEnd)
             wake.drain()
-            if quit.load(ordering: .relaxed) { break }
+            if quitSignal.load(ordering: .relaxed) != 0 { break }
             if resized {
                 let size = terminal.size
                 _ = DashboardReducer.reduce(&state, .resize(width: size.width, height: size.height))
@@ -116,6 +123,7 @@ final class DashboardLoop: Sendable {
             }
             if !keys.isEmpty { lastSnapshot = 0 }
         }
+        return state.isInterrupted
     }
 
     /// A theme that could not be used: on the status line now, and in full on stderr, which the

@@ -16,4 +16,17 @@ struct Presencetop: AsyncParsableCommand {
         subcommands: [DashboardCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self],
         defaultSubcommand: DashboardCommand.self
     )
+
+    /// Runs the command line; `presencetop --help` also lists the dashboard's options, since the
+    /// dashboard is what `presencetop` alone opens.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--help"] || arguments == ["-h"] {
+            print(helpMessage())
+            print("\nTHE DASHBOARD (what presencetop alone opens):\n")
+            print(helpMessage(for: DashboardCommand.self))
+            return
+        }
+        await main(nil)
+    }
 }

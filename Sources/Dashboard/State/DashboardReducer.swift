@@ -49,6 +49,7 @@ public enum DashboardReducer {
                 state.isEditingFilter = false
             case .interrupt:
                 state.isQuitting = true
+                state.isInterrupted = true
                 return [.quit]
             default: break
             }
@@ -62,6 +63,7 @@ public enum DashboardReducer {
             return []
         }
         guard let command = KeyMap.command(for: key) else { return [] }
+        if key == .interrupt { state.isInterrupted = true }
         if state.showsHelp { return helpKey(command, &state) }
         return perform(command, &state)
     }

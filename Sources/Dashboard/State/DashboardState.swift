@@ -60,6 +60,8 @@ public struct DashboardState: Sendable, Equatable {
     public var timeZone: TimeZone = .current
     /// Set by `q`: the loop ends.
     public var isQuitting = false
+    /// Whether it quits because of Ctrl-C (the process then exits 130, as after SIGINT).
+    public var isInterrupted = false
 
     /// How many events the timeline keeps.
     public static let eventCapacity = 500
