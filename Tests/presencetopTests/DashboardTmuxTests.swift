@@ -103,7 +103,7 @@ import Testing
             for _ in 0..<3 { try await tmux.send("w") }
             // Three notes wait (the presence entry's acknowledgement may have been lost with the
             // network too, and then it waits beside them).
-            (ok, screen) = try await tmux.waitFor { $0.components(separatedBy: "/notes/morgan/").count == 4 }
+            (ok, screen) = try await tmux.waitFor { $0.components(separatedBy: "set         /notes").count == 4 }
             #expect(ok, "three writes wait offline:\n\(screen)")
             try await tmux.send("q")
             (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }

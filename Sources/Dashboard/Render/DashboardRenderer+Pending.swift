@@ -34,8 +34,13 @@ extension DashboardRenderer {
                 Format.bytes(write.bytes), Format.shortDuration(ms: state.now - Self.milliseconds(write.enqueuedAt)),
             ]
             var row = [Segment(" ")]
-            for (value, (_, width)) in zip(values, columns) {
-                row.append(Segment(Format.fit(value, width - 1, ellipsis: glyphs.ellipsis) + " "))
+            for (index, (value, (_, width))) in zip(values, columns).enumerated() {
+                // A path keeps its end (the key that tells rows apart): cut in the middle.
+                let fitted =
+                    index == 2
+                    ? Format.fitMiddle(value, width - 1, ellipsis: glyphs.ellipsis)
+                    : Format.fit(value, width - 1, ellipsis: glyphs.ellipsis)
+                row.append(Segment(fitted + " "))
             }
             row.append(Segment(Format.fit(stateText, 9, ellipsis: glyphs.ellipsis) + " ", role))
             row.append(Segment("\(write.attempts)"))
@@ -56,9 +61,11 @@ extension DashboardRenderer {
         let top = rect.y + 2 + writeRows
         grid.put(" Dead letters (\(dead.count))", x: rect.x, y: top, role: .bad, limit: limit)
         for (offset, letter) in dead.suffix(deadRows - 1).enumerated() {
-            let text =
-                " \(letter.id)  \(letter.write.kind.rawValue)  \(letter.write.path)  \(letter.status): \(letter.reason)"
-            grid.put(glyphs.fold(text), x: rect.x, y: top + 1 + offset, role: .bad, limit: limit)
+            let line = [
+                Segment(" \(letter.id)  \(letter.write.kind.rawValue)  \(letter.write.path)  ", .bad),
+                Segment("\(letter.status): \(letter.reason)", .bad),
+            ]
+            grid.put(line, x: rect.x, y: top + 1 + offset, limit: limit, glyphs: glyphs)
         }
     }
 

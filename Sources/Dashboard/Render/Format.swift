@@ -51,6 +51,62 @@ public enum Format {
         return (rounded < 0 ? "−" : "+") + milliseconds(abs(rounded))
     }
 
+    /// `text` cut in the middle to `width` columns (its start and, longer, its end kept around an
+    /// ellipsis), or padded with spaces to it: for paths, whose last key tells rows apart.
+    public static func fitMiddle(_ text: String, _ width: Int, ellipsis: Character = "…") -> String {
+        guard width > 0 else { return "" }
+        let columns = CellGrid.columns(of: text)
+        if columns <= width { return text + String(repeating: " ", count: width - columns) }
+        guard width > 2 else { return fit(text, width, ellipsis: ellipsis) }
+        let characters = Array(text)
+        let tailRoom = (width - 1) * 2 / 3
+        var tail: [Character] = []
+        var used = 0
+        for character in characters.reversed() {
+            let size = CellGrid.columns(of: character)
+            if used + size > tailRoom { break }
+            tail.insert(character, at: 0)
+            used += size
+        }
+        var head = ""
+        for character in characters {
+            let size = CellGrid.columns(of: character)
+            if used + size > width - 1 { break }
+            head.append(character)
+            used += size
+        }
+        return head + String(ellipsis) + String(tail) + String(repeating: " ", count: max(0, width - 1 - used))
+    }
+
+    /// The longest start of `text` within `columns` that ends at a field boundary (before a space
+    /// not inside a number), without the space; nil when there is none: a value is never cut
+    /// inside (`20:38:54`, `874 B`).
+    public static func cutAtBoundary(_ text: String, columns: Int) -> String? {
+        var prefix: [Character] = []
+        var used = 0
+        for character in text {
+            let size = CellGrid.columns(of: character)
+            if used + size > columns { break }
+            prefix.append(character)
+            used += size
+        }
+        if prefix.count == text.count { return text }
+        // The text goes on: cut where a space ends a field, looking back from the limit.
+        var index = prefix.count
+        while index > 0 {
+            index -= 1
+            guard prefix[index] == " ", index > 0 else { continue }
+            let before = prefix[index - 1]
+            let after = index + 1 < text.count ? Array(text)[index + 1] : " "
+            // "874 B", "20 ms": a number and its unit are one value.
+            if before.isNumber && after.isLetter && !after.isUppercase || before.isNumber && after == "B" { continue }
+            var kept = prefix[..<index]
+            while kept.last == " " { kept.removeLast() }
+            return kept.allSatisfy({ $0 == " " }) ? nil : String(kept)
+        }
+        return nil
+    }
+
     /// `text` cut to `width` columns with an ellipsis, or padded with spaces to it.
     public static func fit(_ text: String, _ width: Int, ellipsis: Character = "…") -> String {
         guard width > 0 else { return "" }

@@ -1,0 +1,35 @@
+import Testing
+
+@testable import Dashboard
+
+/// Text that does not fit is cut where a person can tell: with an ellipsis, at a field boundary,
+/// never inside a number; a path keeps its end.
+struct FormatTests {
+    @Test func pathsAreCutInTheMiddle() {
+        let path = "/notes/morgan/-P79MVk37rhO8teM_XlU"
+        let fitted = Format.fitMiddle(path, 20)
+        #expect(CellGrid.columns(of: fitted) == 20)
+        #expect(fitted.hasPrefix("/note") && fitted.contains("…") && fitted.hasSuffix("teM_XlU"), "\(fitted)")
+        #expect(Format.fitMiddle("/a/b", 8) == "/a/b    ")
+    }
+
+    @Test func valuesAreNeverCutInside() {
+        #expect(Format.cutAtBoundary("since 20:38:54 (15s)", columns: 13) == "since")
+        #expect(Format.cutAtBoundary("up 874 B  down 2 KiB", columns: 12) == "up 874 B")
+        #expect(Format.cutAtBoundary("up 874 B  down 2 KiB", columns: 7) == "up")
+        #expect(Format.cutAtBoundary("rules refused the write", columns: 16) == "rules refused")
+        #expect(Format.cutAtBoundary("20:38:54", columns: 5) == nil)
+    }
+
+    /// Was: `since 20:38:5`, `± 20 m`, `up 874 B  down` with nothing to say text was cut.
+    @Test func aLineThatDoesNotFitEndsInAnEllipsis() {
+        var grid = CellGrid(width: 30, height: 1)
+        _ = grid.put(
+            [Segment("● connected  "), Segment("since 20:38:54 (15s)")], x: 0, y: 0, limit: 30, glyphs: .unicode)
+        #expect(grid.line(0) == "● connected  …", "\(grid.line(0))")
+        var wide = CellGrid(width: 40, height: 1)
+        _ = wide.put(
+            [Segment("● connected  "), Segment("since 20:38:54 (15s)")], x: 0, y: 0, limit: 40, glyphs: .unicode)
+        #expect(wide.line(0).hasPrefix("● connected  since 20:38:54 (15s)"))
+    }
+}
