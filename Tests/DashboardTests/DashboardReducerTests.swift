@@ -255,6 +255,33 @@ import Testing
         #expect(strip().hasPrefix("▁") && strip().prefix(8).hasSuffix("█"), "a second ahead draws a rise: \(strip())")
     }
 
+    /// Was: `user50` before `user9`, "1 connections", a filtered title counting everyone, and
+    /// G in the events showing a single line.
+    @Test func namesCountsAndScrollingReadAsAPersonExpects() {
+        let names = ["user50", "user9", "user10", "alex"]
+        let users = names.map { UserPresence(id: $0, connections: [], lastOnline: nil) }
+        var state = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: users))
+        #expect(state.visibleUsers.map(\.id) == ["alex", "user9", "user10", "user50"])
+        _ = DashboardReducer.reduce(&state, .key(.character("/")))
+        for character in "user1" { _ = DashboardReducer.reduce(&state, .key(.character(character))) }
+        let title = DashboardRenderer().render(state).line(7)
+        #expect(title.contains("(1 of 4 users, 0 connections)"), "\(title)")
+        let one = [
+            UserPresence(id: "sam", connections: [.init(id: "c", device: "phone", connectedAt: 1)], lastOnline: nil)
+        ]
+        var single = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: one))
+        let singular = DashboardRenderer().render(single).line(7)
+        #expect(singular.contains("(1 user, 1 connection)"), "\(singular)")
+
+        for index in 0..<100 { _ = DashboardReducer.reduce(&single, .event(SimulationEvent(.notice("n\(index)")))) }
+        single.focus = .events
+        _ = DashboardReducer.reduce(&single, .key(.character("G")))
+        let grid = DashboardRenderer().render(single)
+        let events = grid.text.split(separator: "\n").filter { $0.contains("  n") && $0.contains(":") }
+        #expect(events.count > 3, "G fills the pane: \(events.count) lines")
+        #expect(grid.text.contains("newer above"), "the title says where it is")
+    }
+
     @Test func resizeKeepsTheSelectionInRange() {
         var state = Fixture.state(width: 120, height: 40)
         state.selectedUser = 4

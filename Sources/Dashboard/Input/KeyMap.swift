@@ -31,27 +31,27 @@ public enum KeyMap {
             keys: [.character("w")], label: "w", hint: "write", help: "queue one write from this device",
             command: .effect(.queueWrites(1))),
         KeyBinding(
-            keys: [.character("W")], label: "W", hint: "100 writes", help: "queue 100 writes",
+            keys: [.character("W")], label: "W", hint: "×100", help: "queue 100 writes",
             command: .effect(.queueWrites(100))),
         KeyBinding(
-            keys: [.character("t")], label: "t", hint: "transaction", help: "run a transaction (a counter +1)",
+            keys: [.character("t")], label: "t", hint: "txn", help: "run a transaction (a counter +1)",
             command: .effect(.runTransaction)),
         KeyBinding(
-            keys: [.character("+")], label: "+", hint: nil, help: "this device's clock 1 s ahead",
+            keys: [.character("+")], label: "+", hint: "clock", help: "this device's clock 1 s ahead",
             command: .effect(.shiftClock(ms: 1000))),
         KeyBinding(
-            keys: [.character("-")], label: "-", hint: nil, help: "this device's clock 1 s behind",
+            keys: [.character("-")], label: "-", hint: "clock", help: "this device's clock 1 s behind",
             command: .effect(.shiftClock(ms: -1000))),
         KeyBinding(
-            keys: [.character("a")], label: "a", hint: "credential",
+            keys: [.character("a")], label: "a", hint: "token",
             help: "expire this device's credential (writes pause) / sign in again",
             command: .effect(.toggleCredential)),
         KeyBinding(
-            keys: [.character("r")], label: "r", hint: nil,
+            keys: [.character("r")], label: "r", hint: "forbidden",
             help: "another user's presence: refused by rules (elsewhere: asks first)",
             command: .effect(.writeForbidden)),
         KeyBinding(
-            keys: [.character("d")], label: "d", hint: "add device", help: "add a simulated device",
+            keys: [.character("d")], label: "d", hint: "add", help: "add a simulated device",
             command: .effect(.addDevice)),
         KeyBinding(
             keys: [.character("x")], label: "x", hint: "crash", help: "crash a random simulated device (no goodbye)",

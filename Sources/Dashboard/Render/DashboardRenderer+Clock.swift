@@ -29,7 +29,7 @@ extension DashboardRenderer {
                     Segment(
                         "\(Format.signedMilliseconds(skew.offsetMs)) \(glyphs.plusMinus) \(Format.milliseconds(skew.errorBoundMs))",
                         warn ? .warn : .text),
-                    Segment(" (\(skew.samples) samples)", .muted),
+                    Segment(" (\(Format.count(skew.samples, "sample")))", .muted),
                 ]
                 if warn { line.append(Segment("  \(glyphs.warning) past \(glyphs.plusMinus)1 s", .warn)) }
                 lines.append(line)

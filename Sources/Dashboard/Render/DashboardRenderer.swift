@@ -54,11 +54,15 @@ public struct DashboardRenderer: Sendable {
     func title(of pane: Pane, _ state: DashboardState) -> [Segment] {
         switch pane {
         case .presence:
-            let users = state.snapshot?.users ?? []
+            // What the list shows: with a filter, the users that match out of all.
+            let all = state.snapshot?.users.count ?? 0
+            let users = state.visibleUsers
             let connections = users.reduce(0) { $0 + $1.connections.count }
+            let counted =
+                users.count == all ? Format.count(all, "user") : "\(users.count) of \(Format.count(all, "user"))"
             var title = [
                 Segment("Presence", .title),
-                Segment(" (\(users.count) user\(users.count == 1 ? "" : "s"), \(connections) connections)", .title),
+                Segment(" (\(counted), \(Format.count(connections, "connection")))", .title),
             ]
             if !state.filter.isEmpty { title.append(Segment("  /\(state.filter)", .filter)) }
             return title
@@ -69,6 +73,14 @@ public struct DashboardRenderer: Sendable {
             let dead = state.snapshot?.thisDevice?.deadLetters.count ?? 0
             if dead > 0 { title.append(Segment("  \(dead) refused", .bad)) }
             return title
+        case .events:
+            // Scrolled back from the newest: where in the timeline this is.
+            let skip = state.scroll[.events] ?? 0
+            guard skip > 0 else { return [Segment(pane.title, .title)] }
+            return [
+                Segment(pane.title, .title),
+                Segment("  \(skip) newer above (\(state.events.count) in all)", .muted),
+            ]
         default:
             return [Segment(pane.title, .title)]
         }
@@ -97,14 +109,24 @@ public struct DashboardRenderer: Sendable {
             ]
         } else {
             // Help and quit always show; the others fill what is left, in the keymap's order.
-            let hinted = KeyMap.bindings.filter { $0.hint != nil }
-            let essential = hinted.filter { $0.command == .toggleHelp || $0.command == .quit }
-            let pieces = { (binding: KeyBinding) in
-                [Segment(binding.label, .key), Segment(" \(binding.hint ?? "")  ", .footer)]
+            // Neighbours with one hint share an entry (`+/- clock`).
+            var entries: [(labels: [String], hint: String, essential: Bool)] = []
+            for binding in KeyMap.bindings {
+                guard let hint = binding.hint else { continue }
+                let essential = binding.command == .toggleHelp || binding.command == .quit
+                if let last = entries.last, last.hint == hint, !essential {
+                    entries[entries.count - 1].labels.append(binding.label)
+                } else {
+                    entries.append(([binding.label], hint, essential))
+                }
             }
+            let pieces = { (entry: (labels: [String], hint: String, essential: Bool)) in
+                [Segment(entry.labels.joined(separator: "/"), .key), Segment(" \(entry.hint)  ", .footer)]
+            }
+            let essential = entries.filter(\.essential)
             let reserved = CellGrid.columns(of: essential.flatMap(pieces).map(\.text).joined())
-            for binding in hinted where !essential.contains(binding) {
-                let piece = pieces(binding)
+            for entry in entries where !entry.essential {
+                let piece = pieces(entry)
                 let width = CellGrid.columns(of: (segments + piece).map(\.text).joined())
                 if width + reserved > rect.width { break }
                 segments += piece

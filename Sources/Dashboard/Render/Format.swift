@@ -1,4 +1,5 @@
 import Foundation
+import RTDBCore
 
 /// How the dashboard writes durations, sizes and times.
 public enum Format {
@@ -49,6 +50,39 @@ public enum Format {
         let rounded = value.rounded()
         if rounded == 0 { return "0 ms" }
         return (rounded < 0 ? "−" : "+") + milliseconds(abs(rounded))
+    }
+
+    /// `count` and the noun, singular for one: `1 connection`, `2 connections`.
+    public static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// Order for names people read: runs of digits compare as numbers (`user9` before `user50`),
+    /// the rest by UTF-16 code units; equal under that, by code units alone.
+    public static func naturalLess(_ a: String, _ b: String) -> Bool {
+        var left = Array(a.unicodeScalars)[...]
+        var right = Array(b.unicodeScalars)[...]
+        func digits(_ scalars: inout ArraySlice<Unicode.Scalar>) -> ArraySlice<Unicode.Scalar> {
+            let run = scalars.prefix { ("0"..."9").contains($0) }
+            scalars = scalars.dropFirst(run.count)
+            return run
+        }
+        while let l = left.first, let r = right.first {
+            if ("0"..."9").contains(l), ("0"..."9").contains(r) {
+                let numberL = digits(&left).drop { $0 == "0" }
+                let numberR = digits(&right).drop { $0 == "0" }
+                if numberL.count != numberR.count { return numberL.count < numberR.count }
+                if !numberL.elementsEqual(numberR) {
+                    return numberL.lexicographicallyPrecedes(numberR) { $0.value < $1.value }
+                }
+                continue
+            }
+            if l != r { return UTF16Order.lessThan(String(l), String(r)) }
+            left = left.dropFirst()
+            right = right.dropFirst()
+        }
+        if left.isEmpty != right.isEmpty { return left.isEmpty }
+        return UTF16Order.lessThan(a, b)
     }
 
     /// `text` cut in the middle to `width` columns (its start and, longer, its end kept around an

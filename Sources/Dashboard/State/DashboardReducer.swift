@@ -164,7 +164,9 @@ public enum DashboardReducer {
         let pending = state.snapshot?.thisDevice.map { $0.pendingWrites.count + $0.deadLetters.count } ?? 0
         let limits: [Pane: Int] = [.pending: pending, .events: state.events.count]
         for (pane, rows) in limits {
-            state.scroll[pane] = min(max(0, state.scroll[pane] ?? 0), max(0, rows - 1))
+            // Scrolled to the end, a pane is still full: its last page, not its last line.
+            let page = state.layout.rect(for: pane).map { max(1, $0.height - 2) } ?? 1
+            state.scroll[pane] = min(max(0, state.scroll[pane] ?? 0), max(0, rows - page))
         }
     }
 

@@ -74,7 +74,8 @@ public struct DashboardState: Sendable, Equatable {
 
     /// The users the filter lets through, sorted by id.
     public var visibleUsers: [UserPresence] {
-        let users = snapshot?.users ?? []
+        // In the order people read names: user9 before user50.
+        let users = (snapshot?.users ?? []).sorted { Format.naturalLess($0.id, $1.id) }
         guard !filter.isEmpty else { return users }
         let needle = filter.lowercased()
         return users.filter { user in
