@@ -146,6 +146,9 @@ final class DashboardLoop: Sendable {
         case .shiftClock(let ms): simulation.shiftClock(byMs: ms)
         case .toggleCredential: simulation.toggleCredential()
         case .writeForbidden: simulation.writeForbidden()
+        case .retryDeadLetter(let id): simulation.retryDeadLetter(id: id)
+        case .discardDeadLetter(let id): simulation.discardDeadLetter(id: id)
+        case .reconnectNow: simulation.reconnectNow()
         case .addDevice: Task { await simulation.addDevice() }
         case .crashDevice: Task { await simulation.crashRandomDevice() }
         case .useTheme, .quit: break

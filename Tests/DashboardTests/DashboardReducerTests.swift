@@ -282,6 +282,32 @@ import Testing
         #expect(grid.text.contains("newer above"), "the title says where it is")
     }
 
+    /// R and X act on the selected refused write (↑/↓ in the Pending pane), c reconnects now.
+    @Test func refusedWritesCanBeRetriedOrForgotten() {
+        func letter(_ id: Int) -> DeadLetter {
+            DeadLetter(
+                write: Fixture.write(id, age: 1_000), status: "permission_denied", reason: "no",
+                failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
+        }
+        var state = Fixture.state(width: 160, height: 48)
+        _ = DashboardReducer.reduce(&state, .key(.character("R")))
+        #expect(state.notice?.text == "no refused write to act on")
+        _ = DashboardReducer.reduce(&state, .snapshot(Fixture.snapshot(dead: [letter(5), letter(7)])))
+        #expect(DashboardReducer.reduce(&state, .key(.character("R"))) == [.retryDeadLetter(7)], "the newest")
+        state.focus = .pending
+        _ = DashboardReducer.reduce(&state, .key(.up))
+        #expect(state.selectedDeadLetter == 5)
+        #expect(DashboardReducer.reduce(&state, .key(.character("X"))) == [.discardDeadLetter(5)])
+        let grid = DashboardRenderer().render(state)
+        let row = grid.text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+            $0.contains(" 5  set")
+        }
+        #expect(
+            row.map { grid.roleRuns.split(separator: "\n")[$0].contains("selected") } == true, "the selection is marked"
+        )
+        #expect(DashboardReducer.reduce(&state, .key(.character("c"))) == [.reconnectNow])
+    }
+
     @Test func resizeKeepsTheSelectionInRange() {
         var state = Fixture.state(width: 120, height: 40)
         state.selectedUser = 4

@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func helpOverlay() {
-        var state = Fixture.state(width: 80, height: 31)
+        var state = Fixture.state(width: 80, height: 36)
         _ = DashboardReducer.reduce(&state, .key(.character("?")))
         let grid = DashboardRenderer().render(state)
         for binding in KeyMap.bindings { #expect(grid.text.contains(binding.help), "\(binding.label)") }

@@ -36,4 +36,28 @@ import Testing
         #expect(database.connectionStatus.lastHeardAt == nil, "never heard from a server that is not there")
         database.close()
     }
+
+    /// `reconnectNow()` connects at once instead of waiting out the back-off.
+    @Test func reconnectNowSkipsTheBackOff() async throws {
+        let first = try await TestServer.start()
+        let port = first.port
+        await first.stop()
+        let database = Database(url: "http://127.0.0.1:\(port)?ns=demo")
+        var policy = RetryPolicy()
+        policy.minimumDelayMs = 600_000  // ten minutes: only reconnectNow can connect in time
+        policy.maximumDelayMs = 600_000
+        policy.jitter = 0
+        database.retryPolicy = policy
+        database.reference(withPath: "x").keepSynced(true)
+        #expect(
+            try await eventually {
+                if case .waitingToRetry = database.connectionStatus.phase { return true }
+                return false
+            })
+        let server = try await TestServer.start(configure: { $0.port = port })
+        database.reconnectNow()
+        #expect(try await eventually { database.connectionStatus.phase.isConnected })
+        database.close()
+        await server.stop()
+    }
 }

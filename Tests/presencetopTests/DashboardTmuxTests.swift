@@ -170,7 +170,7 @@ import Testing
     func whatTheServerNoLongerConfirmsIsMarkedStale() async throws {
         let (server, port) = try await ChildProcess.serve(["--memory"])
         defer { server.signal(SIGKILL) }
-        let (command, home) = try Self.command("--url 'http://127.0.0.1:\(port)?ns=stale' --simulate 2 --churn 0")
+        let (command, home) = try Self.command("--url 'http://127.0.0.1:\(port)?ns=feeds' --simulate 2 --churn 0")
         defer { try? FileManager.default.removeItem(at: home) }
         let tmux = try await TmuxSession(command: command, width: 160, height: 40)
         defer { tmux.close() }
@@ -239,6 +239,33 @@ import Testing
         try await tmux.send("q")
         (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
         #expect(ok && screen.contains("presencetop: theme:"), "and printed after exit:\n\(screen)")
+    }
+
+    /// A refused write can be sent again (R) or forgotten (X), as the API allows.
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func refusedWritesAreRetriedAndForgottenWithKeys() async throws {
+        let (command, home) = try Self.command("--users 1 --churn 0 --memory")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 160, height: 40)
+        defer { tmux.close() }
+        func refusals(_ screen: String) -> Int {
+            screen.components(separatedBy: "refused: permission_denied").count - 1
+        }
+        var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Pending writes (0)") }
+        #expect(ok, "\(screen)")
+        try await tmux.send("r")
+        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (0)  1 refused") }
+        #expect(ok, "r: a refused write:\n\(screen)")
+        try await tmux.send("X")
+        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (0) ") && !$0.contains("1 refused") }
+        #expect(ok, "X forgets it:\n\(screen)")
+        try await tmux.send("r")
+        (ok, screen) = try await tmux.waitFor { refusals($0) == 2 && $0.contains("1 refused") }
+        #expect(ok, "r again:\n\(screen)")
+        try await tmux.send("R")
+        (ok, screen) = try await tmux.waitFor { refusals($0) == 3 && $0.contains("1 refused") }
+        #expect(ok, "R sends it again, and the rules refuse it again:\n\(screen)")
+        try await tmux.send("q")
     }
 
     static func signal(_ number: Int32, childOf pane: String) async throws {

@@ -16,6 +16,8 @@ public enum Command: Sendable, Equatable {
     case nextTheme
     /// Show or hide the help.
     case toggleHelp
+    /// Send the selected refused write again / forget it.
+    case retryDeadLetter, discardDeadLetter
     /// Quit.
     case quit
 }

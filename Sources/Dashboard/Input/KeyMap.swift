@@ -51,6 +51,15 @@ public enum KeyMap {
             help: "another user's presence: refused by rules (elsewhere: asks first)",
             command: .effect(.writeForbidden)),
         KeyBinding(
+            keys: [.character("R")], label: "R", hint: nil,
+            help: "send the selected refused write again (↑/↓ in Pending)", command: .retryDeadLetter),
+        KeyBinding(
+            keys: [.character("X")], label: "X", hint: nil, help: "forget the selected refused write",
+            command: .discardDeadLetter),
+        KeyBinding(
+            keys: [.character("c")], label: "c", hint: nil, help: "reconnect now (skip the back-off)",
+            command: .effect(.reconnectNow)),
+        KeyBinding(
             keys: [.character("d")], label: "d", hint: "add", help: "add a simulated device",
             command: .effect(.addDevice)),
         KeyBinding(

@@ -59,11 +59,20 @@ extension DashboardRenderer {
             ], x: rect.x, y: rect.y + 1 + writeRows, limit: limit, glyphs: glyphs)
         guard deadRows > 0 else { return }
         let top = rect.y + 2 + writeRows
-        grid.put(" Dead letters (\(dead.count))", x: rect.x, y: top, role: .bad, limit: limit)
-        for (offset, letter) in dead.suffix(deadRows - 1).enumerated() {
+        grid.put(
+            glyphs.fold(" Dead letters (\(dead.count))  R retry · X forget"), x: rect.x, y: top, role: .bad,
+            limit: limit)
+        // The newest that fit, or from the selected one if it is older.
+        let shown = deadRows - 1
+        let selected = state.currentDeadLetter
+        let selectedIndex = dead.firstIndex { $0.id == selected } ?? dead.count - 1
+        let start = min(max(0, dead.count - shown), selectedIndex)
+        for (offset, letter) in dead.dropFirst(start).prefix(shown).enumerated() {
+            let isSelected = state.focus == .pending && letter.id == selected
+            let role: StyleRole = isSelected ? .selected : .bad
             let line = [
-                Segment(" \(letter.id)  \(letter.write.kind.rawValue)  \(letter.write.path)  ", .bad),
-                Segment("\(letter.status): \(letter.reason)", .bad),
+                Segment(" \(letter.id)  \(letter.write.kind.rawValue)  \(letter.write.path)  ", role),
+                Segment("\(letter.status): \(letter.reason)", role),
             ]
             grid.put(line, x: rect.x, y: top + 1 + offset, limit: limit, glyphs: glyphs)
         }

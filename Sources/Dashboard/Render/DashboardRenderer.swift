@@ -73,6 +73,10 @@ public struct DashboardRenderer: Sendable {
             let dead = state.snapshot?.thisDevice?.deadLetters.count ?? 0
             if dead > 0 { title.append(Segment("  \(dead) refused", .bad)) }
             return title
+        case .connection:
+            // What this is looking at: the server (embedded, or the --url one) and namespace.
+            guard let server = state.snapshot?.server else { return [Segment(pane.title, .title)] }
+            return [Segment(pane.title, .title), Segment(" to \(server)", .muted)]
         case .events:
             // Scrolled back from the newest: where in the timeline this is.
             let skip = state.scroll[.events] ?? 0

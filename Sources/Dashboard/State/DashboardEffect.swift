@@ -14,6 +14,12 @@ public enum DashboardEffect: Sendable, Equatable {
     case shiftClock(ms: Int64)
     /// Write where the rules refuse it (another user's presence): a dead letter with the reason.
     case writeForbidden
+    /// Send this device's refused write with this id again.
+    case retryDeadLetter(Int)
+    /// Forget this device's refused write with this id.
+    case discardDeadLetter(Int)
+    /// Connect this device now instead of waiting out the back-off.
+    case reconnectNow
     /// Expire this device's credential, or sign in again.
     case toggleCredential
     /// Add a simulated device.

@@ -107,6 +107,12 @@ public enum DashboardReducer {
         case .quit:
             state.isQuitting = true
             return [.quit]
+        case .retryDeadLetter, .discardDeadLetter:
+            guard let id = state.currentDeadLetter else {
+                state.notice = EventLine(at: state.now, text: "no refused write to act on", role: .muted)
+                return []
+            }
+            return [command == .retryDeadLetter ? .retryDeadLetter(id) : .discardDeadLetter(id)]
         case .toggleHelp:
             state.showsHelp.toggle()
             state.helpScroll = 0
@@ -148,7 +154,13 @@ public enum DashboardReducer {
     }
 
     private static func move(by delta: Int, _ state: inout DashboardState) {
-        if state.focus == .presence {
+        let letters = state.snapshot?.thisDevice?.deadLetters ?? []
+        if state.focus == .pending, !letters.isEmpty {
+            // In the Pending pane the keys pick the refused write R and X act on.
+            let index = letters.firstIndex { $0.id == state.currentDeadLetter } ?? letters.count - 1
+            let moved = min(max(0, index.addingReportingOverflow(delta).partialValue), letters.count - 1)
+            state.selectedDeadLetter = letters[moved].id
+        } else if state.focus == .presence {
             state.selectedUser = state.selectedUser.addingReportingOverflow(delta).partialValue
         } else {
             let current = state.scroll[state.focus] ?? 0

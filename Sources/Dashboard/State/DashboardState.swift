@@ -52,6 +52,8 @@ public struct DashboardState: Sendable, Equatable {
     public var lastRetryReason: String?
     /// A message shown above the footer for a few seconds.
     public var notice: EventLine?
+    /// The refused write `R` and `X` act on (nil: the newest).
+    public var selectedDeadLetter: Int?
     /// When `r` last asked to be pressed again (on a server whose rules are not known).
     public var confirmationAskedAt: Int64?
     /// How long a second `r` counts as the answer, ms.
@@ -97,4 +99,13 @@ extension DashboardState {
 
     /// The largest useful ``helpScroll``.
     public var maxHelpScroll: Int { max(0, KeyMap.bindings.count - helpCapacity) }
+}
+
+extension DashboardState {
+    /// The refused write `R` and `X` act on: the selected one while it is listed, else the newest.
+    public var currentDeadLetter: Int? {
+        let letters = snapshot?.thisDevice?.deadLetters ?? []
+        if let selected = selectedDeadLetter, letters.contains(where: { $0.id == selected }) { return selected }
+        return letters.last?.id
+    }
 }

@@ -69,6 +69,21 @@ extension Simulation {
         emit(.clock(offsetMs: device.clock.offsetMs))
     }
 
+    /// Sends this device's refused write `id` again, at the end of its queue.
+    public func retryDeadLetter(id: Int) {
+        thisDevice?.database.retryDeadLetter(withID: id)
+    }
+
+    /// Forgets this device's refused write `id`.
+    public func discardDeadLetter(id: Int) {
+        thisDevice?.database.discardDeadLetter(withID: id)
+    }
+
+    /// Connects this device now instead of waiting out its back-off.
+    public func reconnectNow() {
+        thisDevice?.database.reconnectNow()
+    }
+
     /// Writes from this device where the presence rules refuse it (another user's presence).
     ///
     /// The server answers `permission_denied` with its reason, and the write becomes a dead letter.

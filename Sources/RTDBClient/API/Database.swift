@@ -160,6 +160,13 @@ public final class Database: Sendable {
         repo.queue.async { repo.connection.resume() }
     }
 
+    /// Tries to connect now instead of waiting out the back-off, when waiting to retry (nothing
+    /// otherwise): what a person asks for when they know the network is back.
+    public func reconnectNow() {
+        let repo = repo
+        repo.queue.async { repo.connection.reconnectNow() }
+    }
+
     /// Disconnects and releases the instance's connection.
     public func close() {
         // The repo stays (closed) so that late calls, from callbacks still queued for example,

@@ -120,6 +120,12 @@ final class PersistentConnection: @unchecked Sendable {
         establishConnection()
     }
 
+    /// Connects at once if waiting out the back-off before a retry (the attempt counts on).
+    func reconnectNow() {
+        guard !interrupted, !isShutDown, connection == nil, case .waitingToRetry = status.phase else { return }
+        establishConnection()
+    }
+
     /// Disconnects and stops reconnecting (`goOffline()`).
     func interrupt() {
         interrupted = true
