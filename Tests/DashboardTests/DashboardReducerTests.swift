@@ -308,6 +308,39 @@ import Testing
         #expect(DashboardReducer.reduce(&state, .key(.character("c"))) == [.reconnectNow])
     }
 
+    /// `>` and `<` order the presence list by name, state, connections or last online.
+    @Test func theListSortsByTheChosenKey() {
+        let device = UserPresence.Connection(id: "c", device: "phone", connectedAt: 1)
+        let users = [
+            UserPresence(id: "bo", connections: [], lastOnline: 5_000),
+            UserPresence(id: "al", connections: [], lastOnline: 9_000),
+            UserPresence(id: "cy", connections: [device, device], lastOnline: nil),
+            UserPresence(id: "di", connections: [device], lastOnline: nil),
+        ]
+        var state = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: users))
+        #expect(state.visibleUsers.map(\.id) == ["al", "bo", "cy", "di"])
+        _ = DashboardReducer.reduce(&state, .key(.character(">")))
+        #expect(state.sort == .state)
+        #expect(state.visibleUsers.map(\.id) == ["cy", "di", "al", "bo"], "online first")
+        _ = DashboardReducer.reduce(&state, .key(.character(">")))
+        #expect(state.visibleUsers.map(\.id) == ["cy", "di", "al", "bo"], "most connections first")
+        #expect(DashboardRenderer().render(state).text.contains("  N▾ DEVICES"), "the sorted column is marked")
+        _ = DashboardReducer.reduce(&state, .key(.character(">")))
+        #expect(state.visibleUsers.map(\.id) == ["cy", "di", "al", "bo"], "online now, then the most recent")
+        _ = DashboardReducer.reduce(&state, .key(.character(">")))
+        #expect(state.sort == .name, "and round again")
+        _ = DashboardReducer.reduce(&state, .key(.character("<")))
+        #expect(state.sort == .lastOnline)
+    }
+
+    /// Was: two T presses read in one batch both asked for the same next theme.
+    @Test func twoQuickThemeKeysMoveTwoThemesOn() {
+        var state = Fixture.state(width: 120, height: 40)
+        _ = DashboardReducer.reduce(&state, .themes(["default", "ansi", "light"], current: "default"))
+        #expect(DashboardReducer.reduce(&state, .key(.character("T"))) == [.useTheme("ansi")])
+        #expect(DashboardReducer.reduce(&state, .key(.character("T"))) == [.useTheme("light")])
+    }
+
     @Test func resizeKeepsTheSelectionInRange() {
         var state = Fixture.state(width: 120, height: 40)
         state.selectedUser = 4

@@ -16,6 +16,8 @@ public enum Command: Sendable, Equatable {
     case nextTheme
     /// Show or hide the help.
     case toggleHelp
+    /// Order the presence list by the next / previous key.
+    case sortNext, sortPrevious
     /// Send the selected refused write again / forget it.
     case retryDeadLetter, discardDeadLetter
     /// Quit.

@@ -81,6 +81,12 @@ public enum KeyMap {
             keys: [.enter], label: "Enter", hint: nil, help: "expand or collapse the selected user",
             command: .toggleExpanded),
         KeyBinding(
+            keys: [.character(">")], label: ">", hint: nil, help: "sort users: name, state, connections, last online",
+            command: .sortNext),
+        KeyBinding(
+            keys: [.character("<")], label: "<", hint: nil, help: "sort users the other way round",
+            command: .sortPrevious),
+        KeyBinding(
             keys: [.character("/")], label: "/", hint: "filter", help: "filter users (Esc clears)",
             command: .startFilter),
         KeyBinding(

@@ -42,11 +42,16 @@ extension DashboardRenderer {
             }
             return line
         }
+        // The sorted column is marked (▾, as htop marks it).
+        func column(_ name: String, _ key: PresenceSort) -> String {
+            state.sort == key ? name + String(glyphs.expanded) : name
+        }
         var header = [
-            Segment(Format.fit("USER", nameWidth), .header), Segment(Format.fit("STATE", 9), .header),
-            Segment("  N  ", .header),
+            Segment(Format.fit(column("USER", .name), nameWidth), .header),
+            Segment(Format.fit(column("STATE", .state), 9), .header),
+            Segment(column("  N", .connections) + (state.sort == .connections ? " " : "  "), .header),
         ]
-        if wide { header.append(Segment(Format.fit("LAST ONLINE (server)", 24), .header)) }
+        if wide { header.append(Segment(Format.fit(column("LAST ONLINE (server)", .lastOnline), 24), .header)) }
         header.append(Segment("DEVICES", .header))
         grid.put([Segment(" ")] + header, x: rect.x, y: rect.y, limit: rect.maxX - 1, glyphs: glyphs)
 

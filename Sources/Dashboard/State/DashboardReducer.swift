@@ -107,6 +107,10 @@ public enum DashboardReducer {
         case .quit:
             state.isQuitting = true
             return [.quit]
+        case .sortNext, .sortPrevious:
+            state.sort = state.sort.moved(by: command == .sortNext ? 1 : -1)
+            state.notice = EventLine(at: state.now, text: "users sorted by \(state.sort.rawValue)", role: .muted)
+            clampSelection(&state)
         case .retryDeadLetter, .discardDeadLetter:
             guard let id = state.currentDeadLetter else {
                 state.notice = EventLine(at: state.now, text: "no refused write to act on", role: .muted)
@@ -127,6 +131,8 @@ public enum DashboardReducer {
             let names = state.themeNames
             guard !names.isEmpty else { return [] }
             let next = names[((names.firstIndex(of: state.themeName) ?? -1) + 1) % names.count]
+            // Taken at once: a second T in the same batch of keys moves on from this one.
+            state.themeName = next
             return [.useTheme(next)]
         case .focusNext, .focusPrevious:
             let panes = state.layout.panes

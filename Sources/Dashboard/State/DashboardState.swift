@@ -26,6 +26,8 @@ public struct DashboardState: Sendable, Equatable {
     public var isEditingFilter = false
     /// Whether the help is shown.
     public var showsHelp = false
+    /// How the presence list is ordered.
+    public var sort: PresenceSort = .name
     /// The first key binding the help shows (it scrolls where the terminal is short).
     public var helpScroll = 0
     /// The themes there are.
@@ -76,8 +78,8 @@ public struct DashboardState: Sendable, Equatable {
 
     /// The users the filter lets through, sorted by id.
     public var visibleUsers: [UserPresence] {
-        // In the order people read names: user9 before user50.
-        let users = (snapshot?.users ?? []).sorted { Format.naturalLess($0.id, $1.id) }
+        // In the order chosen with < and >; names as people read them (user9 before user50).
+        let users = (snapshot?.users ?? []).sorted { sort.orders($0, before: $1) }
         guard !filter.isEmpty else { return users }
         let needle = filter.lowercased()
         return users.filter { user in

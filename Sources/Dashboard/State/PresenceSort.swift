@@ -1,0 +1,37 @@
+import Presence
+
+/// How the presence list is ordered (`<` and `>` move between these, as in htop).
+public enum PresenceSort: String, Sendable, CaseIterable {
+    /// By user id, as people read names (`user9` before `user50`).
+    case name
+    /// Online first, then by name.
+    case state
+    /// Most connections first, then by name.
+    case connections
+    /// Most recently online first (online users count as now), then by name.
+    case lastOnline = "last online"
+
+    /// Whether `a` is listed before `b`.
+    func orders(_ a: UserPresence, before b: UserPresence) -> Bool {
+        switch self {
+        case .name:
+            break
+        case .state:
+            if a.isOnline != b.isOnline { return a.isOnline }
+        case .connections:
+            if a.connections.count != b.connections.count { return a.connections.count > b.connections.count }
+        case .lastOnline:
+            let left = a.isOnline ? Int64.max : (a.lastOnline ?? Int64.min)
+            let right = b.isOnline ? Int64.max : (b.lastOnline ?? Int64.min)
+            if left != right { return left > right }
+        }
+        return Format.naturalLess(a.id, b.id)
+    }
+
+    /// The next (or previous) order, wrapping around.
+    func moved(by step: Int) -> PresenceSort {
+        let all = Self.allCases
+        let index = all.firstIndex(of: self) ?? 0
+        return all[((index + step) % all.count + all.count) % all.count]
+    }
+}
