@@ -130,6 +130,8 @@ struct DashboardCommand: AsyncParsableCommand {
                 memory
                 ? nil : dataDirectory.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory
             options.server = .embedded(dataDirectory: data)
+            // A fresh population each run, unless --data names a folder whose users are wanted.
+            options.freshPopulation = dataDirectory == nil
         }
         return options
     }

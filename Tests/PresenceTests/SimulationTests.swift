@@ -115,6 +115,37 @@ import Testing
         await simulation.stop()
     }
 
+    /// Was: a run with more simulated users left them in the embedded server's data, shown as
+    /// offline in every later run.
+    @Test func aFreshPopulationLeavesNoEarlierUsersBehind() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = Self.options(directory.appendingPathComponent("state"))
+        options.server = .embedded(dataDirectory: directory.appendingPathComponent("data"))
+        options.users = 4
+        let first = try await Simulation.start(options)
+        // This device's user is the population's first.
+        #expect(try await eventually { first.snapshot().users.count == 4 }, "\(first.snapshot().users.map(\.id))")
+        await first.stop()
+        options.users = 1
+        options.freshPopulation = true
+        let second = try await Simulation.start(options)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await eventually { second.snapshot().users.count == 1 }, "\(second.snapshot().users.map(\.id))")
+        #expect(second.snapshot().users.contains { $0.id == "morgan" })
+        await second.stop()
+        // Without it (as with --data), the users of earlier runs stay: 4 from a run, seen by one of 1.
+        options.users = 4
+        options.freshPopulation = false
+        let third = try await Simulation.start(options)
+        #expect(try await eventually { third.snapshot().users.count == 4 })
+        await third.stop()
+        options.users = 1
+        let fourth = try await Simulation.start(options)
+        #expect(try await eventually { fourth.snapshot().users.count == 4 }, "\(fourth.snapshot().users.map(\.id))")
+        await fourth.stop()
+    }
+
     @Test func aStepInTheClockReachesTheEstimateWithoutWaitingOutOldSamples() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }

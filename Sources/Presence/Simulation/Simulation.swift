@@ -3,6 +3,7 @@ import LinkSim
 import Logging
 import RTDBClient
 import RTDBCore
+import RTDBRules
 import RTDBWire
 import Synchronization
 
@@ -66,6 +67,7 @@ public final class Simulation: Sendable {
             }
             embedded = server
             target = ServerTarget(host: "127.0.0.1", port: server.port, namespace: options.namespace)
+            if options.freshPopulation { await clearEarlierPopulation(server, options) }
         case .remote(let remote):
             target = remote
         }
@@ -105,6 +107,23 @@ public final class Simulation: Sendable {
             State(
                 onEvent: onEvent, random: SeededRandom(seed: options.seed &+ 0x5EED),
                 scenario: ScenarioGenerator(seed: options.seed)))
+    }
+
+    /// Removes from the embedded server's presence tree every user but this device's, as admin.
+    private static func clearEarlierPopulation(_ server: EmbeddedServer, _ options: SimulationOptions) async {
+        let registry = server.server.registry
+        guard let engine = try? await registry.lease(options.namespace) else { return }
+        defer { registry.release(options.namespace) }
+        let root = Path(options.presencePath)
+        let keep = options.thisDevice.map { CodeUnitString($0.user) }
+        var removals = JSONValue.Members()
+        for (key, _) in await engine.currentRoot.child(at: root).children where key.codeUnitString != keep {
+            removals[key.codeUnitString] = .null
+        }
+        guard !removals.isEmpty else { return }
+        if case .success(let sequence) = await engine.update(root, data: removals, auth: .admin) {
+            await engine.waitUntilDurable(sequence)
+        }
     }
 
     private static func makeThisDevice(

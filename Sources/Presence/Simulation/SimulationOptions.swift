@@ -41,6 +41,9 @@ public struct SimulationOptions: Sendable {
     public var thisDevice: ThisDevice? = ThisDevice()
     /// Simulated users (0: none).
     public var users = 8
+    /// Whether an embedded server's presence tree starts with this device's user alone: users an
+    /// earlier run simulated (say with more users) are not shown as offline forever.
+    public var freshPopulation = false
     /// Devices per simulated user.
     public var devicesPerUser = 2
     /// Seeds the links' jitter, the devices' clocks and the scenario.
