@@ -112,6 +112,25 @@ struct DashboardCommand: AsyncParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
+    /// The options a settings file may give, by name, and whether each is a flag.
+    static let configurableOptions: [String: Bool] = [
+        "url": false, "user": false, "presence-path": false, "users": false, "simulate": false, "devices": false,
+        "seed": false, "link": false, "heartbeat-timeout": false, "churn": false, "memory": true, "data": false,
+        "theme": false, "log": false,
+    ]
+
+    /// The arguments the settings file gives (its theme and `[options]`), none without a file.
+    ///
+    /// - Throws: ``ConfigError`` naming the file, the line and the problem.
+    static func configuredArguments(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> [String]
+    {
+        let file = DashboardConfig.location(environment: environment)
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
+        let config = try DashboardConfig(toml: text, file: file.path, options: configurableOptions)
+        return (config.theme.map { ["--theme", $0] } ?? []) + config.arguments
+    }
+
     private func options() throws -> SimulationOptions {
         var options = SimulationOptions()
         options.seed = seed

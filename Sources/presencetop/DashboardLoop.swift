@@ -116,6 +116,7 @@ final class DashboardLoop: Sendable {
                         report(themeError, &state)
                     } else {
                         _ = DashboardReducer.reduce(&state, .notice("theme \(name)", role: .muted))
+                        rememberTheme(name)
                     }
                 } else {
                     perform(effect)
@@ -124,6 +125,19 @@ final class DashboardLoop: Sendable {
             if !keys.isEmpty { lastSnapshot = 0 }
         }
         return state.isInterrupted
+    }
+
+    /// Keeps the theme `T` chose in the settings file, for the next run.
+    private func rememberTheme(_ name: String) {
+        let file = DashboardConfig.location()
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try DashboardConfig.settingTheme(name, in: text).write(to: file, atomically: true, encoding: .utf8)
+        } catch {
+            logger.warning("could not remember the theme in \(file.path): \(error)")
+        }
     }
 
     /// A theme that could not be used: on the status line now, and in full on stderr, which the

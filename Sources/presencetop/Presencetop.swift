@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `presencetop` command line: a terminal dashboard for realtime presence and offline sync.
 @main
@@ -20,13 +21,25 @@ struct Presencetop: AsyncParsableCommand {
     /// Runs the command line; `presencetop --help` also lists the dashboard's options, since the
     /// dashboard is what `presencetop` alone opens.
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--help"] || arguments == ["-h"] {
             print(helpMessage())
             print("\nTHE DASHBOARD (what presencetop alone opens):\n")
             print(helpMessage(for: DashboardCommand.self))
             return
         }
-        await main(nil)
+        // The dashboard's settings file gives defaults; the command line's own options win.
+        let opensDashboard = arguments.first.map { $0.hasPrefix("-") || $0 == "dashboard" } ?? true
+        if opensDashboard, !arguments.contains(where: { ["--help", "-h", "--version"].contains($0) }) {
+            do {
+                let defaults = try DashboardCommand.configuredArguments()
+                let rest = arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments
+                arguments = ["dashboard"] + defaults + rest
+            } catch {
+                FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
+                Foundation.exit(2)
+            }
+        }
+        await main(arguments)
     }
 }

@@ -268,6 +268,40 @@ import Testing
         try await tmux.send("q")
     }
 
+    /// The settings file: defaults for the options, and the theme T chose, kept for the next run.
+    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func theSettingsFileGivesDefaultsAndRemembersTheTheme() async throws {
+        let (command, home) = try Self.command("--churn 0 --memory")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let settings = home.appendingPathComponent("config/presencetop/config.toml")
+        try FileManager.default.createDirectory(
+            at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "[options]\nusers = 2\n".write(to: settings, atomically: true, encoding: .utf8)
+        do {
+            let tmux = try await TmuxSession(command: command, width: 120, height: 32)
+            defer { tmux.close() }
+            var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Presence (2 users") }
+            #expect(ok, "users = 2 from the file:\n\(screen)")
+            try await tmux.send("T")
+            (ok, screen) = try await tmux.waitFor { $0.contains("theme ansi") }
+            #expect(ok, "\(screen)")
+            try await tmux.send("q")
+            (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
+        }
+        let text = try String(contentsOf: settings, encoding: .utf8)
+        #expect(text == "theme = \"ansi\"\n[options]\nusers = 2\n", "\(text)")
+        // The next run starts with it: T moves on to the theme after ansi.
+        let (again, _) = try Self.command("--churn 0 --memory --users 1", home: home)
+        let tmux = try await TmuxSession(command: again, width: 120, height: 32)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Presence (1 user,") }
+        #expect(ok, "the command line wins over the file:\n\(screen)")
+        try await tmux.send("T")
+        (ok, screen) = try await tmux.waitFor { $0.contains("theme light") }
+        #expect(ok, "\(screen)")
+        try await tmux.send("q")
+    }
+
     static func signal(_ number: Int32, childOf pane: String) async throws {
         let pkill = URL(fileURLWithPath: "/usr/bin/pkill")
         _ = try await ChildProcess(pkill, ["-\(number)", "-P", pane, "-f", "presencetop"]).waitForExit()
