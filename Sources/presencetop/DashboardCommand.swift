@@ -96,6 +96,13 @@ struct DashboardCommand: AsyncParsableCommand {
                         .utf8))
             throw ExitCode(2)
         }
+        let bindings: [KeyBinding]
+        do {
+            bindings = try Self.configuredBindings()
+        } catch {
+            FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         let logger = try makeLogger()
         let wake = try WakePipe()
         let inbox = ActionInbox()
@@ -105,7 +112,8 @@ struct DashboardCommand: AsyncParsableCommand {
         }
         if churn > 0 { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
         let loop = DashboardLoop(
-            simulation: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(), logger: logger)
+            simulation: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
+            bindings: bindings, logger: logger)
         let status = await loop.run()
         await simulation.stop()
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.
@@ -129,6 +137,17 @@ struct DashboardCommand: AsyncParsableCommand {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
         let config = try DashboardConfig(toml: text, file: file.path, options: configurableOptions)
         return (config.theme.map { ["--theme", $0] } ?? []) + config.arguments
+    }
+
+    /// The key bindings with the settings file's `[keys]` moves.
+    ///
+    /// - Throws: ``ConfigError`` naming the file, the line and the key.
+    static func configuredBindings(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> [KeyBinding]
+    {
+        let file = DashboardConfig.location(environment: environment)
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return KeyMap.bindings }
+        return try DashboardConfig(toml: text, file: file.path, options: configurableOptions).bindings(file: file.path)
     }
 
     private func options() throws -> SimulationOptions {

@@ -22,14 +22,17 @@ final class DashboardLoop: Sendable {
     private let wake: WakePipe
     private let themeName: String
     private let catalog: ThemeCatalog
+    /// The key bindings, with the settings file's moves.
+    private let bindings: [KeyBinding]
     private let logger: Logger
     /// The signal that asked it to stop, or 0.
     private let quitSignal = Atomic<Int32>(0)
 
     init(
         simulation: Simulation, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
-        logger: Logger
+        bindings: [KeyBinding] = KeyMap.bindings, logger: Logger
     ) {
+        self.bindings = bindings
         self.simulation = simulation
         self.inbox = inbox
         self.wake = wake
@@ -78,6 +81,7 @@ final class DashboardLoop: Sendable {
         let renderer = DashboardRenderer(glyphs: terminal.glyphs)
         let size = terminal.size
         var state = DashboardState(width: size.width, height: size.height)
+        state.bindings = bindings
         _ = DashboardReducer.reduce(&state, .themes(catalog.names, current: themeError == nil ? themeName : "default"))
         if let themeError { report(themeError, &state) }
         var drawn: DashboardState?

@@ -62,4 +62,35 @@ struct DashboardConfigTests {
         let noTheme = "[options]\ntheme = \"x\"\n"
         #expect(DashboardConfig.settingTheme("light", in: noTheme) == "theme = \"light\"\n[options]\ntheme = \"x\"\n")
     }
+
+    /// Was: key bindings could not be changed (lazygit's users ask for it first).
+    @Test func keysCanBeMovedAndMistakesAreNamed() throws {
+        let config = try DashboardConfig(
+            toml: "[keys]\nn = \"N\"\nTab = \"Space\"\n", file: "config.toml", options: Self.options)
+        let bindings = try config.bindings(file: "config.toml")
+        #expect(KeyMap.command(for: .character("N"), in: bindings) == .effect(.toggleNetwork))
+        #expect(KeyMap.command(for: .character("n"), in: bindings) == nil)
+        #expect(KeyMap.command(for: .character(" "), in: bindings) == .focusNext)
+        #expect(bindings.contains { $0.label == "N" && $0.hint == "network" }, "the footer and help name the new key")
+        var state = DashboardState(width: 120, height: 40)
+        state.bindings = bindings
+        #expect(DashboardReducer.reduce(&state, .key(.character("N"))) == [.toggleNetwork])
+        #expect(DashboardReducer.reduce(&state, .key(.character("n"))).isEmpty)
+
+        let mistakes: [(String, String)] = [
+            ("[keys]\nn = \"b\"\n", "config.toml:2: key 'b' already does"),
+            ("[keys]\nZ = \"N\"\n", "config.toml:2: key 'Z' is not bound to anything"),
+            ("[keys]\nn = \"Nope\"\n", "config.toml:2: key 'Nope' is not a key"),
+            ("[keys]\nn = 3\n", "config.toml:2: 'n' must name a key"),
+        ]
+        for (text, message) in mistakes {
+            do {
+                _ = try DashboardConfig(toml: text, file: "config.toml", options: Self.options).bindings(
+                    file: "config.toml")
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.description.hasPrefix(message), "\(error.description)")
+            }
+        }
+    }
 }

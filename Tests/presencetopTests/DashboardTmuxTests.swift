@@ -276,12 +276,16 @@ import Testing
         let settings = home.appendingPathComponent("config/presencetop/config.toml")
         try FileManager.default.createDirectory(
             at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try "[options]\nusers = 2\n".write(to: settings, atomically: true, encoding: .utf8)
+        try "[options]\nusers = 2\n\n[keys]\nn = \"N\"\n".write(to: settings, atomically: true, encoding: .utf8)
         do {
             let tmux = try await TmuxSession(command: command, width: 120, height: 32)
             defer { tmux.close() }
             var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Presence (2 users") }
             #expect(ok, "users = 2 from the file:\n\(screen)")
+            #expect(screen.contains("N network"), "the footer names the moved key:\n\(screen)")
+            try await tmux.send("N")
+            (ok, screen) = try await tmux.waitFor { $0.contains("link offline") }
+            #expect(ok, "N takes the network down:\n\(screen)")
             try await tmux.send("T")
             (ok, screen) = try await tmux.waitFor { $0.contains("theme ansi") }
             #expect(ok, "\(screen)")
@@ -289,7 +293,7 @@ import Testing
             (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
         }
         let text = try String(contentsOf: settings, encoding: .utf8)
-        #expect(text == "theme = \"ansi\"\n[options]\nusers = 2\n", "\(text)")
+        #expect(text == "theme = \"ansi\"\n[options]\nusers = 2\n\n[keys]\nn = \"N\"\n", "\(text)")
         // The next run starts with it: T moves on to the theme after ansi.
         let (again, _) = try Self.command("--churn 0 --memory --users 1", home: home)
         let tmux = try await TmuxSession(command: again, width: 120, height: 32)

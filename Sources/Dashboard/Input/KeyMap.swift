@@ -98,7 +98,7 @@ public enum KeyMap {
     ]
 
     /// What a key does, if anything.
-    public static func command(for key: KeyEvent) -> Command? {
+    public static func command(for key: KeyEvent, in bindings: [KeyBinding] = KeyMap.bindings) -> Command? {
         bindings.first { $0.keys.contains(key) }?.command
     }
 }

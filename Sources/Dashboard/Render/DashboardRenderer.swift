@@ -115,7 +115,7 @@ public struct DashboardRenderer: Sendable {
             // Help and quit always show; the others fill what is left, in the keymap's order.
             // Neighbours with one hint share an entry (`+/- clock`).
             var entries: [(labels: [String], hint: String, essential: Bool)] = []
-            for binding in KeyMap.bindings {
+            for binding in state.bindings {
                 guard let hint = binding.hint else { continue }
                 let essential = binding.command == .toggleHelp || binding.command == .quit
                 if let last = entries.last, last.hint == hint, !essential {
@@ -143,7 +143,7 @@ public struct DashboardRenderer: Sendable {
     }
 
     private func drawHelp(_ grid: inout CellGrid, _ state: DashboardState) {
-        let bindings = KeyMap.bindings
+        let bindings = state.bindings
         let labelWidth = bindings.map { CellGrid.columns(of: glyphs.fold($0.label)) }.max() ?? 1
         let lines = bindings.map { binding in
             Format.fit(glyphs.fold(binding.label), labelWidth) + "  " + glyphs.fold(binding.help)

@@ -2,8 +2,8 @@ import Foundation
 import TOMLKit
 
 /// The dashboard's settings file, `$XDG_CONFIG_HOME/presencetop/config.toml` (or
-/// `~/.config/presencetop/config.toml`): the theme (`T` remembers its choice there) and defaults
-/// for the dashboard's options, which the command line overrides.
+/// `~/.config/presencetop/config.toml`): the theme (`T` remembers its choice there), defaults
+/// for the dashboard's options, which the command line overrides, and keys moved.
 ///
 /// ```toml
 /// theme = "solarized-dark"
@@ -12,6 +12,9 @@ import TOMLKit
 /// users = 12
 /// link = "mobile"
 /// memory = true
+///
+/// [keys]
+/// n = "N"
 /// ```
 public struct DashboardConfig: Sendable, Equatable {
     /// The theme to start with.
@@ -19,6 +22,18 @@ public struct DashboardConfig: Sendable, Equatable {
     /// The `[options]` table as command-line arguments (`--users 12`, `--memory`), in the file's
     /// order; the command line's own come after them and win.
     public var arguments: [String] = []
+    /// The `[keys]` table: each key's action moved to another key (`n = "N"`), with its line.
+    public var keyMoves: [KeyMove] = []
+
+    /// One entry of `[keys]`.
+    public struct KeyMove: Sendable, Equatable {
+        /// The key whose action moves.
+        public var from: String
+        /// The key it moves to.
+        public var to: String
+        /// Where the file says so.
+        public var line: Int?
+    }
 
     /// No settings.
     public init() {}
@@ -83,10 +98,21 @@ public struct DashboardConfig: Sendable, Equatable {
                             file: file, line: line(of: name), problem: "'\(name)' must be a string or a number")
                     }
                 }
+            case "keys":
+                guard let entries = value.table else {
+                    throw ConfigError(file: file, line: line(of: key), problem: "'keys' must be a table")
+                }
+                for (from, target) in entries {
+                    guard let to = target.string else {
+                        throw ConfigError(
+                            file: file, line: line(of: from), problem: "'\(from)' must name a key, as \"N\" or \"Tab\"")
+                    }
+                    keyMoves.append(KeyMove(from: from, to: to, line: line(of: from)))
+                }
             default:
                 throw ConfigError(
                     file: file, line: line(of: key),
-                    problem: "unknown key '\(key)' (expected theme and an [options] table)")
+                    problem: "unknown key '\(key)' (expected theme, an [options] table and a [keys] table)")
             }
         }
     }
@@ -127,4 +153,23 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `file:line: problem`.
     public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(problem)" }
+}
+
+extension DashboardConfig {
+    /// The key bindings with this file's `[keys]` moves made.
+    ///
+    /// - Throws: ``ConfigError`` naming the file, the line and the key.
+    public func bindings(file: String) throws(ConfigError) -> [KeyBinding] {
+        var done: [(from: String, to: String)] = []
+        var bindings = KeyMap.bindings
+        for move in keyMoves {
+            done.append((move.from, move.to))
+            do {
+                bindings = try KeyMap.bindings(remapping: done)
+            } catch {
+                throw ConfigError(file: file, line: move.line, problem: error.description)
+            }
+        }
+        return bindings
+    }
 }

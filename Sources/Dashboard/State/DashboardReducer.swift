@@ -62,7 +62,7 @@ public enum DashboardReducer {
             if state.focus == .presence, let user = state.presenceUser(atRow: y) { state.selectedUser = user }
             return []
         }
-        guard let command = KeyMap.command(for: key) else { return [] }
+        guard let command = KeyMap.command(for: key, in: state.bindings) else { return [] }
         if key == .interrupt { state.isInterrupted = true }
         if state.showsHelp { return helpKey(command, &state) }
         return perform(command, &state)

@@ -26,6 +26,8 @@ public struct DashboardState: Sendable, Equatable {
     public var isEditingFilter = false
     /// Whether the help is shown.
     public var showsHelp = false
+    /// The key bindings in force (the defaults, with a settings file's moves).
+    public var bindings: [KeyBinding] = KeyMap.bindings
     /// How the presence list is ordered.
     public var sort: PresenceSort = .name
     /// The first key binding the help shows (it scrolls where the terminal is short).
@@ -96,11 +98,11 @@ extension DashboardState {
     /// How many key bindings the help overlay shows at once at this size.
     public var helpCapacity: Int {
         // The box takes two rows and its closing line one; it leaves a row above and below.
-        max(1, min(height - 2, KeyMap.bindings.count + 3) - 3)
+        max(1, min(height - 2, bindings.count + 3) - 3)
     }
 
     /// The largest useful ``helpScroll``.
-    public var maxHelpScroll: Int { max(0, KeyMap.bindings.count - helpCapacity) }
+    public var maxHelpScroll: Int { max(0, bindings.count - helpCapacity) }
 }
 
 extension DashboardState {

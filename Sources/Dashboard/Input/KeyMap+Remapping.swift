@@ -1,0 +1,63 @@
+extension KeyMap {
+    /// The key names a settings file may use besides single characters.
+    static let namedKeys: [String: KeyEvent] = [
+        "Tab": .tab, "S-Tab": .backTab, "Enter": .enter, "Esc": .escape, "Up": .up, "Down": .down,
+        "PgUp": .pageUp, "PgDn": .pageDown, "Home": .home, "End": .end, "Space": .character(" "),
+    ]
+
+    /// The key a settings file names: one character, or a name of ``namedKeys``.
+    public static func key(named name: String) -> KeyEvent? {
+        if let named = namedKeys[name] { return named }
+        return name.count == 1 ? .character(Character(name)) : nil
+    }
+
+    /// How a key is written in the footer and the help.
+    static func name(of key: KeyEvent) -> String {
+        if case .character(let character) = key { return character == " " ? "Space" : String(character) }
+        return namedKeys.first { $0.value == key }?.key ?? "\(key)"
+    }
+
+    /// The bindings with keys moved as a settings file's `[keys]` table asks: each entry moves
+    /// what the key `from` did to the key `to` (`n = "N"`: the network on N, and n does nothing).
+    ///
+    /// - Throws: The problem, naming the key: one that is no key, one nothing is bound to, one
+    ///   that something else already uses, or a key moved twice.
+    public static func bindings(remapping moves: [(from: String, to: String)]) throws(KeyRemapError) -> [KeyBinding] {
+        var bindings = Self.bindings
+        var moved: Set<KeyEvent> = []
+        for (fromName, toName) in moves {
+            guard let from = key(named: fromName) else { throw KeyRemapError(key: fromName, problem: "is not a key") }
+            guard let to = key(named: toName) else { throw KeyRemapError(key: toName, problem: "is not a key") }
+            guard !moved.contains(from) else { throw KeyRemapError(key: fromName, problem: "is moved twice") }
+            guard let index = bindings.firstIndex(where: { $0.keys.contains(from) }) else {
+                throw KeyRemapError(key: fromName, problem: "is not bound to anything")
+            }
+            if let other = bindings.first(where: { $0.keys.contains(to) }), other.keys != bindings[index].keys {
+                throw KeyRemapError(key: toName, problem: "already does '\(other.help)'; move it first")
+            }
+            moved.insert(from)
+            bindings[index].keys = bindings[index].keys.map { $0 == from ? to : $0 }
+            bindings[index].label = bindings[index].keys.filter(Self.isTyped).map(Self.name(of:)).joined(separator: "/")
+        }
+        return bindings
+    }
+
+    /// Keys a person types (not the mouse wheel), for labels.
+    private static func isTyped(_ key: KeyEvent) -> Bool {
+        switch key {
+        case .wheelUp, .wheelDown, .click: return false
+        default: return true
+        }
+    }
+}
+
+/// Why a settings file's key move was refused.
+public struct KeyRemapError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The key as the file names it.
+    public var key: String
+    /// What is wrong with it.
+    public var problem: String
+
+    /// `'N' is not a key`.
+    public var description: String { "key '\(key)' \(problem)" }
+}
