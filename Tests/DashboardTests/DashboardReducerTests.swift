@@ -223,6 +223,11 @@ import Testing
         _ = DashboardReducer.reduce(
             &small, .event(SimulationEvent(.presence(.userOffline(user: "sam", lastOnline: nil)))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "presence changes are not a key's outcome")
+        _ = DashboardReducer.reduce(&small, .event(SimulationEvent(.link(device: "quinn/phone", mode: .blackhole))))
+        #expect(small.notice?.text.contains("write 7 refused") == true, "nor another device's link")
+        _ = DashboardReducer.reduce(
+            &small, .event(SimulationEvent(.link(device: "morgan/this device", mode: .offline))))
+        #expect(small.notice?.text.contains("network lost") == true, "this device's link is")
         var large = Fixture.state(width: 160, height: 48)
         _ = DashboardReducer.reduce(&large, .event(SimulationEvent(.deadLetter(refused))))
         #expect(large.notice == nil, "the events pane shows it")

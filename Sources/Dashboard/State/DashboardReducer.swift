@@ -230,14 +230,17 @@ public enum DashboardReducer {
         let line = EventLine(at: at, text: text, role: role, fold: fold)
         append(line, &state)
         // What a key did is seen at every size: with the events folded away, on the status line.
-        if !state.layout.panes.contains(.events), isOutcomeOfAKey(event.kind) { state.notice = line }
+        if !state.layout.panes.contains(.events), isOutcomeOfAKey(event.kind, state) { state.notice = line }
     }
 
     /// Events that answer a key: a refusal, a transaction's end, a credential, a device added or
     /// crashed, a clock or link change.
-    private static func isOutcomeOfAKey(_ kind: SimulationEvent.Kind) -> Bool {
+    private static func isOutcomeOfAKey(_ kind: SimulationEvent.Kind, _ state: DashboardState) -> Bool {
         switch kind {
-        case .deadLetter, .transaction, .credential, .deviceAdded, .deviceCrashed, .clock, .linkConditions, .link:
+        case .link(let device, _):
+            // This device's link answers n and b; the population's scenario moves the others.
+            return state.snapshot?.thisDevice.map { "\($0.user)/\($0.device)" } == device
+        case .deadLetter, .transaction, .credential, .deviceAdded, .deviceCrashed, .clock, .linkConditions:
             return true
         case .connection, .presence, .queue, .acknowledged, .credentialRenewed, .notice:
             return false
