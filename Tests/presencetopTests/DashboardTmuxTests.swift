@@ -24,6 +24,13 @@ import Testing
         return ("cd \(folder) && env \(environment) \(ChildProcess.presencetop.path) \(arguments)", home)
     }
 
+    /// Whether this device is connected with nothing pending and its own presence entry shows
+    /// (written and acknowledged): a screen to start from.
+    static func isSettled(_ screen: String) -> Bool {
+        screen.contains("● connected") && screen.contains("Pending writes (0)")
+            && screen.split(separator: "\n").contains { $0.contains("morgan") && $0.contains("this device") }
+    }
+
     /// The package's folder (where `themes/` is).
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -39,9 +46,7 @@ import Testing
 
         // This device's own presence entry acknowledged too, so that only the test's writes wait.
         var (ok, screen) = try await tmux.waitFor {
-            $0.contains("Connection") && $0.contains("Presence") && $0.contains("Clock skew")
-                && $0.contains("Pending writes (0)") && $0.contains("● connected")
-                && $0.split(separator: "\n").contains { $0.contains("morgan") && $0.contains("this device") }
+            $0.contains("Connection") && $0.contains("Presence") && $0.contains("Clock skew") && Self.isSettled($0)
         }
         #expect(ok, "the four panes and a connection:\n\(screen)")
 
@@ -73,9 +78,8 @@ import Testing
         (ok, screen) = try await tmux.waitFor { $0.contains("terminal too small") }
         #expect(ok, "below the minimum it says so:\n\(screen)")
 
-        try await tmux.send("q")
-        (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
-        #expect(ok && screen.contains("EXIT=0"), "q exits 0:\n\(screen)")
+        (ok, screen) = try await tmux.quit()
+        #expect(ok, "q exits 0:\n\(screen)")
         #expect(try await tmux.display("#{alternate_on}") == "0", "the terminal is back on the normal screen")
     }
 
@@ -93,10 +97,7 @@ import Testing
             let tmux = try await TmuxSession(command: command, width: 160, height: 40)
             defer { tmux.close() }
             // Its own presence entry acknowledged first, so that only the three notes wait.
-            var (ok, screen) = try await tmux.waitFor {
-                $0.contains("● connected") && $0.contains("Pending writes (0)")
-                    && $0.split(separator: "\n").contains { $0.contains("morgan") && $0.contains("this device") }
-            }
+            var (ok, screen) = try await tmux.waitFor(Self.isSettled)
             #expect(ok, "\(screen)")
             try await tmux.send("n")
             (ok, screen) = try await tmux.waitFor { $0.contains("disconnected") }
@@ -105,9 +106,8 @@ import Testing
             // network too, and then it waits beside them).
             (ok, screen) = try await tmux.waitFor { $0.components(separatedBy: "set         /notes").count == 4 }
             #expect(ok, "three writes wait offline:\n\(screen)")
-            try await tmux.send("q")
-            (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
-            #expect(ok && screen.contains("EXIT=0"), "\(screen)")
+            (ok, screen) = try await tmux.quit()
+            #expect(ok, "\(screen)")
         }
         let firstRun = try stateFiles()
         #expect(firstRun.count == 1, "one file for this device: \(firstRun)")
@@ -117,14 +117,10 @@ import Testing
             defer { tmux.close() }
             // Its presence entry is written after the restored queue on the same connection: once
             // the entry shows, the queue is on the server.
-            var (ok, screen) = try await tmux.waitFor {
-                $0.contains("● connected") && $0.contains("Pending writes (0)")
-                    && $0.split(separator: "\n").contains { $0.contains("morgan") && $0.contains("this device") }
-            }
+            var (ok, screen) = try await tmux.waitFor(Self.isSettled)
             #expect(ok, "the next run sends the queue:\n\(screen)")
-            try await tmux.send("q")
-            (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
-            #expect(ok && screen.contains("EXIT=0"), "\(screen)")
+            (ok, screen) = try await tmux.quit()
+            #expect(ok, "\(screen)")
         }
         #expect(try stateFiles() == firstRun, "the same file, no new one")
         // The writes are on the server: read them back over REST from its data folder.
@@ -150,24 +146,12 @@ import Testing
         #expect(try await tmux.display("#{alternate_on}") == "0")
     }
 
+    /// It attaches to another server with --url, and marks what that server no longer confirms.
+    ///
+    /// This device and a population are on the other server; when it goes, the panes it fed say
+    /// they are stale. Was: Presence still listed everyone online with ages counting up.
     @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
-    func itAttachesToAnotherServerWithUrl() async throws {
-        let (server, port) = try await ChildProcess.serve(["--memory"])
-        defer { server.signal(SIGKILL) }
-        let (command, home) = try Self.command("--url 'http://127.0.0.1:\(port)?ns=remote' --simulate 2 --churn 0")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try await TmuxSession(command: command, width: 120, height: 36)
-        defer { tmux.close() }
-        let (ok, screen) = try await tmux.waitFor {
-            $0.contains("● connected") && $0.contains("Presence (2 users, 5 connections)")
-        }
-        #expect(ok, "this device and 2 × 2 simulated devices on the other server:\n\(screen)")
-        try await tmux.send("q")
-    }
-
-    /// Was: with the server gone, Presence still listed everyone online with ages counting up.
-    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
-    func whatTheServerNoLongerConfirmsIsMarkedStale() async throws {
+    func itAttachesWithUrlAndMarksWhatTheServerNoLongerConfirms() async throws {
         let (server, port) = try await ChildProcess.serve(["--memory"])
         defer { server.signal(SIGKILL) }
         let (command, home) = try Self.command("--url 'http://127.0.0.1:\(port)?ns=feeds' --simulate 2 --churn 0")
@@ -177,7 +161,7 @@ import Testing
         var (ok, screen) = try await tmux.waitFor {
             $0.contains("● connected") && $0.contains("Presence (2 users, 5 connections)") && !$0.contains("stale")
         }
-        #expect(ok, "live, and not marked:\n\(screen)")
+        #expect(ok, "this device and 2 × 2 simulated devices on the other server, live:\n\(screen)")
         server.signal(SIGKILL)
         (ok, screen) = try await tmux.waitFor {
             $0.split(separator: "\n").contains { $0.contains("Presence") && $0.contains("stale") }

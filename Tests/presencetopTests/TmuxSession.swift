@@ -69,6 +69,13 @@ final class TmuxSession: Sendable {
     ///
     /// It returns at once (it is called from `defer`); the pane's `sleep 120` bounds the server's
     /// life should the test process end first.
+    /// Presses `q` and waits for the program to exit; true when it exited with `status`.
+    func quit(expecting status: Int32 = 0) async throws -> (Bool, String) {
+        try await send("q")
+        let (ok, screen) = try await waitFor { $0.contains("EXIT=") }
+        return (ok && screen.contains("EXIT=\(status)"), screen)
+    }
+
     func close() {
         let socket = socket
         Task.detached { _ = try? await Self.run(socket: socket, ["kill-server"], output: false) }
