@@ -30,6 +30,33 @@ import Testing
         await server.stop()
     }
 
+    /// Was: a first request the HTTP parser refused got no answer at all (nobody handled the
+    /// parser's error while the WebSocket upgrade was being negotiated), and the client hung.
+    @Test func aRequestTheParserRefusesGets400AndAClose() async throws {
+        let server = try await TestServer.start()
+        for head in [
+            "GET /a.json HTTP/1.1\r\nBad Header\r\n\r\n", "GET /a.json HTTP/9.9\r\nHost: x\r\n\r\n",
+            "GET /a.json\r\n\r\n", "PUT /a.json HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+        ] {
+            let raw = try await RawTCPClient(port: server.port)
+            try await raw.write(head)
+            let answer = try await raw.readToEnd()
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request"), "\(head.debugDescription): \(answer)")
+            await raw.close()
+        }
+        // A later bad request on a kept-alive connection is answered as before, once.
+        let raw = try await RawTCPClient(port: server.port)
+        try await raw.write("GET /a.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await raw.read(until: "null").hasPrefix("HTTP/1.1 200 OK"))
+        try await raw.write("GET /a.json HTTP/1.1\r\nBad Header\r\n\r\n")
+        let second = try await raw.readToEnd()
+        #expect(second.hasPrefix("HTTP/1.1 400"), "\(second)")
+        #expect(second.components(separatedBy: "HTTP/1.1 400").count == 2, "one answer: \(second)")
+        await raw.close()
+        #expect(try await http("PUT", "/a.json", port: server.port, body: "1").status == 200, "others are served")
+        await server.stop()
+    }
+
     /// Was: the server waited for the whole declared body before it said no.
     @Test func aDeclaredBodyOverTheLimitGets413BeforeTheBody() async throws {
         let server = try await TestServer.start(configure: { $0.maxRESTBodyBytes = 1_024 })

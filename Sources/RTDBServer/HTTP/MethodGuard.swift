@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import RTDBCore
 
 /// The first handler of every connection: a request whose method the HTTP parser does not know
@@ -64,6 +65,53 @@ final class MethodGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
+/// First in every connection's pipeline, for good: all that is sent passes it as bytes (the
+/// encoders are behind it), so an answer written from here reaches the client as it is.
+final class FrontDoor: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Whether anything has been sent on the connection.
+    private(set) var hasSent = false
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        hasSent = true
+        context.write(data, promise: promise)
+    }
+}
+
+/// Answers a first request the HTTP parser refuses with `400 Bad Request`, and closes.
+///
+/// A bad header line, an unknown version or a `Content-Length` that is no number: during the
+/// WebSocket upgrade's negotiation nobody else answers it, and the client waited forever. Later
+/// requests' parse errors are left to the HTTP handler, which answers them itself.
+final class ParseErrorAnswerer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    private let door: FrontDoor
+
+    init(door: FrontDoor) {
+        self.door = door
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError, !door.hasSent,
+            let front = try? context.pipeline.syncOperations.context(handler: door)
+        else {
+            context.fireErrorCaught(error)
+            return
+        }
+        let body = JSONValue.object(["error": .string("the request could not be read as HTTP/1.1 (\(error))")])
+            .jsonString
+        let answer =
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+        front.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}
+
 /// A child channel that puts a ``MethodGuard`` in front of another's pipeline.
 struct MethodGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
@@ -72,12 +120,20 @@ struct MethodGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let door = FrontDoor()
         do {
-            try channel.pipeline.syncOperations.addHandler(MethodGuard())
+            try channel.pipeline.syncOperations.addHandlers([door, MethodGuard()])
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return inner.setup(channel: channel, logger: logger)
+        let configured = inner.setup(channel: channel, logger: logger)
+        // Behind the HTTP decoder the inner setup added: where its parse errors arrive.
+        do {
+            try channel.pipeline.syncOperations.addHandler(ParseErrorAnswerer(door: door))
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return configured
     }
 
     func handle(value: Value, logger: Logger) async {
