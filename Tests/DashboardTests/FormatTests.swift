@@ -32,4 +32,11 @@ struct FormatTests {
             [Segment("● connected  "), Segment("since 20:38:54 (15s)")], x: 0, y: 0, limit: 40, glyphs: .unicode)
         #expect(wide.line(0).hasPrefix("● connected  since 20:38:54 (15s)"))
     }
+
+    @Test func namesSortAsPeopleReadThem() {
+        let names = ["user50", "user9", "user10", "alex", "user009", "user9b", "user", "b2c10", "b2c9"]
+        #expect(
+            names.sorted(by: Format.naturalLess)
+                == ["alex", "b2c9", "b2c10", "user", "user009", "user9", "user9b", "user10", "user50"])
+    }
 }

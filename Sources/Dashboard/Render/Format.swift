@@ -60,28 +60,32 @@ public enum Format {
     /// Order for names people read: runs of digits compare as numbers (`user9` before `user50`),
     /// the rest by UTF-16 code units; equal under that, by code units alone.
     public static func naturalLess(_ a: String, _ b: String) -> Bool {
-        var left = Array(a.unicodeScalars)[...]
-        var right = Array(b.unicodeScalars)[...]
-        func digits(_ scalars: inout ArraySlice<Unicode.Scalar>) -> ArraySlice<Unicode.Scalar> {
-            let run = scalars.prefix { ("0"..."9").contains($0) }
-            scalars = scalars.dropFirst(run.count)
-            return run
-        }
-        while let l = left.first, let r = right.first {
-            if ("0"..."9").contains(l), ("0"..."9").contains(r) {
-                let numberL = digits(&left).drop { $0 == "0" }
-                let numberR = digits(&right).drop { $0 == "0" }
-                if numberL.count != numberR.count { return numberL.count < numberR.count }
-                if !numberL.elementsEqual(numberR) {
-                    return numberL.lexicographicallyPrecedes(numberR) { $0.value < $1.value }
-                }
+        var left = a.unicodeScalars.makeIterator()
+        var right = b.unicodeScalars.makeIterator()
+        var l = left.next()
+        var r = right.next()
+        func isDigit(_ scalar: Unicode.Scalar?) -> Bool { scalar.map { ("0"..."9").contains($0) } ?? false }
+        while let leftScalar = l, let rightScalar = r {
+            guard isDigit(leftScalar), isDigit(rightScalar) else {
+                if leftScalar != rightScalar { return UTF16Order.lessThan(String(leftScalar), String(rightScalar)) }
+                l = left.next()
+                r = right.next()
                 continue
             }
-            if l != r { return UTF16Order.lessThan(String(l), String(r)) }
-            left = left.dropFirst()
-            right = right.dropFirst()
+            // Two runs of digits: the one with more significant digits is larger, else the first
+            // digit that differs decides.
+            while l == "0" { l = left.next() }
+            while r == "0" { r = right.next() }
+            var firstDifference = 0
+            while isDigit(l), isDigit(r) {
+                if firstDifference == 0, let x = l, let y = r, x != y { firstDifference = x.value < y.value ? -1 : 1 }
+                l = left.next()
+                r = right.next()
+            }
+            if isDigit(l) != isDigit(r) { return isDigit(r) }
+            if firstDifference != 0 { return firstDifference < 0 }
         }
-        if left.isEmpty != right.isEmpty { return left.isEmpty }
+        if (l == nil) != (r == nil) { return l == nil }
         return UTF16Order.lessThan(a, b)
     }
 

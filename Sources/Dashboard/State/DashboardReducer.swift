@@ -15,6 +15,7 @@ public enum DashboardReducer {
             clampSelection(&state)
         case .snapshot(let snapshot):
             state.snapshot = snapshot
+            sortUsers(&state)
             // A notice made before the first snapshot had no time yet: its time starts now.
             if state.now == 0, state.notice?.at == 0 { state.notice?.at = snapshot.takenAt }
             state.now = snapshot.takenAt
@@ -109,6 +110,7 @@ public enum DashboardReducer {
             return [.quit]
         case .sortNext, .sortPrevious:
             state.sort = state.sort.moved(by: command == .sortNext ? 1 : -1)
+            sortUsers(&state)
             state.notice = EventLine(at: state.now, text: "users sorted by \(state.sort.rawValue)", role: .muted)
             clampSelection(&state)
         case .retryDeadLetter, .discardDeadLetter:
@@ -157,6 +159,12 @@ public enum DashboardReducer {
 
     private static func page(_ state: DashboardState) -> Int {
         state.layout.rect(for: state.focus).map { max(1, $0.height - 3) } ?? 1
+    }
+
+    /// Puts the snapshot's users in the order chosen with < and >.
+    private static func sortUsers(_ state: inout DashboardState) {
+        let sort = state.sort
+        state.snapshot?.users.sort { sort.orders($0, before: $1) }
     }
 
     private static func move(by delta: Int, _ state: inout DashboardState) {

@@ -80,8 +80,9 @@ public struct DashboardState: Sendable, Equatable {
 
     /// The users the filter lets through, sorted by id.
     public var visibleUsers: [UserPresence] {
-        // In the order chosen with < and >; names as people read them (user9 before user50).
-        let users = (snapshot?.users ?? []).sorted { sort.orders($0, before: $1) }
+        // Already in the order chosen with < and > (the reducer sorts when the data or the key
+        // changes, not on every read: a frame reads this several times).
+        let users = snapshot?.users ?? []
         guard !filter.isEmpty else { return users }
         let needle = filter.lowercased()
         return users.filter { user in
