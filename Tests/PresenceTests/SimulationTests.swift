@@ -130,7 +130,6 @@ import Testing
         options.users = 1
         options.freshPopulation = true
         let second = try await Simulation.start(options)
-        try await Task.sleep(for: .milliseconds(500))
         #expect(try await eventually { second.snapshot().users.count == 1 }, "\(second.snapshot().users.map(\.id))")
         #expect(second.snapshot().users.contains { $0.id == "morgan" })
         await second.stop()

@@ -54,14 +54,7 @@ final class MethodGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     private func refuse(_ method: String, context: ChannelHandlerContext) {
         buffered = nil
-        let error = RESTError.methodNotAllowed(method)
-        let body = JSONValue.object(["error": .string(error.message)]).jsonString
-        let head =
-            "HTTP/1.1 405 Method Not Allowed\r\nAllow: \(RESTError.allowedMethods)\r\n"
-            + "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "Connection: close\r\n\r\n"
-        let response = context.channel.allocator.buffer(string: head + body)
-        context.writeAndFlush(NIOAny(response)).whenComplete { _ in context.close(promise: nil) }
+        RESTError.methodNotAllowed(method).answerAndClose(from: context)
     }
 }
 
@@ -101,14 +94,21 @@ final class ParseErrorAnswerer: ChannelInboundHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
-        let body = JSONValue.object(["error": .string("the request could not be read as HTTP/1.1 (\(error))")])
-            .jsonString
-        let answer =
-            "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
-        front.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
-            context.close(promise: nil)
-        }
+        RESTError(.badRequest, "the request could not be read as HTTP/1.1 (\(error))").answerAndClose(from: front)
+    }
+}
+
+extension RESTError {
+    /// Writes the error as a whole HTTP/1.1 response from `context` (a handler in front of the
+    /// HTTP encoder, so the bytes go out as they are), then closes the connection.
+    func answerAndClose(from context: ChannelHandlerContext) {
+        let body = JSONValue.object(["error": .string(message)]).jsonString
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        head += "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+        head += "Connection: close\r\n\r\n"
+        let bytes = context.channel.allocator.buffer(string: head + body)
+        context.writeAndFlush(NIOAny(bytes)).whenComplete { _ in context.close(promise: nil) }
     }
 }
 
