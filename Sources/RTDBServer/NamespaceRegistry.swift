@@ -119,7 +119,8 @@ public actor NamespaceRegistry {
             return try await DatabaseEngine.open(
                 namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
                 checkpointInterval: configuration.checkpointInterval,
-                credentials: configuration.credentialPolicy, rules: configuration.rules, timers: timers)
+                credentials: configuration.credentialPolicy, rules: configuration.rules, timers: timers,
+                orphanGrace: configuration.heartbeatTimeout)
         }
         engines[namespace] = task
         do {
@@ -128,6 +129,33 @@ public actor NamespaceRegistry {
             engines[namespace] = nil
             throw error
         }
+    }
+
+    /// Opens every stored namespace that holds onDisconnect writes of sessions the server had when
+    /// it stopped, so that they run (``DatabaseEngine/open(namespace:store:clock:connections:logger:checkpointInterval:credentials:rules:timers:orphanGrace:)``)
+    /// even if nobody uses the namespace again.
+    ///
+    /// - Returns: The namespaces opened.
+    @discardableResult
+    public func resumeOrphanedSessions() async -> [String] {
+        guard let directory = configuration.dataDirectory,
+            let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else { return [] }
+        var opened: [String] = []
+        for file in files.sorted() where file.hasSuffix(".sqlite") {
+            let namespace = String(file.dropLast(".sqlite".count))
+            guard ServerConfiguration.isValidNamespace(namespace), engines[namespace] == nil else { continue }
+            do {
+                let path = directory.appendingPathComponent(file).path
+                guard try SQLiteStore.holdsOnDisconnectWrites(path: path) else { continue }
+                _ = try await lease(namespace)
+                release(namespace)
+                opened.append(namespace)
+            } catch {
+                logger.error("namespace \(namespace) holds onDisconnect writes but cannot be opened: \(error)")
+            }
+        }
+        return opened
     }
 
     /// Closes the least recently used namespace that is idle; false when none is.

@@ -87,7 +87,10 @@ public final class RTDBServer: Sendable {
             responder: responder,
             server: builder,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
-            onServerRunning: { channel in
+            onServerRunning: { [registry] channel in
+                // Sessions the server had when it last stopped get their onDisconnect writes run,
+                // even in namespaces nobody opens again.
+                Task { await registry.resumeOrphanedSessions() }
                 await onListening(host, channel.localAddress?.port ?? 0)
             },
             logger: logger

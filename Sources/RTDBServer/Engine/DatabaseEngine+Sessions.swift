@@ -25,6 +25,8 @@ struct SessionState: Sendable {
     /// ``auth`` as the rules see it, made once per credential rather than per request.
     var ruleAuth = RuleAuth.anonymous
     var onDisconnect = SparseSnapshotTree()
+    /// Whether the store holds (or is about to) a copy of ``onDisconnect``.
+    var isStored = false
     /// Revokes ``auth`` when it expires; cancelled when the credential changes or the
     /// connection closes.
     var expiry: Task<Void, Never>?
@@ -32,7 +34,15 @@ struct SessionState: Sendable {
 
 extension DatabaseEngine {
     /// Starts serving a WebSocket connection.
-    public func openSession(outlet: Outlet, sessionID: String) {
+    ///
+    /// - Parameter supersedes: The session the client had before (its `ls=`): if that session is
+    ///   one the server had when it stopped, its onDisconnect writes run now, before anything
+    ///   this connection asks.
+    public func openSession(outlet: Outlet, sessionID: String, supersedes: String? = nil) {
+        if let supersedes, let orphan = orphans.removeValue(forKey: supersedes) {
+            logger.info("session \(sessionID) supersedes \(supersedes), a session from before the restart")
+            run(orphan)
+        }
         sessions[outlet.id] = SessionState(outlet: outlet, sessionID: sessionID)
     }
 
@@ -40,29 +50,13 @@ extension DatabaseEngine {
     ///
     /// Server values in them are resolved now, and each is checked against the rules again with
     /// the connection's credential as it is now: one they no longer allow is skipped and logged.
-    /// Safe to call twice.
+    /// The writes and the removal of their stored copy are committed together. Safe to call twice.
     public func closeSession(outlet: Outlet) {
         guard let session = sessions.removeValue(forKey: outlet.id) else { return }
         session.expiry?.cancel()
         listens.removeAll(outlet: outlet.id)
-        let now = clock()
-        let auth = session.ruleAuth
-        for (path, node) in session.onDisconnect.overwrites() {
-            let resolved: Node
-            do {
-                resolved = try node.resolvingServerValues(existing: root.child(at: path), now: now, at: path)
-            } catch {
-                logger.notice("session \(session.sessionID): onDisconnect write at \(path) skipped: \(error)")
-                continue
-            }
-            if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
-                logger.notice(
-                    "session \(session.sessionID): onDisconnect write at \(path) skipped, the rules refuse it now: \(reason)"
-                )
-                continue
-            }
-            apply(.set(path: path, node: resolved))
-        }
+        runOnDisconnect(session.onDisconnect.overwrites(), auth: session.ruleAuth, of: session.sessionID)
+        if session.isStored { log(OnDisconnectRecord(sessionID: session.sessionID, auth: nil, writes: [])) }
     }
 
     /// Handles requests of one connection in order, queueing their responses and pushes.
@@ -105,7 +99,7 @@ extension DatabaseEngine {
                 outlet, path: path, children: data.map { (Path($0.key.string), $0.value) }, auth: auth)
         case .onDisconnectCancel(let path):
             sessions[outlet.id]?.onDisconnect.forget(path)
-            updateOnDisconnectCount(outlet)
+            onDisconnectChanged(outlet)
             outcome = .success("")
         case .get(let path, let query):
             outcome = Result { () throws(WireError) in try read(path, query: query, auth: auth).result.exportJSON }
@@ -133,40 +127,6 @@ extension DatabaseEngine {
             message = .response(number: number, status: error.status, data: .string(error.message))
         }
         send(.wire(message.text), to: outlet)
-    }
-
-    /// Remembers onDisconnect writes, once the rules allow them as if they ran now.
-    private func registerOnDisconnect(
-        _ outlet: Outlet, path: Path, children: [(relative: Path, data: JSONValue)], auth: RuleAuth
-    ) -> Result<JSONValue, WireError> {
-        do throws(WireError) {
-            try DatabaseEngine.checkWritable(path)
-            if children.count > 1 || children.first?.relative.isEmpty == false {
-                do {
-                    try Validation.validateUpdatePaths(children.map(\.relative), at: path)
-                } catch {
-                    throw WireError(error)
-                }
-            }
-            var nodes: [(Path, Node)] = []
-            for (relative, data) in children {
-                let target = path.child(relative)
-                do {
-                    nodes.append(
-                        (target, try Node(json: data, at: target.writeTarget)))
-                } catch {
-                    throw WireError(error)
-                }
-            }
-            let now = clock()
-            try authorizeWrite(
-                nodes.map { ($0.0, $0.1.resolvingServerValues(existing: root.child(at: $0.0), now: now)) }, auth: auth)
-            for (target, node) in nodes { sessions[outlet.id]?.onDisconnect.remember(target, node) }
-            updateOnDisconnectCount(outlet)
-            return .success("")
-        } catch {
-            return .failure(error)
-        }
     }
 
     private func authenticate(_ outlet: Outlet, credential: String) -> Result<JSONValue, WireError> {
@@ -215,14 +175,11 @@ extension DatabaseEngine {
         sessions[outlet.id]?.auth = token
         sessions[outlet.id]?.ruleAuth = auth
         connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }
+        // The stored onDisconnect writes run with the credential the live ones would.
+        if sessions[outlet.id]?.isStored == true { onDisconnectChanged(outlet) }
         // The connection's listens now read as the new identity; those it may not are revoked.
         for listen in listens.listens(of: outlet.id) { listens.setAuth(auth, for: listen.key) }
         revokeListensNoLongerAllowed(listens.listens(of: outlet.id))
-    }
-
-    private func updateOnDisconnectCount(_ outlet: Outlet) {
-        guard let session = sessions[outlet.id] else { return }
-        connections.update(session.sessionID) { $0.onDisconnectCount = session.onDisconnect.count }
     }
 
     private func updateListenCount(_ outlet: Outlet) {

@@ -1,5 +1,6 @@
 import DequeModule
 import Logging
+import OrderedCollections
 import RTDBCore
 import RTDBRules
 import RTDBWire
@@ -31,7 +32,19 @@ public actor DatabaseEngine {
     var dirtyKeys: Set<CodeUnitString>? = []
     var recordsSinceCheckpoint = 0
     var checkpointRequested = false
-    var outbox = Deque<(sequence: UInt64, outlet: Outlet, item: OutboundItem)>()
+    /// Stored onDisconnect changes not yet committed, the newest per session.
+    var pendingOnDisconnect = OrderedDictionary<String, OnDisconnectRecord>()
+    /// Counts onDisconnect changes, so that an answer waits for the one it reflects.
+    var onDisconnectTicket: UInt64 = 0
+    var durableOnDisconnectTicket: UInt64 = 0
+    /// Sessions of an earlier run of the server that have not come back: their onDisconnect
+    /// writes run when they do (``openSession(outlet:sessionID:supersedes:)``) or after
+    /// ``orphanGrace``, whichever is first.
+    var orphans = OrderedDictionary<String, OnDisconnectRecord>()
+    /// How long sessions of an earlier run have to come back (the heartbeat timeout).
+    let orphanGrace: Duration
+    var orphanTimer: Task<Void, Never>?
+    var outbox = Deque<(sequence: UInt64, ticket: UInt64, outlet: Outlet, item: OutboundItem)>()
     var durabilityWaiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     var flusherWakeup: CheckedContinuation<Void, Never>?
     var flusher: Task<Void, Never>?
@@ -49,28 +62,33 @@ public actor DatabaseEngine {
     ///
     /// - Parameters:
     ///   - checkpointInterval: After this many logged writes the log is compacted into a snapshot.
+    ///   - orphanGrace: How long sessions the store still holds onDisconnect writes for (the
+    ///     server stopped without ending them) have to come back before their writes run.
     public static func open(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
         credentials: CredentialPolicy = CredentialPolicy(), rules: SecurityRules = .open,
-        timers: any Clock<Duration> = ContinuousClock()
+        timers: any Clock<Duration> = ContinuousClock(), orphanGrace: Duration = .seconds(15)
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
         let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
+        let orphans = try await store.loadOnDisconnect()
         let engine = DatabaseEngine(
             namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
             checkpointInterval: checkpointInterval, credentials: credentials, rules: rules,
-            timers: timers, root: root, sequence: sequence)
+            timers: timers, orphanGrace: orphanGrace, root: root, sequence: sequence)
         await engine.remember(keys)
         await engine.startFlusher()
+        await engine.adopt(orphans)
         return engine
     }
 
     private init(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int, credentials: CredentialPolicy,
-        rules: SecurityRules, timers: any Clock<Duration>, root: Node, sequence: UInt64
+        rules: SecurityRules, timers: any Clock<Duration>, orphanGrace: Duration, root: Node, sequence: UInt64
     ) {
+        self.orphanGrace = orphanGrace
         self.rules = rules
         self.timers = timers
         self.credentials = credentials
@@ -109,11 +127,13 @@ public actor DatabaseEngine {
     public var isIdle: Bool {
         sessions.isEmpty && listens.count == 0 && pendingRecords.isEmpty && outbox.isEmpty
             && durabilityWaiters.isEmpty && !rulesReplaced && durableSequence == appliedSequence
+            && orphans.isEmpty && pendingOnDisconnect.isEmpty && durableOnDisconnectTicket == onDisconnectTicket
     }
 
     /// Waits for pending writes to be durable, writes a checkpoint and releases the store.
     public func close() async {
         guard !isClosed else { return }
+        orphanTimer?.cancel()
         // The flusher commits what is pending with a final checkpoint, then stops.
         checkpointRequested = true
         isClosed = true
@@ -150,29 +170,46 @@ public actor DatabaseEngine {
         }
     }
 
+    /// Records a change to a session's stored onDisconnect writes for the flusher.
+    func log(_ record: OnDisconnectRecord) {
+        guard !store.isVolatile else { return }
+        pendingOnDisconnect[record.sessionID] = record
+        onDisconnectTicket += 1
+        flusherWakeup?.resume()
+        flusherWakeup = nil
+    }
+
     private func runFlusher() async {
-        while true {
-            let (records, checkpoint) = await nextBatch()
-            guard let last = records.last?.sequence ?? checkpoint?.sequence else { return }
+        while let batch = await nextBatch() {
             do {
-                try await store.append(records, checkpoint: checkpoint)
-                markDurable(last)
+                try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
+                markDurable(batch.records.last?.sequence ?? durableSequence, ticket: batch.ticket)
             } catch {
-                logger.error("commit of \(records.count) writes to namespace \(namespace) failed, retrying: \(error)")
-                pendingRecords.insert(contentsOf: records, at: 0)
-                if checkpoint != nil { checkpointRequested = true }
+                logger.error(
+                    "commit of \(batch.records.count) writes to namespace \(namespace) failed, retrying: \(error)")
+                pendingRecords.insert(contentsOf: batch.records, at: 0)
+                for record in batch.onDisconnect where pendingOnDisconnect[record.sessionID] == nil {
+                    // Not replaced meanwhile: still the newest for its session.
+                    pendingOnDisconnect[record.sessionID] = record
+                }
+                if batch.checkpoint != nil { checkpointRequested = true }
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }
     }
 
-    private func nextBatch() async -> ([LogRecord], Checkpoint?) {
-        while pendingRecords.isEmpty && !checkpointRequested {
-            if isClosed { return ([], nil) }
+    /// What the flusher commits next, in one transaction; nil once closed with nothing left.
+    private func nextBatch() async -> (
+        records: [LogRecord], onDisconnect: [OnDisconnectRecord], ticket: UInt64, checkpoint: Checkpoint?
+    )? {
+        while pendingRecords.isEmpty && pendingOnDisconnect.isEmpty && !checkpointRequested {
+            if isClosed { return nil }
             await withCheckedContinuation { flusherWakeup = $0 }
         }
         let records = pendingRecords
         pendingRecords = []
+        let onDisconnect = Array(pendingOnDisconnect.values)
+        pendingOnDisconnect = [:]
         recordsSinceCheckpoint += records.count
         var checkpoint: Checkpoint?
         if checkpointRequested || recordsSinceCheckpoint >= checkpointInterval {
@@ -181,12 +218,13 @@ public actor DatabaseEngine {
             recordsSinceCheckpoint = 0
             checkpointRequested = false
         }
-        return (records, checkpoint)
+        return (records, onDisconnect, onDisconnectTicket, checkpoint)
     }
 
-    private func markDurable(_ sequence: UInt64) {
+    private func markDurable(_ sequence: UInt64, ticket: UInt64) {
         durableSequence = max(durableSequence, sequence)
-        while let first = outbox.first, first.sequence <= durableSequence {
+        durableOnDisconnectTicket = max(durableOnDisconnectTicket, ticket)
+        while let first = outbox.first, first.sequence <= durableSequence, first.ticket <= durableOnDisconnectTicket {
             outbox.removeFirst()
             first.outlet.send(first.item)
         }
@@ -203,12 +241,13 @@ public actor DatabaseEngine {
         }
     }
 
-    /// Sends an item once the newest applied write is durable, after everything queued before it.
+    /// Sends an item once the newest applied write and onDisconnect change are durable, after
+    /// everything queued before it.
     func send(_ item: OutboundItem, to outlet: Outlet) {
-        if outbox.isEmpty && appliedSequence <= durableSequence {
+        if outbox.isEmpty && appliedSequence <= durableSequence && onDisconnectTicket <= durableOnDisconnectTicket {
             outlet.send(item)
         } else {
-            outbox.append((appliedSequence, outlet, item))
+            outbox.append((appliedSequence, onDisconnectTicket, outlet, item))
         }
     }
 

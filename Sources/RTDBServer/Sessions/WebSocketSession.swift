@@ -48,7 +48,7 @@ struct WebSocketSession {
         }
         let hello = Handshake(timestamp: now, host: host, sessionID: sessionID)
         outlet.send(.wire(WireMessage.control(.hello(hello)).text))
-        await engine.openSession(outlet: outlet, sessionID: sessionID)
+        await engine.openSession(outlet: outlet, sessionID: sessionID, supersedes: supersedes)
 
         let requests = BatchQueue<SessionRequest>()
         // A stopping server ends the session itself (a close frame, then its onDisconnect)

@@ -39,11 +39,19 @@ public final class DeferredSQLiteStore: DurableStore {
         try await store(creating: false)?.loadAppliedKeys(limit: limit) ?? []
     }
 
-    /// Commits the records, creating the file for the first of them; a checkpoint alone of a
-    /// namespace never written has nothing to keep.
-    public func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws {
-        guard let store = try store(creating: !records.isEmpty) else { return }
-        try await store.append(records, checkpoint: checkpoint)
+    /// The stored onDisconnect writes, or none before the first write.
+    public func loadOnDisconnect() async throws -> [OnDisconnectRecord] {
+        try await store(creating: false)?.loadOnDisconnect() ?? []
+    }
+
+    /// Commits the records, creating the file for the first of them (or the first stored
+    /// onDisconnect write); a checkpoint alone of a namespace never written has nothing to keep.
+    public func append(_ records: [LogRecord], onDisconnect: [OnDisconnectRecord], checkpoint: Checkpoint?)
+        async throws
+    {
+        let creating = !records.isEmpty || onDisconnect.contains { !$0.isRemoval }
+        guard let store = try store(creating: creating) else { return }
+        try await store.append(records, onDisconnect: onDisconnect, checkpoint: checkpoint)
     }
 
     /// Creates the file now if it does not exist yet.

@@ -6,8 +6,12 @@ public protocol DurableStore: Sendable {
     func load() async throws -> (root: Node, sequence: UInt64)
     /// The idempotency keys of the newest keyed writes, oldest first (at most `limit`).
     func loadAppliedKeys(limit: Int) async throws -> [(key: String, sequence: UInt64)]
-    /// Makes `records` durable in one transaction (a group commit), together with a checkpoint.
-    func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws
+    /// The onDisconnect writes of sessions that had not ended when the store was last written,
+    /// in the order the sessions first registered some.
+    func loadOnDisconnect() async throws -> [OnDisconnectRecord]
+    /// Makes `records` durable in one transaction (a group commit), together with changes to the
+    /// stored onDisconnect writes (a record with none removes its session's) and a checkpoint.
+    func append(_ records: [LogRecord], onDisconnect: [OnDisconnectRecord], checkpoint: Checkpoint?) async throws
     /// Whether appends are immediate (nothing to wait for).
     var isVolatile: Bool { get }
     /// Releases files.
@@ -18,6 +22,11 @@ public protocol DurableStore: Sendable {
 }
 
 extension DurableStore {
+    /// Makes `records` durable in one transaction, with a checkpoint.
+    public func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws {
+        try await append(records, onDisconnect: [], checkpoint: checkpoint)
+    }
+
     /// Nothing to prepare.
     public func prepareForWrites() throws {}
 }

@@ -60,6 +60,17 @@ public final class SQLiteStore: DurableStore {
                     CREATE INDEX applied_keys_by_seq ON applied_keys (seq);
                     """)
         }
+        migrator.registerMigration("v3: onDisconnect writes") { db in
+            // One row per session with writes to run; rowid keeps the order sessions registered.
+            try db.execute(
+                sql: """
+                    CREATE TABLE on_disconnect (
+                        session TEXT PRIMARY KEY,
+                        auth TEXT,
+                        writes TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 
@@ -109,9 +120,49 @@ public final class SQLiteStore: DurableStore {
         }
     }
 
-    /// Appends records and their idempotency keys (and writes a checkpoint) in one transaction.
-    public func append(_ records: [LogRecord], checkpoint: Checkpoint?) async throws {
+    /// Whether the file at `path` holds onDisconnect writes of sessions that have not ended (the
+    /// server stopped first), without loading anything else.
+    public static func holdsOnDisconnectWrites(path: String) throws -> Bool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try db.tableExists("on_disconnect")
+                && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM on_disconnect)") == true
+        }
+    }
+
+    /// Reads the stored onDisconnect writes, in the order their sessions first stored some.
+    public func loadOnDisconnect() async throws -> [OnDisconnectRecord] {
+        try await queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT session, auth, writes FROM on_disconnect ORDER BY rowid").map {
+                try OnDisconnectRecord(sessionID: $0["session"], authText: $0["auth"], writesText: $0["writes"])
+            }
+        }
+    }
+
+    /// Appends records and their idempotency keys, stores or removes sessions' onDisconnect
+    /// writes, and writes a checkpoint, all in one transaction.
+    public func append(_ records: [LogRecord], onDisconnect: [OnDisconnectRecord], checkpoint: Checkpoint?)
+        async throws
+    {
         try await queue.write { db in
+            if !onDisconnect.isEmpty {
+                let store = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO on_disconnect (session, auth, writes) VALUES (?, ?, ?)
+                        ON CONFLICT (session) DO UPDATE SET auth = excluded.auth, writes = excluded.writes
+                        """)
+                let remove = try db.cachedStatement(sql: "DELETE FROM on_disconnect WHERE session = ?")
+                for record in onDisconnect {
+                    if record.isRemoval {
+                        try remove.execute(arguments: [record.sessionID])
+                    } else {
+                        try store.execute(arguments: [record.sessionID, record.authText, record.writesText])
+                    }
+                }
+            }
             let insert = try db.cachedStatement(sql: "INSERT INTO log (seq, path, kind, data) VALUES (?, ?, ?, ?)")
             let insertKey = try db.cachedStatement(sql: "INSERT OR REPLACE INTO applied_keys (key, seq) VALUES (?, ?)")
             for record in records {

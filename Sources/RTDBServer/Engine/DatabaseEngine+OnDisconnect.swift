@@ -1,0 +1,112 @@
+import OrderedCollections
+import RTDBCore
+import RTDBRules
+import RTDBWire
+
+extension DatabaseEngine {
+    /// Remembers onDisconnect writes, once the rules allow them as if they ran now, and stores
+    /// them so that they run even if the server dies first.
+    func registerOnDisconnect(
+        _ outlet: Outlet, path: Path, children: [(relative: Path, data: JSONValue)], auth: RuleAuth
+    ) -> Result<JSONValue, WireError> {
+        do throws(WireError) {
+            try DatabaseEngine.checkWritable(path)
+            if children.count > 1 || children.first?.relative.isEmpty == false {
+                do {
+                    try Validation.validateUpdatePaths(children.map(\.relative), at: path)
+                } catch {
+                    throw WireError(error)
+                }
+            }
+            var nodes: [(Path, Node)] = []
+            for (relative, data) in children {
+                let target = path.child(relative)
+                do {
+                    nodes.append((target, try Node(json: data, at: target.writeTarget)))
+                } catch {
+                    throw WireError(error)
+                }
+            }
+            let now = clock()
+            try authorizeWrite(
+                nodes.map { ($0.0, $0.1.resolvingServerValues(existing: root.child(at: $0.0), now: now)) }, auth: auth)
+            for (target, node) in nodes { sessions[outlet.id]?.onDisconnect.remember(target, node) }
+            onDisconnectChanged(outlet)
+            return .success("")
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Stores a live session's onDisconnect writes as they are now (or removes the stored copy
+    /// when none are left) and updates the connection table.
+    ///
+    /// The answer to the request that changed them waits for the commit, as a write's does.
+    func onDisconnectChanged(_ outlet: Outlet) {
+        guard let session = sessions[outlet.id] else { return }
+        connections.update(session.sessionID) { $0.onDisconnectCount = session.onDisconnect.count }
+        let writes = session.onDisconnect.overwrites()
+        guard !writes.isEmpty || session.isStored else { return }
+        sessions[outlet.id]?.isStored = !writes.isEmpty
+        log(OnDisconnectRecord(sessionID: session.sessionID, auth: session.auth, writes: writes))
+    }
+
+    /// Runs a session's onDisconnect writes in order, each resolved and checked against the rules
+    /// now; one that fails either is skipped and logged.
+    func runOnDisconnect(_ writes: [(path: Path, node: Node)], auth: RuleAuth, of sessionID: String) {
+        let now = clock()
+        for (path, node) in writes {
+            let resolved: Node
+            do {
+                resolved = try node.resolvingServerValues(existing: root.child(at: path), now: now, at: path)
+            } catch {
+                logger.notice("session \(sessionID): onDisconnect write at \(path) skipped: \(error)")
+                continue
+            }
+            if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
+                logger.notice(
+                    "session \(sessionID): onDisconnect write at \(path) skipped, the rules refuse it now: \(reason)")
+                continue
+            }
+            apply(.set(path: path, node: resolved))
+        }
+    }
+
+    // MARK: - Sessions of an earlier run
+
+    /// Takes on the sessions the store still holds onDisconnect writes for, and runs those that
+    /// have not come back after ``orphanGrace``.
+    func adopt(_ records: [OnDisconnectRecord]) {
+        guard !records.isEmpty else { return }
+        for record in records { orphans[record.sessionID] = record }
+        logger.info(
+            "namespace \(namespace): \(records.count) sessions from before the restart have onDisconnect writes; they run unless the sessions come back within \(orphanGrace)"
+        )
+        let grace = Ticker(every: orphanGrace, on: timers)
+        orphanTimer = Task { [weak self] in
+            guard await grace.next() != nil else { return }
+            await self?.runOrphans()
+        }
+    }
+
+    /// Whether sessions of an earlier run still wait to come back.
+    public var hasOrphanedSessions: Bool { !orphans.isEmpty }
+
+    private func runOrphans() {
+        let due = orphans
+        orphans = [:]
+        if !due.isEmpty {
+            logger.info("namespace \(namespace): \(due.count) sessions from before the restart did not come back")
+        }
+        for record in due.values { run(record) }
+    }
+
+    /// Runs a stored session's writes with its stored credential (signed out if it has expired
+    /// and expiry is enforced), and removes them from the store in the same commit.
+    func run(_ record: OnDisconnectRecord) {
+        var token = record.auth
+        if credentials.enforcesExpiry, let expiresAt = token?.expiresAt, expiresAt * 1000 <= clock() { token = nil }
+        runOnDisconnect(record.writes, auth: RuleAuth(token), of: record.sessionID)
+        log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []))
+    }
+}
