@@ -159,7 +159,8 @@ let package = Package(
         .testTarget(
             name: "RTDBClientTests",
             dependencies: [
-                "RTDBClient", "RTDBRules", "RTDBTestSupport", "CrashWriter",
+                // LinkSim for its SeededRandom: the crash test's kill points replay from a seed.
+                "RTDBClient", "RTDBRules", "RTDBTestSupport", "CrashWriter", "LinkSim",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Fixtures")]

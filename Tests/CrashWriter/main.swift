@@ -3,9 +3,10 @@
 //     CrashWriter <database url> <persistence directory> <first index> <count>
 //     CrashWriter <database url> <persistence directory> --drain
 //
-// Each step sets `log/l<i>`, then updates `writes/w<i>` and increments `counter` in one multi-path
-// update, then prints `done <i>`: a printed index means both calls had returned. After `count`
-// steps it idles (still sending what is queued) until it is killed. `--drain` opens
+// Each step sets `log/l<i>`, then updates `writes/w<i>`, `last` (= i) and increments `counter` in
+// one multi-path update, then prints `done <i>`: a printed index means both calls had returned.
+// (The test's rules let `last` only grow: a write sent out of order is refused, and shows missing.)
+// After `count` steps it idles (still sending what is queued) until it is killed. `--drain` opens
 // the same files, waits until the queue left by earlier runs has reached the server, and prints
 // `drained`.
 import Foundation
@@ -45,7 +46,7 @@ guard arguments.count == 5, let first = Int(arguments[3]), let count = Int(argum
 let root = database.reference()
 for index in first..<(first + count) {
     root.child("log/l\(index)").setValue(index)
-    root.updateChildValues(["writes/w\(index)": index, "counter": ServerValue.increment(1)])
+    root.updateChildValues(["writes/w\(index)": index, "last": index, "counter": ServerValue.increment(1)])
     say("done \(index)")
 }
 while true { sleep(60) }
