@@ -155,6 +155,20 @@ let package = Package(
         ),
         .testTarget(
             name: "RTDBServerTests", dependencies: ["RTDBServer", "RTDBRules", "RTDBWire", "RTDBTestSupport"]),
+        // Fuzzing (scripts/fuzz): the targets, libFuzzer's entry point, and the replay of the corpus
+        // and of every crash found as tests.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "Dashboard",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/FuzzTargets"
+        ),
+        .executableTarget(name: "presencetop-fuzz", dependencies: ["FuzzTargets"], path: "Tests/Fuzz"),
+        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets", "LinkSim"], resources: [.copy("Corpus")]),
         .executableTarget(name: "CrashWriter", dependencies: ["RTDBClient"], path: "Tests/CrashWriter"),
         .testTarget(
             name: "RTDBClientTests",

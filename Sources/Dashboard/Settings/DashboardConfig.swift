@@ -54,11 +54,9 @@ public struct DashboardConfig: Sendable, Equatable {
     public init(toml text: String, file: String, options: [String: Bool]) throws(ConfigError) {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError(file: file, line: error.source.begin.line, problem: error.description)
+            table = try TOMLText.table(text)
         } catch {
-            throw ConfigError(file: file, problem: "\(error)")
+            throw ConfigError(file: file, line: error.line, problem: error.problem)
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         func line(of key: String) -> Int? {

@@ -9,13 +9,9 @@ extension Theme {
     public init(toml text: String, file: String, base: Theme = .builtIn) throws(ThemeError) {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ThemeError(
-                file: file, line: error.source.begin.line, column: error.source.begin.column,
-                problem: error.description)
+            table = try TOMLText.table(text)
         } catch {
-            throw ThemeError(file: file, problem: "\(error)")
+            throw ThemeError(file: file, line: error.line, column: error.column, problem: error.problem)
         }
         let source = ThemeSource(text: text)
         func fail(_ key: String, in section: String? = nil, _ problem: String) -> ThemeError {

@@ -1,0 +1,53 @@
+import Foundation
+import FuzzTargets
+import LinkSim
+import Testing
+
+/// Every input in `Corpus/<target>` (the seeds `scripts/fuzz` starts from, and each crash it
+/// found, kept as a regression) runs through its target; then a seeded run of mutations of them,
+/// a small fuzz that needs no libFuzzer build.
+@Suite struct FuzzTargetTests {
+    static let corpus = Bundle.module.url(forResource: "Corpus", withExtension: nil)
+
+    static func inputs(of target: FuzzTarget) throws -> [[UInt8]] {
+        let directory = try #require(corpus).appendingPathComponent(target.rawValue)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        return try names.map { Array(try Data(contentsOf: directory.appendingPathComponent($0))) }
+    }
+
+    @Test(arguments: FuzzTarget.allCases)
+    func theCorpusRuns(target: FuzzTarget) throws {
+        let inputs = try Self.inputs(of: target)
+        #expect(!inputs.isEmpty, "Corpus/\(target.rawValue) has seeds")
+        for input in inputs { target.run(input) }
+    }
+
+    @Test(arguments: FuzzTarget.allCases)
+    func mutationsOfTheCorpusRun(target: FuzzTarget) throws {
+        let seeds = try Self.inputs(of: target)
+        var random = SeededRandom(seed: 19)
+        for _ in 0..<1_500 {
+            var input = seeds[Int.random(in: seeds.indices, using: &random)]
+            for _ in 0..<Int.random(in: 1...4, using: &random) { Self.mutate(&input, using: &random) }
+            if let trace = ProcessInfo.processInfo.environment["PRESENCETOP_FUZZ_TRACE"] {
+                FileManager.default.createFile(atPath: trace + "-" + target.rawValue, contents: Data(input))
+            }
+            target.run(input)
+        }
+    }
+
+    /// One of libFuzzer's simplest moves: flip, insert, erase or duplicate bytes.
+    static func mutate(_ input: inout [UInt8], using random: inout SeededRandom) {
+        let interesting: [UInt8] = Array(#"{}[]":,.\/$0-9eE+"nul"#.utf8) + [0, 0x7F, 0xC3, 0xFF, 0x0A]
+        let position = input.isEmpty ? 0 : Int.random(in: 0..<input.count, using: &random)
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0 where !input.isEmpty: input[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
+        case 1: input.insert(interesting.randomElement(using: &random) ?? 0, at: position)
+        case 2 where !input.isEmpty:
+            input.removeSubrange(position..<min(input.count, position + Int.random(in: 1...8, using: &random)))
+        default:
+            let end = min(input.count, position + Int.random(in: 1...16, using: &random))
+            input.insert(contentsOf: input[position..<end], at: position)
+        }
+    }
+}

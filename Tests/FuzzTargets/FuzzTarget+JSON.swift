@@ -1,0 +1,17 @@
+import RTDBCore
+
+extension FuzzTarget {
+    /// JSON text imported as a tree: what parses prints back to the same value, and a tree built
+    /// from it exports to JSON that builds the same tree (with the same hash).
+    static func json(_ bytes: [UInt8]) {
+        guard let json = try? JSONParser.parse(bytes: bytes) else { return }
+        let printed = json.jsonString
+        let again = try? JSONParser.parse(printed)
+        fuzzInvariant(again == json, "\(printed) does not read back as the value it printed")
+        guard let node = try? Node(json: json) else { return }
+        let exported = node.exportJSON
+        let rebuilt = try? Node(json: exported)
+        fuzzInvariant(rebuilt == node, "the export \(exported.jsonString) does not rebuild its tree")
+        fuzzInvariant(rebuilt?.hashString == node.hashString, "the rebuilt tree's hash differs")
+    }
+}

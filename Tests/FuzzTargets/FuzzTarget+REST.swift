@@ -1,0 +1,31 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RTDBCore
+
+@testable import RTDBServer
+
+extension FuzzTarget {
+    /// A request target (`/path.json?query`) read as the REST API reads it; a query it accepts
+    /// is applied to a small tree.
+    static func rest(_ bytes: [UInt8]) {
+        let target = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        let head = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: target)
+        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
+        guard
+            let parsed = try? RESTRequest(request, defaultNamespace: "demo", policy: CredentialPolicy(), now: 0),
+            let query = parsed.query
+        else { return }
+        _ = query.filter(sample)
+    }
+
+    private static let sample: Node = {
+        var children: [(ChildKey, Node)] = []
+        for index in 0..<20 {
+            let number = JSONValue.int(Int64(index))
+            let value: JSONValue = [number, .string("s\(index)"), ["n": number]][index % 3]
+            if let node = try? Node(json: value) { children.append((ChildKey("k\(index)"), node)) }
+        }
+        return Node(children: ChildrenMap(children))
+    }()
+}

@@ -1,0 +1,32 @@
+import RTDBCore
+import RTDBWire
+
+extension FuzzTarget {
+    /// Frames split at newlines, reassembled as a server does, then read as messages and requests.
+    ///
+    /// A message that parses prints as text that parses back to the same message.
+    static func wire(_ bytes: [UInt8]) {
+        var assembler = FrameAssembler(maxMessageBytes: 1 << 20)
+        for frame in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let text: String?
+            do {
+                text = try assembler.receive(String(decoding: frame, as: UTF8.self))
+            } catch {
+                assembler = FrameAssembler(maxMessageBytes: 1 << 20)
+                continue
+            }
+            guard let text, let message = try? WireMessage(text: text) else { continue }
+            let again = try? WireMessage(text: message.text)
+            fuzzInvariant(
+                again == message,
+                "\(message) prints as \(message.text), which reads back as \(String(describing: again))")
+            if case .request(_, let action, let body) = message,
+                let request = try? ClientRequest(action: action, body: body)
+            {
+                let printed = WireMessage.request(1, request)
+                fuzzInvariant(
+                    (try? WireMessage(text: printed.text)) == printed, "request \(request) does not read back")
+            }
+        }
+    }
+}
