@@ -120,7 +120,7 @@ public actor NamespaceRegistry {
                 namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
                 checkpointInterval: configuration.checkpointInterval,
                 credentials: configuration.credentialPolicy, rules: configuration.rules, timers: timers,
-                orphanGrace: configuration.heartbeatTimeout)
+                orphanGrace: configuration.heartbeatTimeout, limits: configuration.limits)
         }
         engines[namespace] = task
         do {

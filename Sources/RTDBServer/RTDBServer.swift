@@ -150,6 +150,15 @@ public final class RTDBServer: Sendable {
                 return
             }
             defer { self.registry.release(namespace) }
+            let limit = self.configuration.limits.sessionsPerNamespace
+            if await engine.sessionCount >= limit {
+                let reason = "namespace \(namespace) holds \(limit) sessions, the server's limit; try again later"
+                self.logger.notice("refused a session from \(peer): \(reason)")
+                try? await outbound.write(.text(WireMessage.control(.error(reason)).text))
+                // 1013: try again later (RFC 6455 registry); the SDKs reconnect with back-off.
+                try? await outbound.close(.unknown(1013), reason: "too many sessions")
+                return
+            }
             let session = WebSocketSession(
                 engine: engine, channel: channel, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
                 supersedes: supersedes, configuration: self.configuration, connections: self.connections,

@@ -41,6 +41,8 @@ public struct ServerConfiguration: Sendable {
     /// Whether SIGINT and SIGTERM stop the server (a server embedded in a program that handles
     /// its own signals sets this false, and stops it by cancelling its task).
     public var stopsOnSignals = true
+    /// What one client may ask at once (``ConnectionLimits``).
+    public var limits = ConnectionLimits()
     /// How many namespaces may be open at once.
     ///
     /// Past it the least recently used idle one is closed (it opens again on its next use). Each open namespace with data holds three file

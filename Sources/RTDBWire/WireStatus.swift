@@ -42,6 +42,9 @@ public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Nothing was applied. REST answers it as `503`; WebSocket writes wait for the disk instead.
     public static let unavailable = WireStatus(rawValue: "unavailable")
 
+    /// A per-connection limit of the server (listens) was reached; the message names it.
+    public static let limitExceeded = WireStatus(rawValue: "limit_exceeded")
+
     /// Whether the request succeeded.
     public var isOK: Bool { self == .ok }
 

@@ -77,6 +77,12 @@ extension DatabaseEngine {
         switch request {
         case .listen(let path, let query, let tag, let hash):
             do throws(WireError) {
+                let held = listens.count(of: outlet.id)
+                if held >= limits.listensPerConnection {
+                    throw WireError(
+                        status: .limitExceeded,
+                        message: "this connection holds \(held) listens, the server's limit per connection")
+                }
                 try addListen(
                     outlet: outlet, path: path, query: query, format: .websocket(tag: tag), hash: hash, auth: auth)
                 updateListenCount(outlet)

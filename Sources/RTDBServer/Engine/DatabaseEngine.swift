@@ -41,6 +41,8 @@ public actor DatabaseEngine {
     /// writes run when they do (``openSession(outlet:sessionID:supersedes:)``) or after
     /// ``orphanGrace``, whichever is first.
     var orphans = OrderedDictionary<String, OnDisconnectRecord>()
+    /// What one connection may hold (its listens; the rest is counted by the session).
+    let limits: ConnectionLimits
     /// How long sessions of an earlier run have to come back (the heartbeat timeout).
     let orphanGrace: Duration
     var orphanTimer: Task<Void, Never>?
@@ -68,7 +70,8 @@ public actor DatabaseEngine {
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
         credentials: CredentialPolicy = CredentialPolicy(), rules: SecurityRules = .open,
-        timers: any Clock<Duration> = ContinuousClock(), orphanGrace: Duration = .seconds(15)
+        timers: any Clock<Duration> = ContinuousClock(), orphanGrace: Duration = .seconds(15),
+        limits: ConnectionLimits = ConnectionLimits()
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
         let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
@@ -76,7 +79,7 @@ public actor DatabaseEngine {
         let engine = DatabaseEngine(
             namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
             checkpointInterval: checkpointInterval, credentials: credentials, rules: rules,
-            timers: timers, orphanGrace: orphanGrace, root: root, sequence: sequence)
+            timers: timers, orphanGrace: orphanGrace, limits: limits, root: root, sequence: sequence)
         await engine.remember(keys)
         await engine.startFlusher()
         await engine.adopt(orphans)
@@ -86,9 +89,11 @@ public actor DatabaseEngine {
     private init(
         namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int, credentials: CredentialPolicy,
-        rules: SecurityRules, timers: any Clock<Duration>, orphanGrace: Duration, root: Node, sequence: UInt64
+        rules: SecurityRules, timers: any Clock<Duration>, orphanGrace: Duration, limits: ConnectionLimits,
+        root: Node, sequence: UInt64
     ) {
         self.orphanGrace = orphanGrace
+        self.limits = limits
         self.rules = rules
         self.timers = timers
         self.credentials = credentials
@@ -118,6 +123,9 @@ public actor DatabaseEngine {
 
     /// The number of writes applied since the namespace was created.
     public var sequence: UInt64 { appliedSequence }
+
+    /// The number of open WebSocket sessions.
+    public var sessionCount: Int { sessions.count }
 
     /// The number of active listens (WebSocket and SSE).
     public var listenCount: Int { listens.count }

@@ -72,10 +72,11 @@ struct WebSocketSession {
         requests: BatchQueue<SessionRequest>, heartbeat: Heartbeat
     ) async {
         let (channel, sessionID) = (channel, sessionID)
+        let window = RequestWindow(size: configuration.limits.outstandingRequests)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await writeLoop(outlet: outlet, outbound: outbound) }
             group.addTask {
-                await readLoop(outlet: outlet, inbound: inbound, requests: requests)
+                await readLoop(outlet: outlet, inbound: inbound, requests: requests, window: window)
                 requests.finish()
             }
             group.addTask { [logger, configuration] in
@@ -90,9 +91,13 @@ struct WebSocketSession {
             }
             group.addTask {
                 // Requests reach the engine in batches: one hop to its actor for all that arrived.
-                while let batch = await requests.nextBatch() { await engine.handle(batch, outlet: outlet) }
+                while let batch = await requests.nextBatch() {
+                    await engine.handle(batch, outlet: outlet)
+                    window.leave(batch.count)
+                }
             }
             await group.next()
+            window.close()
             requests.finish()
             outlet.finish()
             group.cancelAll()
@@ -143,10 +148,25 @@ struct WebSocketSession {
         }.get()
     }
 
-    private func readLoop(outlet: Outlet, inbound: WebSocketInboundStream, requests: BatchQueue<SessionRequest>) async {
+    /// Reads frames into requests, within the connection's limits: past its message rate it waits
+    /// (telling the client once), and it queues requests only while the request window has room.
+    private func readLoop(
+        outlet: Outlet, inbound: WebSocketInboundStream, requests: BatchQueue<SessionRequest>, window: RequestWindow
+    ) async {
         var assembler = FrameAssembler(maxMessageBytes: 2 * configuration.maxWebSocketWriteBytes)
+        var budget = MessageBudget(perSecond: configuration.limits.messagesPerSecond)
+        var toldAboutRate = false
         do {
             for try await message in inbound.messages(maxSize: configuration.maxFrameBytes) {
+                if let wait = budget.spend(now: clock()) {
+                    if !toldAboutRate {
+                        toldAboutRate = true
+                        sendError(
+                            "more than \(budget.perSecond) messages a second; the server reads this connection more slowly",
+                            to: outlet)
+                    }
+                    try await timers.sleep(for: wait)
+                }
                 guard case .text(let frame) = message else {
                     sendError("binary frames are not part of protocol v5", to: outlet)
                     continue
@@ -158,14 +178,16 @@ struct WebSocketSession {
                     sendError("\(error); closing the connection", to: outlet)
                     return
                 }
-                if let text { process(text, outlet: outlet, requests: requests) }
+                if let text { await process(text, outlet: outlet, requests: requests, window: window) }
             }
         } catch {
             logger.debug("session \(sessionID) read ended: \(error)")
         }
     }
 
-    private func process(_ text: String, outlet: Outlet, requests: BatchQueue<SessionRequest>) {
+    private func process(
+        _ text: String, outlet: Outlet, requests: BatchQueue<SessionRequest>, window: RequestWindow
+    ) async {
         let message: WireMessage
         do {
             message = try WireMessage(text: text)
@@ -186,9 +208,11 @@ struct WebSocketSession {
                     status: .tooBig,
                     message: "request is \(text.utf8.count) bytes; the limit is \(configuration.maxWebSocketWriteBytes)"
                 )
+                await window.enter()
                 requests.append(SessionRequest(number: number, request: .failure(error)))
                 return
             }
+            await window.enter()
             do {
                 let request = try ClientRequest(action: action, body: body)
                 requests.append(SessionRequest(number: number, request: .success(request)))
