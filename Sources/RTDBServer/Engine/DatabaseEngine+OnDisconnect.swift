@@ -48,7 +48,7 @@ extension DatabaseEngine {
         let writes = session.onDisconnect.overwrites()
         guard !writes.isEmpty || session.isStored else { return }
         sessions[outlet.id]?.isStored = !writes.isEmpty
-        log(OnDisconnectRecord(sessionID: session.sessionID, auth: session.auth, writes: writes))
+        log(OnDisconnectRecord(sessionID: session.sessionID, auth: session.onDisconnectAuth, writes: writes))
     }
 
     /// Runs a session's onDisconnect writes in order, each resolved and checked against the rules
@@ -101,12 +101,10 @@ extension DatabaseEngine {
         for record in due.values { run(record) }
     }
 
-    /// Runs a stored session's writes with its stored credential (signed out if it has expired
-    /// and expiry is enforced), and removes them from the store in the same commit.
+    /// Runs a stored session's writes as the identity that registered them (an expiry since does
+    /// not change it, as for a live session), and removes them from the store in the same commit.
     func run(_ record: OnDisconnectRecord) {
-        var token = record.auth
-        if credentials.enforcesExpiry, let expiresAt = token?.expiresAt, expiresAt * 1000 <= clock() { token = nil }
-        runOnDisconnect(record.writes, auth: RuleAuth(token), of: record.sessionID)
+        runOnDisconnect(record.writes, auth: RuleAuth(record.auth), of: record.sessionID)
         log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []))
     }
 }

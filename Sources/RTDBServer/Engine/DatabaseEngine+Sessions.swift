@@ -25,6 +25,13 @@ struct SessionState: Sendable {
     /// ``auth`` as the rules see it, made once per credential rather than per request.
     var ruleAuth = RuleAuth.anonymous
     var onDisconnect = SparseSnapshotTree()
+    /// Who ``onDisconnect`` runs as: the last credential the client set (nil after a sign-out).
+    ///
+    /// An expiry does not change it. The writes were allowed for this identity when registered,
+    /// and are checked against the rules again as it when they run; a token that ran out while
+    /// the app could not refresh it (a backgrounded tab, a dead phone) must not leave its
+    /// presence behind forever.
+    var onDisconnectAuth: AuthToken?
     /// Whether the store holds (or is about to) a copy of ``onDisconnect``.
     var isStored = false
     /// Revokes ``auth`` when it expires; cancelled when the credential changes or the
@@ -48,14 +55,16 @@ extension DatabaseEngine {
 
     /// Ends a connection: drops its listens, then runs its onDisconnect writes.
     ///
-    /// Server values in them are resolved now, and each is checked against the rules again with
-    /// the connection's credential as it is now: one they no longer allow is skipped and logged.
+    /// Server values in them are resolved now, and each is checked against the rules again as the
+    /// identity that registered them (``SessionState/onDisconnectAuth``): one they no longer allow
+    /// is skipped and logged.
     /// The writes and the removal of their stored copy are committed together. Safe to call twice.
     public func closeSession(outlet: Outlet) {
         guard let session = sessions.removeValue(forKey: outlet.id) else { return }
         session.expiry?.cancel()
         listens.removeAll(outlet: outlet.id)
-        runOnDisconnect(session.onDisconnect.overwrites(), auth: session.ruleAuth, of: session.sessionID)
+        runOnDisconnect(
+            session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth), of: session.sessionID)
         if session.isStored { log(OnDisconnectRecord(sessionID: session.sessionID, auth: nil, writes: [])) }
     }
 
@@ -166,11 +175,14 @@ extension DatabaseEngine {
         logger.info("session \(session.sessionID): credential expired; revoked")
         let push = ServerPush.authRevoked(status: .expiredToken, reason: "Auth token is expired.")
         send(.wire(WireMessage.push(push).text), to: outlet)
-        setAuth(nil, for: outlet)
+        setAuth(nil, for: outlet, expired: true)
     }
 
     /// Records a connection's credential (nil: signed out) in its session and the connection table.
-    private func setAuth(_ token: AuthToken?, for outlet: Outlet) {
+    ///
+    /// - Parameter expired: The credential ran out: the connection is signed out, but its
+    ///   onDisconnect writes keep the identity that registered them.
+    private func setAuth(_ token: AuthToken?, for outlet: Outlet, expired: Bool = false) {
         guard let sessionID = sessions[outlet.id]?.sessionID else {
             logger.warning("a credential for connection \(outlet.id), which has no session (it closed meanwhile)")
             return
@@ -180,9 +192,10 @@ extension DatabaseEngine {
         sessions[outlet.id]?.expiry = nil
         sessions[outlet.id]?.auth = token
         sessions[outlet.id]?.ruleAuth = auth
+        if !expired { sessions[outlet.id]?.onDisconnectAuth = token }
         connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }
-        // The stored onDisconnect writes run with the credential the live ones would.
-        if sessions[outlet.id]?.isStored == true { onDisconnectChanged(outlet) }
+        // The stored onDisconnect writes run as the identity the live ones would.
+        if !expired, sessions[outlet.id]?.isStored == true { onDisconnectChanged(outlet) }
         // The connection's listens now read as the new identity; those it may not are revoked.
         for listen in listens.listens(of: outlet.id) { listens.setAuth(auth, for: listen.key) }
         revokeListensNoLongerAllowed(listens.listens(of: outlet.id))
