@@ -102,15 +102,26 @@ final class ClientStore: Sendable {
                 write.id, write.kind.rawValue, write.path.description, dataText ?? write.data.jsonString, write.name,
                 write.enqueuedAt, write.attempts,
             ])
-            // Ids are never used twice, even after the queue empties: an id names the write in its
-            // idempotency key, and the server remembers keys.
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO meta (name, value) VALUES ('last_write_id', ?)
-                    ON CONFLICT(name) DO UPDATE SET value = max(CAST(value AS INTEGER), excluded.value)
-                    """
-            ).execute(arguments: [write.id])
+            try ClientStore.noteWriteID(write.id, in: db)
         }
+    }
+
+    /// Records that a write id was used by a write that is not stored (a transaction), so that
+    /// no later write, after a restart, uses it again.
+    func noteWriteID(_ id: Int) throws {
+        try queue.write { db in try ClientStore.noteWriteID(id, in: db) }
+    }
+
+    /// Ids are never used twice, even after the queue empties: an id names the write in its
+    /// idempotency key, and the server remembers keys (a reused one would be taken for a write it
+    /// already applied, and the new write silently dropped).
+    private static func noteWriteID(_ id: Int, in db: GRDB.Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO meta (name, value) VALUES ('last_write_id', ?)
+                ON CONFLICT(name) DO UPDATE SET value = max(CAST(value AS INTEGER), excluded.value)
+                """
+        ).execute(arguments: [id])
     }
 
     func removeWrite(_ id: Int) throws {

@@ -77,12 +77,18 @@ final class PendingWriteQueue {
         pauseReason.map { .paused(reason: $0) } ?? .queued
     }
 
-    /// Adds a write; with persistence it is on disk when this returns.
+    /// Adds a write; with persistence it is on disk when this returns (with `persist` false, only
+    /// its id is).
     func add(_ write: StoredWrite, persist: Bool = true) {
         let text = write.dataText
-        if persist, let store {
+        if let store {
             do {
-                try store.insertWrite(write, dataText: text)
+                if persist {
+                    try store.insertWrite(write, dataText: text)
+                } else {
+                    // Kept in memory only, but its id is spent for good (``ClientStore/noteWriteID(_:)``).
+                    try store.noteWriteID(write.id)
+                }
             } catch {
                 logger.error("persistence: saving write \(write.id) failed; it is kept in memory only: \(error)")
             }
