@@ -14,7 +14,9 @@ struct Presencetop: AsyncParsableCommand {
             wire protocol v5 and REST, and a client engine with offline persistence.
             """,
         version: version,
-        subcommands: [DashboardCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self],
+        subcommands: [
+            DashboardCommand.self, ServeCommand.self, DemoCommand.self, ChaosCommand.self, BenchCommand.self,
+        ],
         defaultSubcommand: DashboardCommand.self
     )
 

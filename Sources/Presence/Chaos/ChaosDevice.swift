@@ -1,0 +1,207 @@
+import Foundation
+import LinkSim
+import Logging
+import RTDBClient
+import RTDBWire
+import Synchronization
+
+/// One device of a chaos run: its own link, its own persistent database (a SQLite file that
+/// outlives its crashes), its presence session, and the ledger of what it was told it wrote.
+public final class ChaosDevice: Sendable {
+    /// The device's index.
+    public let index: Int
+    /// Its user.
+    public let user: String
+    /// Its name within the user.
+    public let name: String
+    let folder: URL
+    let clock: SkewedClock
+    let serverPort: @Sendable () -> Int
+    let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State {
+        var link: LinkProxy?
+        var database: Database?
+        var session: PresenceSession?
+        var isDown = false
+        var isGone = false
+        var wentOffline = false
+        var ledger = ChaosLedger()
+    }
+
+    init(index: Int, user: String, name: String, folder: URL, serverPort: @escaping @Sendable () -> Int, logger: Logger)
+    {
+        self.index = index
+        self.user = user
+        self.name = name
+        self.folder = folder
+        self.serverPort = serverPort
+        self.logger = logger
+        clock = SkewedClock(offsetMs: 0)
+    }
+
+    /// `user/name`.
+    public var label: String { "\(user)/\(name)" }
+    /// Whether the device is gone for good (it ended the run dead).
+    public var isGone: Bool { state.withLock { $0.isGone } }
+    /// Whether it was ever cut off (a network fault, a crash, a server kill): its user must then
+    /// have a `lastOnline`.
+    public var wentOffline: Bool { state.withLock { $0.wentOffline } }
+    /// The key of its current connection entry.
+    public var entryKey: String? { state.withLock { $0.session?.entryKey } }
+    /// What it was told it wrote.
+    public var ledger: ChaosLedger { state.withLock { $0.ledger } }
+    /// Writes waiting for the server, and refused ones.
+    public var pending: (queued: Int, deadLetters: [DeadLetter]) {
+        let database = state.withLock { $0.database }
+        return (database?.pendingWrites.count ?? 0, database?.deadLetters ?? [])
+    }
+    /// Whether the device is up and connected.
+    public var isConnected: Bool {
+        guard let database = state.withLock({ $0.database }) else { return false }
+        if case .connected = database.connectionStatus.phase { return true }
+        return false
+    }
+
+    /// Starts the device (again): a new link and a database over the same file.
+    func boot() async throws {
+        let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: serverPort(), logger: logger)
+        let port = try await link.start()
+        let database = Database(url: "http://127.0.0.1:\(port)?ns=chaos", clock: clock.now, logger: logger)
+        database.persistenceDirectory = folder
+        // Each boot reaches the server through a new link on a new port: named after the URL, the
+        // file would be a new one, and the queue the crash left behind would never be sent.
+        database.persistenceFileName = "device.sqlite"
+        database.isPersistenceEnabled = true
+        var policy = RetryPolicy()
+        policy.minimumDelayMs = 200
+        policy.maximumDelayMs = 2_000
+        policy.connectTimeoutMs = 5_000
+        policy.pingIntervalMs = 2_000
+        database.retryPolicy = policy
+        database.setCredential(.idToken(Self.token(for: user, lifetime: 86_400)))
+        let session = PresenceSession(database: database, userID: user, device: name)
+        session.start()
+        state.withLock {
+            $0.link = link
+            $0.database = database
+            $0.session = session
+            $0.isDown = false
+        }
+    }
+
+    static func token(for user: String, lifetime: Int64) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        return AuthToken.emulatorToken(uid: user, issuedAt: now, lifetime: lifetime)
+    }
+
+    /// The device's process dies: the link drops its sockets, nothing says goodbye.
+    func crash() async {
+        let link = state.withLock { state -> LinkProxy? in
+            guard !state.isDown else { return nil }
+            state.isDown = true
+            state.wentOffline = true
+            state.session = nil
+            defer {
+                state.database?.close()
+                state.database = nil
+            }
+            return state.link
+        }
+        await link?.stop()
+    }
+
+    /// Dies for good at the end of the run; `silently` leaves the link swallowing everything, so
+    /// that only the server's heartbeat notices.
+    func dieForGood(silently: Bool) async {
+        if silently {
+            state.withLock { $0.link }?.mode = .blackhole
+            state.withLock {
+                $0.isDown = true
+                $0.wentOffline = true
+                $0.session = nil
+                $0.database?.close()
+                $0.database = nil
+            }
+        } else {
+            await crash()
+        }
+        state.withLock { $0.isGone = true }
+    }
+
+    /// Closes what is left (the end of the run).
+    func shutDown() async {
+        let link = state.withLock { state -> LinkProxy? in
+            state.database?.close()
+            state.database = nil
+            return state.link
+        }
+        await link?.stop()
+    }
+
+    /// Applies a network fault, or lifts it.
+    func setNetwork(_ mode: LinkMode, conditions: LinkConditions = .perfect) {
+        guard let link = state.withLock({ $0.isDown ? nil : $0.link }) else { return }
+        if mode != .up { state.withLock { $0.wentOffline = true } }
+        link.mode = mode
+        try? link.setConditions(conditions)
+    }
+
+    /// Gives the device a credential that expires in a second or two (the server revokes it).
+    func expireCredential() {
+        state.withLock { $0.isDown ? nil : $0.database }?.setCredential(.idToken(Self.token(for: user, lifetime: 1)))
+    }
+
+    /// Gives the device a fresh credential.
+    func renewCredential() {
+        state.withLock { $0.isDown ? nil : $0.database }?.setCredential(
+            .idToken(Self.token(for: user, lifetime: 86_400)))
+    }
+
+    /// Whether the device is down (crashed, not yet restarted).
+    var isDown: Bool { state.withLock { $0.isDown } }
+
+    /// Makes one write of a kind `choice` picks, recording it once the call returned.
+    ///
+    /// The write and its record happen under the device's lock, so a crash cannot fall between a
+    /// returned call and its record.
+    func write(choice: Int) {
+        state.withLock { state in
+            guard !state.isDown, let database = state.database else { return }
+            let base = database.reference(withPath: "notes/\(user)/\(name)")
+            let number = state.ledger.next
+            state.ledger.next += 1
+            switch choice % 4 {
+            case 0:
+                base.child("s/\(number)").setValue(number)
+                state.ledger.sets.insert(number)
+            case 1:
+                base.updateChildValues(["m/\(number)": number, "mc": ServerValue.increment(1)])
+                state.ledger.updates.insert(number)
+            case 2:
+                base.child("c").setValue(ServerValue.increment(1))
+                state.ledger.increments += 1
+            default:
+                state.ledger.transactionsStarted += 1
+                base.child("t").runTransactionBlock({ data in
+                    data.value = ((data.value as? Int) ?? 0) + 1
+                    return .success(withValue: data)
+                }) { [weak self] error, committed, _ in
+                    guard error == nil, committed else { return }
+                    self?.state.withLock { $0.ledger.transactionsCommitted += 1 }
+                }
+            }
+        }
+    }
+
+    /// Waits until the queue is empty and the device connected, or the deadline passes.
+    func drained(before deadline: ContinuousClock.Instant) async -> Bool {
+        while ContinuousClock.now < deadline {
+            if isDown || isGone { return true }
+            if isConnected, pending.queued == 0 { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+}

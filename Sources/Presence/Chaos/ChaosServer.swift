@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+
+/// `presencetop serve` as a child process the chaos run can kill with SIGKILL and start again on
+/// the same port and data.
+public final class ChaosServer: Sendable {
+    /// The command that starts a server (the presencetop executable, `serve`, its options);
+    /// `--port` is added.
+    let command: [String]
+    private let state = Mutex<(process: Process?, port: Int)>((nil, 0))
+
+    /// Makes a server that `start()` runs.
+    public init(command: [String]) {
+        self.command = command
+    }
+
+    /// The port it listens on (fixed by the first start).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Whether the process is running now.
+    public var isRunning: Bool { state.withLock { $0.process?.isRunning ?? false } }
+
+    /// Starts the server and waits for its `listening on` line (on the port of the first start).
+    public func start() async throws {
+        let port = self.port
+        for attempt in 0..<50 {
+            do {
+                try await launch(port: port)
+                return
+            } catch ChaosServerError.exited(let message) where port != 0 && message.contains("in use") {
+                // The killed server's socket is not released yet: try again in a moment.
+                if attempt == 49 { throw ChaosServerError.exited(message) }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    private func launch(port: Int) async throws {
+        guard let executable = command.first else { throw ChaosServerError.exited("no command") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(command.dropFirst()) + ["--port", String(port)]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let lines = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            lines.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        let errorText = Mutex("")
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            // Keep the end: what explains a failure to start.
+            errorText.withLock { $0 = String(($0 + String(decoding: data, as: UTF8.self)).suffix(2_000)) }
+        }
+        for _ in 0..<600 {
+            let text = lines.withLock { $0 }
+            if let line = text.split(separator: "\n").first, line.hasPrefix("listening on http://"),
+                let bound = line.split(separator: ":").last.flatMap({ Int($0) })
+            {
+                state.withLock { $0 = (process, bound) }
+                return
+            }
+            if !process.isRunning { throw ChaosServerError.exited(errorText.withLock { $0 }) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        throw ChaosServerError.exited("no 'listening on' line after 12 s")
+    }
+
+    /// Kills the server with SIGKILL and waits until it is gone.
+    public func kill() async {
+        guard let process = state.withLock({ $0.process }) else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    /// Stops the server with SIGTERM (a clean stop) and waits.
+    public func stop() async {
+        guard let process = state.withLock({ $0.process }), process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<1_500 where process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// Why the chaos run's server did not start.
+public enum ChaosServerError: Error, CustomStringConvertible {
+    /// The process exited, or never said it was listening.
+    case exited(String)
+
+    /// A message naming the problem.
+    public var description: String {
+        switch self {
+        case .exited(let message): "the server did not start: \(message)"
+        }
+    }
+}

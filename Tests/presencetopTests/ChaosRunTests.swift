@@ -1,0 +1,39 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+/// The short chaos run CI makes every time: `presencetop chaos` with a fresh seed (printed, so a
+/// failure can be replayed with `--seed`), a real `serve` it kills, and its verdict.
+///
+/// `PRESENCETOP_CHAOS_SEED`, `PRESENCETOP_CHAOS_DEVICES` and `PRESENCETOP_CHAOS_DURATION` change
+/// the run.
+@Suite struct ChaosRunTests {
+    static let environment = ProcessInfo.processInfo.environment
+
+    @Test func aShortChaosRunPasses() async throws {
+        let seed = Self.environment["PRESENCETOP_CHAOS_SEED"] ?? String(UInt64.random(in: 1...999_999))
+        let devices = Self.environment["PRESENCETOP_CHAOS_DEVICES"] ?? "30"
+        let duration = Self.environment["PRESENCETOP_CHAOS_DURATION"] ?? "30"
+        print("chaos run: presencetop chaos --devices \(devices) --duration \(duration) --seed \(seed)")
+        let chaos = try await ChildProcess(
+            ChildProcess.presencetop, ["chaos", "--devices", devices, "--duration", duration, "--seed", seed, "--json"])
+        let status = try await chaos.waitForExit(seconds: 600)
+        let report = try #require(
+            try? JSONParser.parse(chaos.standardOutput),
+            "no JSON report: \(chaos.standardOutput) \(chaos.standardError)")
+        let problems = report["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(status == 0 && problems.isEmpty, "seed \(seed): \(problems.prefix(10))")
+        #expect(report["verdict"] == "pass")
+        #expect(report["seed"]?.stringValue == seed)
+        let kinds = Set(report["faults"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? [])
+        #expect(kinds.contains("server kill"), "every run kills the server at least once")
+        #expect(kinds.count >= 4, "a mix of faults: \(kinds.sorted())")
+        #expect(report["presenceSettledAfter"]?.numberValue?.doubleValue != nil)
+        let accepted = report["accepted"]?.objectValue?.values.compactMap(\.intValue).reduce(0, +) ?? 0
+        #expect(accepted > 100, "the devices kept writing")
+        print(
+            "chaos run, seed \(seed): \(report["faults"]?.arrayValue?.count ?? 0) faults, \(accepted) writes, presence settled after \(report["presenceSettledAfter"]?.numberValue?.doubleValue ?? -1) s"
+        )
+    }
+}
