@@ -153,4 +153,45 @@ import Testing
         await client.close()
         await server.stop()
     }
+
+    /// A write that crosses the revocation of an expired credential waits for the next one.
+    ///
+    /// Found by the chaos run: the server revokes an expired credential (`ac`), but a write the
+    /// client sent before hearing it arrives signed out. The server answers `expired_token`
+    /// instead of `permission_denied`, and the client keeps the write until it has a new
+    /// credential, instead of moving it to the dead letters.
+    @Test func aWriteThatCrossesTheRevocationWaitsForTheNewCredential() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let time = TestTime()
+        let rules = try SecurityRules(text: #"{ "rules": { ".read": true, ".write": "auth != null" } }"#)
+        let server = try await TestServer.start(
+            clock: time.wall, timers: time.timers,
+            configure: {
+                $0.enforcesTokenExpiry = true
+                $0.rules = rules
+            })
+        // The revocation is lost on the way, so the client does not know its credential is gone.
+        let transport = InterceptingTransport()
+        transport.setInboundRule { $0.contains(#""a":"ac""#) ? .swallow : .forward }
+        let client = PersistenceIntegrationTests.client(port: server.port, directory: directory, transport: transport)
+        client.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 10, now: time.nowSeconds)))
+        try await client.reference(withPath: "notes/before").setValue(1)
+        await time.advance(by: .seconds(11))
+        #expect(try await eventually { server.server.connections.connections.map(\.authUID) == [nil] })
+
+        client.reference(withPath: "notes/crossing").setValue(2, andPriority: nil)
+        let paused = try await eventually {
+            if case .paused(let reason) = client.pendingWrites.first?.state { return reason.contains("expired") }
+            return false
+        }
+        #expect(paused, "\(client.pendingWrites)")
+        #expect(client.deadLetters.isEmpty)
+        client.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600, now: time.nowSeconds)))
+        await client.waitForPendingWrites()
+        #expect(try await http("GET", "/notes.json", port: server.port).json == ["before": 1, "crossing": 2])
+        #expect(client.deadLetters.isEmpty)
+        client.close()
+        await server.stop()
+    }
 }

@@ -170,9 +170,19 @@ extension PersistentConnection {
             guard let self else { return }
             // Answers come in order, so this finds the first entry at once, and the deque removes
             // it without moving the rest.
-            if let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) {
-                self.outstandingPuts.remove(at: position)
+            guard let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) else {
+                put.onComplete(status, data)
+                return
             }
+            if status == .expiredToken, self.authCredential != nil {
+                // Sent before this client heard that its credential expired: not applied, and not
+                // refused for what it is. It waits, in its place, for a new credential.
+                self.outstandingPuts[position].sent = false
+                self.writesPausedReason =
+                    "the credential expired (\(data.stringValue ?? "expired_token")); set a new one"
+                return
+            }
+            self.outstandingPuts.remove(at: position)
             put.onComplete(status, data)
         }
     }

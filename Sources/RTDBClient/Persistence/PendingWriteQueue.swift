@@ -132,10 +132,14 @@ final class PendingWriteQueue {
     }
 
     /// Holds back every queued write (nil resumes them).
+    ///
+    /// Writes in flight are held too: the server answers those that reached it after it revoked
+    /// the credential with `expired_token`, and they go out again with the new one (those it
+    /// applied before leave the queue when their acknowledgement arrives).
     func setPaused(_ reason: String?) {
         guard reason != pauseReason else { return }
         pauseReason = reason
-        for (id, entry) in entries where entry.state != .inFlight {
+        for (id, entry) in entries where entry.state != .inFlight || reason != nil {
             entries[id]?.state = state(for: entry.write)
         }
         onChange()

@@ -39,6 +39,25 @@ struct SessionState: Sendable {
     var expiry: Task<Void, Never>?
 }
 
+extension SessionState {
+    /// Whether the connection is signed out because its credential expired (not by a sign-out).
+    var credentialExpired: Bool { auth == nil && onDisconnectAuth != nil }
+
+    /// A write the rules refused only because the credential ran out is answered `expired_token`:
+    /// the client keeps it and sends it again once it has a new credential, instead of giving it
+    /// up as refused. (The revocation `ac` and a write sent before the client heard it cross on
+    /// the wire; without this, that write would be lost.)
+    func explainingExpiry(_ outcome: Result<JSONValue, WireError>) -> Result<JSONValue, WireError> {
+        guard credentialExpired, case .failure(let error) = outcome, error.status == .permissionDenied else {
+            return outcome
+        }
+        return .failure(
+            WireError(
+                status: .expiredToken,
+                message: "the credential expired; the write was not applied, send it again with a new one"))
+    }
+}
+
 extension DatabaseEngine {
     /// Starts serving a WebSocket connection.
     ///
@@ -104,9 +123,11 @@ extension DatabaseEngine {
             updateListenCount(outlet)
             outcome = .success("")
         case .put(let path, let data, let hash, let key):
-            outcome = set(path, data: data, expectedHash: hash, idempotencyKey: key, auth: auth).map { _ in "" }
+            outcome = session.explainingExpiry(
+                set(path, data: data, expectedHash: hash, idempotencyKey: key, auth: auth).map { _ in "" })
         case .merge(let path, let data, let key):
-            outcome = update(path, data: data, idempotencyKey: key, auth: auth).map { _ in "" }
+            outcome = session.explainingExpiry(
+                update(path, data: data, idempotencyKey: key, auth: auth).map { _ in "" })
         case .onDisconnectPut(let path, let data):
             outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)], auth: auth)
         case .onDisconnectMerge(let path, let data):
