@@ -68,6 +68,24 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var maxOpenNamespaces = 64
 
+    @Option(
+        help:
+            "Requests one connection may have waiting for its namespace; past it the server reads that connection no further until it catches up."
+    )
+    var maxOutstandingRequests = ConnectionLimits().outstandingRequests
+
+    @Option(
+        help:
+            "Messages one connection may send per second on average; past it the server reads it more slowly and tells it once."
+    )
+    var maxMessagesPerSecond = ConnectionLimits().messagesPerSecond
+
+    @Option(help: "Listens one connection may hold; more are refused with limit_exceeded.")
+    var maxListens = ConnectionLimits().listensPerConnection
+
+    @Option(help: "WebSocket sessions one namespace may hold; more are told to try again later (close 1013).")
+    var maxSessionsPerNamespace = ConnectionLimits().sessionsPerNamespace
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -78,6 +96,12 @@ struct ServeCommand: AsyncParsableCommand {
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         if !(streamKeepalive > 0) { throw ValidationError("--stream-keepalive must be a positive number of seconds") }
         if maxOpenNamespaces < 1 { throw ValidationError("--max-open-namespaces must be at least 1") }
+        for (name, value) in [
+            ("--max-outstanding-requests", maxOutstandingRequests), ("--max-messages-per-second", maxMessagesPerSecond),
+            ("--max-listens", maxListens), ("--max-sessions-per-namespace", maxSessionsPerNamespace),
+        ] where value < 1 {
+            throw ValidationError("\(name) must be at least 1")
+        }
         if !ServerConfiguration.isValidNamespace(namespace) {
             throw ValidationError("--namespace '\(namespace)': use 1-63 lowercase letters, digits or hyphens")
         }
@@ -95,6 +119,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.streamKeepAliveInterval = .milliseconds(Int64(streamKeepalive * 1000))
         configuration.enforcesTokenExpiry = enforceTokenExpiry
         configuration.maxOpenNamespaces = maxOpenNamespaces
+        configuration.limits.outstandingRequests = maxOutstandingRequests
+        configuration.limits.messagesPerSecond = maxMessagesPerSecond
+        configuration.limits.listensPerConnection = maxListens
+        configuration.limits.sessionsPerNamespace = maxSessionsPerNamespace
         configuration.authSecret = authSecret
         if memory {
             configuration.dataDirectory = nil

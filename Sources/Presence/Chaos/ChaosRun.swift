@@ -197,7 +197,13 @@ public enum ChaosRun {
             let expected = Set(live.compactMap(\.entryKey))
             if expected.count != live.count { return "\(user): a live device has no entry key yet" }
             if shown != expected {
-                return "\(user): shows \(shown.sorted()), the live devices own \(expected.sorted())"
+                let entries = node?["connections"]?.objectValue ?? [:]
+                let strays = shown.subtracting(expected).sorted().map { key in
+                    "\(key) (written by \(entries[CodeUnitString(key)]?["device"]?.stringValue ?? "?"))"
+                }
+                let devices = owned.map { "\($0.name)\($0.isGone ? " gone" : "") owns \($0.entryKey ?? "nothing")" }
+                return "\(user): entries nobody owns: \(strays), missing: \(expected.subtracting(shown).sorted()); "
+                    + devices.joined(separator: ", ")
             }
             if owned.contains(where: \.wentOffline), node?["lastOnline"]?.intValue == nil {
                 return "\(user): a device went offline but there is no lastOnline"
