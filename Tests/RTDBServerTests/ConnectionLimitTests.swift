@@ -8,6 +8,14 @@ import Testing
 /// The per-connection and per-namespace limits, each reached on a real server: the offender is
 /// told, nothing it sent is lost, and others go on being served.
 @Suite struct ConnectionLimitTests {
+    /// How many of `messages` are `ok` answers.
+    static func okAnswers(_ messages: [WireMessage]) -> Int {
+        messages.filter {
+            if case .response(_, .ok, _) = $0 { return true }
+            return false
+        }.count
+    }
+
     @Test func aClientOverTheMessageRateIsToldAndSlowedNotCut() async throws {
         let server = try await TestServer.start(configure: { $0.limits.messagesPerSecond = 20 })
         let client = WireTestClient(url: server.webSocketURL)
@@ -20,11 +28,7 @@ import Testing
             return false
         }
         #expect(told, "\(messages.prefix(3))")
-        let answers = messages.filter {
-            if case .response(_, .ok, _) = $0 { return true }
-            return false
-        }
-        #expect(answers.count == 40, "every request answered")
+        #expect(Self.okAnswers(messages) == 40, "every request answered")
         let stored = try await http("GET", "/n.json?shallow=true", port: server.port).json?.objectValue
         #expect(stored?.count == 40)
         await client.close()
@@ -39,11 +43,7 @@ import Testing
         for index in 0..<300 {
             last = await client.send(.put(path: Path("p/\(index)"), data: .int(Int64(index)), hash: nil))
         }
-        let answers = try await client.collect(until: last).filter {
-            if case .response(_, .ok, _) = $0 { return true }
-            return false
-        }
-        #expect(answers.count == 300)
+        #expect(Self.okAnswers(try await client.collect(until: last)) == 300)
         #expect(try await http("GET", "/p.json?shallow=true", port: server.port).json?.objectValue?.count == 300)
         await client.close()
         await server.stop()

@@ -69,19 +69,26 @@ import Testing
         try await read("users/\(uid)/connections", port: port).objectValue?.keys.map(\.string).sorted() ?? []
     }
 
+    /// A `serve` on `directory` with every device connected and signed in, killed with SIGKILL
+    /// (the devices' sockets then closed, as their processes would be), and a new `serve` on the
+    /// same data.
+    private static func killWithDevicesAndRestart(in directory: URL) async throws -> (ChildProcess, Int, [Device]) {
+        let rules = try await presenceRules(in: directory)
+        let (killed, firstPort) = try await serve(directory, rules: rules)
+        var devices: [Device] = []
+        for index in 0..<Self.devices { devices.append(try await Device.connect(index, port: firstPort, round: 1)) }
+        #expect(try await read("users", port: firstPort).objectValue?.count == Self.devices)
+        killed.signal(SIGKILL)
+        _ = try await killed.waitForExit()
+        for device in devices { await device.client.close() }
+        let (server, port) = try await serve(directory, rules: rules)
+        return (server, port, devices)
+    }
+
     @Test func noGhostsAfterTheServerIsKilledAndNoSessionReturns() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let rules = try await Self.presenceRules(in: directory)
-        var (server, port) = try await Self.serve(directory, rules: rules)
-        var devices: [Device] = []
-        for index in 0..<Self.devices { devices.append(try await Device.connect(index, port: port, round: 1)) }
-        #expect(try await Self.read("users", port: port).objectValue?.count == Self.devices)
-        server.signal(SIGKILL)
-        _ = try await server.waitForExit()
-        for device in devices { await device.client.close() }
-
-        (server, port) = try await Self.serve(directory, rules: rules)
+        let (server, port, devices) = try await Self.killWithDevicesAndRestart(in: directory)
         defer { server.signal(SIGTERM) }
         let cleared = try await eventually(attempts: (Self.grace + 20) * 20) {
             try await Self.read("counters", port: port).objectValue?.count == Self.devices
@@ -98,15 +105,7 @@ import Testing
     @Test func sessionsThatComeBackRunTheirOldWritesOnceAndKeepTheirNewOnes() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let rules = try await Self.presenceRules(in: directory)
-        var (server, port) = try await Self.serve(directory, rules: rules)
-        var devices: [Device] = []
-        for index in 0..<Self.devices { devices.append(try await Device.connect(index, port: port, round: 1)) }
-        server.signal(SIGKILL)
-        _ = try await server.waitForExit()
-        for device in devices { await device.client.close() }
-
-        (server, port) = try await Self.serve(directory, rules: rules)
+        let (server, port, devices) = try await Self.killWithDevicesAndRestart(in: directory)
         defer { server.signal(SIGTERM) }
         // Half come back at once, presenting their old session as the SDKs do (`ls=`).
         let returning = devices.prefix(Self.devices / 2)
