@@ -154,7 +154,8 @@ import Testing
         await server.stop()
     }
 
-    /// A write that crosses the revocation of an expired credential waits for the next one.
+    /// A write (and an onDisconnect) that crosses the revocation of an expired credential waits
+    /// for the next one.
     ///
     /// Found by the chaos run: the server revokes an expired credential (`ac`), but a write the
     /// client sent before hearing it arrives signed out. The server answers `expired_token`
@@ -180,6 +181,9 @@ import Testing
         await time.advance(by: .seconds(11))
         #expect(try await eventually { server.server.connections.connections.map(\.authUID) == [nil] })
 
+        // The presence flow's pair: an entry's removal on disconnect, then the entry.
+        client.reference(withPath: "notes/entry").onDisconnectSetValue(nil, withCompletionBlock: nil)
+        client.reference(withPath: "notes/entry").setValue(true, andPriority: nil)
         client.reference(withPath: "notes/crossing").setValue(2, andPriority: nil)
         let paused = try await eventually {
             if case .paused(let reason) = client.pendingWrites.first?.state { return reason.contains("expired") }
@@ -189,9 +193,16 @@ import Testing
         #expect(client.deadLetters.isEmpty)
         client.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600, now: time.nowSeconds)))
         await client.waitForPendingWrites()
-        #expect(try await http("GET", "/notes.json", port: server.port).json == ["before": 1, "crossing": 2])
+        #expect(
+            try await http("GET", "/notes.json", port: server.port).json == ["before": 1, "crossing": 2, "entry": true])
         #expect(client.deadLetters.isEmpty)
+        // The held registration reached the server with the new credential: the entry goes with
+        // the connection, no ghost.
         client.close()
+        #expect(
+            try await eventually {
+                try await http("GET", "/notes.json", port: server.port).json == ["before": 1, "crossing": 2]
+            })
         await server.stop()
     }
 }

@@ -20,10 +20,23 @@ extension PersistentConnection {
     private func sendRetained(_ request: QueuedRequest) {
         var number = 0
         number = send(request.request) { [weak self] status, data in
-            self?.retained.removeValue(forKey: number)
+            guard let self else { return }
+            self.retained.removeValue(forKey: number)
+            if status == .expiredToken, request.request.action.isOnDisconnect, self.authCredential != nil {
+                // Sent before this client heard that its credential expired: held until the next.
+                self.heldOnDisconnects.append(request)
+                self.writesPausedReason =
+                    "the credential expired (\(data.stringValue ?? "expired_token")); set a new one"
+                return
+            }
             request.onComplete?(status, data)
         }
         retained[number] = request
+    }
+
+    /// Sends an onDisconnect operation now, or holds it while writes are paused.
+    private func sendOrHold(_ request: QueuedRequest) {
+        if writesPausedReason == nil { sendRetained(request) } else { heldOnDisconnects.append(request) }
     }
 
     /// Sends auth, listens, queued onDisconnect operations, unacknowledged writes in order, then
@@ -50,7 +63,7 @@ extension PersistentConnection {
         for (_, listen) in listens.sorted(by: { $0.key < $1.key }) { sendListen(listen) }
         let queued = offlineQueue
         offlineQueue = []
-        for request in queued where request.request.action.isOnDisconnect { sendRetained(request) }
+        for request in queued where request.request.action.isOnDisconnect { sendOrHold(request) }
         sendQueuedPuts()
         for request in queued where !request.request.action.isOnDisconnect { sendRetained(request) }
     }
@@ -96,6 +109,9 @@ extension PersistentConnection {
     /// Sends the writes not yet sent on this connection, in order, unless they are paused.
     func sendQueuedPuts() {
         guard canSendPuts else { return }
+        let held = heldOnDisconnects
+        heldOnDisconnects = []
+        for request in held { sendRetained(request) }
         for index in outstandingPuts.indices where !outstandingPuts[index].sent { sendPut(at: index) }
     }
 
@@ -189,10 +205,11 @@ extension PersistentConnection {
 
     // MARK: - onDisconnect and get
 
-    /// Sends an onDisconnect operation (`o`, `om`, `oc`), queued while offline.
+    /// Sends an onDisconnect operation (`o`, `om`, `oc`), queued while offline and held while
+    /// writes are paused.
     func onDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
         let request = QueuedRequest(request: request, onComplete: onComplete)
-        if isReady { sendRetained(request) } else { offlineQueue.append(request) }
+        if isReady { sendOrHold(request) } else { offlineQueue.append(request) }
     }
 
     /// Reads once (`g`); waits for a connection.

@@ -63,6 +63,9 @@ final class PersistentConnection: @unchecked Sendable {
     var offlineQueue: [QueuedRequest] = []
     /// onDisconnect operations and reads sent but not yet answered, by request number.
     var retained: [Int: QueuedRequest] = [:]
+    /// onDisconnect operations held while writes are paused (they are writes too: made signed
+    /// out, the rules would refuse them, and the entry they protect would become a ghost).
+    var heldOnDisconnects: [QueuedRequest] = []
     var authCredential: String?
     /// When the credential expires (ms since the epoch, server time), if it says.
     var authExpiresAt: Int64?
@@ -145,6 +148,7 @@ final class PersistentConnection: @unchecked Sendable {
         outstandingPuts = []
         offlineQueue = []
         retained = [:]
+        heldOnDisconnects = []
         callbacks = [:]
     }
 
@@ -242,8 +246,9 @@ final class PersistentConnection: @unchecked Sendable {
         callbacks = [:]
         // Requests lost with the connection go out again first, in the order they were made (the
         // SDKs drop them, so an onDisconnect made just before a drop would never be registered).
-        offlineQueue = retained.sorted { $0.key < $1.key }.map(\.value) + offlineQueue
+        offlineQueue = retained.sorted { $0.key < $1.key }.map(\.value) + heldOnDisconnects + offlineQueue
         retained = [:]
+        heldOnDisconnects = []
         pingSentAt = nil
         // Writes that were sent stay queued and are sent again in order after reconnecting. A
         // transaction put without an idempotency key fails with "disconnect", as the SDKs do; with

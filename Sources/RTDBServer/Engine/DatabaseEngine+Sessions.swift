@@ -43,9 +43,9 @@ extension SessionState {
     /// Whether the connection is signed out because its credential expired (not by a sign-out).
     var credentialExpired: Bool { auth == nil && onDisconnectAuth != nil }
 
-    /// A write the rules refused only because the credential ran out is answered `expired_token`:
-    /// the client keeps it and sends it again once it has a new credential, instead of giving it
-    /// up as refused. (The revocation `ac` and a write sent before the client heard it cross on
+    /// A write (or an onDisconnect registration) the rules refused only because the credential ran
+    /// out is answered `expired_token`: the client keeps it and sends it again once it has a new
+    /// credential, instead of giving it up as refused. (The revocation `ac` and a write sent before the client heard it cross on
     /// the wire; without this, that write would be lost.)
     func explainingExpiry(_ outcome: Result<JSONValue, WireError>) -> Result<JSONValue, WireError> {
         guard credentialExpired, case .failure(let error) = outcome, error.status == .permissionDenied else {
@@ -54,7 +54,7 @@ extension SessionState {
         return .failure(
             WireError(
                 status: .expiredToken,
-                message: "the credential expired; the write was not applied, send it again with a new one"))
+                message: "the credential expired; nothing was applied, send it again with a new one"))
     }
 }
 
@@ -129,10 +129,12 @@ extension DatabaseEngine {
             outcome = session.explainingExpiry(
                 update(path, data: data, idempotencyKey: key, auth: auth).map { _ in "" })
         case .onDisconnectPut(let path, let data):
-            outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)], auth: auth)
+            outcome = session.explainingExpiry(
+                registerOnDisconnect(outlet, path: path, children: [(.root, data)], auth: auth))
         case .onDisconnectMerge(let path, let data):
-            outcome = registerOnDisconnect(
-                outlet, path: path, children: data.map { (Path($0.key.string), $0.value) }, auth: auth)
+            outcome = session.explainingExpiry(
+                registerOnDisconnect(
+                    outlet, path: path, children: data.map { (Path($0.key.string), $0.value) }, auth: auth))
         case .onDisconnectCancel(let path):
             sessions[outlet.id]?.onDisconnect.forget(path)
             onDisconnectChanged(outlet)
