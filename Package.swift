@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "RTDBClient", targets: ["RTDBClient"]),
         .library(name: "LinkSim", targets: ["LinkSim"]),
         .library(name: "Presence", targets: ["Presence"]),
+        .library(name: "PresenceLab", targets: ["PresenceLab"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
     ],
     dependencies: [
@@ -101,18 +102,26 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The presence component an app uses: a device's session, the directory of everyone's
+        // presence, the rules as text. Client side only: RTDBClient → Presence.
+        .target(name: "Presence", dependencies: ["RTDBCore", "RTDBClient"]),
+        // The lab around it: an embedded server, links, a simulated population, scenarios, this
+        // device, the chaos run. Presence, RTDBServer, LinkSim → PresenceLab.
         .target(
-            name: "Presence",
+            name: "PresenceLab",
             dependencies: [
-                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
+                "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid.
+        // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid, from
+        // the lab's snapshots (PresenceLab → Dashboard; RTDBClient for the value types they carry).
         .target(
             name: "Dashboard",
-            dependencies: ["Presence", "RTDBClient", "LinkSim", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: [
+                "Presence", "PresenceLab", "RTDBClient", "LinkSim", .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // ncursesw itself: the header and the shims for its macros (apt: libncursesw5-dev).
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
@@ -128,6 +137,7 @@ let package = Package(
                 "RTDBWire",
                 "LinkSim",
                 "Presence",
+                "PresenceLab",
                 "Dashboard",
                 "CursesBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -182,11 +192,16 @@ let package = Package(
         .testTarget(name: "LinkSimTests", dependencies: ["LinkSim", "RTDBClient", "RTDBTestSupport"]),
         .testTarget(
             name: "PresenceTests",
-            dependencies: ["Presence", "LinkSim", "RTDBClient", "RTDBRules", "RTDBWire", "RTDBTestSupport"]),
+            dependencies: ["Presence", "PresenceLab", "RTDBClient", "RTDBWire", "RTDBTestSupport"]),
+        .testTarget(
+            name: "PresenceLabTests",
+            dependencies: [
+                "PresenceLab", "Presence", "LinkSim", "RTDBClient", "RTDBRules", "RTDBWire", "RTDBTestSupport",
+            ]),
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "Presence", "RTDBClient", "LinkSim",
+                "Dashboard", "Presence", "PresenceLab", "RTDBClient", "LinkSim",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"],

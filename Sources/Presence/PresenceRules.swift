@@ -1,22 +1,12 @@
-import RTDBRules
-
 /// The security rules presencetop ships for the presence flow (docs/security-rules.md#presence).
 ///
 /// Everyone signed in may read presence; each user may write only their own (`users/<uid>`):
 /// connection entries with a device name and a connect time, and a `lastOnline` that is a number
 /// not in the future. Notes and counters (the dashboard's writes) follow the same ownership.
 /// `presencetop serve --print-presence-rules` prints them; the dashboard's embedded server uses
-/// them.
+/// them. The component holds them as text, to deploy; the lab (`PresenceLab`) reads and checks
+/// them for its servers.
 public enum PresenceRules {
-    /// The rules, read and checked.
-    public static let rules: SecurityRules = {
-        do {
-            return try SecurityRules(text: text, file: "presence.rules.json")
-        } catch {
-            preconditionFailure("the shipped presence rules are valid: \(error)")
-        }
-    }()
-
     /// The rules, as a file.
     public static let text = """
         {

@@ -7,6 +7,12 @@ public enum WireFraming {
     /// The longest frame the SDKs send or expect, in UTF-16 code units.
     public static let maxFrameSize = 16_384
 
+    /// The keepalive frame a client sends after 45 s without traffic; servers ignore it (it
+    /// reads as a count of zero fragments).
+    public static let keepalive = "0"
+    /// How long a client stays silent before it sends ``keepalive`` (45 s, as the SDKs do).
+    public static let keepaliveAfter: Duration = .seconds(45)
+
     /// The frames that carry `message`: the message itself, or a count frame then fragments.
     public static func frames(for message: String, maxFrameSize: Int = WireFraming.maxFrameSize) -> [String] {
         var message = message
@@ -89,7 +95,7 @@ public struct FrameAssembler: Sendable {
             return nil
         }
         if frame.utf8.count <= 6, let count = Int(frame) {
-            if count <= 0 { return nil }  // keepalive "0"
+            if count <= 0 { return nil }  // ``WireFraming/keepalive``
             if count == 1 {
                 expected = 1
                 return nil

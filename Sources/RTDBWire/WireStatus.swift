@@ -45,6 +45,23 @@ public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// A per-connection limit of the server (listens) was reached; the message names it.
     public static let limitExceeded = WireStatus(rawValue: "limit_exceeded")
 
+    // Client-side statuses: no server sends them; the client's errors carry them.
+
+    /// A transaction retried too often (`maxretry`, as the SDKs name it).
+    public static let maxRetries = WireStatus(rawValue: "maxretry")
+    /// A transaction overridden by a later set at its location (`set`, as the SDKs name it).
+    public static let overriddenBySet = WireStatus(rawValue: "set")
+    /// A transaction that ended without committing, for no other reason.
+    public static let aborted = WireStatus(rawValue: "aborted")
+    /// A dead letter (or other item) asked for by an id that does not exist.
+    public static let notFound = WireStatus(rawValue: "not_found")
+    /// An operation the client does not do (a transaction retried from the dead letters).
+    public static let notSupported = WireStatus(rawValue: "not_supported")
+    /// A named transaction with no registered update function.
+    public static let unknownTransaction = WireStatus(rawValue: "unknown_transaction")
+    /// A failure with nothing more specific to say.
+    public static let unknown = WireStatus(rawValue: "unknown")
+
     /// Whether the request succeeded.
     public var isOK: Bool { self == .ok }
 

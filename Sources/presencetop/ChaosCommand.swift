@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Presence
+import PresenceLab
 
 /// `presencetop chaos`: a seeded chaos run over the real stack, with its verdict.
 struct ChaosCommand: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import Glibc
 import LinkSim
 import Logging
 import Presence
+import PresenceLab
 import RTDBClient
 import RTDBServer
 

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import Logging
 import Presence
+import PresenceLab
 import Synchronization
 
 /// The dashboard's one loop, on a thread of its own (it blocks in `poll`, which must never hold

@@ -3,6 +3,7 @@ import Foundation
 import LinkSim
 import Logging
 import Presence
+import PresenceLab
 import RTDBClient
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import Presence
+import PresenceLab
 import Synchronization
 
 /// The demo's printed timeline: one line per event, stamped with the time since the start,

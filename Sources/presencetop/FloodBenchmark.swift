@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import Presence
+import PresenceLab
 import RTDBCore
 import RTDBServer
 import RTDBWire

@@ -3,6 +3,7 @@ import Dashboard
 import Foundation
 import LinkSim
 import Presence
+import PresenceLab
 import RTDBClient
 
 /// `presencetop bench render`: what a frame costs, and what the running dashboard costs at rest.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Presence
+import PresenceLab
 import RTDBRules
 import RTDBServer
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LinkSim
 import Presence
+import PresenceLab
 
 /// The checks the `demo` and dashboard flags share: one home for each rule.
 enum SimulationFlags {

@@ -1,6 +1,7 @@
 import Dashboard
 import Foundation
 import Presence
+import PresenceLab
 import RTDBClient
 import Testing
 
@@ -215,7 +216,7 @@ import Testing
     /// Was: below 120×32 the events were folded away, so `r` and `t` seemed to do nothing.
     @Test func whatAKeyDidShowsOnTheStatusLineWhereTheEventsDoNotFit() {
         let refused = DeadLetter(
-            write: Fixture.write(7, age: 1_000), status: "permission_denied", reason: "no .write rule allows it",
+            write: Fixture.write(7, age: 1_000), status: .permissionDenied, reason: "no .write rule allows it",
             failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
         var small = Fixture.state(width: 80, height: 24)
         _ = DashboardReducer.reduce(&small, .event(SimulationEvent(.deadLetter(refused))))
@@ -291,7 +292,7 @@ import Testing
     @Test func refusedWritesCanBeRetriedOrForgotten() {
         func letter(_ id: Int) -> DeadLetter {
             DeadLetter(
-                write: Fixture.write(id, age: 1_000), status: "permission_denied", reason: "no",
+                write: Fixture.write(id, age: 1_000), status: .permissionDenied, reason: "no",
                 failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
         }
         var state = Fixture.state(width: 160, height: 48)

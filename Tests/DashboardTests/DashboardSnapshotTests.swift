@@ -1,6 +1,7 @@
 import Dashboard
 import Foundation
 import Presence
+import PresenceLab
 import RTDBClient
 import SnapshotTesting
 import Testing
@@ -13,7 +14,7 @@ import Testing
 
     static func busyState(width: Int, height: Int) -> DashboardState {
         let dead = DeadLetter(
-            write: Fixture.write(17, age: 9_000), status: "permission_denied", reason: "rules refused the write",
+            write: Fixture.write(17, age: 9_000), status: .permissionDenied, reason: "rules refused the write",
             failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
         let snapshot = Fixture.snapshot(
             pending: [Fixture.write(21, age: 4_000), Fixture.write(22, age: 3_000, state: .inFlight)], dead: [dead])

@@ -2,6 +2,7 @@ import Dashboard
 import Foundation
 import LinkSim
 import Presence
+import PresenceLab
 import RTDBClient
 
 /// A fixed simulation snapshot: the same screen every run.

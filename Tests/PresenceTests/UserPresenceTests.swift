@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 import RTDBCore
 import Testing
 

@@ -92,7 +92,7 @@ import Testing
         #expect(try await http("GET", "/name.json", port: server.port).json == "Morgan")
         let letters = client.deadLetters
         #expect(letters.count == 1)
-        #expect(letters.first?.status == "too_big")
+        #expect(letters.first?.status == .tooBig)
         #expect(letters.first?.write.path == "/bio")
         #expect(letters.first?.reason.isEmpty == false)
         #expect(try await eventually { seen.last?.isEmpty == true }, "the observer saw the queue drain")
@@ -102,7 +102,7 @@ import Testing
         let again = Self.client(port: server.port, directory: directory)
         let id = try #require(again.deadLetters.first?.id)
         let retried = Recorder<String>()
-        again.retryDeadLetter(withID: id) { error in retried.record(error?.code ?? "ok") }
+        again.retryDeadLetter(withID: id) { error in retried.record(error?.code.rawValue ?? "ok") }
         #expect(try await eventually { retried.all == ["too_big"] }, "still too big: back in the dead letters")
         let newID = try #require(again.deadLetters.first?.id)
         #expect(newID > id)

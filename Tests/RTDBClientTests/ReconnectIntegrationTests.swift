@@ -68,7 +68,7 @@ import Testing
         #expect(try await eventually { seen.last == "short" })
         let long = String(repeating: "x", count: 2_000)
         let outcome = Recorder<String>()
-        ref.setValue(long) { error, _ in outcome.record((error as? DatabaseError)?.code ?? "ok") }
+        ref.setValue(long) { error, _ in outcome.record((error as? DatabaseError)?.code.rawValue ?? "ok") }
         #expect(try await eventually { outcome.all == ["too_big"] })
         #expect(try await eventually { seen.last == "short" }, "reverted")
         #expect(seen.all.contains(long), "the local write was shown before the server answered")

@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 
 extension DashboardRenderer {
     /// The skew warning threshold: past this either way the pane warns.

@@ -1,5 +1,6 @@
 import LinkSim
 import Presence
+import PresenceLab
 import RTDBClient
 
 extension DashboardRenderer {

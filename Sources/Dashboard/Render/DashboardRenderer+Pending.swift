@@ -1,5 +1,6 @@
 import Foundation
 import Presence
+import PresenceLab
 import RTDBClient
 
 extension DashboardRenderer {

@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 
 extension DashboardRenderer {
     /// Every user: online or not, connections with their devices and ages (suspect ones marked),

@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 
 extension DashboardRenderer {
     /// When the server last confirmed what `pane` shows, if that is stale now.

@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 
 /// Draws a ``DashboardState`` into a ``CellGrid``: a pure function of the state.
 public struct DashboardRenderer: Sendable {

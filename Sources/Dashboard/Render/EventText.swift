@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 import RTDBClient
 
 /// How an event reads in the timeline.

@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 
 /// Everything that can happen to the dashboard: keys, size, the engine's snapshots and events.
 public enum DashboardAction: Sendable {

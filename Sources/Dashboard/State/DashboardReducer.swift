@@ -1,5 +1,6 @@
 import Foundation
 import Presence
+import PresenceLab
 import RTDBClient
 
 /// The dashboard's one state machine: an action changes the state and may ask for effects.

@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 
 /// One row of the Presence pane: a user, or one connection of an expanded user.
 struct PresenceRow: Equatable {

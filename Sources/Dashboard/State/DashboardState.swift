@@ -1,5 +1,6 @@
 import Foundation
 import Presence
+import PresenceLab
 
 /// Everything the screen shows, as one value: the reducer changes it, the renderer draws it, and
 /// the loop redraws only when it changed.

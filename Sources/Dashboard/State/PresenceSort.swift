@@ -1,4 +1,5 @@
 import Presence
+import PresenceLab
 
 /// How the presence list is ordered (`<` and `>` move between these, as in htop).
 public enum PresenceSort: String, Sendable, CaseIterable {

@@ -102,7 +102,7 @@ public class DatabaseQuery: @unchecked Sendable {
                     continuation.resume(returning: snapshot)
                 } else {
                     continuation.resume(
-                        throwing: error ?? DatabaseError(code: "unknown", message: "no data and no error"))
+                        throwing: error ?? DatabaseError(code: .unknown, message: "no data and no error"))
                 }
             }
         }

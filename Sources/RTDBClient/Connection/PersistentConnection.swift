@@ -291,7 +291,8 @@ final class PersistentConnection: @unchecked Sendable {
     private func scheduleKeepalive(generation current: Int) {
         after(milliseconds: retryPolicy.pingIntervalMs) { [weak self] in
             guard let self, self.generation == current, self.isReady else { return }
-            if self.clock() - self.lastActivity >= 45_000 { self.connection?.send("0") }
+            let silence = WireFraming.keepaliveAfter / .milliseconds(1)
+            if Double(self.clock() - self.lastActivity) >= silence { self.connection?.send(WireFraming.keepalive) }
             self.sendPing()
             self.scheduleKeepalive(generation: current)
         }

@@ -1,18 +1,19 @@
 import Foundation
+import RTDBWire
 
 /// A write the server refused, kept with the server's reason instead of being dropped.
 public struct DeadLetter: Sendable, Hashable, Identifiable {
     /// The write as it was queued.
     public var write: PendingWrite
     /// The server's status code (`permission_denied`, `too_big`, `invalid_data`, …).
-    public var status: String
+    public var status: WireStatus
     /// The server's explanation.
     public var reason: String
     /// When the server refused it.
     public var failedAt: Date
 
     /// Makes a dead letter.
-    public init(write: PendingWrite, status: String, reason: String, failedAt: Date) {
+    public init(write: PendingWrite, status: WireStatus, reason: String, failedAt: Date) {
         self.write = write
         self.status = status
         self.reason = reason

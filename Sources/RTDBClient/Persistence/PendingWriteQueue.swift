@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OrderedCollections
 import RTDBCore
+import RTDBWire
 
 /// The user writes not yet acknowledged, in order, and the dead letters (writes the server refused).
 ///
@@ -17,7 +18,7 @@ final class PendingWriteQueue {
     struct Letter {
         var write: StoredWrite
         var bytes: Int
-        var status: String
+        var status: WireStatus
         var reason: String
         var failedAt: Int64
     }
@@ -66,7 +67,8 @@ final class PendingWriteQueue {
         }
         for (write, failedAt, status, reason) in try store.loadDeadLetters() {
             letters[write.id] = Letter(
-                write: write, bytes: write.data.jsonString.utf8.count, status: status, reason: reason,
+                write: write, bytes: write.data.jsonString.utf8.count, status: WireStatus(rawValue: status),
+                reason: reason,
                 failedAt: failedAt)
         }
         onChange()
@@ -159,10 +161,10 @@ final class PendingWriteQueue {
     }
 
     /// The server refused the write: it moves to the dead letters with the reason.
-    func deadLetter(_ id: Int, status: String, reason: String, at time: Int64) {
+    func deadLetter(_ id: Int, status: WireStatus, reason: String, at time: Int64) {
         guard let entry = take(id) else { return }
         do {
-            try store?.insertDeadLetter(entry.write, failedAt: time, status: status, reason: reason)
+            try store?.insertDeadLetter(entry.write, failedAt: time, status: status.rawValue, reason: reason)
             try store?.removeWrite(id)
         } catch {
             logger.error("persistence: moving write \(id) to the dead letters failed: \(error)")

@@ -22,7 +22,7 @@ extension Repo {
     ) {
         guard let transaction = namedTransactions[name] else {
             let error = DatabaseError(
-                code: "unknown_transaction",
+                code: .unknownTransaction,
                 message: "no transaction is registered under the name '\(name)'; register it at startup")
             if let completion { callbackQueue.async { completion(error, false, nil) } }
             return

@@ -37,7 +37,7 @@ extension Repo {
     /// Sends a dead letter again as a new write at the end of the queue.
     func retryDeadLetter(_ id: Int, completion: Completion?) {
         guard let letter = pendingWrites.takeDeadLetter(id) else {
-            complete(completion, error: DatabaseError(code: "not_found", message: "no dead letter with id \(id)"))
+            complete(completion, error: DatabaseError(code: .notFound, message: "no dead letter with id \(id)"))
             return
         }
         switch letter.kind {
@@ -52,7 +52,7 @@ extension Repo {
             complete(
                 completion,
                 error: DatabaseError(
-                    code: "not_supported", message: "a transaction cannot be retried from the dead letters"))
+                    code: .notSupported, message: "a transaction cannot be retried from the dead letters"))
         }
     }
 }

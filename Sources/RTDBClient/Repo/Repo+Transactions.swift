@@ -12,7 +12,7 @@ final class TransactionRecord {
     let watcher: ObserverRegistration
     var status = Status.run
     var retryCount = 0
-    var abortReason: String?
+    var abortReason: WireStatus?
     var writeID = 0
     /// The transaction's id in the pending-writes list (its first write id; stable across reruns).
     var pendingID = 0
@@ -45,7 +45,7 @@ extension Repo {
         name: String? = nil, pendingID: Int? = nil, retryCount: Int = 0
     ) {
         if path.isInfo {
-            let error = DatabaseError(code: "permission_denied", message: "transactions cannot run under .info")
+            let error = DatabaseError(code: .permissionDenied, message: "transactions cannot run under .info")
             if let completion { callbackQueue.async { completion(error, false, nil) } }
             return
         }
@@ -81,7 +81,7 @@ extension Repo {
             return false
         }
         if let error = output.storage.error {
-            let failure = DatabaseError(code: error.wireStatus, message: error.description)
+            let failure = DatabaseError(code: WireStatus(rawValue: error.wireStatus), message: error.description)
             finish(record, error: failure, committed: false, node: input, database: database)
             return false
         }
@@ -167,7 +167,7 @@ extension Repo {
         } else {
             for record in records {
                 record.status = .needsAbort
-                record.abortReason = status.rawValue
+                record.abortReason = status
             }
         }
         rerunTransactions(at: path, database: database)
@@ -181,7 +181,7 @@ extension Repo {
             switch record.status {
             case .needsAbort:
                 raise(serverTree.ackUserWrite(record.writeID, revert: true))
-                let reason = record.abortReason ?? "aborted"
+                let reason = record.abortReason ?? .aborted
                 let error = DatabaseError(code: reason, message: "transaction aborted: \(reason)")
                 finish(
                     record, error: error, committed: false, node: serverTree.calcCompleteEventCache(path),
@@ -189,7 +189,7 @@ extension Repo {
             case .run:
                 if record.retryCount >= Repo.maxTransactionRetries {
                     raise(serverTree.ackUserWrite(record.writeID, revert: true))
-                    let error = DatabaseError(code: "maxretry", message: "transaction had too many retries")
+                    let error = DatabaseError(code: .maxRetries, message: "transaction had too many retries")
                     finish(
                         record, error: error, committed: false, node: serverTree.calcCompleteEventCache(path),
                         database: database)
@@ -227,10 +227,10 @@ extension Repo {
                 switch record.status {
                 case .run:
                     record.status = .needsAbort
-                    record.abortReason = "set"
+                    record.abortReason = .overriddenBySet
                 case .sent:
                     record.status = .sentNeedsAbort
-                    record.abortReason = "set"
+                    record.abortReason = .overriddenBySet
                 default:
                     break
                 }

@@ -47,7 +47,7 @@ extension Repo {
     func fail(_ completion: Completion?, _ error: ValidationError) {
         logger.error("\(error)")
         guard let completion else { return }
-        let databaseError = DatabaseError(code: error.wireStatus, message: error.description)
+        let databaseError = DatabaseError(code: WireStatus(rawValue: error.wireStatus), message: error.description)
         callbackQueue.async { completion(databaseError) }
     }
 
@@ -156,7 +156,7 @@ extension Repo {
         let error = DatabaseError(status: status, data: data)
         guard Repo.deadLetterStatuses.contains(status) else { return (error, false) }
         logger.warning("write \(write.id) at \(write.path) refused (\(status)): moved to the dead letters")
-        pendingWrites.deadLetter(write.id, status: status.rawValue, reason: error.message, at: clock())
+        pendingWrites.deadLetter(write.id, status: status, reason: error.message, at: clock())
         return (error, true)
     }
 

@@ -208,7 +208,7 @@ extension Repo: PersistentConnectionDelegate {
             }
             if let database { rerunTransactions(affectedBy: path, database: database) }
         case .listenRevoked(let path, _):
-            let error = DatabaseError(code: "permission_denied", message: "permission_denied at \(path)")
+            let error = DatabaseError(code: .permissionDenied, message: "permission_denied at \(path)")
             raise(serverTree.removeEventRegistration(nil, for: .default(path), cancelError: error))
         case .authRevoked(let status, let reason):
             logger.warning("credential revoked (\(status)): \(reason)")

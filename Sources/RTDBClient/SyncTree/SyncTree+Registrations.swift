@@ -142,7 +142,7 @@ extension SyncTree {
                 if let tag = self.tag(for: query) { return self.applyTaggedListenComplete(query.path, tag: tag) }
                 return self.applyListenComplete(query.path)
             }
-            let error = DatabaseError(code: status.rawValue, message: "\(status) at \(query.path)")
+            let error = DatabaseError(code: status, message: "\(status) at \(query.path)")
             return self.removeEventRegistration(nil, for: query, cancelError: error)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkSim
+import Presence
 import RTDBClient
 
 /// Something that happened in a ``Simulation``, as a timeline shows it.

@@ -1,5 +1,6 @@
 import Foundation
 import LinkSim
+import Presence
 import RTDBClient
 
 /// Everything a dashboard shows of a ``Simulation`` at one moment: plain values, cheap to make.

@@ -1,5 +1,6 @@
 import LinkSim
 import Presence
+import PresenceLab
 import Testing
 
 /// The timeline's diff and the scenario's steps: pure, no server.

@@ -1,5 +1,6 @@
 import Foundation
 import Presence
+import PresenceLab
 import RTDBClient
 import RTDBCore
 import RTDBRules
@@ -41,25 +42,25 @@ import Testing
         let other = await Self.outcome {
             morgan.reference(withPath: "users/sam/lastOnline").setValue(1, withCompletionBlock: $0)
         }
-        #expect(other?.code == "permission_denied")
+        #expect(other?.code == .permissionDenied)
         #expect(other?.message.contains("no .write rule allows writing /users/sam/lastOnline (uid morgan)") == true)
         let notANumber = await Self.outcome {
             morgan.reference(withPath: "users/morgan/lastOnline").setValue("yesterday", withCompletionBlock: $0)
         }
-        #expect(notANumber?.code == "permission_denied", "lastOnline must be a number")
+        #expect(notANumber?.code == .permissionDenied, "lastOnline must be a number")
         let inTheFuture = await Self.outcome {
             morgan.reference(withPath: "users/morgan/lastOnline").setValue(Int64.max / 2, withCompletionBlock: $0)
         }
-        #expect(inTheFuture?.code == "permission_denied", "lastOnline cannot be in the future")
+        #expect(inTheFuture?.code == .permissionDenied, "lastOnline cannot be in the future")
         // A refused write is a dead letter with the server's reason, not a write retried forever.
         #expect(try await eventually { morgan.deadLetters.count == 3 })
-        #expect(morgan.deadLetters.first?.status == "permission_denied")
+        #expect(morgan.deadLetters.first?.status == .permissionDenied)
 
         // Someone else's onDisconnect is refused when it is registered.
         let hostile = await Self.outcome {
             morgan.reference(withPath: "users/sam/lastOnline").onDisconnectSetValue(1, withCompletionBlock: $0)
         }
-        #expect(hostile?.code == "permission_denied")
+        #expect(hostile?.code == .permissionDenied)
 
         // The documented flow works for its own user, and others signed in see it.
         let session = PresenceSession(database: morgan, userID: "morgan", device: "laptop")
@@ -79,7 +80,7 @@ import Testing
         let cancelled = Mutex<DatabaseError?>(nil)
         anonymous.reference(withPath: "users").observe(
             .value, with: { _ in }, withCancel: { error in cancelled.withLock { $0 = error as? DatabaseError } })
-        #expect(try await eventually { cancelled.withLock { $0 }?.code == "permission_denied" })
+        #expect(try await eventually { cancelled.withLock { $0 }?.code == .permissionDenied })
         #expect(try await http("GET", "/users.json?ns=demo", port: server.port).status == 401)
 
         let admin = Self.client(server, as: .admin)
@@ -183,7 +184,7 @@ import Testing
 
         let closed = PresenceRules.text.replacing(#"".read": "auth != null","#, with: #"".read": false,"#)
         #expect(try await Self.putRules(closed, server).status == 200)
-        #expect(try await eventually { cancelled.withLock { $0 }?.code == "permission_denied" })
+        #expect(try await eventually { cancelled.withLock { $0 }?.code == .permissionDenied })
         _ = try await stream.read(until: "event: cancel\ndata: null")
         _ = try await stream.read(until: "\r\n0\r\n\r\n")  // the response's last chunk: the stream ends
         morgan.close()
@@ -230,7 +231,7 @@ import Testing
 
         await time.advance(by: .seconds(6))
         #expect(try await eventually { signedInUIDs() == [nil] }, "the server took the credential back")
-        #expect(try await eventually { cancelled.withLock { $0 }?.code == "permission_denied" }, "signed out: no reads")
+        #expect(try await eventually { cancelled.withLock { $0 }?.code == .permissionDenied }, "signed out: no reads")
         morgan.reference(withPath: "users/morgan/lastOnline").setValue(2, andPriority: nil)
         #expect(
             try await eventually {

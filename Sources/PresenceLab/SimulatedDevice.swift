@@ -1,4 +1,5 @@
 import LinkSim
+import Presence
 import RTDBClient
 import Synchronization
 

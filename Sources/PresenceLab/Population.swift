@@ -1,5 +1,6 @@
 import LinkSim
 import Logging
+import Presence
 import RTDBClient
 import RTDBCore
 import Synchronization

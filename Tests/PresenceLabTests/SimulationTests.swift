@@ -1,6 +1,7 @@
 import Foundation
 import LinkSim
 import Presence
+import PresenceLab
 import RTDBClient
 import RTDBTestSupport
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Presence
+import PresenceLab
 import RTDBClient
 import RTDBTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import LinkSim
 import Logging
+import Presence
 import RTDBCore
 import Synchronization
 
