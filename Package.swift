@@ -145,8 +145,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // LinkSim for its SeededRandom: the push-id and ordering tests need a seeded generator.
-        .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore", "LinkSim"]),
+        .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
         .testTarget(name: "RTDBRulesTests", dependencies: ["RTDBRules", "RTDBCore"]),
         .target(
@@ -178,13 +177,12 @@ let package = Package(
             path: "Tests/FuzzTargets"
         ),
         .executableTarget(name: "presencetop-fuzz", dependencies: ["FuzzTargets"], path: "Tests/Fuzz"),
-        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets", "LinkSim"], resources: [.copy("Corpus")]),
+        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets", "RTDBCore"], resources: [.copy("Corpus")]),
         .executableTarget(name: "CrashWriter", dependencies: ["RTDBClient"], path: "Tests/CrashWriter"),
         .testTarget(
             name: "RTDBClientTests",
             dependencies: [
-                // LinkSim for its SeededRandom: the crash test's kill points replay from a seed.
-                "RTDBClient", "RTDBRules", "RTDBTestSupport", "CrashWriter", "LinkSim",
+                "RTDBClient", "RTDBRules", "RTDBTestSupport", "CrashWriter",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Fixtures")]

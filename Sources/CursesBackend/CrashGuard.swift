@@ -1,5 +1,10 @@
 import CNcursesw
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Gives the terminal back when the process crashes, then lets the crash go on as before (so
 /// Swift's backtrace still prints, on the normal screen, after whatever the runtime wrote to

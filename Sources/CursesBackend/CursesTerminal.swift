@@ -1,6 +1,11 @@
 import CNcursesw
 import Dashboard
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The terminal, through ncursesw: draws a ``CellGrid`` in a ``Theme`` and reads keys.
 ///

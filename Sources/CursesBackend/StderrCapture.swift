@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Keeps what is written to stderr while the screen is ours off the screen, and shows it once the
 /// terminal is given back: a stray library warning would otherwise tear a frame, and a Swift

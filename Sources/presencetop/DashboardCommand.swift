@@ -1,13 +1,18 @@
 import ArgumentParser
 import Dashboard
 import Foundation
-import Glibc
 import LinkSim
 import Logging
 import Presence
 import PresenceLab
 import RTDBClient
 import RTDBServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `presencetop` with no subcommand: the full-screen dashboard over a live engine.
 struct DashboardCommand: AsyncParsableCommand {

@@ -2,11 +2,16 @@ import CursesBackend
 import Dashboard
 import Dispatch
 import Foundation
-import Glibc
 import Logging
 import Presence
 import PresenceLab
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The dashboard's one loop, on a thread of its own (it blocks in `poll`, which must never hold
 /// one of Swift's few cooperative threads): input, the simulation's events and a low tick become

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A self-pipe: any thread writes a byte to wake the dashboard's loop out of `poll`.
 final class WakePipe: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzTargets
-import LinkSim
+import RTDBCore
 import Testing
 
 /// Every input in `Corpus/<target>` (the seeds `scripts/fuzz` starts from, and each crash it

@@ -1,5 +1,4 @@
 import Foundation
-import LinkSim
 import RTDBCore
 import RTDBRules
 import RTDBTestSupport

@@ -1,4 +1,4 @@
-import LinkSim
+import RTDBCore
 import Testing
 
 @testable import RTDBCore

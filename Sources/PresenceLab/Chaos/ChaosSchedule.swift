@@ -1,4 +1,5 @@
 import LinkSim
+import RTDBCore
 
 /// The faults of a chaos run, drawn from its seed before it starts: the same seed gives the same
 /// faults at the same moments, so a failing run can be replayed.
