@@ -27,8 +27,7 @@ struct DashboardCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Attach to this server (http://HOST:PORT?ns=NS) instead of an embedded one.")
-    var url: String?
+    @OptionGroup var population: PopulationOptions
 
     @Option(help: "The user this device signs in as.")
     var user = "morgan"
@@ -41,18 +40,6 @@ struct DashboardCommand: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: "Simulated users on a --url server (none by default: it is someone else's).")
     var simulate = 0
-
-    @Option(parsing: .unconditional, help: "Devices per simulated user.")
-    var devices = 2
-
-    @Option(help: "Seeds the links' jitter, the devices' clocks and the scenario.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The links' conditions: perfect, lan, wifi, mobile or poor.")
-    var link = "wifi"
-
-    @Option(parsing: .unconditional, help: "The embedded server's heartbeat timeout in seconds.")
-    var heartbeatTimeout: Double = 5
 
     @Option(parsing: .unconditional, help: "Seconds between the population's scenario steps (0: a calm population).")
     var churn: Double = 4
@@ -75,14 +62,10 @@ struct DashboardCommand: AsyncParsableCommand {
         if !(0...500).contains(simulate) {
             throw ValidationError("--simulate must be between 0 and 500, not \(simulate)")
         }
-        if !(1...6).contains(devices) { throw ValidationError("--devices must be between 1 and 6, not \(devices)") }
-        if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
         if !(churn >= 0) { throw ValidationError("--churn must be 0 or a positive number of seconds") }
         if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
             throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")
         }
-        _ = try SimulationFlags.conditions(named: link)
-        if let url { _ = try SimulationFlags.target(url: url) }
     }
 
     func run() async throws {
@@ -158,15 +141,11 @@ struct DashboardCommand: AsyncParsableCommand {
 
     private func options() throws -> SimulationOptions {
         var options = SimulationOptions()
-        options.seed = seed
-        options.conditions = try SimulationFlags.conditions(named: link)
-        options.devicesPerUser = devices
+        try population.apply(to: &options)
         options.presencePath = presencePath
-        options.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
         let state = Database.defaultPersistenceDirectory
         options.thisDevice = SimulationOptions.ThisDevice(user: user, persistenceDirectory: state)
-        if let url {
-            options.server = .remote(try SimulationFlags.target(url: url))
+        if population.url != nil {
             options.users = simulate
         } else {
             options.users = users

@@ -101,7 +101,9 @@ final class DashboardLoop: Sendable {
             if drawn != state {
                 terminal.present(renderer.render(state))
                 drawn = state
-                if state.snapshot != nil { TestFault.requested?.trigger() }
+                #if DEBUG
+                    if state.snapshot != nil { TestFault.requested?.trigger() }
+                #endif
             }
             // Sleep until the next tick, or sooner if events are waiting for their frame.
             let pending = !inbox.isEmpty

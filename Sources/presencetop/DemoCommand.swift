@@ -21,11 +21,10 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var population: PopulationOptions
+
     @Option(help: "How many users.")
     var users = 4
-
-    @Option(help: "How many devices each user has.")
-    var devices = 2
 
     @Option(help: "How long the scenario runs, in seconds.")
     var seconds: Double = 20
@@ -33,26 +32,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds between scenario steps.")
     var intervalMs = 700
 
-    @Option(help: "Seeds the scenario and the links' jitter: the same seed gives the same steps.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The links' conditions: perfect, lan, wifi, mobile or poor.")
-    var link = "wifi"
-
-    @Option(help: "The embedded server's heartbeat timeout in seconds (how long a blackhole goes unnoticed).")
-    var heartbeatTimeout: Double = 5
-
-    @Option(help: "Use the server at this URL (http://HOST:PORT?ns=NAMESPACE) instead of an embedded one.")
-    var url: String?
-
     func validate() throws {
         if !(1...500).contains(users) { throw ValidationError("--users must be between 1 and 500, not \(users)") }
-        if !(1...6).contains(devices) { throw ValidationError("--devices must be between 1 and 6, not \(devices)") }
         if !(seconds > 0) { throw ValidationError("--seconds must be a positive number") }
         if intervalMs < 10 { throw ValidationError("--interval-ms must be at least 10, not \(intervalMs)") }
-        if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
-        _ = try SimulationFlags.conditions(named: link)
-        if let url { _ = try SimulationFlags.target(url: url) }
     }
 
     func run() async throws {
@@ -61,13 +44,9 @@ struct DemoCommand: AsyncParsableCommand {
         var options = SimulationOptions()
         options.thisDevice = nil
         options.users = users
-        options.devicesPerUser = devices
-        options.seed = seed
-        options.conditions = try SimulationFlags.conditions(named: link)
+        try population.apply(to: &options)
         options.clockSpreadMs = 0
         options.namespace = "demo"
-        options.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
-        if let url { options.server = .remote(try SimulationFlags.target(url: url)) }
         let output = DemoOutput()
         // The header names the server, which is known only once it runs: events wait for it.
         let started = Mutex(false)
@@ -80,9 +59,9 @@ struct DemoCommand: AsyncParsableCommand {
         let serverText =
             simulation.embedded == nil
             ? simulation.target.description
-            : "\(simulation.target.description) (embedded, heartbeat \(heartbeatTimeout) s)"
+            : "\(simulation.target.description) (embedded, heartbeat \(population.heartbeatTimeout) s)"
         output.line(
-            "presencetop demo: \(users) users × \(devices) devices, links \(link) (\(options.conditions)), seed \(seed), server \(serverText)"
+            "presencetop demo: \(users) users × \(population.devices) devices, links \(population.link) (\(options.conditions)), seed \(population.seed), server \(serverText)"
         )
         started.withLock { $0 = true }
         for line in early.withLock({ $0 }) { output.event(line) }
