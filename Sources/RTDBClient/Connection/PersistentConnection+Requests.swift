@@ -6,6 +6,7 @@ extension PersistentConnection {
     /// Sends a request on the live connection; its callback runs on the response.
     @discardableResult
     private func send(_ request: ClientRequest, onComplete: ((WireStatus, JSONValue) -> Void)?) -> Int {
+        assertConfined()
         requestNumber += 1
         let number = requestNumber
         if let onComplete { callbacks[number] = onComplete }

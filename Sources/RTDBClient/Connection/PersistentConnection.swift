@@ -195,7 +195,17 @@ final class PersistentConnection: @unchecked Sendable {
         }
     }
 
+    /// Traps, in debug builds, when called off ``queue`` (the confinement behind this type's
+    /// `@unchecked Sendable`), checked where every request and message passes.
+    @inline(__always)
+    func assertConfined() {
+        #if DEBUG
+            dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+
     private func handle(_ message: WireMessage) {
+        assertConfined()
         switch message {
         case .control(.hello(let hello)):
             handleHello(hello)

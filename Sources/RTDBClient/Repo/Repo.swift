@@ -118,8 +118,18 @@ final class Repo: @unchecked Sendable {
 
     // MARK: - Events
 
+    /// Traps, in debug builds, when called off ``queue``: the confinement that makes this type's
+    /// `@unchecked Sendable` safe, checked where every change passes.
+    @inline(__always)
+    func assertConfined() {
+        #if DEBUG
+            dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+
     /// Runs the events' callbacks on the callback queue, in order.
     func raise(_ events: [SyncEvent]) {
+        assertConfined()
         guard !events.isEmpty else { return }
         let calls: [@Sendable () -> Void] = events.compactMap { event in
             guard let registration = event.registration as? ObserverRegistration else { return nil }
