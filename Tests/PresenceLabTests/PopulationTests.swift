@@ -18,7 +18,7 @@ import Testing
         let directory = PresenceDirectory(database: watcher)
         directory.start()
         var retryPolicy = RetryPolicy()
-        retryPolicy.connectTimeoutMs = 3_000
+        retryPolicy.connectTimeout = .seconds(3)
         let population = try await Population(
             port: server.port, users: 2, devicesPerUser: 2, conditions: .lan, seed: 5, retryPolicy: retryPolicy)
         #expect(population.devices.map(\.label) == ["morgan/phone", "morgan/laptop", "alex/phone", "alex/laptop"])

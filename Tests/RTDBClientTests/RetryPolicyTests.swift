@@ -3,20 +3,25 @@ import Testing
 @testable import RTDBClient
 
 @Suite struct RetryPolicyTests {
+    /// A delay in ms, for comparing.
+    static func ms(_ policy: RetryPolicy, _ failures: Int, _ random: Double) -> Double {
+        policy.delay(afterFailures: failures, random: random) / .milliseconds(1)
+    }
+
     @Test func delaysGrowByThirtyPercentUpToThirtySeconds() {
         let policy = RetryPolicy()
         // With random = 1 the jitter keeps the whole delay.
-        #expect(policy.delay(afterFailures: 0, random: 1) == 0)
-        #expect(policy.delay(afterFailures: 1, random: 1) == 1_000)
-        #expect(abs(policy.delay(afterFailures: 2, random: 1) - 1_300) < 0.001)
-        #expect(abs(policy.delay(afterFailures: 3, random: 1) - 1_690) < 0.001)
-        #expect(policy.delay(afterFailures: 40, random: 1) == 30_000)
+        #expect(policy.delay(afterFailures: 0, random: 1) == .zero)
+        #expect(policy.delay(afterFailures: 1, random: 1) == .seconds(1))
+        #expect(abs(Self.ms(policy, 2, 1) - 1_300) < 0.001)
+        #expect(abs(Self.ms(policy, 3, 1) - 1_690) < 0.001)
+        #expect(policy.delay(afterFailures: 40, random: 1) == .seconds(30))
     }
 
     @Test func jitterKeepsBetweenThirtyAndOneHundredPercent() {
         let policy = RetryPolicy()
-        #expect(abs(policy.delay(afterFailures: 1, random: 0) - 300) < 0.001)
-        #expect(abs(policy.delay(afterFailures: 40, random: 0) - 9_000) < 0.001)
+        #expect(abs(Self.ms(policy, 1, 0) - 300) < 0.001)
+        #expect(abs(Self.ms(policy, 40, 0) - 9_000) < 0.001)
         #expect(policy.delay(afterFailures: 5, random: 0.5) < policy.delay(afterFailures: 5, random: 0.99))
     }
 }

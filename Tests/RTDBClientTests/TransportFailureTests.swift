@@ -44,8 +44,8 @@ import Testing
         await first.stop()
         let database = Database(url: "http://127.0.0.1:\(port)?ns=demo")
         var policy = RetryPolicy()
-        policy.minimumDelayMs = 600_000  // ten minutes: only reconnectNow can connect in time
-        policy.maximumDelayMs = 600_000
+        policy.minimumDelay = .seconds(600)  // ten minutes: only reconnectNow can connect in time
+        policy.maximumDelay = .seconds(600)
         policy.jitter = 0
         database.retryPolicy = policy
         database.reference(withPath: "x").keepSynced(true)

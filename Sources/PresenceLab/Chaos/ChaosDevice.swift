@@ -76,10 +76,10 @@ public final class ChaosDevice: Sendable {
         database.persistenceFileName = "device.sqlite"
         database.isPersistenceEnabled = true
         var policy = RetryPolicy()
-        policy.minimumDelayMs = 200
-        policy.maximumDelayMs = 2_000
-        policy.connectTimeoutMs = 5_000
-        policy.pingIntervalMs = 2_000
+        policy.minimumDelay = .milliseconds(200)
+        policy.maximumDelay = .seconds(2)
+        policy.connectTimeout = .seconds(5)
+        policy.pingInterval = .seconds(2)
         database.retryPolicy = policy
         database.setCredential(.idToken(Self.token(for: user, lifetime: 86_400)))
         let session = PresenceSession(database: database, userID: user, device: name)

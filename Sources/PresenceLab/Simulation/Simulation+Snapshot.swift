@@ -7,7 +7,7 @@ extension Simulation {
     ///
     /// Cheap: no engine queue is waited on.
     public func snapshot() -> SimulationSnapshot {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let now = options.wallClock()
         let devices = population.devices
         let server = embedded == nil ? "\(target)" : "embedded \(target)"
         // One read of each device's status serves both its silence and its clock.
@@ -36,7 +36,8 @@ extension Simulation {
         snapshot.presenceFeed = watcher.connectionStatus
         snapshot.enforcesPresenceRules = embedded != nil
         snapshot.staleAfterMs = max(
-            snapshot.heartbeatTimeoutMs ?? 15_000, 3 * Int64(Self.feedPingIntervalMs) + Self.feedPingGraceMs)
+            snapshot.heartbeatTimeoutMs ?? 15_000,
+            Int64((Self.feedPingInterval * 3 + Self.feedPingGrace) / .milliseconds(1)))
         return snapshot
     }
 
@@ -67,9 +68,9 @@ extension Simulation {
     }
 
     /// How often the watcher and this device ping the server, so that a silent one shows soon.
-    static let feedPingIntervalMs = 2_000
+    static let feedPingInterval: Duration = .seconds(2)
     /// Room for a ping's answer on a loaded machine before a feed counts as stale.
-    static let feedPingGraceMs: Int64 = 1_000
+    static let feedPingGrace: Duration = .seconds(1)
 
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

@@ -99,7 +99,7 @@ public final class Simulation: Sendable {
         watcher = Database(url: target.url, logger: logger)
         var watcherPolicy = options.retryPolicy
         // Pinged as often as this device, so that a server gone silent shows as stale within seconds.
-        watcherPolicy.pingIntervalMs = Self.feedPingIntervalMs
+        watcherPolicy.pingInterval = Self.feedPingInterval
         watcher.retryPolicy = watcherPolicy
         // Reading presence needs a signed-in user (PresenceRules): the watcher reads as this device's.
         watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
@@ -139,7 +139,7 @@ public final class Simulation: Sendable {
             url: "http://127.0.0.1:\(port)?ns=\(target.namespace)", clock: clock.now, logger: logger)
         // Pinged every 2 s, this device shows a silent server and a moved clock within seconds.
         var policy = options.retryPolicy
-        policy.pingIntervalMs = Self.feedPingIntervalMs
+        policy.pingInterval = Self.feedPingInterval
         database.retryPolicy = policy
         if let directory = device.persistenceDirectory {
             database.isPersistenceEnabled = true

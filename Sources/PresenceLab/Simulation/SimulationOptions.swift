@@ -59,13 +59,16 @@ public struct SimulationOptions: Sendable {
         // A connect attempt swallowed by a blackhole is given up after 5 s (30 s in the SDKs), so
         // devices come back within a person's patience.
         var policy = RetryPolicy()
-        policy.connectTimeoutMs = 5_000
+        policy.connectTimeout = .seconds(5)
         return policy
     }()
 
     /// The clock the simulation's own timers run on (renewing this device's credential); tests
     /// pass a clock they move by hand.
     public var timers: any Clock<Duration> = ContinuousClock()
+
+    /// The wall clock snapshots are stamped with, ms since the epoch (tests pass one they move).
+    public var wallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     /// The defaults: an embedded in-memory server, this device, 8 users × 2 devices on Wi-Fi.
     public init() {}

@@ -105,8 +105,8 @@ final class PersistentConnection: @unchecked Sendable {
     ///
     /// The deadline is fixed now (a ``TimerDeadline``). Timers are not cancelled: each checks the
     /// connection's generation when it fires, so one left from an earlier attempt does nothing.
-    private func after(milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
-        let (deadline, queue) = (TimerDeadline(after: .milliseconds(milliseconds), on: timers), queue)
+    private func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        let (deadline, queue) = (TimerDeadline(after: delay, on: timers), queue)
         Task {
             try? await deadline.wait()
             queue.async(execute: work)
@@ -158,14 +158,14 @@ final class PersistentConnection: @unchecked Sendable {
         let current = generation
         assembler = FrameAssembler(maxMessageBytes: 512 << 20)
         connectStartedAt = clock()
-        let timeout = retryPolicy.connectTimeoutMs
-        after(milliseconds: timeout) { [weak self] in
+        let timeout = retryPolicy.connectTimeout
+        after(timeout) { [weak self] in
             guard let self, self.generation == current, !self.isReady, self.connection != nil else { return }
             // No hello in time: this attempt is given up (its late events are ignored) and retried.
             self.generation += 1
             self.connection?.close()
             self.connection = nil
-            self.scheduleReconnect(reason: "no answer from the server within \(timeout) ms")
+            self.scheduleReconnect(reason: "no answer from the server within \(Int64(timeout / .milliseconds(1))) ms")
         }
         setPhase(.connecting(attempt: failures + 1))
         var url = "\(baseURL)/.ws?v=5&ns=\(namespace)"
@@ -273,7 +273,9 @@ final class PersistentConnection: @unchecked Sendable {
             }
         }
         outstandingPuts = kept
-        if let connectedAt = status.connectedAt, clock() - connectedAt >= retryPolicy.resetAfterMs { failures = 0 }
+        if let connectedAt = status.connectedAt, .milliseconds(clock() - connectedAt) >= retryPolicy.resetAfter {
+            failures = 0
+        }
         status.connectedAt = nil
         delegate?.connectionDidDisconnect()
     }
@@ -281,10 +283,12 @@ final class PersistentConnection: @unchecked Sendable {
     private func scheduleReconnect(reason: String) {
         guard !interrupted else { return }
         failures += 1
-        let delay = retryPolicy.delay(afterFailures: failures, random: Double.random(in: 0..<1))
-        let retryAt = clock() + Int64(delay)
+        // Whole milliseconds, so that the wait is exactly the one `retryAt` shows.
+        let delayMs = Int64(
+            retryPolicy.delay(afterFailures: failures, random: Double.random(in: 0..<1)) / .milliseconds(1))
+        let retryAt = clock() + delayMs
         let current = generation
-        after(milliseconds: Int(delay)) { [weak self] in
+        after(.milliseconds(delayMs)) { [weak self] in
             guard let self, self.generation == current, !self.interrupted else { return }
             self.establishConnection()
         }
@@ -299,7 +303,7 @@ final class PersistentConnection: @unchecked Sendable {
     // MARK: - Keepalive and clock skew
 
     private func scheduleKeepalive(generation current: Int) {
-        after(milliseconds: retryPolicy.pingIntervalMs) { [weak self] in
+        after(retryPolicy.pingInterval) { [weak self] in
             guard let self, self.generation == current, self.isReady else { return }
             let silence = WireFraming.keepaliveAfter / .milliseconds(1)
             if Double(self.clock() - self.lastActivity) >= silence { self.connection?.send(WireFraming.keepalive) }

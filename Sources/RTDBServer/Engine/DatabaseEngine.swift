@@ -22,7 +22,8 @@ public actor DatabaseEngine {
     let checkpointInterval: Int
     /// How credentials are read (and whether they expire).
     let credentials: CredentialPolicy
-    /// What credential expiry timers sleep on.
+    /// What the engine's timers sleep on (credential expiry, the grace of orphaned sessions, a
+    /// failed commit's retry).
     let timers: any Clock<Duration>
 
     var root: Node
@@ -201,7 +202,7 @@ public actor DatabaseEngine {
                     pendingOnDisconnect[record.sessionID] = record
                 }
                 if batch.checkpoint != nil { checkpointRequested = true }
-                try? await Task.sleep(for: .milliseconds(500))
+                try? await timers.sleep(for: .milliseconds(500))
             }
         }
     }
