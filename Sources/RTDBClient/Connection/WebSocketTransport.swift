@@ -1,6 +1,7 @@
 import HummingbirdWSClient
 import Logging
 import NIOSSL
+import RTDBCore
 import Synchronization
 
 /// The real transport: a WebSocket (HummingbirdWSClient; TLS via swift-nio-ssl for `wss://`).

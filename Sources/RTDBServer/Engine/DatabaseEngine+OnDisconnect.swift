@@ -82,9 +82,9 @@ extension DatabaseEngine {
         logger.info(
             "namespace \(namespace): \(records.count) sessions from before the restart have onDisconnect writes; they run unless the sessions come back within \(orphanGrace)"
         )
-        let grace = Ticker(every: orphanGrace, on: timers)
+        let grace = TimerDeadline(after: orphanGrace, on: timers)
         orphanTimer = Task { [weak self] in
-            guard await grace.next() != nil else { return }
+            guard (try? await grace.wait()) != nil else { return }
             await self?.runOrphans()
         }
     }

@@ -184,10 +184,10 @@ extension DatabaseEngine {
     /// `ac` with `expired_token`, the connection goes on signed out (its listens checked again),
     /// and the client pauses its writes until it sends a new credential.
     private func revokeAtExpiry(_ token: AuthToken, at expiresAt: Int64, of outlet: Outlet) -> Task<Void, Never> {
-        // A ticker's first tick is its one deadline, fixed now (a test moves time on after this).
-        let expiry = Ticker(every: .milliseconds(max(0, expiresAt * 1000 - clock())), on: timers)
+        // Fixed now (a test moves time on after this).
+        let expiry = TimerDeadline(after: .milliseconds(max(0, expiresAt * 1000 - clock())), on: timers)
         return Task { [weak self] in
-            guard await expiry.next() != nil else { return }
+            guard (try? await expiry.wait()) != nil else { return }
             await self?.expire(token, of: outlet)
         }
     }

@@ -1,3 +1,4 @@
+import RTDBCore
 import Synchronization
 
 /// Notices a WebSocket peer that has gone silent (docs/wire-protocol.md#heartbeat).

@@ -9,9 +9,9 @@ import Synchronization
 /// A tick that wakes more than a quarter period after its deadline is late: the process was not
 /// running (stopped, swapped out, starved of CPU). The count then starts again from when it woke,
 /// a full period to the next tick, instead of a burst of ticks whose deadlines went by meanwhile.
-struct Ticker: Sendable {
+public struct Ticker: Sendable {
     /// A tick, on time or late (``Ticker``).
-    enum Tick: Equatable, Sendable {
+    public enum Tick: Equatable, Sendable {
         /// Woke within a quarter period of its deadline.
         case onTime
         /// Woke later than that: the process was stalled.
@@ -20,12 +20,13 @@ struct Ticker: Sendable {
 
     private let nextTick: @Sendable () async -> Tick?
 
-    init(every period: Duration, on clock: any Clock<Duration>) {
+    /// Ticks every `period` on `clock`, from now.
+    public init(every period: Duration, on clock: any Clock<Duration>) {
         nextTick = Self.ticks(every: period, on: clock)
     }
 
     /// Sleeps until the next tick; `nil` if the task was cancelled first.
-    func next() async -> Tick? { await nextTick() }
+    public func next() async -> Tick? { await nextTick() }
 
     private static func ticks<C: Clock<Duration>>(every period: Duration, on clock: C) -> @Sendable () async -> Tick? {
         let deadline = Mutex(clock.now)
