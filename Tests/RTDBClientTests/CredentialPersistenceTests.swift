@@ -205,4 +205,38 @@ import Testing
             })
         await server.stop()
     }
+
+    /// Writes restored at a reconnect wait for the server's answer to the credential.
+    ///
+    /// Found by the chaos run: they used to be pipelined behind it, and when the server refused the
+    /// credential (expired by its clock, not yet by the client's) they were judged signed out,
+    /// refused, and lost to the dead letters. Here the credential is refused because it is not
+    /// signed with the server's secret.
+    @Test func restoredWritesWaitForTheAnswerToTheCredential() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secret = "s3cret"
+        let rules = try SecurityRules(text: #"{ "rules": { ".read": true, ".write": "auth != null" } }"#)
+        let server = try await TestServer.start(configure: {
+            $0.authSecret = secret
+            $0.rules = rules
+        })
+        let client = PersistenceIntegrationTests.client(port: server.port, directory: directory)
+        client.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600)))
+        client.reference(withPath: "notes/queued").setValue(1, andPriority: nil)
+        let paused = try await eventually {
+            if case .paused(let reason) = client.pendingWrites.first?.state { return reason.contains("refused") }
+            return false
+        }
+        #expect(paused, "\(client.pendingWrites)")
+        #expect(client.deadLetters.isEmpty, "not judged signed out")
+        let now = Int64(Date().timeIntervalSince1970)
+        let signed = AuthToken.signedJWT(
+            claims: ["uid": "morgan", "iat": .int(now), "exp": .int(now + 3_600)], secret: secret)
+        client.setCredential(.idToken(signed))
+        await client.waitForPendingWrites()
+        #expect(try await http("GET", "/notes.json", port: server.port).json == ["queued": 1])
+        client.close()
+        await server.stop()
+    }
 }

@@ -229,8 +229,14 @@ public enum ChaosRun {
             report.accepted["increments", default: 0] += ledger.increments
             report.accepted["transactions committed", default: 0] += ledger.transactionsCommitted
             let node = notes[device.user]?[device.name]
+            /// The numbered children of `child`; the REST API prints mostly-numbered ones as an
+            /// array, as Firebase does.
             func keys(_ child: String) -> Set<Int> {
-                Set(node?[child]?.objectValue?.keys.compactMap { Int($0.string) } ?? [])
+                switch node?[child] {
+                case .object(let members)?: return Set(members.keys.compactMap { Int($0.string) })
+                case .array(let elements)?: return Set(elements.indices.filter { elements[$0] != .null })
+                default: return []
+                }
             }
             let label = device.label
             let sets = keys("s")

@@ -35,9 +35,10 @@ extension PersistentConnection {
         retained[number] = request
     }
 
-    /// Sends an onDisconnect operation now, or holds it while writes are paused.
+    /// Sends an onDisconnect operation now, or holds it while writes wait (paused, or for the
+    /// answer to a credential).
     private func sendOrHold(_ request: QueuedRequest) {
-        if writesPausedReason == nil { sendRetained(request) } else { heldOnDisconnects.append(request) }
+        if canSendPuts { sendRetained(request) } else { heldOnDisconnects.append(request) }
     }
 
     /// Sends auth, listens, queued onDisconnect operations, unacknowledged writes in order, then
@@ -50,7 +51,10 @@ extension PersistentConnection {
     /// changes nothing else.
     ///
     /// A credential that expired while offline is not sent, and the writes wait (paused) until the
-    /// app sets a new one: sent without it they would be refused, or applied as nobody.
+    /// app sets a new one: sent without it they would be refused, or applied as nobody. A
+    /// credential that is sent is answered before the writes and onDisconnect operations go: the
+    /// server may refuse it (expired by its clock, if not by this one), and what was pipelined
+    /// behind it would be judged signed out and refused (found by the chaos run).
     func restoreState() {
         awaitingAuthAnswer = false
         if let authCredential {
@@ -58,6 +62,7 @@ extension PersistentConnection {
                 writesPausedReason =
                     "the credential expired at \(Self.format(expiry)); set a new one to send queued writes"
             } else {
+                awaitingAuthAnswer = true
                 sendAuth(authCredential)
             }
         }
