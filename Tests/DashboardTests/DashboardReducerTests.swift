@@ -134,8 +134,8 @@ import Testing
     @Test func samplesOncePerSecondAndCountsTheDrain() {
         var state = Fixture.state(width: 120, height: 40)
         let first = state.connectionHistory.values.count
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.acknowledged(count: 3))))
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.acknowledged(count: 2))))
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .acknowledged(count: 3))))
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .acknowledged(count: 2))))
         var later = Fixture.snapshot(connected: false, mode: .offline, pending: [Fixture.write(7, age: 1_000)])
         later.takenAt += 400
         _ = DashboardReducer.reduce(&state, .snapshot(later))
@@ -151,12 +151,12 @@ import Testing
 
     @Test func eventsBecomeTimelineLinesButQueueDepthDoesNot() {
         var state = Fixture.state(width: 120, height: 40)
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.queue(depth: 4))))
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .queue(depth: 4))))
         #expect(state.events.isEmpty)
         _ = DashboardReducer.reduce(
-            &state, .event(SimulationEvent(.link(device: "morgan/this device", mode: .offline))))
+            &state, .event(SimulationEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
         _ = DashboardReducer.reduce(
-            &state, .event(SimulationEvent(.presence(.userOffline(user: "sam", lastOnline: 1)))))
+            &state, .event(SimulationEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: 1)))))
         #expect(
             state.events.map(\.text) == [
                 "morgan/this device  network lost (reset: both ends know at once)", "sam offline",
@@ -166,7 +166,7 @@ import Testing
     @Test func theTimelineKeepsItsNewestLines() {
         var state = Fixture.state(width: 120, height: 40)
         for index in 0..<(DashboardState.eventCapacity + 20) {
-            _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.notice("n\(index)"))))
+            _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .notice("n\(index)"))))
         }
         #expect(state.events.count == DashboardState.eventCapacity)
         #expect(state.events.first?.text == "n20")
@@ -175,22 +175,28 @@ import Testing
     /// Was: two lines per attempt ("connecting", "disconnected: …") pushed everything else out.
     @Test func reconnectAttemptsFoldIntoOneUpdatingLine() {
         var state = Fixture.state(width: 120, height: 40)
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.notice("before"))))
+        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .notice("before"))))
         for attempt in 1...12 {
             _ = DashboardReducer.reduce(
                 &state,
                 .event(
                     SimulationEvent(
+                        at: Fixture.eventTime,
                         .connection(.waitingToRetry(attempt: attempt, retryAt: 0, reason: "connection refused")))))
-            _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.connection(.connecting(attempt: attempt + 1)))))
+            _ = DashboardReducer.reduce(
+                &state, .event(SimulationEvent(at: Fixture.eventTime, .connection(.connecting(attempt: attempt + 1)))))
         }
         #expect(
             state.events.map(\.text) == ["before", "this device  connecting (attempt 13); last: connection refused"])
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(.connection(.connected(sessionID: "abcdefgh1")))))
+        _ = DashboardReducer.reduce(
+            &state, .event(SimulationEvent(at: Fixture.eventTime, .connection(.connected(sessionID: "abcdefgh1")))))
         #expect(state.events.count == 3, "connected ends the story: \(state.events.map(\.text))")
         _ = DashboardReducer.reduce(
             &state,
-            .event(SimulationEvent(.connection(.waitingToRetry(attempt: 1, retryAt: 0, reason: "connection reset")))))
+            .event(
+                SimulationEvent(
+                    at: Fixture.eventTime,
+                    .connection(.waitingToRetry(attempt: 1, retryAt: 0, reason: "connection reset")))))
         #expect(state.events.count == 4, "a new outage is a new line")
     }
 
@@ -219,18 +225,20 @@ import Testing
             write: Fixture.write(7, age: 1_000), status: .permissionDenied, reason: "no .write rule allows it",
             failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
         var small = Fixture.state(width: 80, height: 24)
-        _ = DashboardReducer.reduce(&small, .event(SimulationEvent(.deadLetter(refused))))
+        _ = DashboardReducer.reduce(&small, .event(SimulationEvent(at: Fixture.eventTime, .deadLetter(refused))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "\(String(describing: small.notice))")
         _ = DashboardReducer.reduce(
-            &small, .event(SimulationEvent(.presence(.userOffline(user: "sam", lastOnline: nil)))))
+            &small,
+            .event(SimulationEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: nil)))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "presence changes are not a key's outcome")
-        _ = DashboardReducer.reduce(&small, .event(SimulationEvent(.link(device: "quinn/phone", mode: .blackhole))))
+        _ = DashboardReducer.reduce(
+            &small, .event(SimulationEvent(at: Fixture.eventTime, .link(device: "quinn/phone", mode: .blackhole))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "nor another device's link")
         _ = DashboardReducer.reduce(
-            &small, .event(SimulationEvent(.link(device: "morgan/this device", mode: .offline))))
+            &small, .event(SimulationEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
         #expect(small.notice?.text.contains("network lost") == true, "this device's link is")
         var large = Fixture.state(width: 160, height: 48)
-        _ = DashboardReducer.reduce(&large, .event(SimulationEvent(.deadLetter(refused))))
+        _ = DashboardReducer.reduce(&large, .event(SimulationEvent(at: Fixture.eventTime, .deadLetter(refused))))
         #expect(large.notice == nil, "the events pane shows it")
         #expect(large.events.last?.text.contains("write 7 refused") == true)
     }
@@ -279,7 +287,9 @@ import Testing
         let singular = DashboardRenderer().render(single).line(7)
         #expect(singular.contains("(1 user, 1 connection)"), "\(singular)")
 
-        for index in 0..<100 { _ = DashboardReducer.reduce(&single, .event(SimulationEvent(.notice("n\(index)")))) }
+        for index in 0..<100 {
+            _ = DashboardReducer.reduce(&single, .event(SimulationEvent(at: Fixture.eventTime, .notice("n\(index)"))))
+        }
         single.focus = .events
         _ = DashboardReducer.reduce(&single, .key(.character("G")))
         let grid = DashboardRenderer().render(single)

@@ -23,10 +23,10 @@ import Testing
             &state,
             .event(
                 SimulationEvent(
-                    at: Date(timeIntervalSince1970: 1_795_356_290),
+                    at: 1_795_356_290_000,
                     .presence(.userOffline(user: "jordan", lastOnline: nil)))))
         _ = DashboardReducer.reduce(
-            &state, .event(SimulationEvent(at: Date(timeIntervalSince1970: 1_795_356_295), .acknowledged(count: 10))))
+            &state, .event(SimulationEvent(at: 1_795_356_295_000, .acknowledged(count: 10))))
         return state
     }
 

@@ -9,6 +9,8 @@ import RTDBClient
 enum Fixture {
     /// 2026-11-22 14:05:00 UTC.
     static let now: Int64 = 1_795_356_300_000
+    /// When the reducer tests' events happen: a few seconds before ``now``.
+    static let eventTime: Int64 = now - 5_000
 
     static func connectionStatus(connected: Bool = true) -> ConnectionStatus {
         ConnectionStatus(

@@ -219,7 +219,7 @@ public enum DashboardReducer {
     }
 
     private static func record(_ event: SimulationEvent, _ state: inout DashboardState) {
-        let at = Int64((event.at.timeIntervalSince1970 * 1000).rounded())
+        let at = event.at
         if case .acknowledged(let count) = event.kind { state.acknowledgedThisSecond += count }
         guard var (text, role) = EventText.describe(event.kind) else { return }
         var fold: String?

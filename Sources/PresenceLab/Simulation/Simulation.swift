@@ -231,7 +231,7 @@ public final class Simulation: Sendable {
 
     func emit(_ kind: SimulationEvent.Kind) {
         let handler = state.withLock { $0.stopped ? nil : $0.onEvent }
-        handler?(SimulationEvent(kind))
+        handler?(SimulationEvent(at: options.wallClock(), kind))
     }
 
     /// Everyone's presence as the server has it now.

@@ -48,13 +48,14 @@ public struct SimulationEvent: Sendable, Equatable {
         case failed(String)
     }
 
-    /// When it happened (the machine's clock).
-    public var at: Date
+    /// When it happened, ms since the epoch, on the simulation's wall clock
+    /// (``SimulationOptions/wallClock``), as its snapshots are stamped.
+    public var at: Int64
     /// What happened.
     public var kind: Kind
 
     /// Makes an event.
-    public init(at: Date = Date(), _ kind: Kind) {
+    public init(at: Int64, _ kind: Kind) {
         self.at = at
         self.kind = kind
     }
