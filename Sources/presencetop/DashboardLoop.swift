@@ -19,9 +19,9 @@ import Synchronization
 /// effects go to the simulation without waiting for it.
 final class DashboardLoop: Sendable {
     /// The idle tick: times on screen ("3m 12s ago") move once a second.
-    static let tickMs: Int64 = 1_000
+    static let tick: Duration = .seconds(1)
     /// Bursts of events are gathered for this long before the next snapshot and frame.
-    static let frameMs: Int64 = 50
+    static let frame: Duration = .milliseconds(50)
 
     private let simulation: Simulation
     private let inbox: ActionInbox
@@ -94,7 +94,7 @@ final class DashboardLoop: Sendable {
         var lastSnapshot: Int64 = 0
         while !state.isQuitting {
             let now = Self.milliseconds()
-            if now - lastSnapshot >= Self.frameMs {
+            if .milliseconds(now - lastSnapshot) >= Self.frame {
                 _ = DashboardReducer.reduce(&state, .snapshot(simulation.snapshot()))
                 lastSnapshot = now
             }
@@ -107,7 +107,9 @@ final class DashboardLoop: Sendable {
             }
             // Sleep until the next tick, or sooner if events are waiting for their frame.
             let pending = !inbox.isEmpty
-            let timeout = pending ? max(1, Self.frameMs - (now - lastSnapshot)) : Self.tickMs - (now - lastSnapshot)
+            // Milliseconds at the edge: ncurses waits in them.
+            let until = pending ? Self.frame : Self.tick
+            let timeout = Int64(until / .milliseconds(1)) - (now - lastSnapshot)
             let (keys, resized) = terminal.waitForInput(timeoutMs: Int32(max(1, timeout)), wakeFD: wake.readEnd)
             wake.drain()
             if quitSignal.load(ordering: .relaxed) != 0 { break }

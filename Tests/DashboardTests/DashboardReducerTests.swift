@@ -214,7 +214,7 @@ import Testing
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))) == [.writeForbidden])
         // An answer too late asks again.
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
-        remote.takenAt += DashboardState.confirmationWindowMs + 1_000
+        remote.takenAt += Int64((DashboardState.confirmationWindow + .seconds(1)) / .milliseconds(1))
         _ = DashboardReducer.reduce(&state, .snapshot(remote))
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
     }

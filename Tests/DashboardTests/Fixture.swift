@@ -60,7 +60,7 @@ enum Fixture {
         users: [UserPresence] = users()
     ) -> SimulationSnapshot {
         var snapshot = SimulationSnapshot(
-            takenAt: now, server: "embedded 127.0.0.1:40000 ns=presencetop", heartbeatTimeoutMs: 5_000,
+            takenAt: now, server: "embedded 127.0.0.1:40000 ns=presencetop", heartbeatTimeout: .seconds(5),
             thisDevice: SimulationSnapshot.ThisDevice(
                 user: "morgan", device: "this device", entryKey: connected ? "mine" : nil,
                 status: connectionStatus(connected: connected), link: link(mode), pendingWrites: pending,

@@ -34,7 +34,7 @@ import Testing
         #expect(settled.users.flatMap(\.connections).count == 3)
         #expect(settled.ownEntryKeys.count == 1)
         #expect(settled.server.hasPrefix("embedded 127.0.0.1:"))
-        #expect(settled.heartbeatTimeoutMs == 5_000)
+        #expect(settled.heartbeatTimeout == .seconds(5))
         // The server's table knows every connection: each entry has a silence reading (once its
         // device is connected again, should a loaded machine have cost it its first session).
         #expect(

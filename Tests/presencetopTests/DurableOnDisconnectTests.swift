@@ -10,7 +10,7 @@ import Testing
 @Suite struct DurableOnDisconnectTests {
     static let devices = 20
     /// The restarted server's heartbeat timeout: how long a session of the killed one has to return.
-    static let grace = 4
+    static let grace = 6
 
     /// One device running the documented presence flow over a raw protocol connection, plus an
     /// onDisconnect increment that counts how often its writes ran.

@@ -5,7 +5,7 @@ extension DashboardRenderer {
     /// When the server last confirmed what `pane` shows, if that is stale now.
     ///
     /// Stale: the connection that feeds it is down, or has heard nothing for longer than the
-    /// snapshot's ``SimulationSnapshot/staleAfterMs``. The time is the machine's clock, ms (`nil`
+    /// snapshot's ``SimulationSnapshot/staleAfter``. The time is the machine's clock, ms (`nil`
     /// inside: it never heard). Nil while it is live, and for panes this device keeps itself (its
     /// queue, the events).
     func staleness(of pane: Pane, _ state: DashboardState) -> Int64?? {

@@ -92,7 +92,9 @@ public enum DashboardReducer {
         switch command {
         case .effect(.writeForbidden) where !(state.snapshot?.enforcesPresenceRules ?? false):
             // On a server whose rules are not known, the write may go through: say so, and ask.
-            if let asked = state.confirmationAskedAt, state.now - asked <= DashboardState.confirmationWindowMs {
+            if let asked = state.confirmationAskedAt,
+                .milliseconds(state.now - asked) <= DashboardState.confirmationWindow
+            {
                 state.confirmationAskedAt = nil
                 return [.writeForbidden]
             }

@@ -61,8 +61,8 @@ public struct DashboardState: Sendable, Equatable {
     public var selectedDeadLetter: Int?
     /// When `r` last asked to be pressed again (on a server whose rules are not known).
     public var confirmationAskedAt: Int64?
-    /// How long a second `r` counts as the answer, ms.
-    public static let confirmationWindowMs: Int64 = 6_000
+    /// How long a second `r` counts as the answer.
+    public static let confirmationWindow: Duration = .seconds(6)
     /// How times of day are shown.
     public var timeZone: TimeZone = .current
     /// Set by `q`: the loop ends.

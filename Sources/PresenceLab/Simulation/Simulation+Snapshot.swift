@@ -30,14 +30,13 @@ extension Simulation {
         }
         var snapshot = SimulationSnapshot(
             takenAt: now, server: server,
-            heartbeatTimeoutMs: embedded == nil ? nil : Self.milliseconds(options.heartbeatTimeout),
+            heartbeatTimeout: embedded == nil ? nil : options.heartbeatTimeout,
             thisDevice: thisDeviceSnapshot(), users: users, silenceMs: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
         snapshot.enforcesPresenceRules = embedded != nil
-        snapshot.staleAfterMs = max(
-            snapshot.heartbeatTimeoutMs ?? 15_000,
-            Int64((Self.feedPingInterval * 3 + Self.feedPingGrace) / .milliseconds(1)))
+        snapshot.staleAfter = max(
+            snapshot.heartbeatTimeout ?? .seconds(15), Self.feedPingInterval * 3 + Self.feedPingGrace)
         return snapshot
     }
 
@@ -71,9 +70,4 @@ extension Simulation {
     static let feedPingInterval: Duration = .seconds(2)
     /// Room for a ping's answer on a loaded machine before a feed counts as stale.
     static let feedPingGrace: Duration = .seconds(1)
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
 }

@@ -72,7 +72,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// The server, for the header (`embedded 127.0.0.1:41234 ns=presencetop`).
     public var server: String
     /// The server's heartbeat timeout, when known (embedded).
-    public var heartbeatTimeoutMs: Int64?
+    public var heartbeatTimeout: Duration?
     /// This device, if the simulation has one.
     public var thisDevice: ThisDevice?
     /// Everyone's presence as the server has it, sorted by user id.
@@ -90,18 +90,18 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// The connection that feeds ``users`` (the simulation's watcher, straight to the server).
     public var presenceFeed: ConnectionStatus?
     /// How long a connection may go without hearing from the server before what it fed counts
-    /// as stale, ms: the server's heartbeat timeout, and never less than three pings.
-    public var staleAfterMs: Int64 = 15_000
+    /// as stale: the server's heartbeat timeout, and never less than three pings.
+    public var staleAfter: Duration = .seconds(15)
 
     /// Makes a snapshot.
     public init(
-        takenAt: Int64, server: String, heartbeatTimeoutMs: Int64? = nil, thisDevice: ThisDevice? = nil,
+        takenAt: Int64, server: String, heartbeatTimeout: Duration? = nil, thisDevice: ThisDevice? = nil,
         users: [UserPresence] = [], silenceMs: [String: Int64] = [:], ownEntryKeys: Set<String> = [],
         deviceClocks: [DeviceClock] = []
     ) {
         self.takenAt = takenAt
         self.server = server
-        self.heartbeatTimeoutMs = heartbeatTimeoutMs
+        self.heartbeatTimeout = heartbeatTimeout
         self.thisDevice = thisDevice
         self.users = users
         self.silenceMs = silenceMs
@@ -114,14 +114,14 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// while it is live.
     public func staleSince(_ status: ConnectionStatus, now: Int64) -> Int64?? {
         guard status.phase.isConnected, let heard = status.lastHeardAt else { return .some(status.lastHeardAt) }
-        return now - heard > staleAfterMs ? .some(heard) : nil
+        return .milliseconds(now - heard) > staleAfter ? .some(heard) : nil
     }
 
     /// Whether the server has not heard from the connection with this entry key for over half its
     /// heartbeat timeout: it may be gone without having said so (a blackhole).
     public func isSuspect(entryKey: String) -> Bool {
-        guard let silence = silenceMs[entryKey], let timeout = heartbeatTimeoutMs else { return false }
-        return silence * 2 > timeout
+        guard let silence = silenceMs[entryKey], let timeout = heartbeatTimeout else { return false }
+        return .milliseconds(silence * 2) > timeout
     }
 
     /// The server's time now as this device estimates it (its clock plus the measured skew), or

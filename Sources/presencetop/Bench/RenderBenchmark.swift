@@ -151,7 +151,7 @@ struct RenderBenchmark: AsyncParsableCommand {
             clockSkew: ClockSkewEstimate(offsetMs: -2, errorBoundMs: 1, samples: 8), lastRoundTripMs: 2,
             connectedAt: now - 60_000, lastHeardAt: now - 100)
         return SimulationSnapshot(
-            takenAt: now, server: "bench", heartbeatTimeoutMs: 5_000,
+            takenAt: now, server: "bench", heartbeatTimeout: .seconds(5),
             thisDevice: .init(
                 user: "morgan", device: "this device", status: status,
                 link: LinkStats(mode: .up, conditions: .wifi), pendingWrites: writes),
