@@ -2,6 +2,14 @@
 struct RuleParser {
     private var lexer: RuleLexer
     private var current: RuleToken
+    /// How deep the expression being read nests now (parentheses, `!`, unary `-`).
+    private var depth = 0
+
+    /// The deepest nesting a rule may have.
+    ///
+    /// A deeper one is refused with an error instead of overflowing the stack (found by fuzzing
+    /// the rules reader: thousands of `(`).
+    static let maxDepth = 64
 
     /// Parses `text`, whose characters are at `locations` in the file.
     static func parse(_ text: String, locations: [SourceLocation], start: SourceLocation) throws(LocatedProblem)
@@ -84,6 +92,11 @@ struct RuleParser {
 
     private mutating func unary() throws(LocatedProblem) -> RuleExpression {
         let location = current.location
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else {
+            throw LocatedProblem(location: location, message: "the rule nests deeper than \(Self.maxDepth) levels")
+        }
         if isSymbol("!") {
             try advance()
             return .unary(.not, try unary(), location)

@@ -13,6 +13,10 @@ struct RulesFileErrorTests {
 
     static let cases: [Case] = [
         Case(text: #"{"rules": {".read": tru}}"#, error: "1:21: unexpected 'tru'"),
+        // Found by fuzzing: this nesting overflowed the parser's stack.
+        Case(
+            text: #"{"rules": {".read": ""# + String(repeating: "(", count: 200) + #"true"}}"#,
+            error: "1:86: the rule nests deeper than 64 levels"),
         Case(text: "{\"rules\": {\n  \".read\": true,\n}", error: "3:2: expected '}', found the end of the file"),
         Case(text: #"{"rules": {}} x"#, error: "1:15: unexpected 'x' after the end of the rules"),
         Case(text: "{\"rules\": {} /* never closed", error: "1:14: unterminated comment"),
