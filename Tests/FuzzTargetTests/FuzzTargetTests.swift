@@ -29,9 +29,6 @@ import Testing
         for _ in 0..<1_500 {
             var input = seeds[Int.random(in: seeds.indices, using: &random)]
             for _ in 0..<Int.random(in: 1...4, using: &random) { Self.mutate(&input, using: &random) }
-            if let trace = ProcessInfo.processInfo.environment["PRESENCETOP_FUZZ_TRACE"] {
-                FileManager.default.createFile(atPath: trace + "-" + target.rawValue, contents: Data(input))
-            }
             target.run(input)
         }
     }

@@ -99,32 +99,29 @@ public final class ChaosDevice: Sendable {
 
     /// The device's process dies: the link drops its sockets, nothing says goodbye.
     func crash() async {
-        let link = state.withLock { state -> LinkProxy? in
+        await goDown()?.stop()
+    }
+
+    /// Marks the device down and closes its database (no goodbye); returns its link, if it was up.
+    private func goDown() -> LinkProxy? {
+        state.withLock { state -> LinkProxy? in
             guard !state.isDown else { return nil }
             state.isDown = true
             state.wentOffline = true
             state.session = nil
-            defer {
-                state.database?.close()
-                state.database = nil
-            }
+            state.database?.close()
+            state.database = nil
             return state.link
         }
-        await link?.stop()
     }
 
     /// Dies for good at the end of the run; `silently` leaves the link swallowing everything, so
     /// that only the server's heartbeat notices.
     func dieForGood(silently: Bool) async {
         if silently {
+            // The link goes dark first, so that not even the database's close gets through.
             state.withLock { $0.link }?.mode = .blackhole
-            state.withLock {
-                $0.isDown = true
-                $0.wentOffline = true
-                $0.session = nil
-                $0.database?.close()
-                $0.database = nil
-            }
+            _ = goDown()
         } else {
             await crash()
         }
