@@ -116,17 +116,17 @@ let package = Package(
             ]
         ),
         // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid, from
-        // the lab's snapshots (PresenceLab → Dashboard; RTDBClient for the value types they carry).
+        // the lab's snapshots and events, whose types are the lab's own (PresenceLab → Dashboard;
+        // never the engine or the links directly). Presence for a user's presence, RTDBCore for
+        // time and the order of keys.
         .target(
             name: "Dashboard",
-            dependencies: [
-                "Presence", "PresenceLab", "RTDBClient", "LinkSim", .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            dependencies: ["Presence", "PresenceLab", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // ncursesw itself: the header and the shims for its macros (apt: libncursesw5-dev).
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         // The only code that touches ncurses.
-        .target(name: "CursesBackend", dependencies: ["CNcursesw", "Dashboard"]),
+        .target(name: "CursesBackend", dependencies: ["CNcursesw", "Dashboard", "RTDBCore"]),
         .executableTarget(
             name: "presencetop",
             dependencies: [
@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "Presence", "PresenceLab", "RTDBClient", "LinkSim",
+                "Dashboard", "Presence", "PresenceLab", "RTDBCore",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"],

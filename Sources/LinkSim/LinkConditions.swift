@@ -1,3 +1,5 @@
+import RTDBCore
+
 /// How a working link treats the bytes it carries: delay, jitter and bandwidth.
 public struct LinkConditions: Sendable, Equatable, CustomStringConvertible {
     /// The one-way delay every byte waits.
@@ -39,11 +41,11 @@ public struct LinkConditions: Sendable, Equatable, CustomStringConvertible {
 
     /// These conditions, or an error naming what is out of range.
     public func validated() throws(LinkError) -> LinkConditions {
-        let (latencyMs, jitterMs) = (Self.milliseconds(latency), Self.milliseconds(jitter))
-        if latency < .zero { throw .invalidConditions("latency \(latencyMs) ms is negative") }
-        if jitter < .zero { throw .invalidConditions("jitter \(jitterMs) ms is negative") }
-        if latency > .seconds(60) { throw .invalidConditions("latency \(latencyMs) ms is over 60 s") }
-        if jitter > .seconds(60) { throw .invalidConditions("jitter \(jitterMs) ms is over 60 s") }
+        let (latencyText, jitterText) = ("\(latency.wholeMilliseconds) ms", "\(jitter.wholeMilliseconds) ms")
+        if latency < .zero { throw .invalidConditions("latency \(latencyText) is negative") }
+        if jitter < .zero { throw .invalidConditions("jitter \(jitterText) is negative") }
+        if latency > .seconds(60) { throw .invalidConditions("latency \(latencyText) is over 60 s") }
+        if jitter > .seconds(60) { throw .invalidConditions("jitter \(jitterText) is over 60 s") }
         if let bytesPerSecond, bytesPerSecond < 1 {
             throw .invalidConditions("bandwidth \(bytesPerSecond) B/s is not positive")
         }
@@ -52,15 +54,10 @@ public struct LinkConditions: Sendable, Equatable, CustomStringConvertible {
 
     /// For example `60 ms ± 40 ms, 1000000 B/s`.
     public var description: String {
-        var text = "\(Self.milliseconds(latency)) ms"
-        if jitter > .zero { text += " ± \(Self.milliseconds(jitter)) ms" }
+        var text = "\(latency.wholeMilliseconds) ms"
+        if jitter > .zero { text += " ± \(jitter.wholeMilliseconds) ms" }
         if let bytesPerSecond { text += ", \(bytesPerSecond) B/s" }
         return text
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
     static func nanoseconds(_ duration: Duration) -> UInt64 {

@@ -1,9 +1,11 @@
+import RTDBCore
+
 /// One change between two views of everyone's presence, as a timeline shows it.
 public enum PresenceChange: Sendable, Equatable, CustomStringConvertible {
     /// A user with no connection got one.
     case userOnline(user: String)
     /// A user's last connection went; `lastOnline` is what the tree says now.
-    case userOffline(user: String, lastOnline: Int64?)
+    case userOffline(user: String, lastOnline: UnixTime?)
     /// A device's connection entry appeared; `connections` counts the user's entries now.
     case deviceConnected(user: String, device: String?, connections: Int)
     /// A device's connection entry went.

@@ -9,11 +9,11 @@ public struct UserPresence: Sendable, Equatable, Identifiable {
         public var id: String
         /// The device's name, when the session gave one.
         public var device: String?
-        /// When the server accepted the connection entry (server time, ms), when known.
-        public var connectedAt: Int64?
+        /// When the server accepted the connection entry (server time), when known.
+        public var connectedAt: UnixTime?
 
         /// Makes a connection entry.
-        public init(id: String, device: String? = nil, connectedAt: Int64? = nil) {
+        public init(id: String, device: String? = nil, connectedAt: UnixTime? = nil) {
             self.id = id
             self.device = device
             self.connectedAt = connectedAt
@@ -24,11 +24,11 @@ public struct UserPresence: Sendable, Equatable, Identifiable {
     public var id: String
     /// Live connections, oldest first.
     public var connections: [Connection]
-    /// The server time (ms) of the user's last disconnect, if they have one.
-    public var lastOnline: Int64?
+    /// The server time of the user's last disconnect, if they have one.
+    public var lastOnline: UnixTime?
 
     /// Makes a user entry.
-    public init(id: String, connections: [Connection] = [], lastOnline: Int64? = nil) {
+    public init(id: String, connections: [Connection] = [], lastOnline: UnixTime? = nil) {
         self.id = id
         self.connections = connections
         self.lastOnline = lastOnline
@@ -48,14 +48,17 @@ public struct UserPresence: Sendable, Equatable, Identifiable {
             let entries = user["connections"]?.objectValue ?? [:]
             let connections = entries.map { key, entry in
                 Connection(
-                    id: key.string, device: entry["device"]?.stringValue, connectedAt: entry["connectedAt"]?.intValue)
+                    id: key.string, device: entry["device"]?.stringValue,
+                    connectedAt: entry["connectedAt"]?.intValue.map(UnixTime.init(millisecondsSince1970:)))
             }
             return UserPresence(
                 id: id.string,
                 connections: connections.sorted {
-                    ($0.connectedAt ?? 0, CodeUnitString($0.id)) < ($1.connectedAt ?? 0, CodeUnitString($1.id))
+                    ($0.connectedAt ?? .epoch, CodeUnitString($0.id)) < (
+                        $1.connectedAt ?? .epoch, CodeUnitString($1.id)
+                    )
                 },
-                lastOnline: user["lastOnline"]?.intValue)
+                lastOnline: user["lastOnline"]?.intValue.map(UnixTime.init(millisecondsSince1970:)))
         }.sorted { UTF16Order.lessThan($0.id, $1.id) }
     }
 }

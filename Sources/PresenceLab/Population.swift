@@ -20,7 +20,7 @@ public final class Population: Sendable {
     private let conditions: LinkConditions
     private let seed: UInt64
     private let retryPolicy: RetryPolicy
-    private let clockSpreadMs: Int64
+    private let clockSpread: Duration
     private let logger: Logger
     private let state = Mutex<[SimulatedDevice]>([])
 
@@ -46,7 +46,7 @@ public final class Population: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int, namespace: String = "demo", users: Int, devicesPerUser: Int,
         conditions: LinkConditions = .perfect, seed: UInt64 = 0, retryPolicy: RetryPolicy = RetryPolicy(),
-        clockSpreadMs: Int64 = 0, root: String = "users", logger: Logger = Logger(label: "presencetop.population")
+        clockSpread: Duration = .zero, root: String = "users", logger: Logger = Logger(label: "presencetop.population")
     ) async throws {
         precondition(users >= 0 && devicesPerUser > 0, "a population needs devices for its users")
         self.host = host
@@ -56,7 +56,7 @@ public final class Population: Sendable {
         self.conditions = conditions
         self.seed = seed
         self.retryPolicy = retryPolicy
-        self.clockSpreadMs = clockSpreadMs
+        self.clockSpread = clockSpread
         self.logger = logger
         var devices: [SimulatedDevice] = []
         for userIndex in 0..<users {
@@ -99,8 +99,9 @@ public final class Population: Sendable {
             logger: logger)
         let linkPort = try await link.start()
         var random = SeededRandom(seed: seed &* 31 &+ UInt64(number))
-        let offset = clockSpreadMs > 0 ? Int64.random(in: -clockSpreadMs...clockSpreadMs, using: &random) : 0
-        let clock = SkewedClock(offsetMs: offset)
+        let spread = clockSpread.wholeMilliseconds
+        let offset = spread > 0 ? Int64.random(in: -spread...spread, using: &random) : 0
+        let clock = SkewedClock(offset: .milliseconds(offset))
         let database = Database(
             url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", clock: clock.now, logger: logger)
         database.retryPolicy = retryPolicy

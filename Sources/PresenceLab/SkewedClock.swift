@@ -1,30 +1,28 @@
-import Foundation
+import RTDBCore
 import Synchronization
 
 /// A device's local clock: the machine's clock plus an offset that can change at any time.
 ///
-/// As when a user sets their clock wrong. Give ``now`` to `Database(url:clock:)`.
+/// As when a user sets their clock wrong. Give ``now()`` to `Database(url:clock:)`.
 public final class SkewedClock: Sendable {
-    private let offset: Atomic<Int64>
-    private let base: @Sendable () -> Int64
+    /// The offset in whole milliseconds (an atomic holds a number, not a `Duration`).
+    private let offsetMilliseconds: Atomic<Int64>
+    private let base: WallClock
 
-    /// Makes a clock `offsetMs` ahead of `base` (the machine's clock by default).
-    public init(
-        offsetMs: Int64 = 0,
-        base: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
-    ) {
-        offset = Atomic(offsetMs)
+    /// Makes a clock `offset` ahead of `base` (the machine's clock by default).
+    public init(offset: Duration = .zero, base: @escaping WallClock = { UnixTime.now() }) {
+        offsetMilliseconds = Atomic(offset.wholeMilliseconds)
         self.base = base
     }
 
-    /// How far ahead of the machine's clock this one is, in ms (negative: behind).
-    public var offsetMs: Int64 { offset.load(ordering: .relaxed) }
+    /// How far ahead of the machine's clock this one is (negative: behind).
+    public var offset: Duration { .milliseconds(offsetMilliseconds.load(ordering: .relaxed)) }
 
-    /// Moves the clock by `deltaMs` (a step, as when a user changes it).
-    public func shift(byMs deltaMs: Int64) {
-        offset.add(deltaMs, ordering: .relaxed)
+    /// Moves the clock by `delta` (a step, as when a user changes it).
+    public func shift(by delta: Duration) {
+        offsetMilliseconds.add(delta.wholeMilliseconds, ordering: .relaxed)
     }
 
-    /// The time on this clock, ms since the epoch.
-    @Sendable public func now() -> Int64 { base() + offset.load(ordering: .relaxed) }
+    /// The time on this clock.
+    @Sendable public func now() -> UnixTime { base() + offset }
 }

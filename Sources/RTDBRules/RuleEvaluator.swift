@@ -10,8 +10,8 @@ struct RuleEvaluationError: Error {
 struct RuleEvaluator {
     /// The `auth` variable: null for a signed-out client.
     let auth: JSONValue
-    /// `now`: the server's time in ms since the epoch.
-    let now: Int64
+    /// `now`: the server's time.
+    let now: UnixTime
     /// `root` (the data before the write).
     let root: Node
     /// The data as it would be after the write (nil for reads).
@@ -50,7 +50,7 @@ struct RuleEvaluator {
         case .variable(let name, _):
             switch name {
             case "auth": return auth == .null ? .null : .object(auth)
-            case "now": return .number(Double(now))
+            case "now": return .number(Double(now.millisecondsSince1970))
             case "root": return .snapshot(RuleSnapshot(root: root, path: .root))
             case "data": return .snapshot(RuleSnapshot(root: root, path: path))
             case "newData": return .snapshot(RuleSnapshot(root: newRoot ?? root, path: path))

@@ -66,7 +66,7 @@ public struct SecurityRules: Sendable {
     }
 
     /// Whether `auth` may read `path`: some `.read` at or above it holds.
-    public func read(_ path: Path, auth: RuleAuth, root data: Node, now: Int64) -> RulesDecision {
+    public func read(_ path: Path, auth: RuleAuth, root data: Node, now: UnixTime) -> RulesDecision {
         if auth == .admin { return .allowed }
         let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil)
         if let failure = grant(\.read, path, evaluator) {
@@ -79,7 +79,7 @@ public struct SecurityRules: Sendable {
     /// holds, and every `.validate` of the data they change holds on the data as it would be.
     ///
     /// - Parameter changes: Each location and the node it is to hold (server values resolved).
-    public func write(_ changes: [(path: Path, node: Node)], auth: RuleAuth, root data: Node, now: Int64)
+    public func write(_ changes: [(path: Path, node: Node)], auth: RuleAuth, root data: Node, now: UnixTime)
         -> RulesDecision
     {
         if auth == .admin { return .allowed }

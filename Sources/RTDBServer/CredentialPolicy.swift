@@ -28,7 +28,7 @@ public struct CredentialPolicy: Sendable {
     ///
     /// - Throws: ``WireError`` `invalid_token` (unreadable, unsigned or badly signed) or
     ///   `expired_token`, naming the problem.
-    public func token(for credential: String, now: Int64) throws(WireError) -> AuthToken {
+    public func token(for credential: String, now: UnixTime) throws(WireError) -> AuthToken {
         let token: AuthToken
         if let secret {
             if Self.isSecret(credential, secret) { return .admin }
@@ -46,7 +46,7 @@ public struct CredentialPolicy: Sendable {
         } else {
             token = try AuthToken(credential: credential)
         }
-        if enforcesExpiry, let expiresAt = token.expiresAt, expiresAt * 1000 <= now {
+        if enforcesExpiry, let expiresAt = token.expiresAt, UnixTime(secondsSince1970: expiresAt) <= now {
             throw WireError(status: .expiredToken, message: "the credential expired at \(expiresAt) (exp)")
         }
         return token

@@ -14,7 +14,7 @@ import Synchronization
 public actor NamespaceRegistry {
     private let configuration: ServerConfiguration
     private let connections: ConnectionTable
-    private let clock: @Sendable () -> Int64
+    private let clock: WallClock
     private let timers: any Clock<Duration>
     private let logger: Logger
     private var engines: [String: Task<DatabaseEngine, any Error>] = [:]
@@ -31,7 +31,7 @@ public actor NamespaceRegistry {
     ///
     /// - Parameter timers: What the namespaces' timers (credential expiry) sleep on.
     public init(
-        configuration: ServerConfiguration, connections: ConnectionTable, clock: @escaping @Sendable () -> Int64,
+        configuration: ServerConfiguration, connections: ConnectionTable, clock: @escaping WallClock,
         timers: any Clock<Duration> = ContinuousClock(), logger: Logger
     ) {
         self.configuration = configuration

@@ -23,7 +23,7 @@ public final class RTDBServer: Sendable {
     public let registry: NamespaceRegistry
     private let directory = SessionDirectory()
     private let logger: Logger
-    private let clock: @Sendable () -> Int64
+    private let clock: WallClock
     private let timers: any Clock<Duration>
     /// The running service group, to stop it from ``shutDown()``.
     private let running = Mutex<ServiceGroup?>(nil)
@@ -38,7 +38,7 @@ public final class RTDBServer: Sendable {
     ///     move by hand.
     public init(
         configuration: ServerConfiguration, logger: Logger = Logger(label: "presencetop.server"),
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
+        clock: @escaping WallClock = { UnixTime.now() },
         timers: any Clock<Duration> = ContinuousClock()
     ) {
         self.configuration = configuration

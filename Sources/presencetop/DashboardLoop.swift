@@ -91,10 +91,11 @@ final class DashboardLoop: Sendable {
         _ = DashboardReducer.reduce(&state, .themes(catalog.names, current: themeError == nil ? themeName : "default"))
         if let themeError { report(themeError, &state) }
         var drawn: DashboardState?
-        var lastSnapshot: Int64 = 0
+        let clock = ContinuousClock()
+        var lastSnapshot: ContinuousClock.Instant?
         while !state.isQuitting {
-            let now = Self.milliseconds()
-            if .milliseconds(now - lastSnapshot) >= Self.frame {
+            let now = clock.now
+            if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
                 _ = DashboardReducer.reduce(&state, .snapshot(simulation.snapshot()))
                 lastSnapshot = now
             }
@@ -107,10 +108,9 @@ final class DashboardLoop: Sendable {
             }
             // Sleep until the next tick, or sooner if events are waiting for their frame.
             let pending = !inbox.isEmpty
-            // Milliseconds at the edge: ncurses waits in them.
             let until = pending ? Self.frame : Self.tick
-            let timeout = Int64(until / .milliseconds(1)) - (now - lastSnapshot)
-            let (keys, resized) = terminal.waitForInput(timeoutMs: Int32(max(1, timeout)), wakeFD: wake.readEnd)
+            let timeout = until - (lastSnapshot.map { now - $0 } ?? .zero)
+            let (keys, resized) = terminal.waitForInput(timeout: max(.milliseconds(1), timeout), wakeFD: wake.readEnd)
             wake.drain()
             if quitSignal.load(ordering: .relaxed) != 0 { break }
             if resized {
@@ -136,7 +136,7 @@ final class DashboardLoop: Sendable {
                     perform(effect)
                 }
             }
-            if !keys.isEmpty { lastSnapshot = 0 }
+            if !keys.isEmpty { lastSnapshot = nil }
         }
         return state.isInterrupted
     }
@@ -171,7 +171,7 @@ final class DashboardLoop: Sendable {
         case .toggleLatency: simulation.toggleLatency()
         case .queueWrites(let count): simulation.queueWrites(count)
         case .runTransaction: simulation.runTransaction()
-        case .shiftClock(let ms): simulation.shiftClock(byMs: ms)
+        case .shiftClock(let delta): simulation.shiftClock(by: delta)
         case .toggleCredential: simulation.toggleCredential()
         case .writeForbidden: simulation.writeForbidden()
         case .retryDeadLetter(let id): simulation.retryDeadLetter(id: id)
@@ -181,9 +181,5 @@ final class DashboardLoop: Sendable {
         case .crashDevice: Task { await simulation.crashRandomDevice() }
         case .useTheme, .quit: break
         }
-    }
-
-    static func milliseconds() -> Int64 {
-        Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
     }
 }

@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
         options.thisDevice = nil
         options.users = users
         try population.apply(to: &options)
-        options.clockSpreadMs = 0
+        options.clockSpread = .zero
         options.namespace = "demo"
         let output = DemoOutput()
         // The header names the server, which is known only once it runs: events wait for it.

@@ -32,7 +32,7 @@ final class DemoOutput: Sendable {
         let formatter = ISO8601DateFormatter()
         for user in users {
             let last =
-                user.lastOnline.map { formatter.string(from: Date(timeIntervalSince1970: Double($0) / 1000)) } ?? "-"
+                user.lastOnline.map { formatter.string(from: $0.date) } ?? "-"
             let devices = user.connections.map { $0.device ?? "?" }.joined(separator: ", ")
             line(
                 user.id.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "

@@ -2,7 +2,7 @@ import Dashboard
 import Foundation
 import Presence
 import PresenceLab
-import RTDBClient
+import RTDBCore
 import Testing
 
 @Suite struct DashboardReducerTests {
@@ -11,8 +11,8 @@ import Testing
         let before = state
         let expected: [(Character, DashboardEffect)] = [
             ("n", .toggleNetwork), ("b", .toggleBlackhole), ("l", .toggleLatency), ("w", .queueWrites(1)),
-            ("W", .queueWrites(100)), ("t", .runTransaction), ("+", .shiftClock(ms: 1000)),
-            ("-", .shiftClock(ms: -1000)), ("a", .toggleCredential), ("d", .addDevice), ("x", .crashDevice),
+            ("W", .queueWrites(100)), ("t", .runTransaction), ("+", .shiftClock(by: .seconds(1))),
+            ("-", .shiftClock(by: .seconds(-1))), ("a", .toggleCredential), ("d", .addDevice), ("x", .crashDevice),
         ]
         for (key, effect) in expected {
             #expect(DashboardReducer.reduce(&state, .key(.character(key))) == [effect], "key \(key)")
@@ -136,11 +136,11 @@ import Testing
         let first = state.connectionHistory.values.count
         _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .acknowledged(count: 3))))
         _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .acknowledged(count: 2))))
-        var later = Fixture.snapshot(connected: false, mode: .offline, pending: [Fixture.write(7, age: 1_000)])
-        later.takenAt += 400
+        var later = Fixture.snapshot(connected: false, mode: .offline, pending: [Fixture.write(7, age: .seconds(1))])
+        later.takenAt += .milliseconds(400)
         _ = DashboardReducer.reduce(&state, .snapshot(later))
         #expect(state.connectionHistory.values.count == first, "the same second: no new sample")
-        later.takenAt += 1_000
+        later.takenAt += .seconds(1)
         _ = DashboardReducer.reduce(&state, .snapshot(later))
         #expect(state.connectionHistory.last == .disconnected)
         #expect(state.queueHistory.last == 1)
@@ -156,7 +156,8 @@ import Testing
         _ = DashboardReducer.reduce(
             &state, .event(SimulationEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
         _ = DashboardReducer.reduce(
-            &state, .event(SimulationEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: 1)))))
+            &state,
+            .event(SimulationEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: .epoch)))))
         #expect(
             state.events.map(\.text) == [
                 "morgan/this device  network lost (reset: both ends know at once)", "sam offline",
@@ -182,7 +183,7 @@ import Testing
                 .event(
                     SimulationEvent(
                         at: Fixture.eventTime,
-                        .connection(.waitingToRetry(attempt: attempt, retryAt: 0, reason: "connection refused")))))
+                        .connection(.waitingToRetry(attempt: attempt, retryAt: .epoch, reason: "connection refused")))))
             _ = DashboardReducer.reduce(
                 &state, .event(SimulationEvent(at: Fixture.eventTime, .connection(.connecting(attempt: attempt + 1)))))
         }
@@ -196,7 +197,7 @@ import Testing
             .event(
                 SimulationEvent(
                     at: Fixture.eventTime,
-                    .connection(.waitingToRetry(attempt: 1, retryAt: 0, reason: "connection reset")))))
+                    .connection(.waitingToRetry(attempt: 1, retryAt: .epoch, reason: "connection reset")))))
         #expect(state.events.count == 4, "a new outage is a new line")
     }
 
@@ -214,16 +215,14 @@ import Testing
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))) == [.writeForbidden])
         // An answer too late asks again.
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
-        remote.takenAt += Int64((DashboardState.confirmationWindow + .seconds(1)) / .milliseconds(1))
+        remote.takenAt += DashboardState.confirmationWindow + .seconds(1)
         _ = DashboardReducer.reduce(&state, .snapshot(remote))
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
     }
 
     /// Was: below 120×32 the events were folded away, so `r` and `t` seemed to do nothing.
     @Test func whatAKeyDidShowsOnTheStatusLineWhereTheEventsDoNotFit() {
-        let refused = DeadLetter(
-            write: Fixture.write(7, age: 1_000), status: .permissionDenied, reason: "no .write rule allows it",
-            failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
+        let refused = Fixture.refused(7, reason: "no .write rule allows it")
         var small = Fixture.state(width: 80, height: 24)
         _ = DashboardReducer.reduce(&small, .event(SimulationEvent(at: Fixture.eventTime, .deadLetter(refused))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "\(String(describing: small.notice))")
@@ -246,13 +245,14 @@ import Testing
     /// Was: a 3 ms wobble filled the strip's height, and moving the clock ahead drew a drop.
     @Test func theSkewStripHasAScaleAndRisesWhenTheClockGoesAhead() {
         var state = Fixture.state(width: 160, height: 48)
-        var second: Int64 = 0
+        var second = 0
         func feed(_ offsets: [Double]) {
             for offset in offsets {
                 second += 1
                 var snapshot = Fixture.snapshot()
-                snapshot.takenAt = Fixture.now + second * 1_000
-                snapshot.thisDevice?.status.clockSkew = ClockSkewEstimate(offsetMs: offset, errorBoundMs: 4, samples: 9)
+                snapshot.takenAt = Fixture.now + .seconds(second)
+                snapshot.thisDevice?.status.skew = .init(
+                    offset: .milliseconds(offset), errorBound: .milliseconds(4), samples: 9)
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
             }
         }
@@ -281,7 +281,8 @@ import Testing
         let title = DashboardRenderer().render(state).line(7)
         #expect(title.contains("(1 of 4 users, 0 connections)"), "\(title)")
         let one = [
-            UserPresence(id: "sam", connections: [.init(id: "c", device: "phone", connectedAt: 1)], lastOnline: nil)
+            UserPresence(
+                id: "sam", connections: [.init(id: "c", device: "phone", connectedAt: .epoch)], lastOnline: nil)
         ]
         var single = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: one))
         let singular = DashboardRenderer().render(single).line(7)
@@ -300,11 +301,7 @@ import Testing
 
     /// R and X act on the selected refused write (↑/↓ in the Pending pane), c reconnects now.
     @Test func refusedWritesCanBeRetriedOrForgotten() {
-        func letter(_ id: Int) -> DeadLetter {
-            DeadLetter(
-                write: Fixture.write(id, age: 1_000), status: .permissionDenied, reason: "no",
-                failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
-        }
+        func letter(_ id: Int) -> QueuedWrite { Fixture.refused(id, reason: "no") }
         var state = Fixture.state(width: 160, height: 48)
         _ = DashboardReducer.reduce(&state, .key(.character("R")))
         #expect(state.notice?.text == "no refused write to act on")
@@ -326,10 +323,10 @@ import Testing
 
     /// `>` and `<` order the presence list by name, state, connections or last online.
     @Test func theListSortsByTheChosenKey() {
-        let device = UserPresence.Connection(id: "c", device: "phone", connectedAt: 1)
+        let device = UserPresence.Connection(id: "c", device: "phone", connectedAt: .epoch)
         let users = [
-            UserPresence(id: "bo", connections: [], lastOnline: 5_000),
-            UserPresence(id: "al", connections: [], lastOnline: 9_000),
+            UserPresence(id: "bo", connections: [], lastOnline: UnixTime(millisecondsSince1970: 5_000)),
+            UserPresence(id: "al", connections: [], lastOnline: UnixTime(millisecondsSince1970: 9_000)),
             UserPresence(id: "cy", connections: [device, device], lastOnline: nil),
             UserPresence(id: "di", connections: [device], lastOnline: nil),
         ]

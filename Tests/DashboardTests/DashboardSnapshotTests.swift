@@ -2,7 +2,7 @@ import Dashboard
 import Foundation
 import Presence
 import PresenceLab
-import RTDBClient
+import RTDBCore
 import SnapshotTesting
 import Testing
 
@@ -13,20 +13,20 @@ import Testing
     static var roles: Snapshotting<CellGrid, String> { Snapshotting<String, String>.lines.pullback { $0.roleRuns } }
 
     static func busyState(width: Int, height: Int) -> DashboardState {
-        let dead = DeadLetter(
-            write: Fixture.write(17, age: 9_000), status: .permissionDenied, reason: "rules refused the write",
-            failedAt: Date(timeIntervalSince1970: Double(Fixture.now) / 1000))
+        let dead = Fixture.refused(17, reason: "rules refused the write")
         let snapshot = Fixture.snapshot(
-            pending: [Fixture.write(21, age: 4_000), Fixture.write(22, age: 3_000, state: .inFlight)], dead: [dead])
+            pending: [Fixture.write(21, age: .seconds(4)), Fixture.write(22, age: .seconds(3), state: .inFlight)],
+            dead: [dead])
         var state = Fixture.state(width: width, height: height, snapshot: snapshot)
         _ = DashboardReducer.reduce(
             &state,
             .event(
                 SimulationEvent(
-                    at: 1_795_356_290_000,
+                    at: UnixTime(millisecondsSince1970: 1_795_356_290_000),
                     .presence(.userOffline(user: "jordan", lastOnline: nil)))))
         _ = DashboardReducer.reduce(
-            &state, .event(SimulationEvent(at: 1_795_356_295_000, .acknowledged(count: 10))))
+            &state,
+            .event(SimulationEvent(at: UnixTime(millisecondsSince1970: 1_795_356_295_000), .acknowledged(count: 10))))
         return state
     }
 
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func offlineWithQueuedWrites() {
-        let writes = (1...5).map { Fixture.write($0, age: Int64(6 - $0) * 1_000) }
+        let writes = (1...5).map { Fixture.write($0, age: .seconds(6 - $0)) }
         let state = Fixture.state(
             width: 80, height: 24, snapshot: Fixture.snapshot(connected: false, mode: .offline, pending: writes))
         let grid = DashboardRenderer().render(state)
@@ -55,18 +55,17 @@ import Testing
     /// titles say since when nothing was confirmed.
     @Test func staleFeedsAreMarked() {
         var snapshot = Fixture.snapshot(connected: false, mode: .offline)
-        snapshot.presenceFeed = ConnectionStatus(
-            phase: .waitingToRetry(attempt: 2, retryAt: Fixture.now + 1_000, reason: "connection refused"),
-            serverTimeOffsetMs: 0,
-            lastHeardAt: Fixture.now - 20_000)
+        snapshot.presenceFeed = DeviceConnection(
+            phase: .waitingToRetry(attempt: 2, retryAt: Fixture.now + .seconds(1), reason: "connection refused"),
+            lastHeardAt: Fixture.now - .seconds(20))
         let state = Fixture.state(width: 120, height: 32, snapshot: snapshot)
         let grid = DashboardRenderer().render(state)
         #expect(grid.text.contains("stale: as of"))
         assertSnapshot(of: grid, as: Self.screen, named: "screen")
         assertSnapshot(of: grid, as: Self.roles, named: "roles")
         // A live feed is not marked.
-        snapshot.presenceFeed = ConnectionStatus(
-            phase: .connected(sessionID: "s"), serverTimeOffsetMs: 0, lastHeardAt: Fixture.now - 1_000)
+        snapshot.presenceFeed = DeviceConnection(
+            phase: .connected(sessionID: "s"), lastHeardAt: Fixture.now - .seconds(1))
         let live = DashboardRenderer().render(Fixture.state(width: 120, height: 32, snapshot: snapshot))
         #expect(!live.line(8).contains("stale"), "\(live.line(8))")
     }

@@ -13,7 +13,7 @@ extension FuzzTarget {
         let head = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: target)
         let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
         guard
-            let parsed = try? RESTRequest(request, defaultNamespace: "demo", policy: CredentialPolicy(), now: 0),
+            let parsed = try? RESTRequest(request, defaultNamespace: "demo", policy: CredentialPolicy(), now: .epoch),
             let query = parsed.query
         else { return }
         _ = query.filter(sample)

@@ -10,8 +10,9 @@ extension FuzzTarget {
         let user = RuleAuth.user(claims: ["uid": "u1"])
         for auth in [user, RuleAuth.anonymous] {
             for path in [Path.root, Path("users/u1"), Path("a/b/c")] {
-                _ = rules.read(path, auth: auth, root: sample, now: 1_000)
-                _ = rules.write([(path, written)], auth: auth, root: sample, now: 1_000)
+                _ = rules.read(path, auth: auth, root: sample, now: UnixTime(millisecondsSince1970: 1_000))
+                _ = rules.write(
+                    [(path, written)], auth: auth, root: sample, now: UnixTime(millisecondsSince1970: 1_000))
             }
         }
     }

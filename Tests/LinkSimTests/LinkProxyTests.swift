@@ -18,7 +18,7 @@ import Testing
         static func make(
             time: TestTime? = nil, mode: LinkMode = .up, conditions: LinkConditions = .perfect
         ) async throws -> Setup {
-            var wall: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+            var wall: WallClock = { UnixTime.now() }
             var timers: any Clock<Duration> = ContinuousClock()
             if let time { (wall, timers) = (time.wall, time.timers) }
             let server = try await TestServer.start(clock: wall, timers: timers)
@@ -177,8 +177,8 @@ import Testing
         let setup = try await Setup.make(time: time, mode: .offline)
         let (link, client) = (setup.link, setup.client)
         /// When attempt `attempt` is due, once the client waits for it.
-        func retryAt(attempt: Int) async throws -> Int64? {
-            var due: Int64?
+        func retryAt(attempt: Int) async throws -> UnixTime? {
+            var due: UnixTime?
             _ = try await eventually {
                 guard case .waitingToRetry(attempt, let at, _) = client.connectionStatus.phase else { return false }
                 due = at
@@ -191,8 +191,10 @@ import Testing
             let due = try #require(try await retryAt(attempt: failures + 1), "waiting after failure \(failures)")
             #expect(link.stats.refusedConnections == failures)
             let wait = due - time.now
-            #expect(Double(wait) >= 0.3 * ceiling - 1 && Double(wait) <= ceiling, "failure \(failures): \(wait) ms")
-            await time.advance(by: .milliseconds(wait - 1))
+            #expect(
+                wait.inMilliseconds >= 0.3 * ceiling - 1 && wait.inMilliseconds <= ceiling,
+                "failure \(failures): \(wait)")
+            await time.advance(by: wait - .milliseconds(1))
             #expect(link.stats.refusedConnections == failures, "not before its time")
             await time.advance(by: .milliseconds(2))
             ceiling = min(30_000, ceiling * 1.3)
@@ -201,7 +203,7 @@ import Testing
         link.mode = .up
         // Just past the attempt's time: a jump past it too would also fire the new attempt's own
         // bounds (its upgrade's) before a loaded machine has carried it through.
-        await time.advance(by: .milliseconds(last - time.now + 1))
+        await time.advance(by: last - time.now + .milliseconds(1))
         #expect(try await eventually { client.connectionStatus.phase.isConnected })
         await setup.stop()
     }

@@ -1,6 +1,7 @@
 import LinkSim
 import Presence
 import PresenceLab
+import RTDBCore
 import Testing
 
 /// The timeline's diff and the scenario's steps: pure, no server.
@@ -13,7 +14,7 @@ import Testing
             UserPresence(id: "morgan", connections: [Connection(id: "m1", device: "phone")]),
         ]
         let after = [
-            UserPresence(id: "alex", connections: [], lastOnline: 42),
+            UserPresence(id: "alex", connections: [], lastOnline: UnixTime(millisecondsSince1970: 42)),
             UserPresence(
                 id: "morgan",
                 connections: [Connection(id: "m1", device: "phone"), Connection(id: "m2", device: "laptop")]),
@@ -22,7 +23,7 @@ import Testing
         #expect(
             PresenceChange.between(before, after) == [
                 .deviceDisconnected(user: "alex", device: "phone", connections: 0),
-                .userOffline(user: "alex", lastOnline: 42),
+                .userOffline(user: "alex", lastOnline: UnixTime(millisecondsSince1970: 42)),
                 .deviceConnected(user: "morgan", device: "laptop", connections: 2),
                 .deviceConnected(user: "sam", device: "tablet", connections: 1),
                 .userOnline(user: "sam"),

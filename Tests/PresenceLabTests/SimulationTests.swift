@@ -3,6 +3,7 @@ import LinkSim
 import Presence
 import PresenceLab
 import RTDBClient
+import RTDBCore
 import RTDBTestSupport
 import Synchronization
 import Testing
@@ -40,7 +41,7 @@ import Testing
         #expect(
             try await eventually {
                 let snapshot = simulation.snapshot()
-                return Set(snapshot.silenceMs.keys) == Set(snapshot.users.flatMap(\.connections).map(\.id))
+                return Set(snapshot.silence.keys) == Set(snapshot.users.flatMap(\.connections).map(\.id))
             })
 
         simulation.toggleNetwork()
@@ -152,17 +153,17 @@ import Testing
         var options = Self.options(directory)
         options.users = 0
         let simulation = try await Simulation.start(options)
-        #expect(try await eventually { (simulation.snapshot().thisDevice?.status.clockSkew?.samples ?? 0) >= 2 })
+        #expect(try await eventually { (simulation.snapshot().thisDevice?.status.skew?.samples ?? 0) >= 2 })
         // Samples after the step come over a slow link, so the old ones have the better round trip
         // and would win the estimate until they age out (8 pings, 16 s) if a step did not drop them.
         simulation.toggleLatency()
-        simulation.shiftClock(byMs: 5_000)
+        simulation.shiftClock(by: .seconds(5))
         #expect(
             try await eventually(attempts: 200) {
-                guard let skew = simulation.snapshot().thisDevice?.status.clockSkew else { return false }
-                return abs(skew.offsetMs + 5_000) < 1_500
+                guard let skew = simulation.snapshot().thisDevice?.status.skew else { return false }
+                return abs(skew.offset.inMilliseconds + 5_000) < 1_500
             })
-        #expect(simulation.snapshot().thisDevice?.clockOffsetMs == 5_000)
+        #expect(simulation.snapshot().thisDevice?.clockOffset == .seconds(5))
         await simulation.stop()
     }
 
@@ -186,7 +187,7 @@ import Testing
         var options = Self.options(directory)
         options.users = 0
         options.timers = time.timers
-        let renewals = Mutex<[Int64]>([])
+        let renewals = Mutex<[UnixTime]>([])
         let simulation = try await Simulation.start(options) { event in
             if case .credentialRenewed(let expiresAt) = event.kind { renewals.withLock { $0.append(expiresAt) } }
         }

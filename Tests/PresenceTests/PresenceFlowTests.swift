@@ -53,7 +53,9 @@ import Testing
         #expect(try await eventually { Self.user(directory, "morgan")?.connections.count == 2 })
         let morgan = try #require(Self.user(directory, "morgan"))
         #expect(Set(morgan.connections.compactMap(\.device)) == ["phone", "laptop"])
-        #expect(morgan.connections.allSatisfy { ($0.connectedAt ?? 0) > 1_700_000_000_000 }, "server times")
+        #expect(
+            morgan.connections.allSatisfy { ($0.connectedAt?.millisecondsSince1970 ?? 0) > 1_700_000_000_000 },
+            "server times")
         #expect(morgan.isOnline && morgan.lastOnline == nil)
 
         // The phone loses its network: its entry goes at once, the laptop keeps morgan online.
@@ -66,7 +68,7 @@ import Testing
         let before = try #require(Self.user(directory, "morgan")?.lastOnline)
         laptop.session.stop()
         #expect(try await eventually { Self.user(directory, "morgan")?.isOnline == false })
-        #expect(try await eventually { (Self.user(directory, "morgan")?.lastOnline ?? 0) >= before })
+        #expect(try await eventually { (Self.user(directory, "morgan")?.lastOnline ?? .epoch) >= before })
 
         // The phone's network returns: one new entry, not two.
         phone.link.mode = .up
@@ -110,7 +112,7 @@ import Testing
             #expect(try await eventually { ended() }, "round \(round): \(mode) noticed")
             phone.link.mode = .up
             // The phone learns its connection is gone, waits its back-off, and connects again.
-            var retryAt: Int64?
+            var retryAt: UnixTime?
             #expect(
                 try await eventually {
                     guard case .waitingToRetry(_, let at, _) = phone.database.connectionStatus.phase else {
@@ -119,7 +121,7 @@ import Testing
                     retryAt = at
                     return true
                 })
-            await time.advance(by: .milliseconds(max(0, (retryAt ?? time.now) - time.now) + 1))
+            await time.advance(by: max(.zero, (retryAt ?? time.now) - time.now) + .milliseconds(1))
             #expect(
                 try await eventually { phone.session.connectCount > connectsBefore },
                 "round \(round): reconnected after \(mode): \(phone.database.connectionStatus.phase) \(phone.link.stats)"

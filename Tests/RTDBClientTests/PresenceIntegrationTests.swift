@@ -7,10 +7,8 @@ import Testing
 
 /// The source document's presence sample against a real `RTDBServer` on loopback.
 @Suite struct PresenceIntegrationTests {
-    static func client(_ server: TestServer, clock: (@Sendable () -> Int64)? = nil) -> Database {
-        Database(
-            url: "http://127.0.0.1:\(server.port)?ns=demo",
-            clock: clock ?? { Int64(Date().timeIntervalSince1970 * 1000) })
+    static func client(_ server: TestServer, clock: WallClock? = nil) -> Database {
+        Database(url: "http://127.0.0.1:\(server.port)?ns=demo", clock: clock ?? { UnixTime.now() })
     }
 
     /// The sample app, written as the document writes it (with an injected database).
@@ -114,9 +112,9 @@ import Testing
     @Test func serverTimeOffsetReflectsASkewedClock() async throws {
         // Injected clocks: the server's stands still and the client's is 5 s ahead of it, so the
         // offset does not depend on how busy the machine is.
-        let serverNow: Int64 = 1_800_000_000_000
+        let serverNow = UnixTime(millisecondsSince1970: 1_800_000_000_000)
         let server = try await TestServer.start(clock: { serverNow })
-        let client = Self.client(server, clock: { serverNow + 5_000 })
+        let client = Self.client(server, clock: { serverNow + .seconds(5) })
         let offsets = Recorder<Double>()
         client.reference(withPath: ".info/serverTimeOffset").observe(
             .value,
@@ -127,7 +125,7 @@ import Testing
         #expect(abs(offsets.last! + 5_000) <= 100, "offset \(offsets.last!) should be about -5000")
         #expect(try await eventually { client.connectionStatus.clockSkew != nil })
         let skew = try #require(client.connectionStatus.clockSkew)
-        #expect(abs(skew.offsetMs + 5_000) <= skew.errorBoundMs + 50)
+        #expect(abs(skew.offset.inMilliseconds + 5_000) <= skew.errorBound.inMilliseconds + 50)
         client.close()
         await server.stop()
     }

@@ -3,13 +3,13 @@ import Testing
 @testable import RTDBCore
 
 @Suite struct ServerValuePlaceholderTests {
-    let now: Int64 = 1_724_150_000_000
+    let now = UnixTime(millisecondsSince1970: 1_724_150_000_000)
 
     @Test func timestampInsideValues() throws {
         let write = try Node(json: ["online": true, "lastOnline": [".sv": "timestamp"]])
         #expect(write.containsServerValues)
         let resolved = write.resolvingServerValues(existing: .empty, now: now)
-        #expect(resolved.plainJSON() == ["lastOnline": .int(now), "online": true])
+        #expect(resolved.plainJSON() == ["lastOnline": .int(now.millisecondsSince1970), "online": true])
         #expect(!resolved.containsServerValues)
         #expect(write.exportJSON.jsonString == #"{"lastOnline":{".sv":"timestamp"},"online":true}"#)
     }
@@ -45,7 +45,9 @@ import Testing
     @Test func priorityTimestamps() throws {
         let write = try Node(json: ["x": 1, ".priority": [".sv": "timestamp"]])
         #expect(write.priority == .serverValue(.timestamp))
-        #expect(write.resolvingServerValues(existing: .empty, now: now).priority == .number(.int(now)))
+        #expect(
+            write.resolvingServerValues(existing: .empty, now: now).priority == .number(.int(now.millisecondsSince1970))
+        )
     }
 
     @Test func unknownPlaceholdersAreErrors() {
@@ -65,9 +67,10 @@ import Testing
         let write = try Node(json: ["a": ["b": [".sv": ["increment": 1e308]]], "c": [".sv": "timestamp"]])
         let existing = try Node(json: ["a": ["b": 1e308]])
         #expect(throws: ValidationError.nonFiniteResult(path: "/n/a/b")) {
-            try write.resolvingServerValues(existing: existing, now: 5, at: Path("n"))
+            try write.resolvingServerValues(existing: existing, now: UnixTime(millisecondsSince1970: 5), at: Path("n"))
         }
-        let fine = try write.resolvingServerValues(existing: try Node(json: ["a": ["b": 1]]), now: 5, at: Path("n"))
+        let fine = try write.resolvingServerValues(
+            existing: try Node(json: ["a": ["b": 1]]), now: UnixTime(millisecondsSince1970: 5), at: Path("n"))
         #expect(fine.child(at: Path("a/b")) == Node(.number(.double(1e308 + 1))))
         #expect(JSONValue.number(.double(.infinity)).jsonString == "null", "JSON has no infinity: printed as JS does")
         #expect(JSONValue.number(.double(.nan)).jsonString == "null")

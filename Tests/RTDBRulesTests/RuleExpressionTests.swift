@@ -125,7 +125,7 @@ struct RuleExpressionTests {
         let root = try Node(jsonString: test.data)
         let decision = rules.write(
             [(Path("items/a"), try Node(jsonString: test.newValue))], auth: test.auth, root: root,
-            now: 1_800_000_000_000)
+            now: UnixTime(millisecondsSince1970: 1_800_000_000_000))
         #expect(decision.isAllowed == test.allowed, "\(decision)")
     }
 }

@@ -90,7 +90,8 @@ struct RulePatternTests {
         let rules = try SecurityRules(
             text: #"{"rules": {"$x": {".write": "newData.val().matches(/^(a|b)*c$/)"}}}"#)
         let long = String(repeating: "ab", count: RulePattern.stepBudget / 4)
-        let decision = rules.write([(Path("x"), Node(.string(long)))], auth: .anonymous, root: .empty, now: 0)
+        let decision = rules.write(
+            [(Path("x"), Node(.string(long)))], auth: .anonymous, root: .empty, now: UnixTime(millisecondsSince1970: 0))
         guard case .denied(let reason) = decision else {
             Issue.record("allowed")
             return

@@ -134,10 +134,10 @@ struct RulesTreeTests {
         let decision: RulesDecision
         switch test.operation {
         case .read(let path):
-            decision = rules.read(Path(path), auth: test.auth, root: root, now: 0)
+            decision = rules.read(Path(path), auth: test.auth, root: root, now: UnixTime(millisecondsSince1970: 0))
         case .write(let changes):
             decision = rules.write(
-                try changes.map { (Path($0.0), try Node(jsonString: $0.1)) }, auth: test.auth, root: root, now: 0)
+                try changes.map { (Path($0.0), try Node(jsonString: $0.1)) }, auth: test.auth, root: root, now: .epoch)
         }
         #expect(decision.isAllowed == test.allowed, "\(decision)")
     }
@@ -150,16 +150,22 @@ struct RulesTreeTests {
         let asDecomposed = RuleAuth.user(claims: ["uid": .string(decomposed)])
         // The decomposed key is not the named (composed) child: the wildcard's rule applies.
         #expect(
-            rules.write([(Path(segments: [decomposed]), Node(.bool(true)))], auth: asDecomposed, root: .empty, now: 0)
-                .isAllowed)
+            rules.write(
+                [(Path(segments: [decomposed]), Node(.bool(true)))], auth: asDecomposed, root: .empty,
+                now: UnixTime(millisecondsSince1970: 0)
+            )
+            .isAllowed)
         // The composed key is the named child, which nobody writes, whatever the uid's spelling.
         #expect(
-            !rules.write([(Path(segments: ["caf\u{E9}"]), Node(.bool(true)))], auth: asDecomposed, root: .empty, now: 0)
-                .isAllowed)
+            !rules.write(
+                [(Path(segments: ["caf\u{E9}"]), Node(.bool(true)))], auth: asDecomposed, root: .empty,
+                now: UnixTime(millisecondsSince1970: 0)
+            )
+            .isAllowed)
         let rulesWithout = try SecurityRules(text: #"{"rules": {"$uid": {".write": "auth.uid == $uid"}}}"#)
         #expect(
             !rulesWithout.write(
-                [(Path(segments: ["caf\u{E9}"]), Node(.bool(true)))], auth: asDecomposed, root: .empty, now: 0
+                [(Path(segments: ["caf\u{E9}"]), Node(.bool(true)))], auth: asDecomposed, root: .empty, now: .epoch
             ).isAllowed)
     }
 
@@ -167,10 +173,12 @@ struct RulesTreeTests {
         let rules = try SecurityRules(text: Self.rules)
         let root = try Node(jsonString: Self.data)
         let denied = rules.write(
-            [(Path("users/sam/name"), Node(.string("x")))], auth: .user(claims: ["uid": "morgan"]), root: root, now: 0)
+            [(Path("users/sam/name"), Node(.string("x")))], auth: .user(claims: ["uid": "morgan"]), root: root,
+            now: .epoch)
         #expect(denied == .denied("no .write rule allows writing /users/sam/name (uid morgan)"))
         let invalid = rules.write(
-            [(Path("users/morgan/age"), Node(.number(-1)))], auth: .user(claims: ["uid": "morgan"]), root: root, now: 0)
+            [(Path("users/morgan/age"), Node(.number(-1)))], auth: .user(claims: ["uid": "morgan"]), root: root,
+            now: .epoch)
         #expect(
             invalid == .denied("/users/morgan/age: .validate newData.isNumber() && newData.val() >= 0 does not hold"))
     }

@@ -38,7 +38,9 @@ import Testing
         let data = try await http("GET", "/devices/d1.json", port: server.port).json
         #expect(data?["online"] == false)
         let seen = try #require(data?["seen"]?.intValue)
-        #expect((start + 22_500...time.now).contains(seen), "stamped at the third tick, 3 × 7.5 s in")
+        #expect(
+            (start.millisecondsSince1970 + 22_500...time.now.millisecondsSince1970).contains(seen),
+            "stamped at the third tick, 3 × 7.5 s in")
         #expect(server.server.connections.connections.isEmpty)
         await raw.close()
         await server.stop()

@@ -7,9 +7,9 @@ import Testing
 
 /// Who a credential makes a client: the emulator's convention, or HS256 with `--auth-secret`.
 struct CredentialPolicyTests {
-    static let now: Int64 = 1_800_000_000_000
+    static let now = UnixTime(millisecondsSince1970: 1_800_000_000_000)
     static let secret = "s3cret-for-tests"
-    static let claims: JSONValue = ["uid": "morgan", "exp": .int(now / 1000 + 3_600)]
+    static let claims: JSONValue = ["uid": "morgan", "exp": .int(now.secondsSince1970 + 3_600)]
     /// Claims that expire in an hour from the real clock (for a real server).
     static var claimsNow: JSONValue {
         ["uid": "morgan", "exp": .int(Int64(Date().timeIntervalSince1970) + 3_600)]
@@ -45,7 +45,8 @@ struct CredentialPolicyTests {
         Case(name: "secret: the secret is admin", secret: secret, credential: secret, outcome: "admin"),
         Case(
             name: "secret: expired", secret: secret,
-            credential: AuthToken.signedJWT(claims: ["uid": "morgan", "exp": .int(now / 1000 - 1)], secret: secret),
+            credential: AuthToken.signedJWT(
+                claims: ["uid": "morgan", "exp": .int(now.secondsSince1970 - 1)], secret: secret),
             outcome: "expired_token"),
         Case(
             name: "secret: a signed token without exp never expires, so it is refused", secret: secret,
@@ -64,7 +65,7 @@ struct CredentialPolicyTests {
     /// The token with its payload swapped for one claiming another user, signature kept.
     static func tampered(_ token: String) -> String {
         let parts = token.split(separator: ".").map(String.init)
-        let forged = AuthToken.unsignedJWT(claims: ["uid": "admin-wannabe", "exp": .int(now / 1000 + 3_600)])
+        let forged = AuthToken.unsignedJWT(claims: ["uid": "admin-wannabe", "exp": .int(now.secondsSince1970 + 3_600)])
         return parts[0] + "." + forged.split(separator: ".")[1] + "." + parts[2]
     }
 

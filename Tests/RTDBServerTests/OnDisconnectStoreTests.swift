@@ -19,7 +19,8 @@ import Testing
         """
 
     func open(
-        clock: @escaping @Sendable () -> Int64 = { 1_000_000 }, timers: any Clock<Duration> = ContinuousClock(),
+        clock: @escaping WallClock = { UnixTime(millisecondsSince1970: 1_000_000) },
+        timers: any Clock<Duration> = ContinuousClock(),
         credentials: CredentialPolicy = CredentialPolicy()
     ) async throws -> DatabaseEngine {
         var logger = Logger(label: "test.engine")
@@ -95,7 +96,7 @@ import Testing
                     .onDisconnectPut(path: Path("open/count"), data: [".sv": ["increment": 1]]),
                 ], to: first, outlet: outlet)
         }
-        let time = TestTime(start: 2_000_000)
+        let time = TestTime(start: UnixTime(millisecondsSince1970: 2_000_000))
         let second = try await open(clock: time.wall, timers: time.timers)
         #expect(await second.hasOrphanedSessions)
         #expect(await second.currentRoot.isEmpty, "nothing runs before the grace or a return")
@@ -124,7 +125,8 @@ import Testing
     @Test func aCredentialThatExpiredStillRunsItsWritesAsItsUser() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let policy = CredentialPolicy(enforcesExpiry: true)
-        let first = try await open(clock: { 1_000_000 }, timers: TestTime().timers, credentials: policy)
+        let first = try await open(
+            clock: { UnixTime(millisecondsSince1970: 1_000_000) }, timers: TestTime().timers, credentials: policy)
         let outlet = Outlet()
         await first.openSession(outlet: outlet, sessionID: "s1")
         try await send(
@@ -134,7 +136,8 @@ import Testing
             ], to: first, outlet: outlet)
         // The credential expired before the restarted engine runs the writes: they run as the
         // user who registered them, under the rules as they are now.
-        let second = try await open(clock: { 1_020_000 }, timers: ContinuousClock(), credentials: policy)
+        let second = try await open(
+            clock: { UnixTime(millisecondsSince1970: 1_020_000) }, timers: ContinuousClock(), credentials: policy)
         await second.openSession(outlet: Outlet(), sessionID: "s2", supersedes: "s1")
         #expect(await second.currentRoot.plainJSON() == ["open": ["a": true], "p": ["a": true]])
         await second.close()
@@ -142,7 +145,7 @@ import Testing
 
     @Test func onALiveConnectionAnExpiryKeepsTheIdentityASignOutDoesNot() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let time = TestTime(start: 1_000_000)
+        let time = TestTime(start: UnixTime(millisecondsSince1970: 1_000_000))
         let engine = try await open(
             clock: time.wall, timers: time.timers, credentials: CredentialPolicy(enforcesExpiry: true))
         let expiring = Outlet()

@@ -14,7 +14,7 @@ public final class TestServer: Sendable {
     /// Starts a server (in memory unless `dataDirectory` is given).
     public static func start(
         dataDirectory: URL? = nil, heartbeatTimeout: Duration = .seconds(15),
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        clock: @escaping WallClock = { UnixTime.now() },
         timers: any Clock<Duration> = ContinuousClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {

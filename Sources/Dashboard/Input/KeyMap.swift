@@ -38,10 +38,10 @@ public enum KeyMap {
             command: .effect(.runTransaction)),
         KeyBinding(
             keys: [.character("+")], label: "+", hint: "clock", help: "this device's clock 1 s ahead",
-            command: .effect(.shiftClock(ms: 1000))),
+            command: .effect(.shiftClock(by: .seconds(1)))),
         KeyBinding(
             keys: [.character("-")], label: "-", hint: "clock", help: "this device's clock 1 s behind",
-            command: .effect(.shiftClock(ms: -1000))),
+            command: .effect(.shiftClock(by: .seconds(-1)))),
         KeyBinding(
             keys: [.character("a")], label: "a", hint: "token",
             help: "expire this device's credential (writes pause) / sign in again",

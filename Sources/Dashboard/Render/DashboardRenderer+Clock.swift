@@ -1,11 +1,12 @@
 import Presence
 import PresenceLab
+import RTDBCore
 
 extension DashboardRenderer {
     /// The skew warning threshold: past this either way the pane warns.
-    static let skewWarningMs = 1_000.0
+    static let skewWarning: Duration = .seconds(1)
     /// The least range the skew strip's height stands for: jitter of a few ms stays near the middle.
-    static let skewScaleFloorMs = 100.0
+    static let skewScaleFloor: Duration = .milliseconds(100)
 
     /// `.info/serverTimeOffset`, the estimated server time, the continuous estimate with its
     /// error, its history, and each simulated device's skew.
@@ -16,19 +17,19 @@ extension DashboardRenderer {
         }
         var lines: [[Segment]] = []
         if let device = snapshot.thisDevice {
-            let offset = Double(device.status.serverTimeOffsetMs)
+            let offset = device.status.serverTimeOffset
             lines.append([
                 Segment(".info/serverTimeOffset ", .muted), Segment(Format.signedMilliseconds(offset), .accent),
                 Segment(
-                    device.clockOffsetMs == 0
-                        ? "" : "   clock moved \(Format.signedMilliseconds(Double(device.clockOffsetMs)))", .warn),
+                    device.clockOffset == .zero
+                        ? "" : "   clock moved \(Format.signedMilliseconds(device.clockOffset))", .warn),
             ])
-            if let skew = device.status.clockSkew {
-                let warn = abs(skew.offsetMs) > Self.skewWarningMs
+            if let skew = device.status.skew {
+                let warn = Self.pastWarning(skew.offset)
                 var line = [
                     Segment("estimate ", .muted),
                     Segment(
-                        "\(Format.signedMilliseconds(skew.offsetMs)) \(glyphs.plusMinus) \(Format.milliseconds(skew.errorBoundMs))",
+                        "\(Format.signedMilliseconds(skew.offset)) \(glyphs.plusMinus) \(Format.milliseconds(skew.errorBound))",
                         warn ? .warn : .text),
                     Segment(" (\(Format.count(skew.samples, "sample")))", .muted),
                 ]
@@ -40,7 +41,7 @@ extension DashboardRenderer {
         }
         lines.append([
             Segment("server time ", .muted),
-            Segment(Format.timeOfDay(ms: snapshot.serverTimeEstimate, zone: state.timeZone, milliseconds: true), .text),
+            Segment(Format.timeOfDay(snapshot.serverTimeEstimate, zone: state.timeZone, milliseconds: true), .text),
         ])
         // This device's clock minus the server's, as the devices line reads: up is ahead, so `+`
         // draws a rise. The scale is printed beside it, and a wobble of a few ms stays a wobble.
@@ -57,7 +58,8 @@ extension DashboardRenderer {
         lines.append([
             Segment("history ", .muted),
             Segment(
-                Sparkline.text(ahead, width: sparkWidth, glyphs: glyphs, minimumSpan: Self.skewScaleFloorMs), .graph),
+                Sparkline.text(
+                    ahead, width: sparkWidth, glyphs: glyphs, minimumSpan: Self.skewScaleFloor.inMilliseconds), .graph),
             Segment(scale, .muted),
         ])
         lines.append(devices(snapshot, width: rect.width))
@@ -68,19 +70,27 @@ extension DashboardRenderer {
 
     /// Simulated devices, most skewed first: the device's clock minus the server's, as measured.
     private func devices(_ snapshot: SimulationSnapshot, width: Int) -> [Segment] {
-        let measured = snapshot.deviceClocks.compactMap { clock in clock.estimatedOffsetMs.map { (clock.label, -$0) } }
-            .sorted { abs($0.1) > abs($1.1) }
+        let measured = snapshot.deviceClocks.compactMap { clock in
+            clock.estimatedOffset.map { (clock.label, Duration.zero - $0) }
+        }
+        .sorted { Self.magnitude($0.1) > Self.magnitude($1.1) }
         guard !measured.isEmpty else { return [Segment("devices: none measured", .muted)] }
-        let warned = measured.filter { abs($0.1) > Self.skewWarningMs }.count
+        let warned = measured.filter { Self.pastWarning($0.1) }.count
         var segments = [Segment("devices ", .muted)]
         if warned > 0 { segments.append(Segment("\(glyphs.warning) \(warned) past 1 s: ", .warn)) }
         // The line shows a handful: the most skewed.
         for (label, skew) in measured.prefix(12) {
-            let warn = abs(skew) > Self.skewWarningMs
+            let warn = Self.pastWarning(skew)
             segments.append(Segment("\(label) \(Format.signedMilliseconds(skew))", warn ? .warn : .text))
             segments.append(Segment(" · ", .muted))
         }
         segments.removeLast()
         return segments
     }
+
+    /// A skew's size, either way.
+    static func magnitude(_ skew: Duration) -> Duration { skew < .zero ? .zero - skew : skew }
+
+    /// Whether a skew is past the warning threshold either way.
+    static func pastWarning(_ skew: Duration) -> Bool { magnitude(skew) > skewWarning }
 }

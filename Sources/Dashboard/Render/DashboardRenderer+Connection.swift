@@ -1,7 +1,6 @@
-import LinkSim
 import Presence
 import PresenceLab
-import RTDBClient
+import RTDBCore
 
 extension DashboardRenderer {
     /// This device: connected or not, the phase, the link, the round trip, when the server was
@@ -20,15 +19,15 @@ extension DashboardRenderer {
         case .connected:
             first = [Segment("\(glyphs.on) connected", .good)]
             if let since = status.connectedAt {
-                first.append(Segment("  since \(Format.timeOfDay(ms: since, zone: state.timeZone))", .muted))
-                first.append(Segment(" (\(Format.duration(ms: now + device.clockOffsetMs - since)))", .muted))
+                first.append(Segment("  since \(Format.timeOfDay(since, zone: state.timeZone))", .muted))
+                first.append(Segment(" (\(Format.duration(now + device.clockOffset - since)))", .muted))
             }
         case .connecting(let attempt):
             first = [
                 Segment("\(glyphs.off) disconnected", .bad), Segment("  connecting (attempt \(attempt))", .warn),
             ]
         case .waitingToRetry(let attempt, let retryAt, let reason):
-            let wait = retryAt == Int64.max ? "" : " in \(Format.duration(ms: retryAt - now - device.clockOffsetMs))"
+            let wait = retryAt.map { " in \(Format.duration($0 - now - device.clockOffset))" } ?? ""
             first = [
                 Segment("\(glyphs.off) disconnected", .bad), Segment("  attempt \(attempt)\(wait)", .warn),
                 Segment(" · \(reason)", .muted),
@@ -42,14 +41,14 @@ extension DashboardRenderer {
         let modeRole: StyleRole = mode == .up ? .good : .bad
         var link = [Segment("link ", .muted), Segment(mode.rawValue, modeRole)]
         link.append(Segment(" · \(device.link.conditions)\(device.isSlow ? " (slow)" : "")", .text))
-        if let rtt = status.lastRoundTripMs { link.append(Segment("   RTT \(Format.milliseconds(rtt))", .text)) }
+        if let rtt = status.roundTrip { link.append(Segment("   RTT \(Format.milliseconds(rtt))", .text)) }
         lines.append(link)
         // Line 3: when the server was last heard from (it climbs under a blackhole), and bytes.
         var heard: [Segment] = [Segment("heard from server ", .muted)]
         if let last = status.lastHeardAt {
-            let silence = now + device.clockOffsetMs - last
-            let role: StyleRole = status.phase.isConnected && silence > 5_000 ? .warn : .text
-            heard.append(Segment("\(Format.duration(ms: silence)) ago", role))
+            let silence = now + device.clockOffset - last
+            let role: StyleRole = status.phase.isConnected && silence > Self.silenceWarning ? .warn : .text
+            heard.append(Segment("\(Format.duration(silence)) ago", role))
         } else {
             heard.append(Segment("never", .muted))
         }
@@ -67,8 +66,8 @@ extension DashboardRenderer {
             let left = expiresAt - state.now
             who.append(
                 Segment(
-                    "  token until \(Format.timeOfDay(ms: expiresAt, zone: state.timeZone)) (\(Format.shortDuration(ms: left)))",
-                    left < 300_000 ? .warn : .muted))
+                    "  token until \(Format.timeOfDay(expiresAt, zone: state.timeZone)) (\(Format.shortDuration(left)))",
+                    left < Self.credentialWarning ? .warn : .muted))
         }
         if case .connected(let session) = status.phase {
             who.append(Segment("   session \(session.prefix(8))\(glyphs.ellipsis)", .muted))
@@ -78,6 +77,11 @@ extension DashboardRenderer {
             grid.put([Segment(" ")] + line, x: rect.x, y: rect.y + row, limit: rect.maxX - 1, glyphs: glyphs)
         }
     }
+
+    /// Silence from a connected server past this shows as a warning (a blackhole, a stall).
+    static let silenceWarning: Duration = .seconds(5)
+    /// A credential expiring within this shows as a warning.
+    static let credentialWarning: Duration = .seconds(300)
 
     private func historyStrip(_ marks: [ConnectionMark], width: Int) -> [Segment] {
         marks.suffix(width).map { mark in

@@ -1,7 +1,7 @@
 import Foundation
 import Presence
 import PresenceLab
-import RTDBClient
+import RTDBCore
 
 extension DashboardRenderer {
     /// This device's queue: a row per write (id, operation, path, bytes, age, state, attempts),
@@ -31,8 +31,8 @@ extension DashboardRenderer {
         for (offset, write) in writes.dropFirst(first).prefix(writeRows).enumerated() {
             let (stateText, role) = describe(write.state)
             let values = [
-                "\(write.id)", write.transactionName.map { "txn \($0)" } ?? write.kind.rawValue, write.path,
-                Format.bytes(write.bytes), Format.shortDuration(ms: state.now - Self.milliseconds(write.enqueuedAt)),
+                "\(write.id)", write.operation, write.path, Format.bytes(write.bytes),
+                Format.shortDuration(state.deviceNow - write.enqueuedAt),
             ]
             var row = [Segment(" ")]
             for (index, (value, (_, width))) in zip(values, columns).enumerated() {
@@ -72,22 +72,21 @@ extension DashboardRenderer {
             let isSelected = state.focus == .pending && letter.id == selected
             let role: StyleRole = isSelected ? .selected : .bad
             let line = [
-                Segment(" \(letter.id)  \(letter.write.kind.rawValue)  \(letter.write.path)  ", role),
-                Segment("\(letter.status): \(letter.reason)", role),
+                Segment(" \(letter.id)  \(letter.operation)  \(letter.path)  ", role),
+                Segment(describe(letter.state).0, role),
             ]
             grid.put(line, x: rect.x, y: top + 1 + offset, limit: limit, glyphs: glyphs)
         }
     }
 
-    private func describe(_ state: PendingWrite.State) -> (String, StyleRole) {
+    private func describe(_ state: QueuedWrite.State) -> (String, StyleRole) {
         switch state {
         case .queued: ("queued", .text)
         case .inFlight: ("in flight", .accent)
         case .paused(let reason): ("paused: \(reason)", .warn)
+        case .refused(let status, let reason): ("\(status): \(reason)", .bad)
         }
     }
-
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// The timeline, newest first.
     func drawEvents(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
@@ -98,7 +97,7 @@ extension DashboardRenderer {
         for (row, event) in state.events.reversed().dropFirst(skip).prefix(rect.height).enumerated() {
             grid.put(
                 [
-                    Segment(" " + Format.timeOfDay(ms: event.at, zone: state.timeZone) + "  ", .muted),
+                    Segment(" " + Format.timeOfDay(event.at, zone: state.timeZone) + "  ", .muted),
                     Segment(event.text, event.role),
                 ], x: rect.x, y: rect.y + row, limit: rect.maxX - 1, glyphs: glyphs)
         }

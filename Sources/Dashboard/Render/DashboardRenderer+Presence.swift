@@ -1,5 +1,6 @@
 import Presence
 import PresenceLab
+import RTDBCore
 
 extension DashboardRenderer {
     /// Every user: online or not, connections with their devices and ages (suspect ones marked),
@@ -36,7 +37,7 @@ extension DashboardRenderer {
                 }
             } else if let last = user.lastOnline {
                 let text =
-                    "\(Format.timeOfDay(ms: last, zone: state.timeZone)) (\(Format.duration(ms: serverNow - last)) ago)"
+                    "\(Format.timeOfDay(last, zone: state.timeZone)) (\(Format.duration(serverNow - last)) ago)"
                 line.append(Segment(wide ? Format.fit(text, 24) : "last online " + text, .muted))
             } else {
                 line.append(Segment("never online", .muted))
@@ -84,21 +85,21 @@ extension DashboardRenderer {
         }
     }
 
-    private func describe(_ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: Int64)
+    private func describe(_ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: UnixTime)
         -> [Segment]
     {
         let own = snapshot.ownEntryKeys.contains(connection.id)
         var text = own ? "this device" : (connection.device ?? "?")
-        if let at = connection.connectedAt { text += " " + Format.shortDuration(ms: serverNow - at) }
+        if let at = connection.connectedAt { text += " " + Format.shortDuration(serverNow - at) }
         var segments = [Segment(text, own ? .accent : .text)]
-        if snapshot.isSuspect(entryKey: connection.id), let silence = snapshot.silenceMs[connection.id] {
-            segments.append(Segment(" (\(glyphs.partial) suspect \(Format.duration(ms: silence)))", .warn))
+        if snapshot.isSuspect(entryKey: connection.id), let silence = snapshot.silence[connection.id] {
+            segments.append(Segment(" (\(glyphs.partial) suspect \(Format.duration(silence)))", .warn))
         }
         return segments
     }
 
     private func detail(
-        _ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: Int64,
+        _ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: UnixTime,
         _ state: DashboardState
     ) -> [Segment] {
         var segments = [
@@ -108,12 +109,12 @@ extension DashboardRenderer {
         if let at = connection.connectedAt {
             segments.append(
                 Segment(
-                    "since \(Format.timeOfDay(ms: at, zone: state.timeZone)) (\(Format.duration(ms: serverNow - at)))  ",
+                    "since \(Format.timeOfDay(at, zone: state.timeZone)) (\(Format.duration(serverNow - at)))  ",
                     .muted))
         }
-        if let silence = snapshot.silenceMs[connection.id] {
+        if let silence = snapshot.silence[connection.id] {
             let suspect = snapshot.isSuspect(entryKey: connection.id)
-            segments.append(Segment("heard \(Format.duration(ms: silence)) ago  ", suspect ? .warn : .muted))
+            segments.append(Segment("heard \(Format.duration(silence)) ago  ", suspect ? .warn : .muted))
         }
         segments.append(Segment("key \(connection.id)", .muted))
         return segments

@@ -1,5 +1,6 @@
 import Presence
 import PresenceLab
+import RTDBCore
 
 /// Draws a ``DashboardState`` into a ``CellGrid``: a pure function of the state.
 public struct DashboardRenderer: Sendable {

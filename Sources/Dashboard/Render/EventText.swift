@@ -1,6 +1,6 @@
 import Presence
 import PresenceLab
-import RTDBClient
+import RTDBCore
 
 /// How an event reads in the timeline.
 enum EventText {
@@ -35,7 +35,7 @@ enum EventText {
             return nil
         case .clock(let offset):
             return (
-                "this device  clock moved: now \(Format.signedMilliseconds(Double(offset))) from the machine's", .warn
+                "this device  clock moved: now \(Format.signedMilliseconds(offset)) from the machine's", .warn
             )
         case .acknowledged(let count):
             return ("this device  \(count) write\(count == 1 ? "" : "s") acknowledged", .good)
@@ -46,7 +46,8 @@ enum EventText {
             case .failed(let reason): return ("this device  transaction on \(path) failed: \(reason)", .bad)
             }
         case .deadLetter(let letter):
-            return ("this device  write \(letter.id) refused: \(letter.status) \(letter.reason)", .bad)
+            let (status, reason) = letter.refusal ?? ("refused", "")
+            return ("this device  write \(letter.id) refused: \(status) \(reason)", .bad)
         case .credential(let expired):
             return expired
                 ? ("this device  credential expired: writes pause until a new one", .warn)

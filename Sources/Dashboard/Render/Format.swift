@@ -4,8 +4,8 @@ import RTDBCore
 /// How the dashboard writes durations, sizes and times.
 public enum Format {
     /// `0.4 s`, `12s`, `3m 12s`, `2h 05m`, `3d 4h`.
-    public static func duration(ms: Int64) -> String {
-        let ms = max(0, ms)
+    public static func duration(_ span: Duration) -> String {
+        let ms = max(0, span.wholeMilliseconds)
         if ms < 10_000 { return String(format: "%.1f s", Double(ms) / 1000) }
         let seconds = ms / 1000
         if seconds < 60 { return "\(seconds)s" }
@@ -15,8 +15,8 @@ public enum Format {
     }
 
     /// `3m`, `12s`, `2h`: one unit, for tight columns.
-    public static func shortDuration(ms: Int64) -> String {
-        let seconds = max(0, ms) / 1000
+    public static func shortDuration(_ span: Duration) -> String {
+        let seconds = max(0, span.wholeMilliseconds) / 1000
         if seconds < 60 { return "\(seconds)s" }
         if seconds < 3600 { return "\(seconds / 60)m" }
         if seconds < 86_400 { return "\(seconds / 3600)h" }
@@ -24,11 +24,11 @@ public enum Format {
     }
 
     /// `14:05:23` (or `14:05:23.418` with milliseconds) in `zone`.
-    public static func timeOfDay(ms: Int64, zone: TimeZone, milliseconds: Bool = false) -> String {
+    public static func timeOfDay(_ time: UnixTime, zone: TimeZone, milliseconds: Bool = false) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        let date = Date(timeIntervalSince1970: Double(ms) / 1000)
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        let ms = time.millisecondsSince1970
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: time.date)
         let text = String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
         return milliseconds ? text + String(format: ".%03d", Int(((ms % 1000) + 1000) % 1000)) : text
     }
@@ -45,12 +45,18 @@ public enum Format {
         abs(value) < 1000 ? "\(Int(value.rounded())) ms" : String(format: "%.1f s", value / 1000)
     }
 
-    /// `+212 ms`, `−1.2 s`, `0 ms` (a true minus sign).
+    /// `8 ms`, `1.2 s`.
+    public static func milliseconds(_ span: Duration) -> String { milliseconds(span.inMilliseconds) }
+
+    /// `+212 ms`, `−1.2 s`, `0 ms` (a true minus sign), from a number of ms (a graph's value).
     public static func signedMilliseconds(_ value: Double) -> String {
         let rounded = value.rounded()
         if rounded == 0 { return "0 ms" }
         return (rounded < 0 ? "−" : "+") + milliseconds(abs(rounded))
     }
+
+    /// `+212 ms`, `−1.2 s`, `0 ms` (a true minus sign).
+    public static func signedMilliseconds(_ span: Duration) -> String { signedMilliseconds(span.inMilliseconds) }
 
     /// `count` and the noun, singular for one: `1 connection`, `2 connections`.
     public static func count(_ count: Int, _ noun: String) -> String {

@@ -1,5 +1,6 @@
 import Presence
 import PresenceLab
+import RTDBCore
 
 /// Everything that can happen to the dashboard: keys, size, the engine's snapshots and events.
 public enum DashboardAction: Sendable {

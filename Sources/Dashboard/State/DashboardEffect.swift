@@ -10,8 +10,8 @@ public enum DashboardEffect: Sendable, Equatable {
     case queueWrites(Int)
     /// Run a transaction from this device.
     case runTransaction
-    /// Move this device's clock by this many ms.
-    case shiftClock(ms: Int64)
+    /// Move this device's clock by this much.
+    case shiftClock(by: Duration)
     /// Write where the rules refuse it (another user's presence): a dead letter with the reason.
     case writeForbidden
     /// Send this device's refused write with this id again.

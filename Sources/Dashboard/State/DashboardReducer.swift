@@ -1,7 +1,7 @@
 import Foundation
 import Presence
 import PresenceLab
-import RTDBClient
+import RTDBCore
 
 /// The dashboard's one state machine: an action changes the state and may ask for effects.
 public enum DashboardReducer {
@@ -18,10 +18,10 @@ public enum DashboardReducer {
             state.snapshot = snapshot
             sortUsers(&state)
             // A notice made before the first snapshot had no time yet: its time starts now.
-            if state.now == 0, state.notice?.at == 0 { state.notice?.at = snapshot.takenAt }
+            if state.now == .epoch, state.notice?.at == .epoch { state.notice?.at = snapshot.takenAt }
             state.now = snapshot.takenAt
             sample(&state)
-            if let notice = state.notice, state.now - notice.at > 6_000 { state.notice = nil }
+            if let notice = state.notice, state.now - notice.at > DashboardState.noticeLifetime { state.notice = nil }
             clampSelection(&state)
         case .event(let event):
             record(event, &state)
@@ -93,7 +93,7 @@ public enum DashboardReducer {
         case .effect(.writeForbidden) where !(state.snapshot?.enforcesPresenceRules ?? false):
             // On a server whose rules are not known, the write may go through: say so, and ask.
             if let asked = state.confirmationAskedAt,
-                .milliseconds(state.now - asked) <= DashboardState.confirmationWindow
+                state.now - asked <= DashboardState.confirmationWindow
             {
                 state.confirmationAskedAt = nil
                 return [.writeForbidden]
@@ -203,7 +203,7 @@ public enum DashboardReducer {
 
     /// Once a second: a mark of the connection, the skew, the queue depth and the drain.
     private static func sample(_ state: inout DashboardState) {
-        let second = state.now / 1000
+        let second = state.now.secondsSince1970
         guard second > state.sampledSecond, let device = state.snapshot?.thisDevice else { return }
         state.sampledSecond = second
         let mark: ConnectionMark
@@ -213,7 +213,7 @@ public enum DashboardReducer {
         case .offline, .waitingToRetry: mark = .disconnected
         }
         state.connectionHistory.append(mark)
-        if let skew = device.status.clockSkew { state.skewHistory.append(skew.offsetMs) }
+        if let skew = device.status.skew { state.skewHistory.append(skew.offset.inMilliseconds) }
         state.queueHistory.append(device.pendingWrites.count)
         state.drainHistory.append(state.acknowledgedThisSecond)
         state.peakDrain = max(state.peakDrain, state.acknowledgedThisSecond)

@@ -1,5 +1,6 @@
 import Presence
 import PresenceLab
+import RTDBCore
 
 /// One row of the Presence pane: a user, or one connection of an expanded user.
 struct PresenceRow: Equatable {

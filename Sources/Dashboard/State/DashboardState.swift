@@ -1,6 +1,7 @@
 import Foundation
 import Presence
 import PresenceLab
+import RTDBCore
 
 /// Everything the screen shows, as one value: the reducer changes it, the renderer draws it, and
 /// the loop redraws only when it changed.
@@ -11,8 +12,10 @@ public struct DashboardState: Sendable, Equatable {
     public var height: Int
     /// The simulation as last seen.
     public var snapshot: SimulationSnapshot?
-    /// Now, on the machine's clock (ms since the epoch): the last snapshot's time.
-    public var now: Int64 = 0
+    /// Now, on the machine's clock: the last snapshot's time.
+    public var now = UnixTime.epoch
+    /// Now on this device's clock (moved by `+`/`-`), which stamps its writes and its connection.
+    public var deviceNow: UnixTime { now + (snapshot?.thisDevice?.clockOffset ?? .zero) }
     /// The focused pane.
     public var focus: Pane = .presence
     /// The selected user's index among the users the filter shows.
@@ -60,9 +63,11 @@ public struct DashboardState: Sendable, Equatable {
     /// The refused write `R` and `X` act on (nil: the newest).
     public var selectedDeadLetter: Int?
     /// When `r` last asked to be pressed again (on a server whose rules are not known).
-    public var confirmationAskedAt: Int64?
+    public var confirmationAskedAt: UnixTime?
     /// How long a second `r` counts as the answer.
     public static let confirmationWindow: Duration = .seconds(6)
+    /// How long a notice stays on the status line.
+    public static let noticeLifetime: Duration = .seconds(6)
     /// How times of day are shown.
     public var timeZone: TimeZone = .current
     /// Set by `q`: the loop ends.

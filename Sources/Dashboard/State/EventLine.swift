@@ -1,9 +1,9 @@
-import Foundation
+import RTDBCore
 
 /// One line of the events pane.
 public struct EventLine: Sendable, Equatable {
-    /// When it happened (the machine's clock, ms).
-    public var at: Int64
+    /// When it happened (the machine's clock).
+    public var at: UnixTime
     /// What happened.
     public var text: String
     /// How it is shown.
@@ -13,7 +13,7 @@ public struct EventLine: Sendable, Equatable {
     public var fold: String?
 
     /// Makes a line.
-    public init(at: Int64, text: String, role: StyleRole = .text, fold: String? = nil) {
+    public init(at: UnixTime, text: String, role: StyleRole = .text, fold: String? = nil) {
         self.at = at
         self.text = text
         self.role = role

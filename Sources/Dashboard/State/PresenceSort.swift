@@ -1,5 +1,6 @@
 import Presence
 import PresenceLab
+import RTDBCore
 
 /// How the presence list is ordered (`<` and `>` move between these, as in htop).
 public enum PresenceSort: String, Sendable, CaseIterable {
@@ -22,8 +23,8 @@ public enum PresenceSort: String, Sendable, CaseIterable {
         case .connections:
             if a.connections.count != b.connections.count { return a.connections.count > b.connections.count }
         case .lastOnline:
-            let left = a.isOnline ? Int64.max : (a.lastOnline ?? Int64.min)
-            let right = b.isOnline ? Int64.max : (b.lastOnline ?? Int64.min)
+            let left = a.isOnline ? Int64.max : (a.lastOnline?.millisecondsSince1970 ?? Int64.min)
+            let right = b.isOnline ? Int64.max : (b.lastOnline?.millisecondsSince1970 ?? Int64.min)
             if left != right { return left > right }
         }
         return Format.naturalLess(a.id, b.id)

@@ -3,6 +3,7 @@ import LinkSim
 import Logging
 import Presence
 import RTDBClient
+import RTDBCore
 import RTDBWire
 import Synchronization
 
@@ -39,7 +40,7 @@ public final class ChaosDevice: Sendable {
         self.folder = folder
         self.serverPort = serverPort
         self.logger = logger
-        clock = SkewedClock(offsetMs: 0)
+        clock = SkewedClock()
     }
 
     /// `user/name`.
@@ -92,9 +93,10 @@ public final class ChaosDevice: Sendable {
         }
     }
 
+    /// A token as the identity provider issues it: by its clock (the machine's, the same as the
+    /// server's), not the device's, which the run moves.
     static func token(for user: String, lifetime: Int64) -> String {
-        let now = Int64(Date().timeIntervalSince1970)
-        return AuthToken.emulatorToken(uid: user, issuedAt: now, lifetime: lifetime)
+        AuthToken.emulatorToken(uid: user, issuedAt: UnixTime.now().secondsSince1970, lifetime: lifetime)
     }
 
     /// The device's process dies: the link drops its sockets, nothing says goodbye.

@@ -122,7 +122,7 @@ public enum ChaosRun {
             try await hold(down)
             try await device.boot()
         case .clockJump(let milliseconds):
-            device.clock.shift(byMs: milliseconds)
+            device.clock.shift(by: .milliseconds(milliseconds))
         case .credentialExpiry(let seconds):
             device.expireCredential()
             try await hold(seconds)

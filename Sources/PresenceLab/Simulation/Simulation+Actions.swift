@@ -9,7 +9,7 @@ extension Simulation {
     public func setNetwork(_ mode: LinkMode) {
         guard let device = thisDevice, device.link.mode != mode else { return }
         device.link.mode = mode
-        emit(.link(device: device.label, mode: mode))
+        emit(.link(device: device.label, mode: DeviceLink.Mode(mode)))
     }
 
     /// Switches this device's link between offline and up.
@@ -34,7 +34,7 @@ extension Simulation {
         let conditions = slow ? options.slowConditions : options.conditions
         do {
             try device.link.setConditions(conditions)
-            emit(.linkConditions(conditions))
+            emit(.linkConditions(conditions.description))
         } catch {
             emit(.notice("latency: \(error)"))
         }
@@ -62,11 +62,11 @@ extension Simulation {
             .runTransactionBlock(named: Self.tapTransaction)
     }
 
-    /// Moves this device's clock by `deltaMs` (its client notices at its next clock sample).
-    public func shiftClock(byMs deltaMs: Int64) {
+    /// Moves this device's clock by `delta` (its client notices at its next clock sample).
+    public func shiftClock(by delta: Duration) {
         guard let device = thisDevice else { return }
-        device.clock.shift(byMs: deltaMs)
-        emit(.clock(offsetMs: device.clock.offsetMs))
+        device.clock.shift(by: delta)
+        emit(.clock(offset: device.clock.offset))
     }
 
     /// Sends this device's refused write `id` again, at the end of its queue.
@@ -102,9 +102,10 @@ extension Simulation {
             return state.credentialExpired
         }
         if expire {
-            let issuedAt = device.clock.now() / 1000 - 3_660
+            // Issued an hour and a minute ago, for an hour: expired a minute ago.
+            let issuedAt = device.clock.now().secondsSince1970 - 3_660
             let token = AuthToken.emulatorToken(uid: device.user, issuedAt: issuedAt, lifetime: 3_600)
-            state.withLock { $0.credentialExpiresAt = (issuedAt + 3_600) * 1000 }
+            state.withLock { $0.credentialExpiresAt = UnixTime(secondsSince1970: issuedAt + 3_600) }
             device.database.setCredential(.idToken(token))
         } else {
             signIn(device)
@@ -150,7 +151,7 @@ extension Simulation {
         let device = devices[step.device]
         guard !device.isCrashed else { return nil }
         population.apply(step)
-        if case .network(let mode) = step.action { emit(.link(device: device.label, mode: mode)) }
+        if case .network(let mode) = step.action { emit(.link(device: device.label, mode: DeviceLink.Mode(mode))) }
         return (device.label, step.action)
     }
 

@@ -1,11 +1,12 @@
 import RTDBClient
+import RTDBCore
 import RTDBWire
 
 extension Simulation {
     /// How long this device's ID tokens last, as Firebase Auth's do.
-    static let credentialLifetimeSeconds: Int64 = 3_600
+    static let credentialLifetime: Duration = .seconds(3_600)
     /// How long before expiry a token is replaced, as Firebase Auth refreshes them.
-    static let credentialRefreshMarginSeconds: Int64 = 300
+    static let credentialRefreshMargin: Duration = .seconds(300)
 
     /// Signs this device in with an hour-long ID token for its user and keeps it fresh: a new one
     /// five minutes before it expires, unless the credential was expired on purpose (`a`).
@@ -16,14 +17,16 @@ extension Simulation {
     ///
     /// The renewal waits on ``SimulationOptions/timers``.
     func signIn(_ device: SimulatedDevice, renewal: Bool = false) {
-        let issuedAt = device.clock.now() / 1000
+        let issuedAt = UnixTime(secondsSince1970: device.clock.now().secondsSince1970)
         let token = AuthToken.emulatorToken(
-            uid: device.user, issuedAt: issuedAt, lifetime: Self.credentialLifetimeSeconds)
-        let refreshIn = Self.credentialLifetimeSeconds - Self.credentialRefreshMarginSeconds
-        let renewalDue = Self.sleeper(until: .seconds(refreshIn), on: options.timers)
+            uid: device.user, issuedAt: issuedAt.secondsSince1970,
+            lifetime: Self.credentialLifetime.wholeMilliseconds / 1000)
+        let expiresAt = issuedAt + Self.credentialLifetime
+        let renewalDue = TimerDeadline(
+            after: Self.credentialLifetime - Self.credentialRefreshMargin, on: options.timers)
         let refresh = Task { [weak self] in
             do {
-                try await renewalDue()
+                try await renewalDue.wait()
             } catch {
                 return  // cancelled: signed in again or expired on purpose meanwhile, or stopped
             }
@@ -32,22 +35,13 @@ extension Simulation {
         }
         let previous = state.withLock { state in
             defer {
-                state.credentialExpiresAt = (issuedAt + Self.credentialLifetimeSeconds) * 1000
+                state.credentialExpiresAt = expiresAt
                 state.credentialRefresh = refresh
             }
             return state.credentialRefresh
         }
         previous?.cancel()
         device.database.setCredential(.idToken(token))
-        if renewal { emit(.credentialRenewed(expiresAt: (issuedAt + Self.credentialLifetimeSeconds) * 1000)) }
-    }
-
-    /// Sleeps until `delay` after now on `clock`, the deadline fixed when this is called rather
-    /// than when a task gets round to sleeping (so a test that moves time on at once is seen).
-    private static func sleeper<C: Clock<Duration>>(until delay: Duration, on clock: C)
-        -> @Sendable () async throws -> Void
-    {
-        let deadline = clock.now.advanced(by: delay)
-        return { try await clock.sleep(until: deadline, tolerance: nil) }
+        if renewal { emit(.credentialRenewed(expiresAt: expiresAt)) }
     }
 }

@@ -1,6 +1,6 @@
-import Foundation
 import LinkSim
 import RTDBClient
+import RTDBCore
 
 extension Simulation {
     /// Everything the dashboard's panes show, now.
@@ -12,28 +12,28 @@ extension Simulation {
         let server = embedded == nil ? "\(target)" : "embedded \(target)"
         // One read of each device's status serves both its silence and its clock.
         let table = embedded?.server.connections
-        var silence: [String: Int64] = [:]
+        var silence: [String: Duration] = [:]
         var clocks: [SimulationSnapshot.DeviceClock] = []
         for device in devices + [thisDevice].compactMap({ $0 }) {
             let status = device.database.connectionStatus
             if let table, let key = device.session.entryKey, case .connected(let sessionID) = status.phase,
                 let info = table[sessionID]
             {
-                silence[key] = max(0, now - info.lastHeardAt)
+                silence[key] = max(.zero, now - info.lastHeardAt)
             }
             if device !== thisDevice, !device.isCrashed {
                 clocks.append(
                     SimulationSnapshot.DeviceClock(
-                        label: device.label, injectedOffsetMs: device.clock.offsetMs,
-                        estimatedOffsetMs: status.clockSkew?.offsetMs))
+                        label: device.label, injectedOffset: device.clock.offset,
+                        estimatedOffset: status.clockSkew?.offset))
             }
         }
         var snapshot = SimulationSnapshot(
             takenAt: now, server: server,
             heartbeatTimeout: embedded == nil ? nil : options.heartbeatTimeout,
-            thisDevice: thisDeviceSnapshot(), users: users, silenceMs: silence, ownEntryKeys: ownEntryKeys,
+            thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
-        snapshot.presenceFeed = watcher.connectionStatus
+        snapshot.presenceFeed = DeviceConnection(watcher.connectionStatus)
         snapshot.enforcesPresenceRules = embedded != nil
         snapshot.staleAfter = max(
             snapshot.heartbeatTimeout ?? .seconds(15), Self.feedPingInterval * 3 + Self.feedPingGrace)
@@ -50,8 +50,9 @@ extension Simulation {
         status.phase = Self.explained(status.phase, link: link)
         return SimulationSnapshot.ThisDevice(
             user: device.user, device: device.name, entryKey: device.session.entryKey,
-            status: status, link: link, isSlow: slow,
-            clockOffsetMs: device.clock.offsetMs, pendingWrites: pending, deadLetters: dead,
+            status: DeviceConnection(status), link: DeviceLink(link), isSlow: slow,
+            clockOffset: device.clock.offset, pendingWrites: pending.map(QueuedWrite.init),
+            deadLetters: dead.map(QueuedWrite.init),
             credentialExpired: expired, credentialExpiresAt: expiresAt)
     }
 

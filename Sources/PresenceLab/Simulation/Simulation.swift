@@ -38,8 +38,8 @@ public final class Simulation: Sendable {
         var deadLetters: [DeadLetter] = []
         var isSlow = false
         var credentialExpired = false
-        /// When this device's credential expires, ms since the epoch (nil: never).
-        var credentialExpiresAt: Int64?
+        /// When this device's credential expires (nil: never).
+        var credentialExpiresAt: UnixTime?
         var credentialRefresh: Task<Void, Never>?
         var random: SeededRandom
         var scenario: ScenarioGenerator
@@ -77,7 +77,7 @@ public final class Simulation: Sendable {
         let population = try await Population(
             host: target.host, port: target.port, namespace: target.namespace, users: options.users,
             devicesPerUser: options.devicesPerUser, conditions: options.conditions, seed: options.seed,
-            retryPolicy: options.retryPolicy, clockSpreadMs: options.clockSpreadMs, root: options.presencePath,
+            retryPolicy: options.retryPolicy, clockSpread: options.clockSpread, root: options.presencePath,
             logger: logger)
         let simulation = Simulation(
             options: options, target: target, embedded: embedded, population: population, thisDevice: thisDevice,
@@ -177,7 +177,9 @@ public final class Simulation: Sendable {
                 defer { state.phase = status.phase }
                 return state.phase != status.phase
             }
-            if changed { emit(.connection(Self.explained(status.phase, link: device.link.stats))) }
+            if changed {
+                emit(.connection(DeviceConnection.Phase(Self.explained(status.phase, link: device.link.stats))))
+            }
         }
         device.database.observePendingWrites { [weak self] queue in self?.pendingWritesChanged(queue) }
         // Registered at every start, so a tap left unfinished by an earlier run resumes now.
@@ -213,7 +215,7 @@ public final class Simulation: Sendable {
             return (acknowledged.count, refused, depthChanged)
         }
         if acknowledged > 0 { emit(.acknowledged(count: acknowledged)) }
-        for letter in refused { emit(.deadLetter(letter)) }
+        for letter in refused { emit(.deadLetter(QueuedWrite(letter))) }
         if depthChanged { emit(.queue(depth: queue.count)) }
     }
 

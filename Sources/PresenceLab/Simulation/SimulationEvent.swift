@@ -1,35 +1,33 @@
-import Foundation
-import LinkSim
 import Presence
-import RTDBClient
+import RTDBCore
 
 /// Something that happened in a ``Simulation``, as a timeline shows it.
 public struct SimulationEvent: Sendable, Equatable {
     /// What happened.
     public enum Kind: Sendable, Equatable {
         /// A device's link changed mode (`device` is a label such as `sam/phone`, or this device's).
-        case link(device: String, mode: LinkMode)
-        /// This device's link switched conditions.
-        case linkConditions(LinkConditions)
+        case link(device: String, mode: DeviceLink.Mode)
+        /// This device's link switched conditions (as they read).
+        case linkConditions(String)
         /// This device's connection changed phase.
-        case connection(ConnectionPhase)
+        case connection(DeviceConnection.Phase)
         /// The presence tree changed.
         case presence(PresenceChange)
         /// This device's write queue changed depth.
         case queue(depth: Int)
-        /// This device's clock was moved; `offsetMs` is its offset from the machine's now.
-        case clock(offsetMs: Int64)
+        /// This device's clock was moved; `offset` is its offset from the machine's now.
+        case clock(offset: Duration)
         /// The server acknowledged this many of this device's writes.
         case acknowledged(count: Int)
         /// One of this device's transactions ended.
         case transaction(path: String, TransactionOutcome)
-        /// The server refused one of this device's writes.
-        case deadLetter(DeadLetter)
+        /// The server refused one of this device's writes (in the refused state).
+        case deadLetter(QueuedWrite)
         /// This device's credential changed (`expired` or signed in).
         case credential(expired: Bool)
         /// This device's credential was replaced before it expired; the new one expires at
-        /// `expiresAt` (ms since the epoch).
-        case credentialRenewed(expiresAt: Int64)
+        /// `expiresAt`.
+        case credentialRenewed(expiresAt: UnixTime)
         /// A simulated device was added.
         case deviceAdded(String)
         /// A simulated device crashed.
@@ -48,14 +46,14 @@ public struct SimulationEvent: Sendable, Equatable {
         case failed(String)
     }
 
-    /// When it happened, ms since the epoch, on the simulation's wall clock
-    /// (``SimulationOptions/wallClock``), as its snapshots are stamped.
-    public var at: Int64
+    /// When it happened, on the simulation's wall clock (``SimulationOptions/wallClock``), as its
+    /// snapshots are stamped.
+    public var at: UnixTime
     /// What happened.
     public var kind: Kind
 
     /// Makes an event.
-    public init(at: Int64, _ kind: Kind) {
+    public init(at: UnixTime, _ kind: Kind) {
         self.at = at
         self.kind = kind
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkSim
 import RTDBClient
+import RTDBCore
 
 /// What a ``Simulation`` runs: which server, this device, and the simulated population.
 public struct SimulationOptions: Sendable {
@@ -53,7 +54,7 @@ public struct SimulationOptions: Sendable {
     /// The conditions `toggleLatency` switches this device's link to.
     public var slowConditions = LinkConditions(latency: .milliseconds(400), jitter: .milliseconds(100))
     /// Each simulated device's clock is off by up to this much either way.
-    public var clockSpreadMs: Int64 = 1_500
+    public var clockSpread: Duration = .milliseconds(1_500)
     /// Every client's reconnection policy.
     public var retryPolicy: RetryPolicy = {
         // A connect attempt swallowed by a blackhole is given up after 5 s (30 s in the SDKs), so
@@ -67,8 +68,8 @@ public struct SimulationOptions: Sendable {
     /// pass a clock they move by hand.
     public var timers: any Clock<Duration> = ContinuousClock()
 
-    /// The wall clock snapshots are stamped with, ms since the epoch (tests pass one they move).
-    public var wallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    /// The wall clock snapshots are stamped with (tests pass one they move).
+    public var wallClock: WallClock = { UnixTime.now() }
 
     /// The defaults: an embedded in-memory server, this device, 8 users × 2 devices on Wi-Fi.
     public init() {}

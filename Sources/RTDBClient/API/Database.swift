@@ -24,7 +24,7 @@ public final class Database: Sendable {
     /// Where callbacks run.
     public let callbackQueue: DispatchQueue
     let transport: any Transport
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     let timers: any Clock<Duration>
     let logger: Logger
     private let state = Mutex(State())
@@ -60,7 +60,7 @@ public final class Database: Sendable {
     ///   - callbackQueue: Where callbacks run.
     public init(
         url: String, transport: any Transport = WebSocketTransport(),
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
+        clock: @escaping WallClock = { UnixTime.now() },
         timers: any Clock<Duration> = ContinuousClock(),
         callbackQueue: DispatchQueue? = nil, logger: Logger = Logger(label: "presencetop.client")
     ) {
@@ -192,7 +192,7 @@ public final class Database: Sendable {
         let repo = repo
         var status = repo.statusSnapshot.withLock { $0 }
         let heard = repo.connection.lastHeard.load(ordering: .relaxed)
-        status.lastHeardAt = heard > 0 ? heard : nil
+        status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
         return status
     }
 

@@ -1,3 +1,5 @@
+import RTDBCore
+
 /// Where a client's connection stands, in more detail than `.info/connected`.
 public enum ConnectionPhase: Sendable, Hashable {
     /// Not connected and not trying: `goOffline()`, or before the first connect.
@@ -6,8 +8,9 @@ public enum ConnectionPhase: Sendable, Hashable {
     case connecting(attempt: Int)
     /// Handshake done: `.info/connected` is true.
     case connected(sessionID: String)
-    /// Disconnected; the next attempt is scheduled at `retryAt` (ms since the epoch, local clock).
-    case waitingToRetry(attempt: Int, retryAt: Int64, reason: String)
+    /// Disconnected; the next attempt is scheduled at `retryAt` (local clock; nil: not scheduled,
+    /// the server asked it to stay away).
+    case waitingToRetry(attempt: Int, retryAt: UnixTime?, reason: String)
 
     /// Whether the handshake is done (what `.info/connected` says).
     public var isConnected: Bool {
@@ -18,17 +21,17 @@ public enum ConnectionPhase: Sendable, Hashable {
 
 /// An estimate of how far the local clock is from the server's, with its error bound.
 public struct ClockSkewEstimate: Sendable, Hashable {
-    /// Server time minus local time, in ms, compensated for half the round trip.
-    public var offsetMs: Double
-    /// The estimate is within ± this many ms (half the round trip of the sample used).
-    public var errorBoundMs: Double
+    /// Server time minus local time, compensated for half the round trip.
+    public var offset: Duration
+    /// The estimate is within ± this much (half the round trip of the sample used).
+    public var errorBound: Duration
     /// How many samples the estimate has seen.
     public var samples: Int
 
     /// Makes an estimate.
-    public init(offsetMs: Double, errorBoundMs: Double, samples: Int) {
-        self.offsetMs = offsetMs
-        self.errorBoundMs = errorBoundMs
+    public init(offset: Duration, errorBound: Duration, samples: Int) {
+        self.offset = offset
+        self.errorBound = errorBound
         self.samples = samples
     }
 }
@@ -37,27 +40,28 @@ public struct ClockSkewEstimate: Sendable, Hashable {
 public struct ConnectionStatus: Sendable, Hashable {
     /// Where the connection stands.
     public var phase: ConnectionPhase
-    /// The SDK-style offset: handshake `ts` minus local time at receipt, ms.
-    public var serverTimeOffsetMs: Int64
+    /// The SDK-style offset: handshake `ts` minus local time at receipt (whole milliseconds, as
+    /// `.info/serverTimeOffset` has it).
+    public var serverTimeOffset: Duration
     /// The round-trip-compensated skew estimate, once a sample exists.
     public var clockSkew: ClockSkewEstimate?
-    /// The last measured round trip, ms.
-    public var lastRoundTripMs: Double?
-    /// When the current connection was established (local ms), if connected.
-    public var connectedAt: Int64?
-    /// When anything last arrived from the server (local ms), if anything has: under a blackhole
+    /// The last measured round trip.
+    public var lastRoundTrip: Duration?
+    /// When the current connection was established (local clock), if connected.
+    public var connectedAt: UnixTime?
+    /// When anything last arrived from the server (local clock), if anything has: under a blackhole
     /// the connection still looks open while this stops moving.
-    public var lastHeardAt: Int64?
+    public var lastHeardAt: UnixTime?
 
     /// Makes a status.
     public init(
-        phase: ConnectionPhase, serverTimeOffsetMs: Int64, clockSkew: ClockSkewEstimate? = nil,
-        lastRoundTripMs: Double? = nil, connectedAt: Int64? = nil, lastHeardAt: Int64? = nil
+        phase: ConnectionPhase, serverTimeOffset: Duration = .zero, clockSkew: ClockSkewEstimate? = nil,
+        lastRoundTrip: Duration? = nil, connectedAt: UnixTime? = nil, lastHeardAt: UnixTime? = nil
     ) {
         self.phase = phase
-        self.serverTimeOffsetMs = serverTimeOffsetMs
+        self.serverTimeOffset = serverTimeOffset
         self.clockSkew = clockSkew
-        self.lastRoundTripMs = lastRoundTripMs
+        self.lastRoundTrip = lastRoundTrip
         self.connectedAt = connectedAt
         self.lastHeardAt = lastHeardAt
     }

@@ -58,9 +58,9 @@ extension PersistentConnection {
     func restoreState() {
         awaitingAuthAnswer = false
         if let authCredential {
-            if let expiry = authExpiresAt, expiry <= clock() + status.serverTimeOffsetMs {
+            if let expiry = authExpiresAt, expiry <= clock() + status.serverTimeOffset {
                 writesPausedReason =
-                    "the credential expired at \(Self.format(expiry)); set a new one to send queued writes"
+                    "the credential expired at \(expiry); set a new one to send queued writes"
             } else {
                 awaitingAuthAnswer = true
                 sendAuth(authCredential)
@@ -83,7 +83,8 @@ extension PersistentConnection {
     /// wait for the server's answer to the new credential.
     func setAuth(_ credential: String?) {
         authCredential = credential
-        authExpiresAt = credential.flatMap { try? AuthToken(credential: $0) }?.expiresAt.map { $0 * 1000 }
+        authExpiresAt = credential.flatMap { try? AuthToken(credential: $0) }?.expiresAt.map(
+            UnixTime.init(secondsSince1970:))
         if credential == nil { writesPausedReason = nil }
         guard isReady else { return }
         if let credential {
@@ -123,10 +124,6 @@ extension PersistentConnection {
 
     /// Whether writes may go out now: connected, not paused, and no credential's answer awaited.
     var canSendPuts: Bool { isReady && writesPausedReason == nil && !awaitingAuthAnswer }
-
-    static func format(_ ms: Int64) -> String {
-        Date(timeIntervalSince1970: Double(ms) / 1000).formatted(.iso8601)
-    }
 
     // MARK: - Listens
 

@@ -7,7 +7,7 @@ import Synchronization
 
 /// What the connection tells the repo, always on the repo's queue.
 protocol PersistentConnectionDelegate: AnyObject {
-    func connectionDidConnect(sessionID: String, serverTimeOffset: Int64)
+    func connectionDidConnect(sessionID: String, serverTimeOffset: Duration)
     func connectionDidDisconnect()
     func connectionDidReceive(_ push: ServerPush)
     func connectionStatusDidChange(_ status: ConnectionStatus)
@@ -38,7 +38,7 @@ final class PersistentConnection: @unchecked Sendable {
     let baseURL: String
     let namespace: String
     let transport: any Transport
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     /// What the connect timeout, the back-off and the keepalive sleep on.
     let timers: any Clock<Duration>
     let retryPolicy: RetryPolicy
@@ -52,7 +52,7 @@ final class PersistentConnection: @unchecked Sendable {
     /// Set by `shutDown()`: the instance was closed and never connects again.
     private var isShutDown = false
     private var failures = 0
-    private var connectStartedAt: Int64 = 0
+    private var connectStartedAt = UnixTime.epoch
     private var lastSessionID: String?
     var requestNumber = 0
     var callbacks: [Int: (WireStatus, JSONValue) -> Void] = [:]
@@ -67,8 +67,8 @@ final class PersistentConnection: @unchecked Sendable {
     /// out, the rules would refuse them, and the entry they protect would become a ghost).
     var heldOnDisconnects: [QueuedRequest] = []
     var authCredential: String?
-    /// When the credential expires (ms since the epoch, server time), if it says.
-    var authExpiresAt: Int64?
+    /// When the credential expires (server time), if it says.
+    var authExpiresAt: UnixTime?
     /// Whether a new credential was sent on this connection and its answer has not come: writes
     /// wait for it, or they would be judged under a credential the server may refuse.
     var awaitingAuthAnswer = false
@@ -76,20 +76,19 @@ final class PersistentConnection: @unchecked Sendable {
     var writesPausedReason: String? {
         didSet { if writesPausedReason != oldValue { delegate?.connectionWritesPaused(writesPausedReason) } }
     }
-    private var lastActivity: Int64 = 0 {
-        didSet { lastHeard.store(lastActivity, ordering: .relaxed) }
+    private var lastActivity = UnixTime.epoch {
+        didSet { lastHeard.store(lastActivity.millisecondsSince1970, ordering: .relaxed) }
     }
     /// ``lastActivity`` for readers on other threads (the status snapshot reads it; publishing
-    /// every frame to observers would cost more than it tells).
+    /// every frame to observers would cost more than it tells), ms since the epoch.
     let lastHeard = Atomic<Int64>(0)
-    private var pingSentAt: Int64?
-    private var skewSamples: [(offset: Double, roundTrip: Double)] = []
-    private(set) var status = ConnectionStatus(
-        phase: .offline, serverTimeOffsetMs: 0, clockSkew: nil, lastRoundTripMs: nil, connectedAt: nil)
+    private var pingSentAt: UnixTime?
+    private var skewSamples: [(offset: Duration, roundTrip: Duration)] = []
+    private(set) var status = ConnectionStatus(phase: .offline)
 
     init(
         queue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
-        clock: @escaping @Sendable () -> Int64, timers: any Clock<Duration> = ContinuousClock(),
+        clock: @escaping WallClock, timers: any Clock<Duration> = ContinuousClock(),
         retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.queue = queue
@@ -165,7 +164,7 @@ final class PersistentConnection: @unchecked Sendable {
             self.generation += 1
             self.connection?.close()
             self.connection = nil
-            self.scheduleReconnect(reason: "no answer from the server within \(Int64(timeout / .milliseconds(1))) ms")
+            self.scheduleReconnect(reason: "no answer from the server within \(timeout.wholeMilliseconds) ms")
         }
         setPhase(.connecting(attempt: failures + 1))
         var url = "\(baseURL)/.ws?v=5&ns=\(namespace)"
@@ -213,7 +212,7 @@ final class PersistentConnection: @unchecked Sendable {
             handlePong(serverTime: serverTime)
         case .control(.shutdown(let reason)):
             interrupt()
-            setPhase(.waitingToRetry(attempt: failures, retryAt: Int64.max, reason: "server shutdown: \(reason)"))
+            setPhase(.waitingToRetry(attempt: failures, retryAt: nil, reason: "server shutdown: \(reason)"))
         case .control(.reset):
             connection?.close()
         case .control:
@@ -237,17 +236,17 @@ final class PersistentConnection: @unchecked Sendable {
         isReady = true
         scheduleKeepalive(generation: generation)
         lastSessionID = hello.sessionID
-        let roundTrip = Double(now - connectStartedAt)
-        status.serverTimeOffsetMs = hello.timestamp - now
+        let serverTime = UnixTime(millisecondsSince1970: hello.timestamp)
+        status.serverTimeOffset = serverTime - now
         status.connectedAt = now
-        addSkewSample(serverTime: hello.timestamp, sentAt: connectStartedAt, receivedAt: now)
-        status.lastRoundTripMs = roundTrip
+        addSkewSample(serverTime: serverTime, sentAt: connectStartedAt, receivedAt: now)
+        status.lastRoundTrip = now - connectStartedAt
         setPhase(.connected(sessionID: hello.sessionID))
         // Auth, listens and onDisconnect operations go out before the delegate hands over writes
         // restored from disk: sent first, they reached the server signed out, and the rules
         // refused a whole queue that survived a restart.
         restoreState()
-        delegate?.connectionDidConnect(sessionID: hello.sessionID, serverTimeOffset: hello.timestamp - now)
+        delegate?.connectionDidConnect(sessionID: hello.sessionID, serverTimeOffset: serverTime - now)
         sendPing()
     }
 
@@ -273,7 +272,7 @@ final class PersistentConnection: @unchecked Sendable {
             }
         }
         outstandingPuts = kept
-        if let connectedAt = status.connectedAt, .milliseconds(clock() - connectedAt) >= retryPolicy.resetAfter {
+        if let connectedAt = status.connectedAt, clock() - connectedAt >= retryPolicy.resetAfter {
             failures = 0
         }
         status.connectedAt = nil
@@ -284,11 +283,11 @@ final class PersistentConnection: @unchecked Sendable {
         guard !interrupted else { return }
         failures += 1
         // Whole milliseconds, so that the wait is exactly the one `retryAt` shows.
-        let delayMs = Int64(
-            retryPolicy.delay(afterFailures: failures, random: Double.random(in: 0..<1)) / .milliseconds(1))
-        let retryAt = clock() + delayMs
+        let delay = Duration.milliseconds(
+            retryPolicy.delay(afterFailures: failures, random: Double.random(in: 0..<1)).wholeMilliseconds)
+        let retryAt = clock() + delay
         let current = generation
-        after(.milliseconds(delayMs)) { [weak self] in
+        after(delay) { [weak self] in
             guard let self, self.generation == current, !self.interrupted else { return }
             self.establishConnection()
         }
@@ -305,8 +304,9 @@ final class PersistentConnection: @unchecked Sendable {
     private func scheduleKeepalive(generation current: Int) {
         after(retryPolicy.pingInterval) { [weak self] in
             guard let self, self.generation == current, self.isReady else { return }
-            let silence = WireFraming.keepaliveAfter / .milliseconds(1)
-            if Double(self.clock() - self.lastActivity) >= silence { self.connection?.send(WireFraming.keepalive) }
+            if self.clock() - self.lastActivity >= WireFraming.keepaliveAfter {
+                self.connection?.send(WireFraming.keepalive)
+            }
             self.sendPing()
             self.scheduleKeepalive(generation: current)
         }
@@ -322,8 +322,10 @@ final class PersistentConnection: @unchecked Sendable {
         guard let sentAt = pingSentAt else { return }
         pingSentAt = nil
         let now = clock()
-        status.lastRoundTripMs = Double(now - sentAt)
-        if let serverTime { addSkewSample(serverTime: serverTime, sentAt: sentAt, receivedAt: now) }
+        status.lastRoundTrip = now - sentAt
+        if let serverTime {
+            addSkewSample(serverTime: UnixTime(millisecondsSince1970: serverTime), sentAt: sentAt, receivedAt: now)
+        }
         delegate?.connectionStatusDidChange(status)
     }
 
@@ -332,19 +334,19 @@ final class PersistentConnection: @unchecked Sendable {
     /// A sample whose interval (offset ± half its round trip) does not overlap the current best's
     /// means a clock stepped (the user set it, or NTP did): the older samples describe a clock
     /// that no longer exists and are dropped.
-    private func addSkewSample(serverTime: Int64, sentAt: Int64, receivedAt: Int64) {
-        let roundTrip = Double(receivedAt - sentAt)
-        let offset = Double(serverTime) - (Double(sentAt) + roundTrip / 2)
+    private func addSkewSample(serverTime: UnixTime, sentAt: UnixTime, receivedAt: UnixTime) {
+        let roundTrip = receivedAt - sentAt
+        let offset = (serverTime - sentAt) - roundTrip / 2
         if let best = skewSamples.min(by: { $0.roundTrip < $1.roundTrip }),
-            abs(best.offset - offset) > (best.roundTrip + roundTrip) / 2 + 1
+            max(best.offset - offset, offset - best.offset) > (best.roundTrip + roundTrip) / 2 + .milliseconds(1)
         {
             skewSamples.removeAll()
         }
         skewSamples.append((offset, roundTrip))
         if skewSamples.count > 8 { skewSamples.removeFirst() }
-        let best = skewSamples.min { $0.roundTrip < $1.roundTrip }!
+        guard let best = skewSamples.min(by: { $0.roundTrip < $1.roundTrip }) else { return }
         status.clockSkew = ClockSkewEstimate(
-            offsetMs: best.offset, errorBoundMs: best.roundTrip / 2,
+            offset: best.offset, errorBound: best.roundTrip / 2,
             samples: (status.clockSkew?.samples ?? 0) + 1)
     }
 }

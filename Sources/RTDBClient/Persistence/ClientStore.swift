@@ -100,7 +100,7 @@ final class ClientStore: Sendable {
                     "INSERT INTO writes (id, kind, path, data, name, enqueued_at, attempts) VALUES (?, ?, ?, ?, ?, ?, ?)"
             ).execute(arguments: [
                 write.id, write.kind.rawValue, write.path.description, dataText ?? write.data.jsonString, write.name,
-                write.enqueuedAt, write.attempts,
+                write.enqueuedAt.millisecondsSince1970, write.attempts,
             ])
             try ClientStore.noteWriteID(write.id, in: db)
         }
@@ -162,13 +162,13 @@ final class ClientStore: Sendable {
                     StoredWrite(
                         id: row.int(0), kind: PendingWrite.Kind(rawValue: row.string(1)) ?? .set,
                         path: Path(utf8: row.bytes(2)), dataText: row.string(3), name: row.optionalString(4),
-                        enqueuedAt: Int64(row.int(5)), attempts: row.int(6)))
+                        enqueuedAt: UnixTime(millisecondsSince1970: Int64(row.int(5))), attempts: row.int(6)))
             }
             return rows
         }
     }
 
-    func insertDeadLetter(_ letter: StoredWrite, failedAt: Int64, status: String, reason: String) throws {
+    func insertDeadLetter(_ letter: StoredWrite, failedAt: UnixTime, status: String, reason: String) throws {
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -178,7 +178,8 @@ final class ClientStore: Sendable {
                     """,
                 arguments: [
                     letter.id, letter.kind.rawValue, letter.path.description, letter.data.jsonString, letter.name,
-                    letter.enqueuedAt, letter.attempts, failedAt, status, reason,
+                    letter.enqueuedAt.millisecondsSince1970, letter.attempts, failedAt.millisecondsSince1970, status,
+                    reason,
                 ])
         }
     }
@@ -187,10 +188,13 @@ final class ClientStore: Sendable {
         try queue.write { db in try db.execute(sql: "DELETE FROM dead_letters WHERE id = ?", arguments: [id]) }
     }
 
-    func loadDeadLetters() throws -> [(write: StoredWrite, failedAt: Int64, status: String, reason: String)] {
+    func loadDeadLetters() throws -> [(write: StoredWrite, failedAt: UnixTime, status: String, reason: String)] {
         try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM dead_letters ORDER BY id").map { row in
-                (try StoredWrite(row: row), row["failed_at"], row["status"], row["reason"])
+                (
+                    try StoredWrite(row: row), UnixTime(millisecondsSince1970: row["failed_at"]), row["status"],
+                    row["reason"]
+                )
             }
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import RTDBCore
 import RTDBWire
 
 /// A write the server refused, kept with the server's reason instead of being dropped.
@@ -10,10 +10,10 @@ public struct DeadLetter: Sendable, Hashable, Identifiable {
     /// The server's explanation.
     public var reason: String
     /// When the server refused it.
-    public var failedAt: Date
+    public var failedAt: UnixTime
 
     /// Makes a dead letter.
-    public init(write: PendingWrite, status: WireStatus, reason: String, failedAt: Date) {
+    public init(write: PendingWrite, status: WireStatus, reason: String, failedAt: UnixTime) {
         self.write = write
         self.status = status
         self.reason = reason

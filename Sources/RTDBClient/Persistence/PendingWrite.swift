@@ -1,4 +1,4 @@
-import Foundation
+import RTDBCore
 
 /// A write waiting for the server's acknowledgement (no Firebase SDK shows these).
 public struct PendingWrite: Sendable, Hashable, Identifiable {
@@ -33,7 +33,7 @@ public struct PendingWrite: Sendable, Hashable, Identifiable {
     /// The size of its data as JSON, in bytes.
     public var bytes: Int
     /// When the app made it.
-    public var enqueuedAt: Date
+    public var enqueuedAt: UnixTime
     /// How many times it has been sent.
     public var attempts: Int
     /// Queued, in flight, or paused.
@@ -43,7 +43,7 @@ public struct PendingWrite: Sendable, Hashable, Identifiable {
 
     /// Makes a pending write (the engine makes them; dashboards and tests show them).
     public init(
-        id: Int, kind: Kind, path: String, bytes: Int, enqueuedAt: Date, attempts: Int, state: State,
+        id: Int, kind: Kind, path: String, bytes: Int, enqueuedAt: UnixTime, attempts: Int, state: State,
         transactionName: String? = nil
     ) {
         self.id = id

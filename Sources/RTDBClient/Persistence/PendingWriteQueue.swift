@@ -20,7 +20,7 @@ final class PendingWriteQueue {
         var bytes: Int
         var status: WireStatus
         var reason: String
-        var failedAt: Int64
+        var failedAt: UnixTime
     }
 
     /// The writes by id, with `order` keeping their order.
@@ -161,7 +161,7 @@ final class PendingWriteQueue {
     }
 
     /// The server refused the write: it moves to the dead letters with the reason.
-    func deadLetter(_ id: Int, status: WireStatus, reason: String, at time: Int64) {
+    func deadLetter(_ id: Int, status: WireStatus, reason: String, at time: UnixTime) {
         guard let entry = take(id) else { return }
         do {
             try store?.insertDeadLetter(entry.write, failedAt: time, status: status.rawValue, reason: reason)
@@ -223,7 +223,7 @@ final class PendingWriteQueue {
             DeadLetter(
                 write: Self.publicView(of: letter.write, bytes: letter.bytes, state: .queued),
                 status: letter.status, reason: letter.reason,
-                failedAt: Date(timeIntervalSince1970: Double(letter.failedAt) / 1000))
+                failedAt: letter.failedAt)
         }
     }
 
@@ -231,7 +231,7 @@ final class PendingWriteQueue {
     private static func publicView(of write: StoredWrite, bytes: Int, state: PendingWrite.State) -> PendingWrite {
         PendingWrite(
             id: write.id, kind: write.kind, path: write.path.description, bytes: bytes,
-            enqueuedAt: Date(timeIntervalSince1970: Double(write.enqueuedAt) / 1000), attempts: write.attempts,
+            enqueuedAt: write.enqueuedAt, attempts: write.attempts,
             state: state, transactionName: write.name)
     }
 }

@@ -75,7 +75,7 @@ extension PersistenceManager {
             CacheReport.TrackedQueryInfo(
                 path: query.query.path.description, query: query.query.queryIdentifier, complete: query.complete,
                 active: query.active, keepSynced: keptSynced.contains(query.query),
-                lastUse: Date(timeIntervalSince1970: Double(query.lastUse) / 1000))
+                lastUse: UnixTime(millisecondsSince1970: query.lastUse))
         }
         let size = (try? store.serverCacheSize()) ?? 0
         return CacheReport(
@@ -101,7 +101,7 @@ public struct CacheReport: Sendable, Hashable {
         /// It is kept synced (never pruned).
         public var keepSynced: Bool
         /// When it was last used.
-        public var lastUse: Date
+        public var lastUse: UnixTime
     }
 
     /// Bytes used (stored JSON plus paths).

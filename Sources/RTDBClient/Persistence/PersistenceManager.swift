@@ -11,7 +11,7 @@ import RTDBCore
 /// is an optimisation, and the server has the data.
 final class PersistenceManager {
     let store: ClientStore
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     let logger: Logger
     let policy: CachePolicy
     /// Tracked queries by path, then by query identifier.
@@ -28,7 +28,7 @@ final class PersistenceManager {
     static let readAheadLimit = 4
 
     init(
-        store: ClientStore, clock: @escaping @Sendable () -> Int64, policy: CachePolicy, logger: Logger,
+        store: ClientStore, clock: @escaping WallClock, policy: CachePolicy, logger: Logger,
         readAhead: ReadAhead = ReadAhead()
     ) throws {
         self.store = store
@@ -41,7 +41,7 @@ final class PersistenceManager {
             .sorted { $0.lastUse > $1.lastUse }.prefix(Self.readAheadLimit).map(\.query.path)
         readAhead.start(store, paths: wereActive)
         // Nothing is active until a listener says so in this run.
-        let now = clock()
+        let now = clock().millisecondsSince1970
         try store.resetActiveTrackedQueries(now: now)
         for var query in loaded {
             if query.active {
@@ -160,9 +160,11 @@ final class PersistenceManager {
         let query = Self.normalized(query)
         var row =
             trackedQuery(query)
-            ?? TrackedQuery(id: nextTrackedID, query: query, lastUse: clock(), complete: false, active: active)
+            ?? TrackedQuery(
+                id: nextTrackedID, query: query, lastUse: clock().millisecondsSince1970, complete: false, active: active
+            )
         if row.id == nextTrackedID { nextTrackedID += 1 }
-        row.lastUse = clock()
+        row.lastUse = clock().millisecondsSince1970
         row.active = active
         write("tracking \(query)") { db in try save(row, in: db) }
     }
@@ -194,7 +196,9 @@ final class PersistenceManager {
         guard !isQueryComplete(.default(path)) else { return }
         var row =
             trackedQuery(.default(path))
-            ?? TrackedQuery(id: nextTrackedID, query: .default(path), lastUse: clock(), complete: true, active: false)
+            ?? TrackedQuery(
+                id: nextTrackedID, query: .default(path), lastUse: clock().millisecondsSince1970, complete: true,
+                active: false)
         if row.id == nextTrackedID { nextTrackedID += 1 }
         row.complete = true
         try save(row, in: db)

@@ -13,7 +13,7 @@ struct StoredWrite: Sendable, Equatable {
     private var payload: Payload
     /// A named transaction's name.
     var name: String?
-    var enqueuedAt: Int64
+    var enqueuedAt: UnixTime
     var attempts: Int
 
     private enum Payload: Sendable {
@@ -55,12 +55,12 @@ struct StoredWrite: Sendable, Equatable {
         path = Path(row["path"] as String)
         payload = .json(try JSONParser.parse(row["data"] as String))
         name = row["name"]
-        enqueuedAt = row["enqueued_at"]
+        enqueuedAt = UnixTime(millisecondsSince1970: row["enqueued_at"])
         attempts = row["attempts"]
     }
 
     init(
-        id: Int, kind: PendingWrite.Kind, path: Path, data: JSONValue, name: String? = nil, enqueuedAt: Int64,
+        id: Int, kind: PendingWrite.Kind, path: Path, data: JSONValue, name: String? = nil, enqueuedAt: UnixTime,
         attempts: Int = 0
     ) {
         self.init(
@@ -70,7 +70,7 @@ struct StoredWrite: Sendable, Equatable {
 
     /// A write read from disk, its data left as text.
     init(
-        id: Int, kind: PendingWrite.Kind, path: Path, dataText: String, name: String?, enqueuedAt: Int64,
+        id: Int, kind: PendingWrite.Kind, path: Path, dataText: String, name: String?, enqueuedAt: UnixTime,
         attempts: Int
     ) {
         self.init(
@@ -79,7 +79,7 @@ struct StoredWrite: Sendable, Equatable {
     }
 
     private init(
-        id: Int, kind: PendingWrite.Kind, path: Path, payload: Payload, name: String?, enqueuedAt: Int64,
+        id: Int, kind: PendingWrite.Kind, path: Path, payload: Payload, name: String?, enqueuedAt: UnixTime,
         attempts: Int
     ) {
         self.id = id

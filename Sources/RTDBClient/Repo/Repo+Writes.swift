@@ -115,7 +115,7 @@ extension Repo {
 
     /// Resolves server values with the estimated server time (the data there only when needed:
     /// finding it means a pass over the pending writes).
-    func resolveLocally(_ node: Node, at path: Path, now: Int64? = nil) -> Node {
+    func resolveLocally(_ node: Node, at path: Path, now: UnixTime? = nil) -> Node {
         guard node.containsServerValues else { return node }
         return node.resolvingServerValues(existing: serverTree.calcCompleteEventCache(path), now: now ?? serverTime)
     }

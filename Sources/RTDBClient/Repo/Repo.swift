@@ -13,7 +13,7 @@ import Synchronization
 final class Repo: @unchecked Sendable {
     let queue: DispatchQueue
     let callbackQueue: DispatchQueue
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     let logger: Logger
     let connection: PersistentConnection
     let serverTree = SyncTree()
@@ -21,7 +21,7 @@ final class Repo: @unchecked Sendable {
     var nextWriteID = 1
     /// Identifies this client instance in idempotency keys (kept on disk with persistence).
     var instanceID = Repo.makeInstanceID()
-    var serverTimeOffset: Int64 = 0
+    var serverTimeOffset = Duration.zero
     var pushIDs = PushIDGenerator()
     var onDisconnectTree = SparseSnapshotTree()
     var infoData = Node.empty
@@ -58,12 +58,10 @@ final class Repo: @unchecked Sendable {
     /// Marks the repo's queue, to run work inline when already on it.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     var nextObserverID = 1
-    let statusSnapshot = Mutex(
-        ConnectionStatus(phase: .offline, serverTimeOffsetMs: 0, clockSkew: nil, lastRoundTripMs: nil, connectedAt: nil)
-    )
+    let statusSnapshot = Mutex(ConnectionStatus(phase: .offline))
 
     init(
-        baseURL: String, namespace: String, transport: any Transport, clock: @escaping @Sendable () -> Int64,
+        baseURL: String, namespace: String, transport: any Transport, clock: @escaping WallClock,
         timers: any Clock<Duration> = ContinuousClock(), callbackQueue: DispatchQueue, logger: Logger,
         connects: Bool = true, persistence: PersistenceSettings? = nil,
         retryPolicy: RetryPolicy = RetryPolicy()
@@ -98,8 +96,8 @@ final class Repo: @unchecked Sendable {
         attempt.map { "\(instanceID):\(writeID).\($0)" } ?? "\(instanceID):\(writeID)"
     }
 
-    /// The server's time as estimated here, ms.
-    var serverTime: Int64 { clock() + serverTimeOffset }
+    /// The server's time as estimated here.
+    var serverTime: UnixTime { clock() + serverTimeOffset }
 
     func nextPushID() -> String { pushIDs.next(now: serverTime) }
 
@@ -182,10 +180,10 @@ extension Repo: ListenProvider {
 }
 
 extension Repo: PersistentConnectionDelegate {
-    func connectionDidConnect(sessionID: String, serverTimeOffset: Int64) {
+    func connectionDidConnect(sessionID: String, serverTimeOffset: Duration) {
         handOverRestoredWrites()
         self.serverTimeOffset = serverTimeOffset
-        updateInfo(".info/serverTimeOffset", Node(.number(.int(serverTimeOffset))))
+        updateInfo(".info/serverTimeOffset", Node(.number(.int(serverTimeOffset.wholeMilliseconds))))
         updateInfo(".info/connected", Node(.bool(true)))
     }
 

@@ -19,7 +19,7 @@ extension Node {
     /// The server's form of ``resolvingServerValues(existing:now:)``.
     ///
     /// - Throws: ``ValidationError/nonFiniteResult(path:)`` naming the first such location below `path`.
-    public func resolvingServerValues(existing: Node, now: Int64, at path: Path) throws(ValidationError) -> Node {
+    public func resolvingServerValues(existing: Node, now: UnixTime, at path: Path) throws(ValidationError) -> Node {
         let resolved = resolvingServerValues(existing: existing, now: now)
         if let bad = firstNonFiniteResult(resolved, at: path) {
             throw .nonFiniteResult(path: bad.description)
@@ -51,8 +51,8 @@ extension Node {
     /// - Parameters:
     ///   - existing: The data currently at the same location; increments add to the number
     ///     found at their exact location in it.
-    ///   - now: The server time in milliseconds since the epoch.
-    public func resolvingServerValues(existing: Node, now: Int64) -> Node {
+    ///   - now: The server time.
+    public func resolvingServerValues(existing: Node, now: UnixTime) -> Node {
         if !containsServerValues { return self }
         var resolvedPriority = priority
         if case .serverValue(let serverValue)? = priority {

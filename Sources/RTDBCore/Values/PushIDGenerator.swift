@@ -17,9 +17,10 @@ public struct PushIDGenerator: Sendable {
         self.random = random
     }
 
-    /// The next id for the time `now` (milliseconds since the epoch, server-time estimate).
-    public mutating func next(now: Int64) -> String {
+    /// The next id for the time `now` (the server-time estimate).
+    public mutating func next(now: UnixTime) -> String {
         var bytes = [UInt8](repeating: 0, count: 20)
+        let now = now.millisecondsSince1970
         var time = now
         for position in stride(from: 7, through: 0, by: -1) {
             bytes[position] = PushIDGenerator.alphabet[Int(time & 63)]
@@ -41,7 +42,7 @@ public struct PushIDGenerator: Sendable {
     }
 
     /// The time encoded in the first eight characters of a push id, or nil if it is not one.
-    public static func timestamp(of id: String) -> Int64? {
+    public static func timestamp(of id: String) -> UnixTime? {
         let bytes = Array(id.utf8)
         guard bytes.count == 20 else { return nil }
         var time: Int64 = 0
@@ -49,6 +50,6 @@ public struct PushIDGenerator: Sendable {
             guard let digit = alphabet.firstIndex(of: byte) else { return nil }
             time = time << 6 | Int64(digit)
         }
-        return time
+        return UnixTime(millisecondsSince1970: time)
     }
 }

@@ -34,10 +34,10 @@ public enum ServerValuePlaceholder: Sendable, Hashable {
     }
 
     /// The resolved value, given the server time and the value currently at the location.
-    public func resolve(now: Int64, existing: LeafValue?) -> LeafValue {
+    public func resolve(now: UnixTime, existing: LeafValue?) -> LeafValue {
         switch self {
         case .timestamp:
-            return .number(.int(now))
+            return .number(.int(now.millisecondsSince1970))
         case .increment(let delta):
             if case .number(let base)? = existing { return .number(base + delta) }
             return .number(delta)

@@ -185,7 +185,7 @@ extension DatabaseEngine {
     /// and the client pauses its writes until it sends a new credential.
     private func revokeAtExpiry(_ token: AuthToken, at expiresAt: Int64, of outlet: Outlet) -> Task<Void, Never> {
         // Fixed now (a test moves time on after this).
-        let expiry = TimerDeadline(after: .milliseconds(max(0, expiresAt * 1000 - clock())), on: timers)
+        let expiry = TimerDeadline(after: max(.zero, UnixTime(secondsSince1970: expiresAt) - clock()), on: timers)
         return Task { [weak self] in
             guard (try? await expiry.wait()) != nil else { return }
             await self?.expire(token, of: outlet)

@@ -16,7 +16,7 @@ public actor DatabaseEngine {
     /// The namespace's name.
     public let namespace: String
     let store: any DurableStore
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     let connections: ConnectionTable
     let logger: Logger
     let checkpointInterval: Int
@@ -68,7 +68,7 @@ public actor DatabaseEngine {
     ///   - orphanGrace: How long sessions the store still holds onDisconnect writes for (the
     ///     server stopped without ending them) have to come back before their writes run.
     public static func open(
-        namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
+        namespace: String, store: any DurableStore, clock: @escaping WallClock,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
         credentials: CredentialPolicy = CredentialPolicy(), rules: SecurityRules = .open,
         timers: any Clock<Duration> = ContinuousClock(), orphanGrace: Duration = .seconds(15),
@@ -88,7 +88,7 @@ public actor DatabaseEngine {
     }
 
     private init(
-        namespace: String, store: any DurableStore, clock: @escaping @Sendable () -> Int64,
+        namespace: String, store: any DurableStore, clock: @escaping WallClock,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int, credentials: CredentialPolicy,
         rules: SecurityRules, timers: any Clock<Duration>, orphanGrace: Duration, limits: ConnectionLimits,
         root: Node, sequence: UInt64

@@ -16,7 +16,7 @@ extension RESTRequest {
     ///   - now: The time in ms since the epoch.
     /// - Throws: ``RESTError`` `401` for a credential the policy refuses, or an override without
     ///   the admin credential.
-    static func auth(of request: Request, parameters: [String: String], policy: CredentialPolicy, now: Int64)
+    static func auth(of request: Request, parameters: [String: String], policy: CredentialPolicy, now: UnixTime)
         throws(RESTError) -> RuleAuth
     {
         var credential = parameters["auth"]

@@ -21,7 +21,7 @@ struct RESTRequest {
     var auth: RuleAuth
 
     /// Reads a request; its credential as `policy` says, at `now` (ms since the epoch).
-    init(_ request: Request, defaultNamespace: String, policy: CredentialPolicy, now: Int64) throws(RESTError) {
+    init(_ request: Request, defaultNamespace: String, policy: CredentialPolicy, now: UnixTime) throws(RESTError) {
         let parameters = RESTRequest.parameters(of: request)
         self.parameters = parameters
 

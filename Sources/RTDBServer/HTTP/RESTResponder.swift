@@ -17,7 +17,7 @@ struct RESTResponder: HTTPResponder {
     /// What the stream keep-alive sleeps on.
     let timers: any Clock<Duration>
     /// The server's wall clock (ms since the epoch), for credential expiry.
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     let logger: Logger
 
     // The names are valid header tokens: `HTTPField.Name` fails only on characters they lack.

@@ -12,10 +12,10 @@ public struct ConnectionInfo: Sendable, Hashable, Codable {
     public var peerAddress: String
     /// The authenticated user id, if any; `owner` for admin.
     public var authUID: String?
-    /// When the connection opened, in ms since the epoch.
-    public var connectedAt: Int64
-    /// When the last message arrived from it, in ms since the epoch.
-    public var lastHeardAt: Int64
+    /// When the connection opened.
+    public var connectedAt: UnixTime
+    /// When the last message arrived from it.
+    public var lastHeardAt: UnixTime
     /// How many onDisconnect writes it has registered.
     public var onDisconnectCount: Int
     /// How many listens it has.
@@ -25,8 +25,8 @@ public struct ConnectionInfo: Sendable, Hashable, Codable {
     public var json: JSONValue {
         [
             "sessionId": .string(sessionID), "namespace": .string(namespace), "peer": .string(peerAddress),
-            "uid": authUID.map { .string($0) } ?? .null, "connectedAt": .int(connectedAt),
-            "lastHeardAt": .int(lastHeardAt), "onDisconnectOps": .int(Int64(onDisconnectCount)),
+            "uid": authUID.map { .string($0) } ?? .null, "connectedAt": .int(connectedAt.millisecondsSince1970),
+            "lastHeardAt": .int(lastHeardAt.millisecondsSince1970), "onDisconnectOps": .int(Int64(onDisconnectCount)),
             "listens": .int(Int64(listenCount)),
         ]
     }

@@ -1,8 +1,10 @@
+import RTDBCore
+
 /// A token bucket for one connection's messages: `perSecond` on average, as many at once.
 struct MessageBudget {
     let perSecond: Int
     private var tokens: Double
-    private var last: Int64?
+    private var last: UnixTime?
 
     /// A full bucket.
     init(perSecond: Int) {
@@ -10,10 +12,10 @@ struct MessageBudget {
         tokens = Double(self.perSecond)
     }
 
-    /// Spends one message at `now` (ms); when the bucket is empty, how long to wait for it.
-    mutating func spend(now: Int64) -> Duration? {
+    /// Spends one message at `now`; when the bucket is empty, how long to wait for it.
+    mutating func spend(now: UnixTime) -> Duration? {
         if let last, now > last {
-            tokens = min(Double(perSecond), tokens + Double(now - last) * Double(perSecond) / 1000)
+            tokens = min(Double(perSecond), tokens + (now - last).inSeconds * Double(perSecond))
         }
         last = now
         tokens -= 1

@@ -20,7 +20,7 @@ struct WebSocketSession {
     let configuration: ServerConfiguration
     let connections: ConnectionTable
     let directory: SessionDirectory
-    let clock: @Sendable () -> Int64
+    let clock: WallClock
     let timers: any Clock<Duration>
     let logger: Logger
 
@@ -46,7 +46,7 @@ struct WebSocketSession {
             }
             try? channel.pipeline.syncOperations.addHandler(heard, position: .first)
         }
-        let hello = Handshake(timestamp: now, host: host, sessionID: sessionID)
+        let hello = Handshake(timestamp: now.millisecondsSince1970, host: host, sessionID: sessionID)
         outlet.send(.wire(WireMessage.control(.hello(hello)).text))
         await engine.openSession(outlet: outlet, sessionID: sessionID, supersedes: supersedes)
 
@@ -199,7 +199,7 @@ struct WebSocketSession {
         case .control(.ping):
             // The pong carries the server time: clients that know it estimate clock skew from the
             // round trip; the SDKs only need the `d` to be there.
-            outlet.send(.wire(ControlMessage.pongText(serverTime: clock())))
+            outlet.send(.wire(ControlMessage.pongText(serverTime: clock().millisecondsSince1970)))
         case .control:
             break
         case .request(let number, let action, let body):

@@ -5,6 +5,7 @@ import LinkSim
 import Presence
 import PresenceLab
 import RTDBClient
+import RTDBCore
 
 /// `presencetop bench render`: what a frame costs, and what the running dashboard costs at rest.
 struct RenderBenchmark: AsyncParsableCommand {
@@ -35,7 +36,7 @@ struct RenderBenchmark: AsyncParsableCommand {
         var cells = 0
         for index in 0..<frames {
             var next = snapshot
-            next.takenAt += Int64(index) * 1_000
+            next.takenAt += .seconds(index)
             let start = DispatchTime.now().uptimeNanoseconds
             _ = DashboardReducer.reduce(&state, .snapshot(next))
             let reduced = DispatchTime.now().uptimeNanoseconds
@@ -123,38 +124,40 @@ struct RenderBenchmark: AsyncParsableCommand {
 
     /// A snapshot of a big, busy population: some offline, some suspect, a queue and dead letters.
     static func snapshot(users: Int, devices: Int) -> SimulationSnapshot {
-        let now = Int64(1_795_356_300_000)
+        let now = UnixTime(millisecondsSince1970: 1_795_356_300_000)
         var presence: [UserPresence] = []
-        var silence: [String: Int64] = [:]
+        var silence: [String: Duration] = [:]
         var clocks: [SimulationSnapshot.DeviceClock] = []
         for index in 0..<users {
             let id = Population.userName(index)
             let online = index % 7 != 3
             let connections = (0..<(online ? devices : 0)).map { device in
                 let key = "\(id)-\(device)"
-                silence[key] = Int64((index * 131 + device * 17) % 4_000)
+                silence[key] = .milliseconds((index * 131 + device * 17) % 4_000)
                 clocks.append(
-                    .init(label: "\(id)/d\(device)", injectedOffsetMs: 0, estimatedOffsetMs: Double(index % 1500)))
+                    .init(
+                        label: "\(id)/d\(device)", injectedOffset: .zero, estimatedOffset: .milliseconds(index % 1500)))
                 return UserPresence.Connection(
-                    id: key, device: "device\(device)", connectedAt: now - Int64(index * 1000))
+                    id: key, device: "device\(device)", connectedAt: now - .seconds(index))
             }
-            presence.append(UserPresence(id: id, connections: connections, lastOnline: online ? nil : now - 60_000))
+            presence.append(
+                UserPresence(id: id, connections: connections, lastOnline: online ? nil : now - .seconds(60)))
         }
         presence.sort { $0.id < $1.id }
         let writes = (0..<200).map { id in
-            PendingWrite(
-                id: id, kind: .set, path: "/notes/morgan/\(id)", bytes: 47,
-                enqueuedAt: Date(timeIntervalSince1970: Double(now - 5_000) / 1000), attempts: 0, state: .queued)
+            QueuedWrite(
+                id: id, operation: "set", path: "/notes/morgan/\(id)", bytes: 47, enqueuedAt: now - .seconds(5),
+                attempts: 0, state: .queued)
         }
-        let status = ConnectionStatus(
-            phase: .connected(sessionID: "bench"), serverTimeOffsetMs: -3,
-            clockSkew: ClockSkewEstimate(offsetMs: -2, errorBoundMs: 1, samples: 8), lastRoundTripMs: 2,
-            connectedAt: now - 60_000, lastHeardAt: now - 100)
+        let status = DeviceConnection(
+            phase: .connected(sessionID: "bench"), serverTimeOffset: .milliseconds(-3),
+            skew: .init(offset: .milliseconds(-2), errorBound: .milliseconds(1), samples: 8),
+            roundTrip: .milliseconds(2), connectedAt: now - .seconds(60), lastHeardAt: now - .milliseconds(100))
         return SimulationSnapshot(
             takenAt: now, server: "bench", heartbeatTimeout: .seconds(5),
             thisDevice: .init(
                 user: "morgan", device: "this device", status: status,
-                link: LinkStats(mode: .up, conditions: .wifi), pendingWrites: writes),
-            users: presence, silenceMs: silence, deviceClocks: clocks)
+                link: DeviceLink(mode: .up, conditions: LinkConditions.wifi.description), pendingWrites: writes),
+            users: presence, silence: silence, deviceClocks: clocks)
     }
 }
