@@ -7,4 +7,10 @@ extension DatabaseError {
     init(status: WireStatus, data: JSONValue) {
         self.init(code: status, message: data.stringValue ?? status.rawValue)
     }
+
+    /// The error a write or transaction fails with locally, before it is sent: the status the
+    /// server would answer it with.
+    init(_ error: ValidationError) {
+        self.init(code: WireStatus(error), message: error.description)
+    }
 }

@@ -20,7 +20,7 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// An error from validating a key, path or value.
     public init(_ error: ValidationError) {
-        self.init(status: WireStatus(rawValue: error.wireStatus), message: error.description)
+        self.init(status: WireStatus(error), message: error.description)
     }
 
     /// An error from reading a query object.

@@ -27,7 +27,7 @@ extension PersistentConnection {
                 // Sent before this client heard that its credential expired: held until the next.
                 self.heldOnDisconnects.append(request)
                 self.writesPausedReason =
-                    "the credential expired (\(data.stringValue ?? "expired_token")); set a new one"
+                    "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
                 return
             }
             request.onComplete?(status, data)
@@ -198,7 +198,7 @@ extension PersistentConnection {
                 // refused for what it is. It waits, in its place, for a new credential.
                 self.outstandingPuts[position].sent = false
                 self.writesPausedReason =
-                    "the credential expired (\(data.stringValue ?? "expired_token")); set a new one"
+                    "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
                 return
             }
             self.outstandingPuts.remove(at: position)

@@ -81,7 +81,7 @@ extension Repo {
             return false
         }
         if let error = output.storage.error {
-            let failure = DatabaseError(code: WireStatus(rawValue: error.wireStatus), message: error.description)
+            let failure = DatabaseError(error)
             finish(record, error: failure, committed: false, node: input, database: database)
             return false
         }

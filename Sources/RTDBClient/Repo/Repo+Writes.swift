@@ -47,7 +47,7 @@ extension Repo {
     func fail(_ completion: Completion?, _ error: ValidationError) {
         logger.error("\(error)")
         guard let completion else { return }
-        let databaseError = DatabaseError(code: WireStatus(rawValue: error.wireStatus), message: error.description)
+        let databaseError = DatabaseError(error)
         callbackQueue.async { completion(databaseError) }
     }
 

@@ -67,19 +67,6 @@ public enum ValidationError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// The wire status a server answers this error with.
-    public var wireStatus: String {
-        switch self {
-        case .stringTooLong: return "too_big"
-        case .readOnlyPath: return "permission_denied"
-        case .emptyKey, .keyTooLong, .invalidKeyCharacter, .invalidPathCharacter, .tooDeep, .overlappingUpdatePaths:
-            return "invalid_path"
-        case .nonFiniteNumber, .nonFiniteResult, .invalidPriority, .valueWithChildren, .unknownServerValue,
-            .invalidValue:
-            return "invalid_data"
-        }
-    }
-
     private static func describe(_ character: Character) -> String {
         if let scalar = character.unicodeScalars.first, scalar.value < 0x20 || scalar.value == 0x7F {
             return "the control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
