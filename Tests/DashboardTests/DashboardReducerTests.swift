@@ -251,7 +251,7 @@ import Testing
                 second += 1
                 var snapshot = Fixture.snapshot()
                 snapshot.takenAt = Fixture.now + .seconds(second)
-                snapshot.thisDevice?.status.skew = .init(
+                snapshot.thisDevice?.status.clockSkew = .init(
                     offset: .milliseconds(offset), errorBound: .milliseconds(4), samples: 9)
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
             }

@@ -11,14 +11,14 @@ enum Fixture {
     /// When the reducer tests' events happen: a few seconds before ``now``.
     static let eventTime = now - .seconds(5)
 
-    static func connectionStatus(connected: Bool = true) -> DeviceConnection {
-        DeviceConnection(
+    static func connectionStatus(connected: Bool = true) -> ConnectionStatus {
+        ConnectionStatus(
             phase: connected
                 ? .connected(sessionID: "a41f9c2e0b7d3e11")
                 : .waitingToRetry(attempt: 3, retryAt: now + .milliseconds(2_100), reason: "connection closed"),
             serverTimeOffset: .milliseconds(-212),
-            skew: .init(offset: .milliseconds(-205), errorBound: .milliseconds(4), samples: 9),
-            roundTrip: .milliseconds(8), connectedAt: connected ? now - .seconds(192) : nil,
+            clockSkew: ClockSkewEstimate(offset: .milliseconds(-205), errorBound: .milliseconds(4), samples: 9),
+            lastRoundTrip: .milliseconds(8), connectedAt: connected ? now - .seconds(192) : nil,
             lastHeardAt: now - .milliseconds(400))
     }
 

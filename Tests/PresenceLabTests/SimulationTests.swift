@@ -153,14 +153,14 @@ import Testing
         var options = Self.options(directory)
         options.users = 0
         let simulation = try await Simulation.start(options)
-        #expect(try await eventually { (simulation.snapshot().thisDevice?.status.skew?.samples ?? 0) >= 2 })
+        #expect(try await eventually { (simulation.snapshot().thisDevice?.status.clockSkew?.samples ?? 0) >= 2 })
         // Samples after the step come over a slow link, so the old ones have the better round trip
         // and would win the estimate until they age out (8 pings, 16 s) if a step did not drop them.
         simulation.toggleLatency()
         simulation.shiftClock(by: .seconds(5))
         #expect(
             try await eventually(attempts: 200) {
-                guard let skew = simulation.snapshot().thisDevice?.status.skew else { return false }
+                guard let skew = simulation.snapshot().thisDevice?.status.clockSkew else { return false }
                 return abs(skew.offset.inMilliseconds + 5_000) < 1_500
             })
         #expect(simulation.snapshot().thisDevice?.clockOffset == .seconds(5))

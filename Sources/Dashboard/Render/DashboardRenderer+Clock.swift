@@ -24,7 +24,7 @@ extension DashboardRenderer {
                     device.clockOffset == .zero
                         ? "" : "   clock moved \(Format.signedMilliseconds(device.clockOffset))", .warn),
             ])
-            if let skew = device.status.skew {
+            if let skew = device.status.clockSkew {
                 let warn = Self.pastWarning(skew.offset)
                 var line = [
                     Segment("estimate ", .muted),

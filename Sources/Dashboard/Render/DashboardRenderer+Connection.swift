@@ -41,7 +41,7 @@ extension DashboardRenderer {
         let modeRole: StyleRole = mode == .up ? .good : .bad
         var link = [Segment("link ", .muted), Segment(mode.rawValue, modeRole)]
         link.append(Segment(" · \(device.link.conditions)\(device.isSlow ? " (slow)" : "")", .text))
-        if let rtt = status.roundTrip { link.append(Segment("   RTT \(Format.milliseconds(rtt))", .text)) }
+        if let rtt = status.lastRoundTrip { link.append(Segment("   RTT \(Format.milliseconds(rtt))", .text)) }
         lines.append(link)
         // Line 3: when the server was last heard from (it climbs under a blackhole), and bytes.
         var heard: [Segment] = [Segment("heard from server ", .muted)]

@@ -213,7 +213,7 @@ public enum DashboardReducer {
         case .offline, .waitingToRetry: mark = .disconnected
         }
         state.connectionHistory.append(mark)
-        if let skew = device.status.skew { state.skewHistory.append(skew.offset.inMilliseconds) }
+        if let skew = device.status.clockSkew { state.skewHistory.append(skew.offset.inMilliseconds) }
         state.queueHistory.append(device.pendingWrites.count)
         state.drainHistory.append(state.acknowledgedThisSecond)
         state.peakDrain = max(state.peakDrain, state.acknowledgedThisSecond)

@@ -33,7 +33,7 @@ extension Simulation {
             heartbeatTimeout: embedded == nil ? nil : options.heartbeatTimeout,
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
-        snapshot.presenceFeed = DeviceConnection(watcher.connectionStatus)
+        snapshot.presenceFeed = watcher.connectionStatus
         snapshot.enforcesPresenceRules = embedded != nil
         snapshot.staleAfter = max(
             snapshot.heartbeatTimeout ?? .seconds(15), Self.feedPingInterval * 3 + Self.feedPingGrace)
@@ -50,7 +50,7 @@ extension Simulation {
         status.phase = Self.explained(status.phase, link: link)
         return SimulationSnapshot.ThisDevice(
             user: device.user, device: device.name, entryKey: device.session.entryKey,
-            status: DeviceConnection(status), link: DeviceLink(link), isSlow: slow,
+            status: status, link: DeviceLink(link), isSlow: slow,
             clockOffset: device.clock.offset, pendingWrites: pending.map(QueuedWrite.init),
             deadLetters: dead.map(QueuedWrite.init),
             credentialExpired: expired, credentialExpiresAt: expiresAt)

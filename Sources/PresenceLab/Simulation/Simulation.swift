@@ -178,7 +178,7 @@ public final class Simulation: Sendable {
                 return state.phase != status.phase
             }
             if changed {
-                emit(.connection(DeviceConnection.Phase(Self.explained(status.phase, link: device.link.stats))))
+                emit(.connection(Self.explained(status.phase, link: device.link.stats)))
             }
         }
         device.database.observePendingWrites { [weak self] queue in self?.pendingWritesChanged(queue) }

@@ -10,7 +10,7 @@ public struct SimulationEvent: Sendable, Equatable {
         /// This device's link switched conditions (as they read).
         case linkConditions(String)
         /// This device's connection changed phase.
-        case connection(DeviceConnection.Phase)
+        case connection(ConnectionPhase)
         /// The presence tree changed.
         case presence(PresenceChange)
         /// This device's write queue changed depth.

@@ -1,3 +1,5 @@
+import RTDBCore
+
 extension Database {
     /// Calls `observer` on the callback queue with every change of the connection's status (phase,
     /// round trip, clock skew), starting with the current one.

@@ -149,10 +149,10 @@ struct RenderBenchmark: AsyncParsableCommand {
                 id: id, operation: "set", path: "/notes/morgan/\(id)", bytes: 47, enqueuedAt: now - .seconds(5),
                 attempts: 0, state: .queued)
         }
-        let status = DeviceConnection(
+        let status = ConnectionStatus(
             phase: .connected(sessionID: "bench"), serverTimeOffset: .milliseconds(-3),
-            skew: .init(offset: .milliseconds(-2), errorBound: .milliseconds(1), samples: 8),
-            roundTrip: .milliseconds(2), connectedAt: now - .seconds(60), lastHeardAt: now - .milliseconds(100))
+            clockSkew: ClockSkewEstimate(offset: .milliseconds(-2), errorBound: .milliseconds(1), samples: 8),
+            lastRoundTrip: .milliseconds(2), connectedAt: now - .seconds(60), lastHeardAt: now - .milliseconds(100))
         return SimulationSnapshot(
             takenAt: now, server: "bench", heartbeatTimeout: .seconds(5),
             thisDevice: .init(

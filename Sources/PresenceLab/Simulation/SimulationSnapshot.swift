@@ -3,7 +3,7 @@ import RTDBCore
 
 /// Everything a dashboard shows of a ``Simulation`` at one moment: plain values, cheap to make.
 ///
-/// Its types are the lab's own (``DeviceConnection``, ``DeviceLink``, ``QueuedWrite``): a view of
+/// Its types are the lab's own (``ConnectionStatus``, ``DeviceLink``, ``QueuedWrite``): a view of
 /// the engine and the links, so that what draws it needs neither.
 public struct SimulationSnapshot: Sendable, Equatable {
     /// This device as it stands.
@@ -15,7 +15,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
         /// Its presence entry's key, once connected.
         public var entryKey: String?
         /// Its connection: phase, round trip, offsets, when the server was last heard from.
-        public var status: DeviceConnection
+        public var status: ConnectionStatus
         /// Its link: mode, conditions, bytes.
         public var link: DeviceLink
         /// Whether the link's slow conditions (the latency toggle) are on.
@@ -33,7 +33,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
 
         /// Makes a snapshot of this device.
         public init(
-            user: String, device: String, entryKey: String? = nil, status: DeviceConnection, link: DeviceLink,
+            user: String, device: String, entryKey: String? = nil, status: ConnectionStatus, link: DeviceLink,
             isSlow: Bool = false, clockOffset: Duration = .zero, pendingWrites: [QueuedWrite] = [],
             deadLetters: [QueuedWrite] = [], credentialExpired: Bool = false, credentialExpiresAt: UnixTime? = nil
         ) {
@@ -89,7 +89,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// server's rules are its own, and may be none).
     public var enforcesPresenceRules = false
     /// The connection that feeds ``users`` (the simulation's watcher, straight to the server).
-    public var presenceFeed: DeviceConnection?
+    public var presenceFeed: ConnectionStatus?
     /// How long a connection may go without hearing from the server before what it fed counts
     /// as stale: the server's heartbeat timeout, and never less than three pings.
     public var staleAfter: Duration = .seconds(15)
@@ -113,7 +113,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// When the server last confirmed what a connection with `status` fed (its local clock), if
     /// that is stale at `now` (the same clock): `.some(nil)` when it never heard anything, nil
     /// while it is live.
-    public func staleSince(_ status: DeviceConnection, now: UnixTime) -> UnixTime?? {
+    public func staleSince(_ status: ConnectionStatus, now: UnixTime) -> UnixTime?? {
         guard status.phase.isConnected, let heard = status.lastHeardAt else { return .some(status.lastHeardAt) }
         return now - heard > staleAfter ? .some(heard) : nil
     }
@@ -129,7 +129,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// the machine's clock when there is no estimate.
     public var serverTimeEstimate: UnixTime {
         guard let device = thisDevice else { return takenAt }
-        return takenAt + device.clockOffset + (device.status.skew?.offset ?? device.status.serverTimeOffset)
+        return takenAt + device.clockOffset + (device.status.clockSkew?.offset ?? device.status.serverTimeOffset)
     }
 
     /// This device's clock now: the machine's when the snapshot was taken, plus its offset.

@@ -1,4 +1,5 @@
-import RTDBCore
+// The vocabulary of a client connection's state: the engine reports it, and the lab's snapshots
+// carry it to whatever shows it (a dashboard), which then needs nothing of the engine.
 
 /// Where a client's connection stands, in more detail than `.info/connected`.
 public enum ConnectionPhase: Sendable, Hashable {
