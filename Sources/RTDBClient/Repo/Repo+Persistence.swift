@@ -109,18 +109,16 @@ extension Repo {
         for write in writes { send(write, completion: nil) }
     }
 
-    /// Runs `body` on the queue, synchronously when persistence is on.
+    /// Runs `body` on the queue and returns when it has run, with or without persistence.
     ///
-    /// So a write is on disk when the API call returns; without persistence it runs
-    /// asynchronously. Already on the queue, it runs at once.
+    /// An API call that returns has been taken: its local events are raised, and with
+    /// persistence its write is on disk (behind the opening of the file, which the queue runs
+    /// first), so a crash just after cannot lose it. Already on the queue, it runs at once.
     func perform(_ body: @escaping @Sendable () -> Void) {
         if DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self) {
             body()
-        } else if persistsWrites {
-            // Behind the opening of the file, which the queue runs first.
-            queue.sync(execute: body)
         } else {
-            queue.async(execute: body)
+            queue.sync(execute: body)
         }
     }
 
