@@ -23,17 +23,19 @@ struct ClientEventBenchmark: AsyncParsableCommand {
     @Option(help: "Children in the initial-load measurement.")
     var loadChildren = 10_000
 
-    func run() async throws {
-        let server = try await EmbeddedServer.start(dataDirectory: nil)
-        let port = server.port
-        let url = "http://127.0.0.1:\(port)?ns=bench"
+    @OptionGroup var options: BenchOptions
 
-        try await latency(url: url)
-        try await initialLoad(url: url)
-        await server.stop()
+    func run() async throws {
+        try await BenchReport.run("client-events", options: options) { report in
+            let server = try await EmbeddedServer.start(dataDirectory: nil)
+            let url = "http://127.0.0.1:\(server.port)?ns=bench"
+            try await latency(url: url, report)
+            try await initialLoad(url: url, report)
+            await server.stop()
+        }
     }
 
-    private func latency(url: String) async throws {
+    private func latency(url: String, _ report: BenchReport) async throws {
         let database = Database(url: url)
         let items = database.reference(withPath: "latency/items")
         var initial: [String: Any] = [:]
@@ -52,14 +54,16 @@ struct ClientEventBenchmark: AsyncParsableCommand {
         }
         let p50 = BenchSupport.percentile(samples, 50)
         let p99 = BenchSupport.percentile(samples, 99)
-        print(
+        report.record("set_to_child_changed_p50_us", p50 * 1_000)
+        report.record("set_to_child_changed_p99_us", p99 * 1_000)
+        report.say(
             String(
                 format: "setValue → child_changed on a %d-child node: p50 %.3f ms, p99 %.3f ms (%d writes)", children,
                 p50, p99, samples.count))
         database.close()
     }
 
-    private func initialLoad(url: String) async throws {
+    private func initialLoad(url: String, _ report: BenchReport) async throws {
         let writer = Database(url: url)
         var big: [String: Any] = [:]
         for index in 0..<loadChildren { big["item\(index)"] = ["score": index, "name": "player \(index)"] }
@@ -71,7 +75,8 @@ struct ClientEventBenchmark: AsyncParsableCommand {
         var iterator = values.makeAsyncIterator()
         let count = await iterator.next() ?? 0
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
-        print(
+        report.record("initial_load_ms", elapsed)
+        report.say(
             String(format: "initial load of a %d-child listen to the first value event: %.1f ms", Int(count), elapsed))
         writer.close()
         reader.close()

@@ -26,9 +26,14 @@ struct FloodBenchmark: AsyncParsableCommand {
     @Option(help: "The control round trip's stated bound at the 99th percentile under flood, in ms.")
     var bound = 50.0
 
+    @OptionGroup var options: BenchOptions
+
     func run() async throws {
-        let directory = BenchSupport.scratchDirectory("flood")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        try await BenchReport.run("flood", options: options) { try await measure($0) }
+    }
+
+    private func measure(_ report: BenchReport) async throws {
+        let directory = try BenchSupport.makeScratchDirectory(for: report, "flood")
         var results: [(String, [Double])] = []
         for (name, limits) in [("with limits", ConnectionLimits()), ("without limits", ConnectionLimits.unlimited)] {
             let server = try await EmbeddedServer.start(
@@ -53,20 +58,25 @@ struct FloodBenchmark: AsyncParsableCommand {
             await server.stop()
         }
         let limits = ConnectionLimits()
-        print(
+        report.say(
             "limits: \(limits.outstandingRequests) outstanding requests, \(limits.messagesPerSecond) messages/s per connection"
         )
         for (name, samples) in results {
             let p50 = BenchSupport.percentile(samples, 50)
             let p99 = BenchSupport.percentile(samples, 99)
-            print(
+            let key = name.replacing(",", with: "").replacing(" ", with: "_")
+            report.record("control_round_trip_\(key)_p50_us", p50 * 1_000)
+            report.record("control_round_trip_\(key)_p99_us", p99 * 1_000)
+            report.say(
                 String(
                     format: "control round trip, %@: %d trips, p50 %.2f ms, p99 %.2f ms, max %.2f ms", name,
                     samples.count, p50, p99, samples.max() ?? 0))
         }
         if let limited = results.first(where: { $0.0.hasSuffix("with limits") }) {
             let p99 = BenchSupport.percentile(limited.1, 99)
-            print(
+            report.record("bound_p99_us", bound * 1_000)
+            report.record("bound", p99 <= bound ? "held" : "not held")
+            report.say(
                 String(
                     format: "stated bound: p99 under flood with limits ≤ %.0f ms: %@ (%.2f ms)", bound,
                     p99 <= bound ? "held" : "NOT held", p99))

@@ -32,12 +32,15 @@ struct PersistenceBenchmark: AsyncParsableCommand {
             valueName: "directory"))
     var reuse: String?
 
+    @OptionGroup var options: BenchOptions
+
     func run() async throws {
+        try await BenchReport.run("client-persistence", options: options) { try await measure($0) }
+    }
+
+    private func measure(_ report: BenchReport) async throws {
         let server = try await EmbeddedServer.start(dataDirectory: nil)
-        let directory =
-            reuse.map { URL(fileURLWithPath: $0) }
-            ?? BenchSupport.scratchDirectory()
-        defer { if reuse == nil { try? FileManager.default.removeItem(at: directory) } }
+        let directory = try reuse.map { URL(fileURLWithPath: $0) } ?? BenchSupport.makeScratchDirectory(for: report)
         let cold = directory.appendingPathComponent("cold")
         // The URL names the cache file: a reused directory keeps the one it was prepared with.
         let urlFile = directory.appendingPathComponent("url")
@@ -45,13 +48,13 @@ struct PersistenceBenchmark: AsyncParsableCommand {
         if reuse != nil, let saved = try? String(contentsOf: urlFile, encoding: .utf8) {
             url = saved
         } else {
-            try persistedWrites(url: url, directory: directory.appendingPathComponent("rate"))
-            try await prepareColdStart(url: url, directory: cold)
+            try persistedWrites(url: url, directory: directory.appendingPathComponent("rate"), report)
+            try await prepareColdStart(url: url, directory: cold, report)
             if reuse != nil { try url.write(to: urlFile, atomically: true, encoding: .utf8) }
         }
         await server.stop()
-        try await coldStart(url: url, directory: cold)
-        try await drain(url: url, directory: cold)
+        try await coldStart(url: url, directory: cold, report)
+        try await drain(url: url, directory: cold, report)
     }
 
     @Flag(help: "Print the start-up phases (file, queue, replay, cache read).")
@@ -67,14 +70,15 @@ struct PersistenceBenchmark: AsyncParsableCommand {
     }
 
     /// Offline writes, each on disk when `setValue` returns.
-    private func persistedWrites(url: String, directory: URL) throws {
+    private func persistedWrites(url: String, directory: URL, _ report: BenchReport) throws {
         let database = open(url, directory)
         database.goOffline()
         let ref = database.reference(withPath: "rate")
         let start = DispatchTime.now().uptimeNanoseconds
         for index in 0..<writes { ref.child("w\(index)").setValue(index, andPriority: nil) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        print(
+        report.record("persisted_local_writes_per_second", Double(writes) / seconds)
+        report.say(
             String(
                 format: "local writes persisted: %.0f writes/s (%d writes, each on disk when setValue returns)",
                 Double(writes) / seconds, writes))
@@ -82,7 +86,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
     }
 
     /// Fills the cache with about 10 MB under `cold/items` and queues writes offline.
-    private func prepareColdStart(url: String, directory: URL) async throws {
+    private func prepareColdStart(url: String, directory: URL, _ bench: BenchReport) async throws {
         let database = open(url, directory)
         let filler = String(repeating: "x", count: 980)
         var items: [String: Any] = [:]
@@ -96,7 +100,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
             database.reference(withPath: "cold/queue/q\(index)").setValue(["n": index], andPriority: nil)
         }
         let report = database.cacheReport()
-        print(
+        bench.say(
             "cache prepared: \((report?.totalBytes ?? 0) / 1024) KiB cached, \(database.pendingWrites.count) writes queued"
         )
         database.close()
@@ -105,7 +109,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
     /// Cold starts in turn: the listener added at once, open or not when the app last stopped
     /// (its cache is read beside the queue's restore either way), and added once the start is
     /// over (timed from the call; the cache is then read on the way).
-    private func coldStart(url: String, directory: URL) async throws {
+    private func coldStart(url: String, directory: URL, _ report: BenchReport) async throws {
         guard
             let file = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
                 .first(where: { $0.pathExtension == "sqlite" })
@@ -147,12 +151,16 @@ struct PersistenceBenchmark: AsyncParsableCommand {
         }
         func median(_ values: [Double]) -> Double { BenchSupport.percentile(values, 50) }
         let rawMedian = median(raw)
-        print(
+        report.record("cold_start_ms", median(added))
+        report.record("raw_sqlite_read_ms", rawMedian)
+        report.record("cold_start_over_raw_sqlite_ratio", median(added) / rawMedian)
+        report.record("cold_start_reopened_listener_ms", median(reopened))
+        report.say(
             String(
                 format:
                     "cold start (10 MB cache + %d queued writes) to the first value event: median %.1f ms (best %.1f); raw sqlite3 read of the same rows: median %.1f ms; ratio %.2f",
                 queuedWrites, median(added), added.min() ?? .nan, rawMedian, median(added) / rawMedian))
-        print(
+        report.say(
             String(
                 format:
                     "  the same listener open when the app last stopped: median %.1f ms (ratio %.2f); added once the start is over: first value %.1f ms after the call",
@@ -161,9 +169,8 @@ struct PersistenceBenchmark: AsyncParsableCommand {
 
     /// A start with the server back: the whole queue sent and acknowledged (on a copy of the
     /// file, so a reused directory keeps its queue).
-    private func drain(url: String, directory: URL) async throws {
-        let copy = BenchSupport.scratchDirectory("bench-drain")
-        defer { try? FileManager.default.removeItem(at: copy) }
+    private func drain(url: String, directory: URL, _ report: BenchReport) async throws {
+        let copy = try BenchSupport.makeScratchDirectory(for: report, "bench-drain").appendingPathComponent("copy")
         try FileManager.default.copyItem(at: directory, to: copy)
         // The file is named after the URL, port included: the server comes back on that port.
         let port = URLComponents(string: url)?.port ?? 0
@@ -179,7 +186,8 @@ struct PersistenceBenchmark: AsyncParsableCommand {
         database.close()
         await server.stop()
         guard left == 0 else { throw ValidationError("\(left) writes were still queued after the drain") }
-        print(
+        report.record("drain_writes_per_second", Double(queuedWrites) / elapsed * 1000)
+        report.say(
             String(
                 format:
                     "queue drain: %d queued writes sent and acknowledged %.0f ms after the start (%.0f writes/s), the queue watched by an observer (%d updates)",

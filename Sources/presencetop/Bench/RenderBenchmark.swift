@@ -26,7 +26,13 @@ struct RenderBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds of idle CPU measured (0 skips it; it needs tmux).")
     var idleSeconds = 10
 
+    @OptionGroup var options: BenchOptions
+
     func run() async throws {
+        try await BenchReport.run("render", options: options) { try await measure($0) }
+    }
+
+    private func measure(_ report: BenchReport) async throws {
         let snapshot = Self.snapshot(users: users, devices: devices)
         var state = DashboardState(width: 160, height: 48)
         state.timeZone = TimeZone(identifier: "UTC") ?? .current
@@ -46,36 +52,40 @@ struct RenderBenchmark: AsyncParsableCommand {
             reduceTimes.append(Double(reduced - start) / 1e6)
             renderTimes.append(Double(end - reduced) / 1e6)
         }
-        print(
+        report.record("reduce_p50_us", BenchSupport.percentile(reduceTimes, 50) * 1_000)
+        report.record("reduce_p99_us", BenchSupport.percentile(reduceTimes, 99) * 1_000)
+        report.record("render_p50_us", BenchSupport.percentile(renderTimes, 50) * 1_000)
+        report.record("render_p99_us", BenchSupport.percentile(renderTimes, 99) * 1_000)
+        report.say(
             "frame of \(users) users × \(devices) devices at 160×48 (\(frames) frames, \(cells / frames) cells):"
         )
-        print(
+        report.say(
             String(
                 format: "  reduce (snapshot in):  p50 %.3f ms  p99 %.3f ms", BenchSupport.percentile(reduceTimes, 50),
                 BenchSupport.percentile(reduceTimes, 99)))
-        print(
+        report.say(
             String(
                 format: "  render (to the grid):  p50 %.3f ms  p99 %.3f ms", BenchSupport.percentile(renderTimes, 50),
                 BenchSupport.percentile(renderTimes, 99)))
-        print("  target: under 5 ms a frame")
-        if idleSeconds > 0 { try await idleCPU() }
+        report.say("  target: under 5 ms a frame")
+        if idleSeconds > 0 { try await idleCPU(report) }
     }
 
     /// Runs the real dashboard in a private tmux server and reads its CPU time from /proc.
-    private func idleCPU() async throws {
+    private func idleCPU(_ report: BenchReport) async throws {
         guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile)
         else {
-            print("idle CPU: skipped (no tmux)")
+            report.say("idle CPU: skipped (no tmux)")
+            report.record("idle_cpu", "skipped: no tmux")
             return
         }
         let socket = "presencetop-bench-\(getpid())"
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
-        defer { try? FileManager.default.removeItem(at: home) }
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let command =
             "env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(home.path)/state XDG_DATA_HOME=\(home.path)/data "
             + "\(binary) --churn 0 --memory"
-        func run(_ arguments: [String]) throws -> String {
+        @Sendable func run(_ arguments: [String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: tmux)
             process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
@@ -93,23 +103,34 @@ struct RenderBenchmark: AsyncParsableCommand {
             return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
-        defer { _ = try? run(["kill-server"]) }
-        try await Task.sleep(for: .seconds(5))  // start-up and the first connections settle
         let pid = try run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
+        // The dashboard is ended by its pid as well as by the tmux server's end: found running an
+        // hour after a run, once, with its server gone.
+        report.onExit("the tmux server and the dashboard in it") {
+            if let number = Int32(pid) { kill(number, SIGTERM) }
+            _ = try? run(["kill-server"])
+            try? FileManager.default.removeItem(at: home)
+            // tmux leaves its socket file behind when its server is killed.
+            let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+            try? FileManager.default.removeItem(atPath: "\(folder)/tmux-\(getuid())/\(socket)")
+        }
+        try await Task.sleep(for: .seconds(5))  // start-up and the first connections settle
         guard let before = Self.cpuTicks(pid: pid) else {
-            print("idle CPU: the dashboard did not start")
+            report.say("idle CPU: the dashboard did not start")
+            report.record("idle_cpu", "failed: the dashboard did not start")
             return
         }
         try await Task.sleep(for: .seconds(idleSeconds))
         guard let after = Self.cpuTicks(pid: pid) else { return }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         let percent = Double(after - before) / ticksPerSecond / Double(idleSeconds) * 100
-        print(
+        report.record("idle_cpu_percent_of_a_core", percent)
+        report.say(
             String(
                 format:
                     "idle CPU of the running dashboard (embedded server, 8 users × 2 devices, this device; no keys) over %d s: %.2f %% of a core",
                 idleSeconds, percent))
-        print("  target: under 1 %")
+        report.say("  target: under 1 %")
     }
 
     /// utime + stime of a process, in clock ticks.

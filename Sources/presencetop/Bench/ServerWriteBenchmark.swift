@@ -26,13 +26,17 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
     @Option(help: "Writes in flight per connection.")
     var window = 2_000
 
-    func run() async throws {
-        let directory = BenchSupport.scratchDirectory()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @OptionGroup var options: BenchOptions
 
+    func run() async throws {
+        try await BenchReport.run("server-writes", options: options) { try await measure($0) }
+    }
+
+    private func measure(_ report: BenchReport) async throws {
+        let directory = try BenchSupport.makeScratchDirectory(for: report)
         let raw = try await rawSQLiteRate(directory: directory)
-        print("raw SQLite group commit (batches of 1000 log rows, synchronous=FULL): \(Int(raw)) rows/s")
+        report.record("raw_sqlite_rows_per_second", raw)
+        report.say("raw SQLite group commit (batches of 1000 log rows, synchronous=FULL): \(Int(raw)) rows/s")
 
         // The same presence-shaped writes (connection entries under each writer's own user) with
         // open rules, then with the shipped presence rules: what evaluating rules costs.
@@ -59,7 +63,10 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
                 let seconds = (ContinuousClock.now - start) / .seconds(1)
                 let rate = Double(perConnection * connectionCount) / seconds
                 rates["\(name) \(connectionCount)"] = rate
-                print(
+                let key = "\(name.replacing(" ", with: "_"))_\(connectionCount)_connections"
+                report.record("\(key)_writes_per_second", rate)
+                report.record("\(key)_over_raw_sqlite_ratio", rate / raw)
+                report.say(
                     "\(name), \(connectionCount) connection(s): \(perConnection * connectionCount) acked durable writes in "
                         + String(
                             format: "%.2f s = %.0f writes/s (%.2f× the raw SQLite rate)", seconds, rate, rate / raw))
@@ -68,7 +75,9 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
         }
         for connectionCount in [1, connections] {
             if let on = rates["presence rules \(connectionCount)"], let off = rates["open rules \(connectionCount)"] {
-                print(String(format: "rules cost, %d connection(s): presence/open = %.2f", connectionCount, on / off))
+                report.record("presence_rules_over_open_\(connectionCount)_connections_ratio", on / off)
+                report.say(
+                    String(format: "rules cost, %d connection(s): presence/open = %.2f", connectionCount, on / off))
             }
         }
     }

@@ -12,4 +12,12 @@ enum BenchSupport {
     static func scratchDirectory(_ purpose: String = "bench") -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("presencetop-\(purpose)-\(UUID().uuidString)")
     }
+
+    /// Makes a fresh scratch folder that `report` removes when the run ends or is interrupted.
+    static func makeScratchDirectory(for report: BenchReport, _ purpose: String = "bench") throws -> URL {
+        let directory = scratchDirectory(purpose)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        report.onExit("the scratch folder") { try? FileManager.default.removeItem(at: directory) }
+        return directory
+    }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+/// `presencetop bench` as a user runs it: the figures (not their values: tests assert no timing)
+/// and the clean-up of what a run started.
+@Suite struct BenchProcessTests {
+    @Test func jsonIsOneObjectWithTheMachineAndTheFigures() async throws {
+        let bench = try await ChildProcess(
+            ChildProcess.presencetop, ["bench", "client-events", "--writes", "50", "--load-children", "100", "--json"])
+        #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
+        let lines = bench.standardOutput.split(separator: "\n")
+        #expect(lines.count == 1, "only the object: \(bench.standardOutput)")
+        let object = try JSONParser.parse(String(lines.first ?? ""))
+        #expect(object["benchmark"] == "client-events")
+        #expect(object["machine"]?["cores"]?.intValue ?? 0 >= 1)
+        for key in ["set_to_child_changed_p50_us", "set_to_child_changed_p99_us", "initial_load_ms"] {
+            #expect(object[key]?.numberValue != nil, "\(key) in \(object)")
+        }
+    }
+
+    /// Was: `bench render` left its tmux server and a dashboard running after it was stopped.
+    @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func anInterruptedRunLeavesNothingRunning() async throws {
+        let bench = try await ChildProcess(
+            ChildProcess.presencetop, ["bench", "render", "--frames", "5", "--users", "10", "--idle-seconds", "30"])
+        // The dashboard starts in tmux; the run then waits 5 s for it to settle.
+        try await Task.sleep(for: .seconds(3))
+        kill(bench.pid, SIGINT)
+        #expect(try await bench.waitForExit(seconds: 30) == 128 + SIGINT)
+        #expect(bench.standardError.contains("render: interrupted; cleaning up"), "\(bench.standardError)")
+        let socket = "presencetop-bench-\(bench.pid)"
+        let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/tmux-\(getuid())/\(socket)"), "the socket")
+        // SIGTERM is sent to the dashboard: give it a moment to restore its terminal and go.
+        #expect(try await eventually { Self.dashboards(of: socket).isEmpty }, "\(Self.dashboards(of: socket))")
+    }
+
+    /// Processes whose environment names the run's scratch folder (its dashboard's state home).
+    static func dashboards(of socket: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int($0) != nil }.filter { pid in
+            guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return String(decoding: environment, as: UTF8.self).contains("/\(socket)/state")
+        }
+    }
+}
