@@ -116,9 +116,9 @@ let package = Package(
             ]
         ),
         // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid, from
-        // the lab's snapshots and events, whose types are the lab's own (PresenceLab → Dashboard;
-        // never the engine or the links directly). Presence for a user's presence, RTDBCore for
-        // time and the order of keys.
+        // the lab's snapshots and events, whose types are the lab's or core's (PresenceLab → Dashboard;
+        // never the engine or the links directly). Presence for a user's presence, RTDBCore for a
+        // connection's status, time and the order of keys.
         .target(
             name: "Dashboard",
             dependencies: ["Presence", "PresenceLab", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
