@@ -87,34 +87,12 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
     /// Signed in as `user`, it writes connection entries (`device`, `connectedAt`) under its own
     /// presence, as the presence rules allow.
     private func pipelinedWrites(url: String, user: String, count: Int) async throws {
-        let window = window
-        try await WebSocketClient.connect(url: url, logger: Logger(label: "bench.client")) { inbound, outbound, _ in
-            var sent = 0
-            var acked = 0
-            var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-            _ = try await messages.next()  // hello
-            // Request 0 signs in; its answer is not an acknowledgement, so the count below skips it.
-            let auth = ClientRequest.auth(
-                credential: AuthToken.emulatorToken(uid: user, lifetime: 1 << 40), authVariable: nil)
-            try await outbound.write(.text(WireMessage.request(0, auth).text))
-            func sendMore() async throws {
-                while sent < count && sent - acked < window {
-                    sent += 1
-                    let entry: JSONValue = ["device": "bench", "connectedAt": .int(Int64(sent))]
-                    let request = ClientRequest.put(
-                        path: Path("users/\(user)/connections/k\(sent % 5_000)"), data: entry, hash: nil)
-                    try await outbound.write(.text(WireMessage.request(sent, request).text))
-                }
-            }
-            try await sendMore()
-            while acked < count, let message = try await messages.next() {
-                // Answers come in order: the next one is the acknowledgement of request acked + 1.
-                guard case .text(let text) = message, text == WireMessage.acknowledgementText(number: acked + 1)
-                else { continue }
-                acked += 1
-                if sent - acked < window / 2 { try await sendMore() }
-            }
-            try await outbound.close(.normalClosure, reason: nil)
+        try await WirePipeline.run(
+            url: url, count: count, window: window,
+            credential: AuthToken.emulatorToken(uid: user, lifetime: 1 << 40)
+        ) { number in
+            let entry: JSONValue = ["device": "bench", "connectedAt": .int(Int64(number))]
+            return ClientRequest.put(path: Path("users/\(user)/connections/k\(number % 5_000)"), data: entry, hash: nil)
         }
     }
 

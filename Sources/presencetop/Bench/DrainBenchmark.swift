@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PresenceLab
+import RTDBClient
+import RTDBCore
+import RTDBWire
+import Synchronization
+
+/// A queue of writes made offline, drained when the app starts again with the server back,
+/// beside the server's own rate for the same writes in the same run.
+struct DrainBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drain",
+        abstract: "Writes queued offline → all acknowledged after a restart, beside the server's own rate."
+    )
+
+    /// The published anchor: the Firebase JS SDK 9.8.1 draining the same queue against this
+    /// server (measured in an earlier sitting on this kind of machine; npm is not reachable here).
+    static let javaScriptSDKWritesPerSecond = 2_550.0
+
+    @Option(help: "Writes queued offline.")
+    var writes = 10_000
+
+    @Option(help: "Writes in flight in the server's own run.")
+    var window = 2_000
+
+    @Option(help: "Runs of each (the median is reported).")
+    var rounds = 3
+
+    @Flag(help: "Print the engine's start-up phases (file, queue, replay).")
+    var phases = false
+
+    @OptionGroup var options: BenchOptions
+
+    func run() async throws {
+        try await BenchReport.run("drain", options: options) { try await measure($0) }
+    }
+
+    private func measure(_ report: BenchReport) async throws {
+        let directory = try BenchSupport.makeScratchDirectory(for: report, "drain")
+        let server = try await EmbeddedServer.start(dataDirectory: directory.appendingPathComponent("server"))
+        let url = "http://127.0.0.1:\(server.port)?ns=bench"
+        var serverRates: [Double] = []
+        var drainRates: [Double] = []
+        var measured: [(start: Duration, acknowledgements: Duration)] = []
+        for round in 0..<rounds {
+            serverRates.append(try await serverRate(port: server.port, round: round))
+            let drain = try await drainRate(url: url, directory: directory.appendingPathComponent("c\(round)"))
+            drainRates.append(drain.rate)
+            measured.append((drain.start, drain.acknowledgements))
+        }
+        await server.stop()
+        let serverRate = BenchSupport.percentile(serverRates, 50)
+        let drainRate = BenchSupport.percentile(drainRates, 50)
+        report.record("server_writes_per_second", serverRate)
+        report.record("drain_writes_per_second", drainRate)
+        report.record("drain_over_server_ratio", drainRate / serverRate)
+        report.record("drain_over_js_sdk_ratio", drainRate / Self.javaScriptSDKWritesPerSecond)
+        let startMs = BenchSupport.percentile(measured.map { $0.start.inMilliseconds }, 50)
+        let ackMs = BenchSupport.percentile(measured.map { $0.acknowledgements.inMilliseconds }, 50)
+        report.record("drain_start_to_first_ack_ms", startMs)
+        report.record("drain_first_to_last_ack_ms", ackMs)
+        report.say(
+            String(
+                format: "server's own rate (one raw connection, %d in flight): %.0f writes/s", window, serverRate))
+        report.say(
+            String(
+                format: "drain of %d writes queued offline, from the start to the last acknowledgement: %.0f writes/s",
+                writes, drainRate))
+        report.say(
+            String(
+                format: "  %.2f× the server's rate (target ≥ 0.8); %.1f× the JS SDK's %.0f writes/s (target ≥ 10)",
+                drainRate / serverRate, drainRate / Self.javaScriptSDKWritesPerSecond,
+                Self.javaScriptSDKWritesPerSecond))
+        report.say(
+            String(format: "  start to the first acknowledgement %.0f ms; from it to the last %.0f ms", startMs, ackMs))
+    }
+
+    /// The same sets the queue holds, sent by a raw client that keeps `window` in flight.
+    private func serverRate(port: Int, round: Int) async throws -> Double {
+        let start = ContinuousClock.now
+        try await WirePipeline.run(url: "ws://127.0.0.1:\(port)/.ws?v=5&ns=bench", count: writes, window: window) {
+            ClientRequest.put(path: Path("server\(round)/q\($0)"), data: ["n": .int(Int64($0))], hash: nil)
+        }
+        return Double(writes) / (ContinuousClock.now - start).inSeconds
+    }
+
+    /// Queues the writes offline in one run of the app, then times the next run from its start
+    /// to the last acknowledgement.
+    ///
+    /// Also returns the time to the first acknowledgement (the start and the replay) and from it
+    /// to the last.
+    private func drainRate(
+        url: String, directory: URL
+    ) async throws -> (rate: Double, start: Duration, acknowledgements: Duration) {
+        let offline = open(url, directory)
+        offline.goOffline()
+        let queue = offline.reference(withPath: "drain/\(directory.lastPathComponent)")
+        for index in 0..<writes { queue.child("q\(index)").setValue(["n": index], andPriority: nil) }
+        offline.close()
+        let start = ContinuousClock.now
+        let database = open(url, directory)
+        // When the first acknowledgement arrived: before it, the start and the replay.
+        let firstAck = Mutex<ContinuousClock.Instant?>(nil)
+        let total = writes
+        database.observePendingWrites { queue in
+            if queue.count < total { firstAck.withLock { $0 = $0 ?? ContinuousClock.now } }
+        }
+        await database.waitForPendingWrites()
+        let elapsed = ContinuousClock.now - start
+        let toFirst = firstAck.withLock { $0 }.map { $0 - start } ?? elapsed
+        let left = database.pendingWrites.count
+        database.close()
+        guard left == 0 else { throw ValidationError("\(left) writes were still queued after the drain") }
+        return (Double(writes) / elapsed.inSeconds, toFirst, elapsed - toFirst)
+    }
+
+    private func open(_ url: String, _ directory: URL) -> Database {
+        var logger = Logger(label: "bench.drain") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = phases ? .debug : .error
+        let database = Database(url: url, logger: logger)
+        database.persistenceDirectory = directory
+        database.isPersistenceEnabled = true
+        return database
+    }
+}
