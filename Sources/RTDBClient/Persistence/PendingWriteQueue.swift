@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import GRDB
 import Logging
 import OrderedCollections
 import RTDBCore
@@ -179,18 +180,28 @@ final class PendingWriteQueue {
         if let requestFlush { requestFlush() } else { flush() }
     }
 
+    /// Whether acknowledgements or attempt counts wait to be saved.
+    var hasUnsaved: Bool { !unsavedRemovals.isEmpty || !unsavedAttempts.isEmpty }
+
+    /// Saves the acks and attempt counts gathered since the last save in `db`'s transaction (the
+    /// caller's, which may save the cache's side of the same acknowledgements with them).
+    func saveUnsaved(in db: GRDB.Database) throws {
+        flushScheduled = false
+        guard let store, hasUnsaved else { return }
+        let (removals, attempts) = (unsavedRemovals, unsavedAttempts)
+        unsavedRemovals = []
+        unsavedAttempts = [:]
+        try store.updateQueue(removing: removals, attempts: attempts, in: db)
+    }
+
     /// Saves the acks and attempt counts gathered since the last flush, in one transaction.
     func flush() {
         flushScheduled = false
-        guard let store, !unsavedRemovals.isEmpty || !unsavedAttempts.isEmpty else { return }
-        let removals = unsavedRemovals
-        let attempts = unsavedAttempts
-        unsavedRemovals = []
-        unsavedAttempts = [:]
+        guard let store, hasUnsaved else { return }
         do {
-            try store.updateQueue(removing: removals, attempts: attempts)
+            try store.transaction { db in try saveUnsaved(in: db) }
         } catch {
-            logger.error("persistence: saving \(removals.count) acknowledgements failed: \(error)")
+            logger.error("persistence: saving acknowledgements failed: \(error)")
         }
     }
 

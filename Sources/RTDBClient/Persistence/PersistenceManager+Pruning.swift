@@ -17,6 +17,7 @@ extension PersistenceManager {
 
     /// Prunes rounds until the cache fits and few enough inactive queries remain.
     func pruneIfNeeded() {
+        flushUnsaved()
         do {
             var size = try store.serverCacheSize()
             while policy.shouldPrune(cacheSize: size, prunableCount: prunableCount) {
@@ -54,6 +55,7 @@ extension PersistenceManager {
 
     /// Empties the cache and forgets every tracked query (the write queue stays).
     func clear() {
+        flushUnsaved()
         readAhead.invalidate()
         do {
             try store.transaction { db in
@@ -70,6 +72,7 @@ extension PersistenceManager {
 
     /// What the cache holds, for the inspector.
     func report() -> CacheReport {
+        flushUnsaved()
         let plan = prunePlan()
         let queries = tracked.values.flatMap(\.values).sorted { $0.id < $1.id }.map { query in
             CacheReport.TrackedQueryInfo(

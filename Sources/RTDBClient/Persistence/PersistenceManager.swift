@@ -26,6 +26,12 @@ final class PersistenceManager {
     private(set) var readAheadHits = 0
     /// How many complete queries open at the last stop are read ahead, most recently used first.
     static let readAheadLimit = 4
+    /// Acknowledged writes cached in memory and not yet on disk, in order: saved together (with
+    /// the queue's side of the same acknowledgements) when the engine goes idle, and before
+    /// anything else reads or changes the cache.
+    private var unsaved: [(GRDB.Database) throws -> Void] = []
+    /// Asks for ``saveUnsaved(in:)`` once the engine is idle (nil: save at once).
+    var requestFlush: (() -> Void)?
 
     init(
         store: ClientStore, clock: @escaping WallClock, policy: CachePolicy, logger: Logger,
@@ -56,7 +62,10 @@ final class PersistenceManager {
     /// Runs a cache change in one transaction, logging a failure.
     private func write(_ what: String, _ body: (GRDB.Database) throws -> Void) {
         do {
-            try store.transaction(body)
+            try store.transaction { db in
+                try saveUnsaved(in: db)
+                try body(db)
+            }
         } catch {
             logger.error("persistence: \(what) failed: \(error)")
         }
@@ -93,6 +102,7 @@ final class PersistenceManager {
     /// The children at `path` known to be complete: the keys of filtered queries there, and each
     /// child with a complete default query of its own.
     func knownCompleteChildren(_ path: Path) -> Set<String> {
+        flushUnsaved()
         var keys = Set<String>()
         for query in (tracked[path] ?? [:]).values where !query.query.loadsAllData {
             keys.formUnion((try? store.trackedKeys(query.id)) ?? [])
@@ -105,6 +115,7 @@ final class PersistenceManager {
 
     /// What a new view for `query` starts from when nothing in memory has complete data.
     func serverCache(for query: QuerySpec) -> (node: Node, complete: Bool) {
+        flushUnsaved()
         let started = DispatchTime.now().uptimeNanoseconds
         defer {
             logger.debug(
@@ -193,7 +204,12 @@ final class PersistenceManager {
     }
 
     private func ensureCompleteTrackedQuery(_ path: Path, in db: GRDB.Database) throws {
-        guard !isQueryComplete(.default(path)) else { return }
+        if let row = completedTrackedQuery(path) { try store.saveTrackedQuery(row, in: db) }
+    }
+
+    /// Marks the default query at `path` complete in memory; the row to save, if it changed.
+    private func completedTrackedQuery(_ path: Path) -> TrackedQuery? {
+        guard !isQueryComplete(.default(path)) else { return nil }
         var row =
             trackedQuery(.default(path))
             ?? TrackedQuery(
@@ -201,7 +217,8 @@ final class PersistenceManager {
                 active: false)
         if row.id == nextTrackedID { nextTrackedID += 1 }
         row.complete = true
-        try save(row, in: db)
+        tracked[row.query.path, default: [:]][CodeUnitString(row.query.queryIdentifier)] = row
+        return row
     }
 
     func setTrackedKeys(_ query: QuerySpec, _ keys: Set<String>) {
@@ -243,14 +260,34 @@ final class PersistenceManager {
     }
 
     /// An acknowledged user write, cached where no active default query will echo it.
+    ///
+    /// In memory at once, on disk with the next save: a draining queue acknowledges thousands,
+    /// and a transaction each cost more than the rest of an acknowledgement.
     func applyUserWrite(_ path: Path, _ children: [(path: Path, node: Node)]) {
         if activeDefaultQueryCovers(path) { return }
         readAhead.invalidate()
-        // One transaction per acknowledgement: a draining queue acknowledges thousands.
-        write("caching the write at \(path)") { db in
+        let (store, row) = (store, completedTrackedQuery(path))
+        unsaved.append { db in
             for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
-            try ensureCompleteTrackedQuery(path, in: db)
+            if let row { try store.saveTrackedQuery(row, in: db) }
         }
+        if let requestFlush { requestFlush() } else { flushUnsaved() }
+    }
+
+    /// Whether acknowledged writes wait to be saved.
+    var hasUnsaved: Bool { !unsaved.isEmpty }
+
+    /// Saves the acknowledged writes cached since the last save, in `db`'s transaction.
+    func saveUnsaved(in db: GRDB.Database) throws {
+        let work = unsaved
+        unsaved = []
+        for save in work { try save(db) }
+    }
+
+    /// Saves them in a transaction of their own, if there are any: before a read of the cache.
+    func flushUnsaved() {
+        guard hasUnsaved else { return }
+        write("caching acknowledged writes") { _ in }
     }
 
     private func activeDefaultQueryCovers(_ path: Path) -> Bool {

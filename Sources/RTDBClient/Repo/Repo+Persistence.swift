@@ -43,10 +43,11 @@ extension Repo {
             serverTree.persistence = manager
             pendingWrites = PendingWriteQueue(store: store, logger: logger)
             pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
-            pendingWrites.requestFlush = { [weak self] in
-                guard let repo = self else { return }
-                repo.queue.async { repo.pendingWrites.flush() }
-            }
+            // The queue's and the cache's sides of acknowledgements are saved together, in one
+            // transaction, once the engine is idle: a crash keeps both or neither.
+            let requestFlush: () -> Void = { [weak self] in self?.scheduleFlush() }
+            pendingWrites.requestFlush = requestFlush
+            manager.requestFlush = requestFlush
             nextWriteID = try store.highestWriteID() + 1
             if let credential = try store.setting("credential") { connection.setAuth(credential) }
             let opened = DispatchTime.now().uptimeNanoseconds
@@ -100,13 +101,41 @@ extension Repo {
         }
     }
 
+    /// Saves what acknowledgements left in memory (the queue's rows to delete, the cache's new
+    /// data) in one transaction, when the queue has run what is already on it.
+    func scheduleFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        queue.async { [self] in
+            flushScheduled = false
+            saveAcknowledgements()
+        }
+    }
+
+    /// Saves what acknowledgements left in memory now, in one transaction.
+    func saveAcknowledgements() {
+        guard let store, pendingWrites.hasUnsaved || persistence?.hasUnsaved == true else { return }
+        do {
+            try store.transaction { db in
+                try persistence?.saveUnsaved(in: db)
+                try pendingWrites.saveUnsaved(in: db)
+            }
+        } catch {
+            logger.error("persistence: saving acknowledgements failed: \(error)")
+        }
+    }
+
     /// Gives the connection the restored writes it does not have yet, in order: on connecting,
     /// and before anything else is put (see ``put(_:path:data:hash:idempotencyKey:onSend:onComplete:)``).
     func handOverRestoredWrites() {
         guard !restoredUnsent.isEmpty else { return }
         let writes = restoredUnsent
         restoredUnsent = []
+        let started = DispatchTime.now().uptimeNanoseconds
         for write in writes { send(write, completion: nil) }
+        logger.debug(
+            "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms"
+        )
     }
 
     /// Runs `body` on the queue and returns when it has run, with or without persistence.

@@ -50,6 +50,8 @@ final class Repo: @unchecked Sendable {
     var namedTransactions: [String: NamedTransaction] = [:]
     /// Named transactions restored from disk, waiting for their name to be registered.
     var heldTransactions: [StoredWrite] = []
+    /// Whether a save of what acknowledgements left in memory is on the queue.
+    var flushScheduled = false
     /// Restored writes replayed locally but not yet handed to the connection (see
     /// ``handOverRestoredWrites()``).
     var restoredUnsent: [StoredWrite] = []
@@ -248,7 +250,7 @@ extension Repo {
     /// Callers still waiting for pending writes are released, as nothing more will be answered.
     func shutDown() {
         connection.shutDown()
-        pendingWrites.flush()
+        saveAcknowledgements()
         let waiters = pendingWaiters
         pendingWaiters = []
         for (_, waiter) in waiters { callbackQueue.async(execute: waiter) }
