@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "presencetop", targets: ["presencetop"]),
+        .executable(name: "presencetop-latency-probe", targets: ["presencetop-latency-probe"]),
         .library(name: "RTDBCore", targets: ["RTDBCore"]),
         .library(name: "RTDBWire", targets: ["RTDBWire"]),
         .library(name: "RTDBRules", targets: ["RTDBRules"]),
@@ -123,6 +124,14 @@ let package = Package(
             name: "Dashboard",
             dependencies: ["Presence", "PresenceLab", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // What a benchmark runs, in one place for the timed run and the instruction count.
+        .target(
+            name: "BenchWorkloads",
+            dependencies: ["RTDBClient", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The latency workload alone, for valgrind (which cannot load the whole binary).
+        .executableTarget(
+            name: "presencetop-latency-probe", dependencies: ["BenchWorkloads"], path: "Sources/LatencyProbe"),
         // ncursesw itself: the header and the shims for its macros (apt: libncursesw5-dev).
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         // The only code that touches ncurses.
@@ -140,6 +149,7 @@ let package = Package(
                 "PresenceLab",
                 "Dashboard",
                 "CursesBackend",
+                "BenchWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

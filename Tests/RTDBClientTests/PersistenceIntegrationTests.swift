@@ -54,6 +54,29 @@ import Testing
         await server.stop()
     }
 
+    /// A write made just after a restart, with a long restored queue going out, reaches the
+    /// server after every restored one (each sets `last`: the server keeps the one applied last).
+    @Test func aWriteMadeWhileARestoredQueueGoesOutArrivesAfterIt() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start()
+        let first = Self.client(port: server.port, directory: directory)
+        first.goOffline()
+        let count = 1_027
+        for index in 0..<count { first.reference(withPath: "seq/last").setValue(index, andPriority: nil) }
+        first.close()
+
+        let second = Self.client(port: server.port, directory: directory)
+        let connected = Recorder<Bool>()
+        second.reference(withPath: ".info/connected").observe(.value) { connected.record($0.value as? Bool ?? false) }
+        #expect(try await eventually { connected.last == true })
+        second.reference(withPath: "seq/last").setValue(count, andPriority: nil)
+        await second.waitForPendingWrites()
+        #expect(try await http("GET", "/seq/last.json", port: server.port).json == .int(Int64(count)))
+        second.close()
+        await server.stop()
+    }
+
     @Test func theFirstReferenceStartsTheEngineAndQueuedWritesGoOut() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -54,7 +54,7 @@ public final class Database: Sendable {
     /// - Parameters:
     ///   - url: `http://host:port?ns=NS`, `ws://…`, or `https://<ns>.firebaseio.com`.
     ///   - transport: How to reach the server (WebSockets by default).
-    ///   - clock: The local clock in ms since the epoch (injected to simulate skew).
+    ///   - clock: The local wall clock (injected to simulate skew).
     ///   - timers: What the engine's timers sleep on (the connect timeout, back-off, keepalive);
     ///     tests pass a clock they move by hand.
     ///   - callbackQueue: Where callbacks run.

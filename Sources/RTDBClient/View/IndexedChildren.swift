@@ -39,4 +39,31 @@ struct IndexedChildren {
         let position = lowerBound(child)
         return position > 0 ? sorted[position - 1].key : nil
     }
+
+    /// The key of the child before `child` in `node` in `index` order, found in the node's own key
+    /// order where that is the index's order: always for the key index, and for the priority
+    /// index among children with no priority, which come first, by key.
+    ///
+    /// `.some(nil)` when `child` comes first; nil when this cannot tell without sorting every child
+    /// (`child` has a priority, or too many before it do).
+    static func predecessor(of child: NamedNode, in node: Node, index: Index) -> ChildKey?? {
+        let children = node.children
+        switch index {
+        case .key:
+            return .some(children.predecessor(of: child.key)?.key)
+        case .priority where child.node.priority == nil:
+            var key = child.key
+            for _ in 0..<Self.priorityWalkLimit {
+                guard let before = children.predecessor(of: key) else { return .some(nil) }
+                if before.node.priority == nil { return .some(before.key) }
+                key = before.key
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// How many children with a priority ``predecessor(of:in:index:)`` steps over before it sorts.
+    static let priorityWalkLimit = 16
 }

@@ -60,10 +60,15 @@ enum EventGenerator {
                 }
             }
             for var change in ofType {
-                if type == .childAdded || type == .childChanged || type == .childMoved {
-                    let children = ordered ?? IndexedChildren(eventCache, index: index)
-                    ordered = children
-                    change.previousKey = change.namedNode.flatMap { children.predecessor(of: $0) }
+                if type == .childAdded || type == .childChanged || type == .childMoved, let child = change.namedNode {
+                    // In the node's own order when that is the index's: no sort of every child.
+                    if let previous = IndexedChildren.predecessor(of: child, in: eventCache, index: index) {
+                        change.previousKey = previous
+                    } else {
+                        let children = ordered ?? IndexedChildren(eventCache, index: index)
+                        ordered = children
+                        change.previousKey = children.predecessor(of: child)
+                    }
                 }
                 for registration in registrations where registration.respondsTo(type) {
                     events.append(

@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Run benchmarks (build with -c release for meaningful figures).",
         subcommands: [
             ServerWriteBenchmark.self, ClientEventBenchmark.self, PersistenceBenchmark.self, RenderBenchmark.self,
-            FloodBenchmark.self, DrainBenchmark.self,
+            FloodBenchmark.self, DrainBenchmark.self, LatencyBenchmark.self,
         ]
     )
 }

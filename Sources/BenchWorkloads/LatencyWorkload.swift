@@ -1,0 +1,41 @@
+import Dispatch
+import Logging
+import RTDBClient
+import Synchronization
+
+/// The latency benchmark's work, in one place for the timed run and the instruction count: the
+/// Firebase JS SDK anchor's exact work.
+///
+/// Offline, a node of `children` children `{n, s}` with a `value` and a `child_changed` listener;
+/// each set replaces one child, timed from the call to its `child_changed` callback.
+public enum LatencyWorkload {
+    /// Runs `sets` sets and returns each one's time in ms.
+    public static func run(sets: Int, children: Int) -> [Double] {
+        var logger = Logger(label: "bench.latency")
+        logger.logLevel = .error
+        // Nothing listens on port 9: the database never connects, and stays offline.
+        let database = Database(url: "http://127.0.0.1:9?ns=bench", logger: logger)
+        database.goOffline()
+        let node = database.reference(withPath: "latency/items")
+        var initial: [String: Any] = [:]
+        for index in 0..<children { initial["k\(index)"] = ["n": index, "s": "item \(index)"] }
+        node.setValue(initial, andPriority: nil)
+        let changed = DispatchSemaphore(value: 0)
+        let arrived = Mutex<UInt64>(0)
+        node.observe(.value) { _ in }
+        node.observe(.childChanged) { _ in
+            arrived.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
+            changed.signal()
+        }
+        var samples: [Double] = []
+        samples.reserveCapacity(sets)
+        for index in 0..<sets {
+            let start = DispatchTime.now().uptimeNanoseconds
+            node.child("k\(index % children)").setValue(["n": children + index, "s": "set \(index)"], andPriority: nil)
+            changed.wait()
+            samples.append(Double(arrived.withLock { $0 } - start) / 1e6)
+        }
+        database.close()
+        return samples
+    }
+}
