@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RTDBCore
+import Synchronization
 
 /// One database URL's offline state in one SQLite file (GRDB, WAL, versioned migrations): the
 /// server cache, the user write queue and its dead letters, tracked queries and their keys,
@@ -14,6 +15,8 @@ final class ClientStore: Sendable {
     let queue: DatabasePool
     /// The file's path.
     let path: String
+    /// Transactions started with ``transactionLater(_:failed:)`` and not yet committed.
+    private let transactionsInFlight = Atomic<Int>(0)
 
     /// Opens (creating if needed) the file at `path`.
     init(path: String) throws {
@@ -69,6 +72,29 @@ final class ClientStore: Sendable {
     /// Runs `body` in one transaction.
     func transaction<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
         try queue.write(body)
+    }
+
+    /// Runs `body` in one transaction on the writer's queue, without waiting for it; `failed`
+    /// hears of an error.
+    ///
+    /// Later transactions wait for it (one writer queue); a read must first call
+    /// ``waitForLaterTransactions()``, or it may run on a reader beside it and miss it.
+    func transactionLater(
+        _ body: @escaping @Sendable (GRDB.Database) throws -> Void,
+        failed: @escaping @Sendable (any Error) -> Void
+    ) {
+        transactionsInFlight.add(1, ordering: .relaxed)
+        queue.asyncWrite(body) { [self] _, result in
+            if case .failure(let error) = result { failed(error) }
+            transactionsInFlight.subtract(1, ordering: .releasing)
+        }
+    }
+
+    /// Returns once every transaction started with ``transactionLater(_:failed:)`` has committed.
+    func waitForLaterTransactions() {
+        guard transactionsInFlight.load(ordering: .acquiring) > 0 else { return }
+        // The writer's queue runs in order: an empty write there comes after them.
+        _ = try? queue.writeWithoutTransaction { _ in }
     }
 
     // MARK: - Settings

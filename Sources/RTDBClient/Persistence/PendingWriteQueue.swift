@@ -186,12 +186,19 @@ final class PendingWriteQueue {
     /// Saves the acks and attempt counts gathered since the last save in `db`'s transaction (the
     /// caller's, which may save the cache's side of the same acknowledgements with them).
     func saveUnsaved(in db: GRDB.Database) throws {
-        flushScheduled = false
-        guard let store, hasUnsaved else { return }
-        let (removals, attempts) = (unsavedRemovals, unsavedAttempts)
-        unsavedRemovals = []
-        unsavedAttempts = [:]
+        guard let store else { return }
+        let (removals, attempts) = takeUnsaved()
         try store.updateQueue(removing: removals, attempts: attempts, in: db)
+    }
+
+    /// The acks and attempt counts gathered since the last save, for a transaction that runs later.
+    func takeUnsaved() -> (removals: [Int], attempts: [Int: Int]) {
+        flushScheduled = false
+        defer {
+            unsavedRemovals = []
+            unsavedAttempts = [:]
+        }
+        return (unsavedRemovals, unsavedAttempts)
     }
 
     /// Saves the acks and attempt counts gathered since the last flush, in one transaction.

@@ -29,7 +29,7 @@ final class PersistenceManager {
     /// Acknowledged writes cached in memory and not yet on disk, in order: saved together (with
     /// the queue's side of the same acknowledgements) when the engine goes idle, and before
     /// anything else reads or changes the cache.
-    private var unsaved: [(GRDB.Database) throws -> Void] = []
+    private var unsaved: [@Sendable (GRDB.Database) throws -> Void] = []
     /// Asks for ``saveUnsaved(in:)`` once the engine is idle (nil: save at once).
     var requestFlush: (() -> Void)?
 
@@ -279,15 +279,20 @@ final class PersistenceManager {
 
     /// Saves the acknowledged writes cached since the last save, in `db`'s transaction.
     func saveUnsaved(in db: GRDB.Database) throws {
-        let work = unsaved
-        unsaved = []
-        for save in work { try save(db) }
+        for save in takeUnsaved() { try save(db) }
     }
 
-    /// Saves them in a transaction of their own, if there are any: before a read of the cache.
+    /// The saves of the acknowledged writes cached since the last save, for a transaction that
+    /// runs later (in order: the store has one writer queue).
+    func takeUnsaved() -> [@Sendable (GRDB.Database) throws -> Void] {
+        defer { unsaved = [] }
+        return unsaved
+    }
+
+    /// Before a read of the cache: saves what is unsaved, and waits for saves still running.
     func flushUnsaved() {
-        guard hasUnsaved else { return }
-        write("caching acknowledged writes") { _ in }
+        if hasUnsaved { write("caching acknowledged writes") { _ in } }
+        store.waitForLaterTransactions()
     }
 
     private func activeDefaultQueryCovers(_ path: Path) -> Bool {

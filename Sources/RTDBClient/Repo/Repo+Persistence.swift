@@ -108,13 +108,26 @@ extension Repo {
         flushScheduled = true
         queue.async { [self] in
             flushScheduled = false
-            saveAcknowledgements()
+            saveAcknowledgements(waiting: false)
         }
     }
 
-    /// Saves what acknowledgements left in memory now, in one transaction.
-    func saveAcknowledgements() {
+    /// Saves what acknowledgements left in memory in one transaction: on the store's writer queue
+    /// while the engine goes on taking acknowledgements, or (`waiting`) now.
+    func saveAcknowledgements(waiting: Bool = true) {
         guard let store, pendingWrites.hasUnsaved || persistence?.hasUnsaved == true else { return }
+        guard waiting else {
+            let cache = persistence?.takeUnsaved() ?? []
+            let (removals, attempts) = pendingWrites.takeUnsaved()
+            let logger = logger
+            store.transactionLater { db in
+                for save in cache { try save(db) }
+                try store.updateQueue(removing: removals, attempts: attempts, in: db)
+            } failed: { error in
+                logger.error("persistence: saving acknowledgements failed: \(error)")
+            }
+            return
+        }
         do {
             try store.transaction { db in
                 try persistence?.saveUnsaved(in: db)
