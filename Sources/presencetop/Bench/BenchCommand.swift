@@ -6,7 +6,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Run benchmarks (build with -c release for meaningful figures).",
         subcommands: [
-            ServerWriteBenchmark.self, ClientEventBenchmark.self, PersistenceBenchmark.self, RenderBenchmark.self,
+            ServerWriteBenchmark.self, ClientEventBenchmark.self, ColdStartBenchmark.self, RenderBenchmark.self,
             FloodBenchmark.self, DrainBenchmark.self, LatencyBenchmark.self,
         ]
     )

@@ -4,13 +4,12 @@ import Logging
 import Presence
 import PresenceLab
 import RTDBClient
-import Synchronization
 
 /// Client persistence: local writes made durable per second, and the cold start of a full cache
 /// with a long write queue, beside a raw read of the same rows with the `sqlite3` tool.
-struct PersistenceBenchmark: AsyncParsableCommand {
+struct ColdStartBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "client-persistence",
+        commandName: "coldstart",
         abstract: "Local writes persisted per second; cold start of a 10 MB cache plus 10,000 queued writes."
     )
 
@@ -35,7 +34,7 @@ struct PersistenceBenchmark: AsyncParsableCommand {
     @OptionGroup var options: BenchOptions
 
     func run() async throws {
-        try await BenchReport.run("client-persistence", options: options) { try await measure($0) }
+        try await BenchReport.run("coldstart", options: options) { try await measure($0) }
     }
 
     private func measure(_ report: BenchReport) async throws {
@@ -54,7 +53,6 @@ struct PersistenceBenchmark: AsyncParsableCommand {
         }
         await server.stop()
         try await coldStart(url: url, directory: cold, report)
-        try await drain(url: url, directory: cold, report)
     }
 
     @Flag(help: "Print the start-up phases (file, queue, replay, cache read).")
@@ -165,33 +163,6 @@ struct PersistenceBenchmark: AsyncParsableCommand {
                 format:
                     "  the same listener open when the app last stopped: median %.1f ms (ratio %.2f); added once the start is over: first value %.1f ms after the call",
                 median(reopened), median(reopened) / rawMedian, median(late)))
-    }
-
-    /// A start with the server back: the whole queue sent and acknowledged (on a copy of the
-    /// file, so a reused directory keeps its queue).
-    private func drain(url: String, directory: URL, _ report: BenchReport) async throws {
-        let copy = try BenchSupport.makeScratchDirectory(for: report, "bench-drain").appendingPathComponent("copy")
-        try FileManager.default.copyItem(at: directory, to: copy)
-        // The file is named after the URL, port included: the server comes back on that port.
-        let port = URLComponents(string: url)?.port ?? 0
-        let server = try await EmbeddedServer.start(dataDirectory: nil) { $0.port = port }
-        let start = DispatchTime.now().uptimeNanoseconds
-        let database = open(url, copy)
-        // Watched, as the dashboard watches it.
-        let updates = Mutex(0)
-        database.observePendingWrites { _ in updates.withLock { $0 += 1 } }
-        await database.waitForPendingWrites()
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        let left = database.pendingWrites.count
-        database.close()
-        await server.stop()
-        guard left == 0 else { throw ValidationError("\(left) writes were still queued after the drain") }
-        report.record("drain_writes_per_second", Double(queuedWrites) / elapsed * 1000)
-        report.say(
-            String(
-                format:
-                    "queue drain: %d queued writes sent and acknowledged %.0f ms after the start (%.0f writes/s), the queue watched by an observer (%d updates)",
-                queuedWrites, elapsed, Double(queuedWrites) / elapsed * 1000, updates.withLock { $0 }))
     }
 
     /// Reads every cache and queue row with the `sqlite3` tool, as a floor for the cold start.
