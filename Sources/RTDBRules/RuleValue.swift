@@ -56,7 +56,8 @@ struct RuleSnapshot: Sendable {
         self.init(root: root, path: path, node: root.child(at: path))
     }
 
-    private init(root: Node, path: Path, node: Node) {
+    /// The snapshot at `path` of `root`, whose node there the caller has found (`node`).
+    init(root: Node, path: Path, node: Node) {
         self.root = root
         self.path = path
         self.node = node

@@ -82,25 +82,35 @@ public struct SecurityRules: Sendable {
     public func write(_ changes: [(path: Path, node: Node)], auth: RuleAuth, root data: Node, now: UnixTime)
         -> RulesDecision
     {
-        if auth == .admin { return .allowed }
+        judgeWrite(changes, auth: auth, root: data, now: now).decision
+    }
+
+    /// ``write(_:auth:root:now:)``, with the data as it would be after the writes when the rules
+    /// needed it (`newData`): a server applying the writes next takes it instead of making it again.
+    public func judgeWrite(_ changes: [(path: Path, node: Node)], auth: RuleAuth, root data: Node, now: UnixTime)
+        -> (decision: RulesDecision, newRoot: Node?)
+    {
+        if auth == .admin { return (.allowed, nil) }
         var newRoot = data
         if judgesNewData {
             for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
         }
+        let made = judgesNewData ? newRoot : nil
         let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: newRoot)
         for (path, _) in changes {
             if let failure = grant(\.write, path, evaluator) {
-                return .denied("no .write rule allows writing \(path) (\(auth.description))\(failure)")
+                return (.denied("no .write rule allows writing \(path) (\(auth.description))\(failure)"), made)
             }
         }
-        guard judgesNewData else { return .allowed }
-        var validated = Set<Path>()
+        guard judgesNewData else { return (.allowed, made) }
+        // Several changes (an update) share ancestors: each is checked once. One needs no set.
+        var validated: Set<Path>? = changes.count > 1 ? [] : nil
         for (path, _) in changes {
             if let failure = validate(path, evaluator, newRoot: newRoot, validated: &validated) {
-                return .denied(failure)
+                return (.denied(failure), made)
             }
         }
-        return .allowed
+        return (.allowed, made)
     }
 
     /// The children `.indexOn` names at `path` (where a wildcard matches too); empty if none.
@@ -140,40 +150,41 @@ public struct SecurityRules: Sendable {
     /// Checks the `.validate` rules above `path` and of all the new data under it.
     ///
     /// The new data is followed down alongside the rules, so each location's node is at hand.
-    private func validate(_ path: Path, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>)
+    private func validate(_ path: Path, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>?)
         -> String?
     {
         var node = root
-        var newNode = newRoot
+        var here = RuleEvaluator.Here(newData: newRoot)
         var variables: [String: String] = [:]
         var location = Path.root
         for depth in 0...path.count {
-            if validated.insert(location).inserted,
-                let failure = check(node, at: location, holding: newNode, evaluator, variables: variables)
+            if validated?.insert(location).inserted ?? true,
+                let failure = check(node, at: location, holding: here, evaluator, variables: variables)
             {
                 return failure
             }
             guard depth < path.count else {
-                return validateBelow(node, at: location, holding: newNode, evaluator, variables: variables)
+                return validateBelow(node, at: location, holding: here, evaluator, variables: variables)
             }
             let segment = path.segments[depth]
             guard let next = node.child(segment, variables: &variables) else { return nil }
             node = next
-            newNode = newNode.child(segment)
+            here = RuleEvaluator.Here(newData: here.newData.child(segment))
             location = location.child(segment)
         }
         return nil
     }
 
     private func validateBelow(
-        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
+        _ node: RuleNode, at location: Path, holding here: RuleEvaluator.Here, _ evaluator: RuleEvaluator,
         variables: [String: String]
     ) -> String? {
         guard !node.children.isEmpty || node.wildcard != nil else { return nil }
-        for (key, newChild) in newNode.children {
+        for (key, newChild) in here.newData.children {
             var childVariables = variables
             guard let child = node.child(key.string, variables: &childVariables) else { continue }
             let childLocation = location.child(key.string)
+            let newChild = RuleEvaluator.Here(newData: newChild)
             if let failure = check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables) {
                 return failure
             }
@@ -188,11 +199,11 @@ public struct SecurityRules: Sendable {
 
     /// One location's `.validate`; skipped where the new data is gone (a delete).
     private func check(
-        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
+        _ node: RuleNode, at location: Path, holding here: RuleEvaluator.Here, _ evaluator: RuleEvaluator,
         variables: [String: String]
     ) -> String? {
-        guard let rule = node.validate, !newNode.isEmpty else { return nil }
-        switch evaluator.holds(rule.expression, at: location, variables: variables) {
+        guard let rule = node.validate, !here.newData.isEmpty else { return nil }
+        switch evaluator.holds(rule.expression, at: location, variables: variables, here: here) {
         case .success(true): return nil
         case .success(false): return "\(location): .validate \(rule.text) does not hold"
         case .failure(let error): return "\(location): .validate \(rule.text): \(error.message)"

@@ -37,8 +37,13 @@ extension DatabaseEngine {
     /// Refuses a write the rules do not allow, with their reason.
     ///
     /// - Parameter changes: Each location and what it is to hold, server values resolved.
-    func authorizeWrite(_ changes: [(path: Path, node: Node)], auth: RuleAuth) throws(WireError) {
-        guard case .denied(let reason) = rules.write(changes, auth: auth, root: root, now: clock()) else { return }
+    ///
+    /// - Returns: The data as it would be after the writes, when the rules made it (`newData`):
+    ///   ``apply(_:idempotencyKey:newRoot:)`` then takes it rather than making it again.
+    @discardableResult
+    func authorizeWrite(_ changes: [(path: Path, node: Node)], auth: RuleAuth) throws(WireError) -> Node? {
+        let (decision, newRoot) = rules.judgeWrite(changes, auth: auth, root: root, now: clock())
+        guard case .denied(let reason) = decision else { return newRoot }
         logger.debug("namespace \(namespace): write refused: \(reason)")
         throw WireError(status: .permissionDenied, message: reason)
     }

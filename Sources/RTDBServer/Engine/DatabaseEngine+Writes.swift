@@ -47,12 +47,12 @@ extension DatabaseEngine {
             } catch {
                 throw WireError(error)
             }
-            try authorizeWrite([(path, resolved)], auth: auth)
+            let newRoot = try authorizeWrite([(path, resolved)], auth: auth)
             if let expectedHash, current.hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
             if refusesWithoutStorage { try requireStorage() }
-            apply(.set(path: path, node: resolved), idempotencyKey: idempotencyKey)
+            apply(.set(path: path, node: resolved), idempotencyKey: idempotencyKey, newRoot: newRoot)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -90,9 +90,9 @@ extension DatabaseEngine {
                 }
                 children.append((relative, node))
             }
-            try authorizeWrite(children.map { (path.child($0.relative), $0.node) }, auth: auth)
+            let newRoot = try authorizeWrite(children.map { (path.child($0.relative), $0.node) }, auth: auth)
             if refusesWithoutStorage { try requireStorage() }
-            apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey)
+            apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey, newRoot: newRoot)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -130,19 +130,22 @@ extension DatabaseEngine {
     }
 
     /// Applies a resolved change: the tree, the log, then every affected listen.
-    func apply(_ change: Change, idempotencyKey: String? = nil) {
+    ///
+    /// `newRoot` is the data with the change made, when the rules made it while judging it.
+    func apply(_ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil) {
         let oldRoot = root
         let recordData: String
         switch change {
         case .set(let path, let node):
-            root = root.updating(at: path, with: node)
+            root = newRoot ?? root.updating(at: path, with: node)
             recordData = node.exportJSONString
         case .merge(let path, let children):
             var object = JSONValue.Members()
             for (relative, node) in children {
-                root = root.updating(at: path.child(relative), with: node)
+                if newRoot == nil { root = root.updating(at: path.child(relative), with: node) }
                 object[CodeUnitString(relative.relativeString)] = node.exportJSON
             }
+            if let newRoot { root = newRoot }
             recordData = JSONValue.object(object).jsonString
         }
         appliedSequence += 1
