@@ -19,6 +19,8 @@ public final class CursesTerminal {
     private let screen: UnsafeMutablePointer<WINDOW>
     private var palette: CursesPalette
     private var isOpen = true
+    /// What is on the screen now: only the cells that differ from it are written again.
+    private var presented: CellGrid?
 
     /// Takes over the terminal: the alternate screen, no echo, keys one at a time, hidden cursor,
     /// mouse clicks where the terminal reports them.
@@ -59,19 +61,32 @@ public final class CursesTerminal {
     /// Uses another theme from the next frame on.
     public func setTheme(_ theme: Theme) {
         palette = CursesPalette(theme: theme, capability: capability, pairLimit: Int(CNcurses_COLOR_PAIRS()))
+        presented = nil  // every cell's colours change
     }
 
     /// Draws a frame.
     ///
     /// ncurses sends only what changed since the last one.
+    ///
+    /// Only the cells that changed since the last frame are handed to ncurses: an idle frame
+    /// (a clock that ticked) touches a few dozen of the thousands.
     public func present(_ grid: CellGrid) {
-        werase(screen)
         let (width, height) = size
+        var previous = presented
+        if previous.map({ $0.width != grid.width || $0.height != grid.height }) ?? true {
+            werase(screen)
+            previous = nil
+        }
+        presented = grid
         var cell = cchar_t()
         for y in 0..<min(height, grid.height) {
             for x in 0..<min(width, grid.width) {
                 let item = grid[x, y]
                 if item.isContinuation { continue }
+                // A wide character's continuation changed with its cell: the cell is redrawn.
+                if let previous, previous[x, y] == item, x + 1 >= grid.width || previous[x + 1, y] == grid[x + 1, y] {
+                    continue
+                }
                 let (attributes, pair) = palette.attributes(for: item.role)
                 var pairNumber = pair
                 let scalars = item.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) } + [0]

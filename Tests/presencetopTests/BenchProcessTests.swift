@@ -32,17 +32,18 @@ import Testing
         #expect(bench.standardError.contains("render: interrupted; cleaning up"), "\(bench.standardError)")
         let socket = "presencetop-bench-\(bench.pid)"
         let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
-        #expect(!FileManager.default.fileExists(atPath: "\(folder)/tmux-\(getuid())/\(socket)"), "the socket")
+        let sockets = (try? FileManager.default.contentsOfDirectory(atPath: "\(folder)/tmux-\(getuid())")) ?? []
+        #expect(!sockets.contains { $0.hasPrefix(socket + "-") }, "the socket")
         // SIGTERM is sent to the dashboard: give it a moment to restore its terminal and go.
         #expect(try await eventually { Self.dashboards(of: socket).isEmpty }, "\(Self.dashboards(of: socket))")
     }
 
-    /// Processes whose environment names the run's scratch folder (its dashboard's state home).
+    /// Processes whose environment names one of the run's scratch folders (a dashboard's state home).
     static func dashboards(of socket: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.filter { Int($0) != nil }.filter { pid in
             guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
-            return String(decoding: environment, as: UTF8.self).contains("/\(socket)/state")
+            return String(decoding: environment, as: UTF8.self).contains("/\(socket)-")
         }
     }
 }

@@ -71,68 +71,6 @@ struct RenderBenchmark: AsyncParsableCommand {
         if idleSeconds > 0 { try await idleCPU(report) }
     }
 
-    /// Runs the real dashboard in a private tmux server and reads its CPU time from /proc.
-    private func idleCPU(_ report: BenchReport) async throws {
-        guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile)
-        else {
-            report.say("idle CPU: skipped (no tmux)")
-            report.record("idle_cpu", "skipped: no tmux")
-            return
-        }
-        let socket = "presencetop-bench-\(getpid())"
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let command =
-            "env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(home.path)/state XDG_DATA_HOME=\(home.path)/data "
-            + "\(binary) --churn 0 --memory"
-        @Sendable func run(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tmux)
-            process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-            // A server started here outlives the call: give it no pipe to hold open, and poll for
-            // the client's exit (tmux's forking client is not always reaped for a blocking wait).
-            let pipe = Pipe()
-            let quiet = arguments.first == "new-session" || arguments.first == "kill-server"
-            process.standardOutput = quiet ? FileHandle.nullDevice : pipe
-            try process.run()
-            let deadline = Date().addingTimeInterval(quiet ? 2 : 10)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if quiet { return "" }
-            pipe.fileHandleForWriting.closeFile()
-            let data = pipe.fileHandleForReading.availableData
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
-        let pid = try run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
-        // The dashboard is ended by its pid as well as by the tmux server's end: found running an
-        // hour after a run, once, with its server gone.
-        report.onExit("the tmux server and the dashboard in it") {
-            if let number = Int32(pid) { kill(number, SIGTERM) }
-            _ = try? run(["kill-server"])
-            try? FileManager.default.removeItem(at: home)
-            // tmux leaves its socket file behind when its server is killed.
-            let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
-            try? FileManager.default.removeItem(atPath: "\(folder)/tmux-\(getuid())/\(socket)")
-        }
-        try await Task.sleep(for: .seconds(5))  // start-up and the first connections settle
-        guard let before = Self.cpuTicks(pid: pid) else {
-            report.say("idle CPU: the dashboard did not start")
-            report.record("idle_cpu", "failed: the dashboard did not start")
-            return
-        }
-        try await Task.sleep(for: .seconds(idleSeconds))
-        guard let after = Self.cpuTicks(pid: pid) else { return }
-        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let percent = Double(after - before) / ticksPerSecond / Double(idleSeconds) * 100
-        report.record("idle_cpu_percent_of_a_core", percent)
-        report.say(
-            String(
-                format:
-                    "idle CPU of the running dashboard (embedded server, 8 users × 2 devices, this device; no keys) over %d s: %.2f %% of a core",
-                idleSeconds, percent))
-        report.say("  target: under 1 %")
-    }
-
     /// utime + stime of a process, in clock ticks.
     static func cpuTicks(pid: String) -> Int? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

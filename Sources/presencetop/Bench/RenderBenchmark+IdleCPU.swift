@@ -1,0 +1,93 @@
+import Foundation
+
+extension RenderBenchmark {
+    /// The running dashboard's CPU time while nothing happens, in its two settings: with the
+    /// embedded server and a simulated population, and attached to a quiet server of its own.
+    func idleCPU(_ report: BenchReport) async throws {
+        guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile)
+        else {
+            report.say("idle CPU: skipped (no tmux)")
+            report.record("idle_cpu", "skipped: no tmux")
+            return
+        }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        try await idleCPU(
+            of: "--churn 0 --memory", setting: "embedded server, 8 users × 2 devices, this device",
+            key: "idle_cpu_simulation_percent_of_a_core", target: 1, tag: "simulation", tmux: tmux, report)
+        // A quiet server of its own: the dashboard attached, this device and its watcher only.
+        let port = try BenchSupport.freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: binary)
+        server.arguments = ["serve", "--memory", "--port", "\(port)"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        report.onExit("the quiet server") { if server.isRunning { server.terminate() } }
+        try await Task.sleep(for: .seconds(1))
+        try await idleCPU(
+            of: "--url 'http://127.0.0.1:\(port)?ns=bench' --churn 0", setting: "attached to a quiet server",
+            key: "idle_cpu_attached_percent_of_a_core", target: 0.3, tag: "attached", tmux: tmux, report)
+        server.terminate()
+    }
+
+    /// Runs the dashboard with `arguments` in a private tmux server, and reads its CPU time from
+    /// /proc over ``idleSeconds`` once it has settled.
+    private func idleCPU(
+        of arguments: String, setting: String, key: String, target: Double, tag: String, tmux: String,
+        _ report: BenchReport
+    ) async throws {
+        let socket = "presencetop-bench-\(getpid())-\(tag)"
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let command =
+            "env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(home.path)/state XDG_DATA_HOME=\(home.path)/data "
+            + "\(binary) \(arguments)"
+        @Sendable func run(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tmux)
+            process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+            // A server started here outlives the call: give it no pipe to hold open, and poll for
+            // the client's exit (tmux's forking client is not always reaped for a blocking wait).
+            let pipe = Pipe()
+            let quiet = arguments.first == "new-session" || arguments.first == "kill-server"
+            process.standardOutput = quiet ? FileHandle.nullDevice : pipe
+            try process.run()
+            let deadline = Date().addingTimeInterval(quiet ? 2 : 10)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if quiet { return "" }
+            pipe.fileHandleForWriting.closeFile()
+            let data = pipe.fileHandleForReading.availableData
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
+        let pid = try run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
+        // The dashboard is ended by its pid as well as by the tmux server's end: found running an
+        // hour after a run, once, with its server gone.
+        let cleanUp: @Sendable () -> Void = {
+            if let number = Int32(pid) { kill(number, SIGTERM) }
+            _ = try? run(["kill-server"])
+            try? FileManager.default.removeItem(at: home)
+            // tmux leaves its socket file behind when its server is killed.
+            let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+            try? FileManager.default.removeItem(atPath: "\(folder)/tmux-\(getuid())/\(socket)")
+        }
+        report.onExit("the tmux server and the dashboard in it", cleanUp)
+        defer { cleanUp() }
+        try await Task.sleep(for: .seconds(5))  // start-up and the first connections settle
+        guard let before = Self.cpuTicks(pid: pid) else {
+            report.say("idle CPU (\(setting)): the dashboard did not start")
+            report.record(key, -1)
+            return
+        }
+        try await Task.sleep(for: .seconds(idleSeconds))
+        guard let after = Self.cpuTicks(pid: pid) else { return }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let percent = Double(after - before) / ticksPerSecond / Double(idleSeconds) * 100
+        report.record(key, percent)
+        report.say(
+            String(
+                format:
+                    "idle CPU of the running dashboard (%@; no keys) over %d s: %.2f %% of a core (target: under %.1f %%)",
+                setting, idleSeconds, percent, target))
+    }
+}
