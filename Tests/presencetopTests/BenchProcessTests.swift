@@ -20,6 +20,21 @@ import Testing
         }
     }
 
+    /// The presence load generator opens its clients against a `serve` child and sees every
+    /// entry go after the mass disconnect (counts, not times: tests assert no timing).
+    @Test func thePresenceLoadGeneratorSeesItsClientsComeAndGo() async throws {
+        let bench = try await ChildProcess(
+            ChildProcess.presencetop,
+            ["bench", "presence", "--clients", "60", "--rate", "100", "--seconds", "0.5", "--json"])
+        #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
+        let object = try JSONParser.parse(String(bench.standardOutput.split(separator: "\n").last ?? ""))
+        #expect(object["clients_connected"] == 60, "\(object)")
+        #expect(object["mass_disconnect_complete"] == "yes", "\(object)")
+        for key in ["server_bytes_per_connection", "fan_out_p50_us", "mass_disconnect_applied_ms", "descriptor_limit"] {
+            #expect(object[key]?.numberValue != nil, "\(key) in \(object)")
+        }
+    }
+
     /// Was: `bench render` left its tmux server and a dashboard running after it was stopped.
     @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
     func anInterruptedRunLeavesNothingRunning() async throws {

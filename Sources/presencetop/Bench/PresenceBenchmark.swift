@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import HummingbirdWSClient
+import Logging
+import RTDBCore
+import RTDBWire
+import Synchronization
+
+/// Many protocol-v5 clients running the presence flow against `presencetop serve` in its own
+/// process: how fast they connect, what each costs the server, how fast a directory listener
+/// hears of changes, and how long a mass disconnect takes to be applied.
+struct PresenceBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "presence",
+        abstract: "N presence clients against a serve process: connect rate, fan-out latency, memory, mass disconnect."
+    )
+
+    /// Published figure beside the memory: Centrifugo's ~30 KB per connection at 1M connections.
+    static let publishedBytesPerConnection = 30_000.0
+
+    @Option(help: "Presence clients to open (each its own WebSocket).")
+    var clients = 10_000
+
+    @Option(help: "Presence changes a second while the fan-out latency is measured.")
+    var rate = 1_000
+
+    @Option(help: "Seconds the fan-out latency is measured.")
+    var seconds = 5.0
+
+    @OptionGroup var options: BenchOptions
+
+    func run() async throws {
+        try await BenchReport.run("presence", options: options) { try await measure($0) }
+    }
+
+    private func measure(_ report: BenchReport) async throws {
+        let limit = BenchSupport.raiseDescriptorLimit()
+        report.record("descriptor_limit", limit)
+        let wanted = min(clients, max(0, limit - 200))
+        if wanted < clients { report.say("the descriptor limit (\(limit)) allows \(wanted) of \(clients) clients") }
+        let port = try BenchSupport.freePort()
+        let server = try startServer(port: port, report)
+        let url = "ws://127.0.0.1:\(port)/.ws?v=5&ns=presence"
+        let baseline = BenchSupport.residentBytes(of: server.processIdentifier)
+
+        // The directory listener: every change under `users` reaches it.
+        let directory = try await DirectoryListener.start(url: url)
+        let start = ContinuousClock.now
+        let fleet = PresenceFleet()
+        try await fleet.connect(count: wanted, url: url, concurrency: 128)
+        let connectTime = ContinuousClock.now - start
+        try await Task.sleep(for: .seconds(1))  // the server settles its allocations
+        let loaded = BenchSupport.residentBytes(of: server.processIdentifier)
+        let perConnection = Double(loaded - baseline) / Double(max(1, fleet.count))
+        report.record("clients_connected", fleet.count)
+        report.record("connects_per_second", Double(fleet.count) / connectTime.inSeconds)
+        report.record("server_bytes_per_connection", perConnection)
+        report.say(
+            String(
+                format:
+                    "%d clients connected and present in %.2f s (%.0f/s); server memory %.1f KB per connection (published: Centrifugo ~30 KB)",
+                fleet.count, connectTime.inSeconds, Double(fleet.count) / connectTime.inSeconds, perConnection / 1000))
+
+        // Fan-out: changes written at `rate` a second, each carrying its send time.
+        let latencies = try await directory.fanOut(url: url, rate: rate, seconds: seconds)
+        let p50 = BenchSupport.percentile(latencies, 50) * 1_000
+        let p99 = BenchSupport.percentile(latencies, 99) * 1_000
+        report.record("fan_out_p50_us", p50)
+        report.record("fan_out_p99_us", p99)
+        report.say(
+            String(
+                format: "fan-out to a directory listener at %d changes/s: p50 %.0f µs, p99 %.0f µs (%d changes)", rate,
+                p50, p99, latencies.count))
+
+        // Mass disconnect: every client gone at once; done when the listener saw every entry go.
+        let dropStart = ContinuousClock.now
+        directory.expectRemovals(fleet.count)
+        await fleet.dropAll()
+        let applied = await directory.waitForRemovals(timeout: .seconds(120))
+        let dropTime = ContinuousClock.now - dropStart
+        report.record("mass_disconnect_applied_ms", dropTime.inMilliseconds)
+        report.record("mass_disconnect_complete", applied ? "yes" : "no")
+        report.say(
+            String(
+                format:
+                    "mass disconnect of %d clients applied (every entry gone, as the listener saw) in %.0f ms%@ (target < 500 ms for 10,000)",
+                fleet.count, dropTime.inMilliseconds, applied ? "" : ": NOT complete within 120 s"))
+        await directory.close()
+        server.terminate()
+    }
+
+    private func startServer(port: Int, _ report: BenchReport) throws -> Process {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let server = Process()
+        server.executableURL = binary
+        server.arguments = [
+            "serve", "--memory", "--port", "\(port)", "--heartbeat-timeout", "30", "--max-sessions-per-namespace",
+            "\(max(20_000, clients + 100))",
+        ]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        report.onExit("the server") { if server.isRunning { server.terminate() } }
+        // Until it answers.
+        for _ in 0..<100 {
+            if (try? BenchSupport.canConnect(port: port)) == true { break }
+            usleep(50_000)
+        }
+        return server
+    }
+}
