@@ -38,7 +38,7 @@ struct PresenceBenchmark: AsyncParsableCommand {
         report.record("descriptor_limit", limit)
         let wanted = min(clients, max(0, limit - 200))
         if wanted < clients { report.say("the descriptor limit (\(limit)) allows \(wanted) of \(clients) clients") }
-        let port = try BenchSupport.freePort()
+        let port = try LoopbackPort.free()
         let server = try startServer(port: port, report)
         let url = "ws://127.0.0.1:\(port)/.ws?v=5&ns=presence"
         let baseline = BenchSupport.residentBytes(of: server.processIdentifier)
@@ -103,7 +103,7 @@ struct PresenceBenchmark: AsyncParsableCommand {
         report.onExit("the server") { if server.isRunning { server.terminate() } }
         // Until it answers.
         for _ in 0..<100 {
-            if (try? BenchSupport.canConnect(port: port)) == true { break }
+            if LoopbackPort.accepts(port) { break }
             usleep(50_000)
         }
         return server

@@ -15,7 +15,7 @@ extension RenderBenchmark {
             of: "--churn 0 --memory", setting: "embedded server, 8 users × 2 devices, this device",
             key: "idle_cpu_simulation_percent_of_a_core", target: 1, tag: "simulation", tmux: tmux, report)
         // A quiet server of its own: the dashboard attached, this device and its watcher only.
-        let port = try BenchSupport.freePort()
+        let port = try LoopbackPort.free()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: binary)
         server.arguments = ["serve", "--memory", "--port", "\(port)"]
