@@ -55,6 +55,8 @@ struct PresenceBenchmark: AsyncParsableCommand {
         report.record("clients_connected", fleet.count)
         report.record("connects_per_second", Double(fleet.count) / connectTime.inSeconds)
         report.record("server_bytes_per_connection", perConnection)
+        report.record(
+            "server_bytes_per_connection_over_centrifugo_ratio", perConnection / Self.publishedBytesPerConnection)
         report.say(
             String(
                 format:
