@@ -1,6 +1,5 @@
 import DequeModule
 import Foundation
-import GRDB
 import Logging
 import OrderedCollections
 import RTDBCore
@@ -38,13 +37,12 @@ final class PendingWriteQueue {
     private(set) var pauseReason: String?
     /// Called after every change (the repo publishes a snapshot from it).
     var onChange: () -> Void = {}
-    /// Asks for ``flush()`` later on the repo's queue (acks and attempts reach the disk in
-    /// batches); without it they are saved at once.
+    /// Asks the repo to save what ``takeUnsaved()`` gives, later and in a batch (the repo sets it
+    /// whenever there is a store).
     var requestFlush: (() -> Void)?
     /// Acknowledged writes whose rows are still on disk, and attempt counts not yet saved.
     private var unsavedRemovals: [Int] = []
     private var unsavedAttempts: [Int: Int] = [:]
-    private var flushScheduled = false
 
     init(store: ClientStore?, logger: Logger) {
         self.store = store
@@ -174,42 +172,18 @@ final class PendingWriteQueue {
         onChange()
     }
 
-    private func scheduleFlush() {
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        if let requestFlush { requestFlush() } else { flush() }
-    }
+    private func scheduleFlush() { requestFlush?() }
 
     /// Whether acknowledgements or attempt counts wait to be saved.
     var hasUnsaved: Bool { !unsavedRemovals.isEmpty || !unsavedAttempts.isEmpty }
 
-    /// Saves the acks and attempt counts gathered since the last save in `db`'s transaction (the
-    /// caller's, which may save the cache's side of the same acknowledgements with them).
-    func saveUnsaved(in db: GRDB.Database) throws {
-        guard let store else { return }
-        let (removals, attempts) = takeUnsaved()
-        try store.updateQueue(removing: removals, attempts: attempts, in: db)
-    }
-
     /// The acks and attempt counts gathered since the last save, for a transaction that runs later.
     func takeUnsaved() -> (removals: [Int], attempts: [Int: Int]) {
-        flushScheduled = false
         defer {
             unsavedRemovals = []
             unsavedAttempts = [:]
         }
         return (unsavedRemovals, unsavedAttempts)
-    }
-
-    /// Saves the acks and attempt counts gathered since the last flush, in one transaction.
-    func flush() {
-        flushScheduled = false
-        guard let store, hasUnsaved else { return }
-        do {
-            try store.transaction { db in try saveUnsaved(in: db) }
-        } catch {
-            logger.error("persistence: saving acknowledgements failed: \(error)")
-        }
     }
 
     /// Takes a dead letter out of the list (to retry or discard it).

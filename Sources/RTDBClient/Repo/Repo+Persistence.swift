@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RTDBCore
 
 /// Where and how much a database keeps on disk (set before first use).
@@ -116,26 +117,18 @@ extension Repo {
     /// while the engine goes on taking acknowledgements, or (`waiting`) now.
     func saveAcknowledgements(waiting: Bool = true) {
         guard let store, pendingWrites.hasUnsaved || persistence?.hasUnsaved == true else { return }
-        guard waiting else {
-            let cache = persistence?.takeUnsaved() ?? []
-            let (removals, attempts) = pendingWrites.takeUnsaved()
-            let logger = logger
-            store.transactionLater { db in
-                for save in cache { try save(db) }
-                try store.updateQueue(removing: removals, attempts: attempts, in: db)
-            } failed: { error in
-                logger.error("persistence: saving acknowledgements failed: \(error)")
-            }
-            return
+        let cache = persistence?.takeUnsaved() ?? []
+        let (removals, attempts) = pendingWrites.takeUnsaved()
+        let save: @Sendable (GRDB.Database) throws -> Void = { db in
+            for save in cache { try save(db) }
+            try store.updateQueue(removing: removals, attempts: attempts, in: db)
         }
-        do {
-            try store.transaction { db in
-                try persistence?.saveUnsaved(in: db)
-                try pendingWrites.saveUnsaved(in: db)
-            }
-        } catch {
+        let logger = logger
+        let failed: @Sendable (any Error) -> Void = { error in
             logger.error("persistence: saving acknowledgements failed: \(error)")
         }
+        guard waiting else { return store.transactionLater(save, failed: failed) }
+        do { try store.transaction(save) } catch { failed(error) }
     }
 
     /// Gives the connection the restored writes it does not have yet, in order: on connecting,
