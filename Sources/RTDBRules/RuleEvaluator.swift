@@ -17,21 +17,16 @@ struct RuleEvaluator {
     /// The data as it would be after the write (nil for reads).
     let newRoot: Node?
 
-    /// The data at a location as it would be after the write, when the caller has it at hand
-    /// (the checks of `.validate` follow the new data down): `newData` then needs no walk from
-    /// the root. (`data` is found from the root when a rule asks: most rules never do.)
-    struct Here {
-        /// The node there as it would be after the write.
-        var newData: Node
-    }
-
     /// Whether the rule holds at `path` with the wildcard values `variables`; an error counts as
     /// false and is returned for the log.
-    func holds(_ expression: RuleExpression, at path: Path, variables: [String: String], here: Here? = nil)
+    ///
+    /// `newData` is the node at `path` as it would be after the write, when the caller has it at
+    /// hand (the checks of `.validate` follow the new data down): no walk from the root then.
+    func holds(_ expression: RuleExpression, at path: Path, variables: [String: String], newData: Node? = nil)
         -> Result<Bool, RuleEvaluationError>
     {
         do throws(RuleEvaluationError) {
-            let value = try evaluate(expression, path: path, variables: variables, here: here)
+            let value = try evaluate(expression, path: path, variables: variables, newData: newData)
             guard case .bool(let result) = value else {
                 throw RuleEvaluationError(message: "the rule gave \(value.kind), not a boolean")
             }
@@ -41,12 +36,12 @@ struct RuleEvaluator {
         }
     }
 
-    private func evaluate(_ expression: RuleExpression, path: Path, variables: [String: String], here: Here?)
+    private func evaluate(_ expression: RuleExpression, path: Path, variables: [String: String], newData: Node?)
         throws(RuleEvaluationError)
         -> RuleValue
     {
         func eval(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
-            try evaluate(expression, path: path, variables: variables, here: here)
+            try evaluate(expression, path: path, variables: variables, newData: newData)
         }
         switch expression {
         case .literal(let value, _): return value
@@ -64,7 +59,7 @@ struct RuleEvaluator {
             case "newData":
                 let newRoot = newRoot ?? root
                 return .snapshot(
-                    here.map { RuleSnapshot(root: newRoot, path: path, node: $0.newData) }
+                    newData.map { RuleSnapshot(root: newRoot, path: path, node: $0) }
                         ?? RuleSnapshot(root: newRoot, path: path))
             default:
                 guard let value = variables[name] else { throw RuleEvaluationError(message: "\(name) is not set") }

@@ -154,37 +154,36 @@ public struct SecurityRules: Sendable {
         -> String?
     {
         var node = root
-        var here = RuleEvaluator.Here(newData: newRoot)
+        var newNode = newRoot
         var variables: [String: String] = [:]
         var location = Path.root
         for depth in 0...path.count {
             if validated?.insert(location).inserted ?? true,
-                let failure = check(node, at: location, holding: here, evaluator, variables: variables)
+                let failure = check(node, at: location, holding: newNode, evaluator, variables: variables)
             {
                 return failure
             }
             guard depth < path.count else {
-                return validateBelow(node, at: location, holding: here, evaluator, variables: variables)
+                return validateBelow(node, at: location, holding: newNode, evaluator, variables: variables)
             }
             let segment = path.segments[depth]
             guard let next = node.child(segment, variables: &variables) else { return nil }
             node = next
-            here = RuleEvaluator.Here(newData: here.newData.child(segment))
+            newNode = newNode.child(segment)
             location = location.child(segment)
         }
         return nil
     }
 
     private func validateBelow(
-        _ node: RuleNode, at location: Path, holding here: RuleEvaluator.Here, _ evaluator: RuleEvaluator,
+        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: [String: String]
     ) -> String? {
         guard !node.children.isEmpty || node.wildcard != nil else { return nil }
-        for (key, newChild) in here.newData.children {
+        for (key, newChild) in newNode.children {
             var childVariables = variables
             guard let child = node.child(key.string, variables: &childVariables) else { continue }
             let childLocation = location.child(key.string)
-            let newChild = RuleEvaluator.Here(newData: newChild)
             if let failure = check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables) {
                 return failure
             }
@@ -199,11 +198,11 @@ public struct SecurityRules: Sendable {
 
     /// One location's `.validate`; skipped where the new data is gone (a delete).
     private func check(
-        _ node: RuleNode, at location: Path, holding here: RuleEvaluator.Here, _ evaluator: RuleEvaluator,
+        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: [String: String]
     ) -> String? {
-        guard let rule = node.validate, !here.newData.isEmpty else { return nil }
-        switch evaluator.holds(rule.expression, at: location, variables: variables, here: here) {
+        guard let rule = node.validate, !newNode.isEmpty else { return nil }
+        switch evaluator.holds(rule.expression, at: location, variables: variables, newData: newNode) {
         case .success(true): return nil
         case .success(false): return "\(location): .validate \(rule.text) does not hold"
         case .failure(let error): return "\(location): .validate \(rule.text): \(error.message)"
