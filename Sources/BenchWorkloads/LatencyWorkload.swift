@@ -6,16 +6,16 @@ import Synchronization
 /// The latency benchmark's work, in one place for the timed run and the instruction count: the
 /// Firebase JS SDK anchor's exact work.
 ///
-/// Offline, a node of `children` children `{n, s}` with a `value` and a `child_changed` listener;
-/// each set replaces one child, timed from the call to its `child_changed` callback.
+/// A node of `children` children `{n, s}` with a `value` and a `child_changed` listener; each
+/// set replaces one child, timed from the call to its `child_changed` callback.
 public enum LatencyWorkload {
-    /// Runs `sets` sets and returns each one's time in ms.
-    public static func run(sets: Int, children: Int) -> [Double] {
+    /// Runs `sets` sets and returns each one's time in ms: offline, or connected to `url`.
+    public static func run(sets: Int, children: Int, url: String? = nil) -> [Double] {
         var logger = Logger(label: "bench.latency")
         logger.logLevel = .error
-        // Nothing listens on port 9: the database never connects, and stays offline.
-        let database = Database(url: "http://127.0.0.1:9?ns=bench", logger: logger)
-        database.goOffline()
+        // Without a URL nothing listens (port 9): the database never connects, and stays offline.
+        let database = Database(url: url ?? "http://127.0.0.1:9?ns=bench", logger: logger)
+        if url == nil { database.goOffline() }
         let node = database.reference(withPath: "latency/items")
         var initial: [String: Any] = [:]
         for index in 0..<children { initial["k\(index)"] = ["n": index, "s": "item \(index)"] }

@@ -1,17 +1,16 @@
 import ArgumentParser
+import BenchWorkloads
 import Foundation
 import Logging
-import Presence
 import PresenceLab
 import RTDBClient
-import RTDBServer
 
-/// Local write → listener latency and the initial load of a large listen, through the client
-/// engine against an in-process server.
+/// Local write → listener latency while connected, and the initial load of a large listen,
+/// through the client engine against an in-process server.
 struct ClientEventBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client-events",
-        abstract: "setValue → listener latency on a 1,000-child node; initial load of a 10,000-child listen."
+        abstract: "Connected setValue → listener latency on a 1,000-child node; initial load of a 10,000-child listen."
     )
 
     @Option(help: "Writes timed for the latency figures.")
@@ -35,23 +34,9 @@ struct ClientEventBenchmark: AsyncParsableCommand {
         }
     }
 
+    /// The latency workload, connected (``LatencyBenchmark`` runs it offline).
     private func latency(url: String, _ report: BenchReport) async throws {
-        let database = Database(url: url)
-        let items = database.reference(withPath: "latency/items")
-        var initial: [String: Any] = [:]
-        for index in 0..<children { initial["k\(index)"] = index }
-        try await items.setValue(initial)
-        let (changes, continuation) = AsyncStream.makeStream(of: UInt64.self)
-        items.observe(.childChanged) { _ in continuation.yield(DispatchTime.now().uptimeNanoseconds) }
-        _ = try await items.getData()
-        var samples: [Double] = []
-        var received = changes.makeAsyncIterator()
-        for index in 0..<writes {
-            let start = DispatchTime.now().uptimeNanoseconds
-            items.child("k\(index % children)").setValue(children + index, andPriority: nil, withCompletionBlock: nil)
-            guard let end = await received.next() else { break }
-            samples.append(Double(end - start) / 1_000_000)
-        }
+        let samples = LatencyWorkload.run(sets: writes, children: children, url: url)
         let p50 = BenchSupport.percentile(samples, 50)
         let p99 = BenchSupport.percentile(samples, 99)
         report.record("set_to_child_changed_p50_us", p50 * 1_000)
@@ -60,7 +45,6 @@ struct ClientEventBenchmark: AsyncParsableCommand {
             String(
                 format: "setValue → child_changed on a %d-child node: p50 %.3f ms, p99 %.3f ms (%d writes)", children,
                 p50, p99, samples.count))
-        database.close()
     }
 
     private func initialLoad(url: String, _ report: BenchReport) async throws {

@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
-import Presence
 import PresenceLab
 import RTDBClient
 
@@ -59,12 +57,7 @@ struct ColdStartBenchmark: AsyncParsableCommand {
     var phases = false
 
     private func open(_ url: String, _ directory: URL) -> Database {
-        var logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = phases ? .debug : .error
-        let database = Database(url: url, logger: logger)
-        database.persistenceDirectory = directory
-        database.isPersistenceEnabled = true
-        return database
+        BenchSupport.persistentDatabase(url: url, directory: directory, phases: phases)
     }
 
     /// Offline writes, each on disk when `setValue` returns.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import PresenceLab
 import RTDBClient
 import RTDBCore
@@ -120,11 +119,6 @@ struct DrainBenchmark: AsyncParsableCommand {
     }
 
     private func open(_ url: String, _ directory: URL) -> Database {
-        var logger = Logger(label: "bench.drain") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = phases ? .debug : .error
-        let database = Database(url: url, logger: logger)
-        database.persistenceDirectory = directory
-        database.isPersistenceEnabled = true
-        return database
+        BenchSupport.persistentDatabase(url: url, directory: directory, phases: phases)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
+import Logging
+import RTDBClient
 
-/// What the benchmarks share: percentiles of timed samples, and scratch folders.
+/// What the benchmarks share: percentiles, scratch folders, limits, memory, a persistent database.
 enum BenchSupport {
     /// The value at `percentile` (0–100) of `values`, 0 when there are none; 50 is the median.
     static func percentile(_ values: [Double], _ percentile: Int) -> Double {
@@ -43,5 +45,15 @@ enum BenchSupport {
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else { return 0 }
         return kilobytes * 1_024
+    }
+
+    /// A database with persistence in `directory`; `phases` logs the engine's start-up phases.
+    static func persistentDatabase(url: String, directory: URL, phases: Bool) -> Database {
+        var logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = phases ? .debug : .error
+        let database = Database(url: url, logger: logger)
+        database.persistenceDirectory = directory
+        database.isPersistenceEnabled = true
+        return database
     }
 }
