@@ -40,12 +40,13 @@ import Testing
     func anInterruptedRunLeavesNothingRunning() async throws {
         let bench = try await ChildProcess(
             ChildProcess.presencetop, ["bench", "render", "--frames", "5", "--users", "10", "--idle-seconds", "30"])
-        // The dashboard starts in tmux; the run then waits 5 s for it to settle.
-        try await Task.sleep(for: .seconds(3))
+        // The dashboard starts in tmux; the run then waits 5 s for it to settle. It is running
+        // before the interrupt (else the checks below would prove nothing).
+        let socket = "presencetop-bench-\(bench.pid)"
+        #expect(try await eventually { !Self.dashboards(of: socket).isEmpty }, "the dashboard started")
         kill(bench.pid, SIGINT)
         #expect(try await bench.waitForExit(seconds: 30) == 128 + SIGINT)
         #expect(bench.standardError.contains("render: interrupted; cleaning up"), "\(bench.standardError)")
-        let socket = "presencetop-bench-\(bench.pid)"
         let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
         let sockets = (try? FileManager.default.contentsOfDirectory(atPath: "\(folder)/tmux-\(getuid())")) ?? []
         #expect(!sockets.contains { $0.hasPrefix(socket + "-") }, "the socket")

@@ -59,13 +59,13 @@ extension RenderBenchmark {
             let data = pipe.fileHandleForReading.availableData
             return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
-        let pid = try run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
-        // The dashboard is ended by its pid as well as by the tmux server's end: found running an
-        // hour after a run, once, with its server gone.
+        // Registered before the session starts: an interrupt at any moment from here on finds it.
+        // The tmux server and the dashboard are also ended by what names the socket: found
+        // running an hour after a run, and again after an interrupt that came while the session
+        // was starting (kill-server then found no server yet).
         let cleanUp: @Sendable () -> Void = {
-            if let number = Int32(pid) { kill(number, SIGTERM) }
             _ = try? run(["kill-server"])
+            BenchSupport.terminateProcesses(mentioning: socket)
             try? FileManager.default.removeItem(at: home)
             // tmux leaves its socket file behind when its server is killed.
             let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
@@ -73,6 +73,8 @@ extension RenderBenchmark {
         }
         report.onExit("the tmux server and the dashboard in it", cleanUp)
         defer { cleanUp() }
+        _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
+        let pid = try run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
         try await Task.sleep(for: .seconds(5))  // start-up and the first connections settle
         guard let before = Self.cpuTicks(pid: pid) else {
             report.say("idle CPU (\(setting)): the dashboard did not start")

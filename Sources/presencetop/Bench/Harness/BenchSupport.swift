@@ -56,4 +56,20 @@ enum BenchSupport {
         database.isPersistenceEnabled = true
         return database
     }
+
+    /// Sends SIGTERM to every other process whose command line or environment mentions `marker`
+    /// (a tmux server started with `-L marker`, the program in it): what a run started, found
+    /// even when it was interrupted before it learned their pids.
+    static func terminateProcesses(mentioning marker: String) {
+        let own = getpid()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), pid != own else { continue }
+            let mentions = ["cmdline", "environ"].contains { file in
+                guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/\(file)") else { return false }
+                return String(decoding: data, as: UTF8.self).contains(marker)
+            }
+            if mentions { kill(pid, SIGTERM) }
+        }
+    }
 }
