@@ -22,6 +22,7 @@ public final class RTDBServer: Sendable {
     /// The namespaces.
     public let registry: NamespaceRegistry
     private let directory = SessionDirectory()
+    private let heartbeats: HeartbeatMonitor
     private let logger: Logger
     private let clock: WallClock
     private let timers: any Clock<Duration>
@@ -46,6 +47,7 @@ public final class RTDBServer: Sendable {
         self.clock = clock
         self.timers = timers
         self.connections = ConnectionTable()
+        self.heartbeats = HeartbeatMonitor(timeout: configuration.heartbeatTimeout, timers: timers, logger: logger)
         self.registry = NamespaceRegistry(
             configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger)
     }
@@ -95,7 +97,9 @@ public final class RTDBServer: Sendable {
             },
             logger: logger
         )
-        var serviceConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        var serviceConfiguration = ServiceGroupConfiguration(
+            // Stopped in reverse order: sessions are closed first, while the server still runs.
+            services: [app, heartbeats, directory], logger: logger)
         serviceConfiguration.gracefulShutdownSignals = configuration.stopsOnSignals ? [.sigterm, .sigint] : []
         serviceConfiguration.maximumGracefulShutdownDuration = Self.shutdownBound
         let group = ServiceGroup(configuration: serviceConfiguration)
@@ -118,7 +122,7 @@ public final class RTDBServer: Sendable {
     private var webSocketConfiguration: WebSocketServerConfiguration {
         WebSocketServerConfiguration(
             maxFrameSize: configuration.maxFrameBytes,
-            // The session's own ``Heartbeat`` pings, on a clock tests can drive.
+            // The server's own ``HeartbeatMonitor`` pings, on a clock tests can drive.
             autoPing: .disabled,
             // A peer that does not answer the close of a stopping server is cut off after this.
             closeTimeout: .seconds(3))
@@ -162,7 +166,8 @@ public final class RTDBServer: Sendable {
             let session = WebSocketSession(
                 engine: engine, channel: channel, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
                 supersedes: supersedes, configuration: self.configuration, connections: self.connections,
-                directory: self.directory, clock: self.clock, timers: self.timers, logger: self.logger)
+                directory: self.directory, clock: self.clock, timers: self.timers, heartbeats: self.heartbeats,
+                logger: self.logger)
             await session.run(inbound: inbound, outbound: outbound)
         }
     }

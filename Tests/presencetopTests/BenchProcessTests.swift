@@ -35,6 +35,40 @@ import Testing
         }
     }
 
+    static var heaptrackEnabled: Bool {
+        ProcessInfo.processInfo.environment["CI"] == "true"
+            || FileManager.default.fileExists(atPath: "/usr/bin/heaptrack")
+    }
+
+    /// The heap probe: the server runs under heaptrack, the profile is written whole once the
+    /// server is stopped, and no server is left running.
+    @Test(.enabled(if: heaptrackEnabled, "needs heaptrack (installed by .ci/run; required when CI=true)"))
+    func theHeapProbeWritesAProfileAndLeavesNoServer() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let profile = directory.appendingPathComponent("server").path
+        let bench = try await ChildProcess(
+            ChildProcess.presencetop,
+            ["bench", "presence", "--clients", "20", "--rate", "50", "--seconds", "0.3", "--heap-profile", profile])
+        #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
+        #expect(bench.standardOutput.contains("heap profile: \(profile).zst"), "\(bench.standardOutput)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: profile + ".zst")[.size] as? Int) ?? 0
+        #expect(size > 0, "the profile was written")
+        #expect(try await eventually { !Self.serversMarked() }, "the server under heaptrack stopped")
+    }
+
+    /// Whether a server started under heaptrack by a bench is still running.
+    static func serversMarked() -> Bool {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int($0) != nil }.contains { pid in
+            guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+            else { return false }
+            return String(decoding: command, as: UTF8.self).contains("serve")
+                && String(decoding: environment, as: UTF8.self).contains("PRESENCETOP_BENCH_HEAP_SERVER=")
+        }
+    }
+
     /// Was: `bench render` left its tmux server and a dashboard running after it was stopped.
     @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
     func anInterruptedRunLeavesNothingRunning() async throws {

@@ -122,6 +122,11 @@ struct MethodGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let door = FrontDoor()
         do {
+            // Reads start small and grow with the traffic (NIO's default starts every connection
+            // at 2 KB, which an idle WebSocket session then holds).
+            try channel.syncOptions?.setOption(
+                ChannelOptions.recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536))
             try channel.pipeline.syncOperations.addHandlers([door, MethodGuard()])
         } catch {
             return channel.eventLoop.makeFailedFuture(error)

@@ -24,6 +24,15 @@ final class RequestWindow: Sendable {
     /// Whether the window is full now (the next ``enter()`` waits).
     var isFull: Bool { state.withLock { $0.inside >= size } }
 
+    /// Takes a place if there is one (or the window is closed); `false` if it is full.
+    func tryEnter() -> Bool {
+        state.withLock { state in
+            guard state.closed || state.inside < size else { return false }
+            state.inside += 1
+            return true
+        }
+    }
+
     /// Takes a place, waiting while the window is full (or returning at once once closed).
     func enter() async {
         await withCheckedContinuation { continuation in

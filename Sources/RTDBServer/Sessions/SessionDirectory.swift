@@ -1,20 +1,49 @@
+import ServiceLifecycle
 import Synchronization
 
-/// Live sessions by id, so that a reconnecting client's `ls=` can end its previous session.
-final class SessionDirectory: Sendable {
-    private let outlets = Mutex<[String: Outlet]>([:])
+/// Live sessions by id, so that a reconnecting client's `ls=` can end its previous session, and
+/// so that a stopping server ends them all.
+///
+/// As a service of the server, it waits for the server to stop, then closes every session (a
+/// close frame after what was queued, then its onDisconnect) instead of waiting for the clients
+/// to go; a session that opens after that is closed at once. One watcher for all sessions: a
+/// session costs no shutdown handler of its own.
+final class SessionDirectory: Service, Sendable {
+    private struct State {
+        var outlets: [String: Outlet] = [:]
+        var stopping = false
+    }
 
+    private let state = Mutex(State())
+
+    /// Adds a session, or closes it at once if the server is stopping.
     func insert(_ outlet: Outlet, for sessionID: String) {
-        outlets.withLock { $0[sessionID] = outlet }
-    }
-
-    func outlet(for sessionID: String) -> Outlet? {
-        outlets.withLock { $0[sessionID] }
-    }
-
-    func remove(_ sessionID: String, outlet: Outlet) {
-        outlets.withLock { table in
-            if table[sessionID] === outlet { table[sessionID] = nil }
+        let stopping = state.withLock { state in
+            state.outlets[sessionID] = outlet
+            return state.stopping
         }
+        if stopping { outlet.send(.close) }
+    }
+
+    /// The session with this id, if it is live.
+    func outlet(for sessionID: String) -> Outlet? {
+        state.withLock { $0.outlets[sessionID] }
+    }
+
+    /// Removes a session that ended (unless the id has been taken by a newer one).
+    func remove(_ sessionID: String, outlet: Outlet) {
+        state.withLock { state in
+            if state.outlets[sessionID] === outlet { state.outlets[sessionID] = nil }
+        }
+    }
+
+    /// Waits for the server to stop (or the task to be cancelled), then closes every session.
+    func run() async {
+        try? await gracefulShutdown()
+        let outlets = state.withLock { state in
+            state.stopping = true
+            return Array(state.outlets.values)
+        }
+        for outlet in outlets { outlet.send(.close) }
     }
 }

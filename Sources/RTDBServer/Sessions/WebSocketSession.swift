@@ -9,9 +9,12 @@ import ServiceLifecycle
 
 /// One protocol v5 connection: the hello, then requests in order, with pushes and responses
 /// written as the engine releases them.
-struct WebSocketSession {
+///
+/// A class, so that each of its async calls carries one reference rather than a copy of all of
+/// this: the connection's task keeps the most stack it ever used.
+final class WebSocketSession: Sendable {
     let engine: DatabaseEngine
-    /// The connection's channel, for writing a batch of frames with one flush.
+    /// The connection's channel, written directly (``FrameWriter``) and watched (``HeartbeatMonitor``).
     let channel: any Channel
     let sessionID: String
     let host: String
@@ -22,10 +25,58 @@ struct WebSocketSession {
     let directory: SessionDirectory
     let clock: WallClock
     let timers: any Clock<Duration>
+    let heartbeats: HeartbeatMonitor
     let logger: Logger
 
+    init(
+        engine: DatabaseEngine, channel: any Channel, sessionID: String, host: String, peer: String,
+        supersedes: String?, configuration: ServerConfiguration, connections: ConnectionTable,
+        directory: SessionDirectory, clock: @escaping WallClock, timers: any Clock<Duration>,
+        heartbeats: HeartbeatMonitor, logger: Logger
+    ) {
+        self.engine = engine
+        self.channel = channel
+        self.sessionID = sessionID
+        self.host = host
+        self.peer = peer
+        self.supersedes = supersedes
+        self.configuration = configuration
+        self.connections = connections
+        self.directory = directory
+        self.clock = clock
+        self.timers = timers
+        self.heartbeats = heartbeats
+        self.logger = logger
+    }
+
+    /// What a live session holds while its reader runs.
+    private struct Live {
+        let outlet: Outlet
+        let writer: FrameWriter
+        let heartbeat: Heartbeat
+        let window: RequestWindow
+        let requests: RequestPump
+    }
+
+    /// Serves the session in the connection's own task, which only reads.
+    ///
+    /// Messages go out on the channel as the engine sends them (``FrameWriter``), requests reach
+    /// the engine from a task that exists only while there are some (``RequestPump``), the
+    /// server's ``HeartbeatMonitor`` watches the peer and its ``SessionDirectory`` ends the session
+    /// when the server stops. An idle session holds no task but this one.
+    ///
+    /// Opening, reading and closing are separate calls, so the task's stack at its deepest is the
+    /// deepest of the three, not their sum: a task keeps the most stack it ever used.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        let outlet = Outlet()
+        let live = await open()
+        await readLoop(live, inbound: inbound)
+        await close(live)
+    }
+
+    @inline(never)
+    private func open() async -> Live {
+        let writer = FrameWriter(channel: channel)
+        let outlet = Outlet(sink: writer.send)
         let now = clock()
         if let supersedes, let previous = directory.outlet(for: supersedes) {
             // The client reconnected (ls=): end the old half-open session, running its onDisconnect.
@@ -38,7 +89,7 @@ struct WebSocketSession {
                 sessionID: sessionID, namespace: engine.namespace, peerAddress: peer, authUID: nil, connectedAt: now,
                 lastHeardAt: now, onDisconnectCount: 0, listenCount: 0))
         let (channel, connections, sessionID, clock) = (channel, connections, sessionID, clock)
-        let heartbeat = Heartbeat(timeout: configuration.heartbeatTimeout, timers: timers)
+        let heartbeat = Heartbeat()
         channel.eventLoop.execute {
             let heard = HeardHandler {
                 heartbeat.heard()
@@ -46,184 +97,151 @@ struct WebSocketSession {
             }
             try? channel.pipeline.syncOperations.addHandler(heard, position: .first)
         }
+        heartbeats.watch(heartbeat, channel: channel, sessionID: sessionID)
         let hello = Handshake(timestamp: now.millisecondsSince1970, host: host, sessionID: sessionID)
         outlet.send(.wire(WireMessage.control(.hello(hello)).text))
         await engine.openSession(outlet: outlet, sessionID: sessionID, supersedes: supersedes)
 
-        let requests = BatchQueue<SessionRequest>()
-        // A stopping server ends the session itself (a close frame, then its onDisconnect)
-        // instead of waiting for the client to go.
-        await withTaskCancellationOrGracefulShutdownHandler {
-            await serve(outlet: outlet, inbound: inbound, outbound: outbound, requests: requests, heartbeat: heartbeat)
-        } onCancelOrGracefulShutdown: {
-            outlet.send(.close)
+        let window = RequestWindow(size: configuration.limits.outstandingRequests)
+        let engine = engine
+        let requests = RequestPump { batch in
+            // Requests reach the engine in batches: one hop to its actor for all that arrived.
+            await engine.handle(batch, outlet: outlet)
+            window.leave(batch.count)
         }
-        await engine.closeSession(outlet: outlet)
-        outlet.finish()
-        directory.remove(sessionID, outlet: outlet)
+        return Live(outlet: outlet, writer: writer, heartbeat: heartbeat, window: window, requests: requests)
+    }
+
+    @inline(never)
+    private func close(_ live: Live) async {
+        heartbeats.unwatch(live.heartbeat)
+        live.window.close()
+        await live.requests.finish()
+        await engine.closeSession(outlet: live.outlet)
+        live.outlet.finish()
+        directory.remove(sessionID, outlet: live.outlet)
         connections.remove(sessionID)
         logger.debug("session \(sessionID) closed")
     }
 
-    /// Runs the session's loops until the first of them ends (the peer went, the outlet closed,
-    /// or the heartbeat heard nothing).
-    private func serve(
-        outlet: Outlet, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        requests: BatchQueue<SessionRequest>, heartbeat: Heartbeat
-    ) async {
-        let (channel, sessionID) = (channel, sessionID)
-        let window = RequestWindow(size: configuration.limits.outstandingRequests)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await writeLoop(outlet: outlet, outbound: outbound) }
-            group.addTask {
-                await readLoop(outlet: outlet, inbound: inbound, requests: requests, window: window)
-                requests.finish()
-            }
-            group.addTask { [logger, configuration] in
-                let ping = WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "hb"))
-                let silent = await heartbeat.runUntilSilent(
-                    settle: { try? await channel.eventLoop.submit {}.get() },
-                    ping: { channel.writeAndFlush(ping, promise: nil) })
-                guard silent else { return }
-                logger.info(
-                    "session \(sessionID): nothing heard for \(configuration.heartbeatTimeout); closing it")
-                channel.close(promise: nil)
-            }
-            group.addTask {
-                // Requests reach the engine in batches: one hop to its actor for all that arrived.
-                while let batch = await requests.nextBatch() {
-                    await engine.handle(batch, outlet: outlet)
-                    window.leave(batch.count)
-                }
-            }
-            await group.next()
-            window.close()
-            requests.finish()
-            outlet.finish()
-            group.cancelAll()
-        }
-    }
-
-    private func writeLoop(outlet: Outlet, outbound: WebSocketOutboundWriter) async {
-        while let batch = await outlet.nextBatch() {
-            var frames: [WebSocketFrame] = []
-            var closing = false
-            for item in batch {
-                switch item {
-                case .wire(let text):
-                    for frame in WireFraming.frames(for: text) {
-                        frames.append(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: frame)))
-                    }
-                case .close:
-                    closing = true
-                case .event:
-                    continue
-                }
-                if closing { break }
-            }
-            if !frames.isEmpty {
-                do {
-                    try await write(frames)
-                } catch {
-                    return
-                }
-            }
-            if closing {
-                try? await outbound.close(.normalClosure, reason: "session ended")
-                return
-            }
-        }
-    }
-
-    /// Writes frames with a single flush.
-    ///
-    /// The library's writer flushes every frame, which costs a system call per message; under load
-    /// a batch holds many messages.
-    private func write(_ frames: [WebSocketFrame]) async throws {
-        let channel = channel
-        try await channel.eventLoop.flatSubmit {
-            guard let last = frames.last else { return channel.eventLoop.makeSucceededVoidFuture() }
-            for frame in frames.dropLast() { channel.write(frame, promise: nil) }
-            return channel.writeAndFlush(last)
-        }.get()
-    }
-
     /// Reads frames into requests, within the connection's limits: past its message rate it waits
     /// (telling the client once), and it queues requests only while the request window has room.
-    private func readLoop(
-        outlet: Outlet, inbound: WebSocketInboundStream, requests: BatchQueue<SessionRequest>, window: RequestWindow
-    ) async {
+    ///
+    /// The loop's own state is kept small: its frame lives as long as the session, so each message
+    /// is taken apart by ``take(_:assembler:outlet:)``, a synchronous call whose temporaries are
+    /// gone once it returns.
+    @inline(never)
+    private func readLoop(_ live: Live, inbound: WebSocketInboundStream) async {
         var assembler = FrameAssembler(maxMessageBytes: 2 * configuration.maxWebSocketWriteBytes)
         var budget = MessageBudget(perSecond: configuration.limits.messagesPerSecond)
         var toldAboutRate = false
         do {
             for try await message in inbound.messages(maxSize: configuration.maxFrameBytes) {
+                // Closing: what the peer sent after it is not taken.
+                if live.writer.isClosing { return }
                 if let wait = budget.spend(now: clock()) {
-                    if !toldAboutRate {
-                        toldAboutRate = true
-                        sendError(
-                            "more than \(budget.perSecond) messages a second; the server reads this connection more slowly",
-                            to: outlet)
-                    }
-                    try await timers.sleep(for: wait)
+                    try await throttle(for: wait, budget: budget, toldAboutRate: &toldAboutRate, outlet: live.outlet)
                 }
-                guard case .text(let frame) = message else {
-                    sendError("binary frames are not part of protocol v5", to: outlet)
-                    continue
-                }
-                let text: String?
-                do {
-                    text = try assembler.receive(frame)
-                } catch {
-                    sendError("\(error); closing the connection", to: outlet)
-                    return
-                }
-                if let text { await process(text, outlet: outlet, requests: requests, window: window) }
+                guard await admit(message, assembler: &assembler, live: live) else { return }
             }
         } catch {
             logger.debug("session \(sessionID) read ended: \(error)")
         }
     }
 
-    private func process(
-        _ text: String, outlet: Outlet, requests: BatchQueue<SessionRequest>, window: RequestWindow
-    ) async {
+    /// Waits out a client over its message rate, telling it once.
+    @inline(never)
+    private func throttle(
+        for wait: Duration, budget: MessageBudget, toldAboutRate: inout Bool, outlet: Outlet
+    ) async throws {
+        if !toldAboutRate {
+            toldAboutRate = true
+            sendError(
+                "more than \(budget.perSecond) messages a second; the server reads this connection more slowly",
+                to: outlet)
+        }
+        try await timers.sleep(for: wait)
+    }
+
+    /// Takes one message in, queueing a request once the request window has room; `false` if the
+    /// connection must end.
+    @inline(never)
+    private func admit(_ message: WebSocketMessage, assembler: inout FrameAssembler, live: Live) async -> Bool {
+        switch take(message, assembler: &assembler, outlet: live.outlet) {
+        case .nothing:
+            return true
+        case .request(let request):
+            // Waiting is the rare case: its frames are only pushed when the window is full.
+            if !live.window.tryEnter() { await live.window.enter() }
+            live.requests.append(request)
+            return true
+        case .end:
+            return false
+        }
+    }
+
+    /// What one inbound message comes to.
+    private enum Taken {
+        /// Nothing to queue: a fragment, a control message answered here, or an error told.
+        case nothing
+        /// A request (or the error to answer it with) for the namespace.
+        case request(SessionRequest)
+        /// The connection must end.
+        case end
+    }
+
+    /// Takes one inbound message apart: assembles fragments, answers pings, tells the client of
+    /// malformed messages, and turns a request into a ``SessionRequest``.
+    @inline(never)
+    private func take(_ message: WebSocketMessage, assembler: inout FrameAssembler, outlet: Outlet) -> Taken {
+        guard case .text(let frame) = message else {
+            sendError("binary frames are not part of protocol v5", to: outlet)
+            return .nothing
+        }
+        let assembled: String?
+        do {
+            assembled = try assembler.receive(frame)
+        } catch {
+            sendError("\(error); closing the connection", to: outlet)
+            return .end
+        }
+        guard let text = assembled else { return .nothing }
         let message: WireMessage
         do {
             message = try WireMessage(text: text)
         } catch {
             sendError(error.message, to: outlet)
-            return
+            return .nothing
         }
         switch message {
         case .control(.ping):
             // The pong carries the server time: clients that know it estimate clock skew from the
             // round trip; the SDKs only need the `d` to be there.
             outlet.send(.wire(ControlMessage.pongText(serverTime: clock().millisecondsSince1970)))
+            return .nothing
         case .control:
-            break
+            return .nothing
         case .request(let number, let action, let body):
             if text.utf8.count > configuration.maxWebSocketWriteBytes {
                 let error = WireError(
                     status: .tooBig,
                     message: "request is \(text.utf8.count) bytes; the limit is \(configuration.maxWebSocketWriteBytes)"
                 )
-                await window.enter()
-                requests.append(SessionRequest(number: number, request: .failure(error)))
-                return
+                return .request(SessionRequest(number: number, request: .failure(error)))
             }
-            await window.enter()
             do {
                 let request = try ClientRequest(action: action, body: body)
-                requests.append(SessionRequest(number: number, request: .success(request)))
+                return .request(SessionRequest(number: number, request: .success(request)))
             } catch {
-                requests.append(SessionRequest(number: number, request: .failure(error)))
+                return .request(SessionRequest(number: number, request: .failure(error)))
             }
         case .response, .push:
             sendError("clients send requests, not responses or pushes", to: outlet)
+            return .nothing
         }
     }
 
+    @inline(never)
     private func sendError(_ message: String, to outlet: Outlet) {
         logger.info("session \(sessionID): \(message)")
         outlet.send(.wire(WireMessage.control(.error(message)).text))

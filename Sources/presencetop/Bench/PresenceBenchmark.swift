@@ -18,6 +18,9 @@ struct PresenceBenchmark: AsyncParsableCommand {
     /// Published figure beside the memory: Centrifugo's ~30 KB per connection at 1M connections.
     static let publishedBytesPerConnection = 30_000.0
 
+    /// The environment variable that marks a server run under heaptrack.
+    static let heapMark = "PRESENCETOP_BENCH_HEAP_SERVER"
+
     @Option(help: "Presence clients to open (each its own WebSocket).")
     var clients = 10_000
 
@@ -26,6 +29,12 @@ struct PresenceBenchmark: AsyncParsableCommand {
 
     @Option(help: "Seconds the fan-out latency is measured.")
     var seconds = 5.0
+
+    @Option(
+        help: ArgumentHelp(
+            "Run the server under heaptrack, writing its heap profile to this path (heaptrack adds .zst); the memory figure is then not measured.",
+            valueName: "path"))
+    var heapProfile: String?
 
     @OptionGroup var options: BenchOptions
 
@@ -51,17 +60,24 @@ struct PresenceBenchmark: AsyncParsableCommand {
         let connectTime = ContinuousClock.now - start
         try await Task.sleep(for: .seconds(1))  // the server settles its allocations
         let loaded = BenchSupport.residentBytes(of: server.processIdentifier)
-        let perConnection = Double(loaded - baseline) / Double(max(1, fleet.count))
         report.record("clients_connected", fleet.count)
         report.record("connects_per_second", Double(fleet.count) / connectTime.inSeconds)
-        report.record("server_bytes_per_connection", perConnection)
-        report.record(
-            "server_bytes_per_connection_over_centrifugo_ratio", perConnection / Self.publishedBytesPerConnection)
-        report.say(
-            String(
-                format:
-                    "%d clients connected and present in %.2f s (%.0f/s); server memory %.1f KB per connection (published: Centrifugo ~30 KB)",
-                fleet.count, connectTime.inSeconds, Double(fleet.count) / connectTime.inSeconds, perConnection / 1000))
+        let connected = String(
+            format: "%d clients connected and present in %.2f s (%.0f/s)", fleet.count, connectTime.inSeconds,
+            Double(fleet.count) / connectTime.inSeconds)
+        if heapProfile == nil {
+            let perConnection = Double(loaded - baseline) / Double(max(1, fleet.count))
+            report.record("server_bytes_per_connection", perConnection)
+            report.record(
+                "server_bytes_per_connection_over_centrifugo_ratio", perConnection / Self.publishedBytesPerConnection)
+            report.say(
+                connected
+                    + String(
+                        format: "; server memory %.1f KB per connection (published: Centrifugo ~30 KB)",
+                        perConnection / 1000))
+        } else {
+            report.say(connected + "; server memory not measured under heaptrack")
+        }
 
         // Fan-out: changes written at `rate` a second, each carrying its send time.
         let latencies = try await directory.fanOut(url: url, rate: rate, seconds: seconds)
@@ -88,21 +104,46 @@ struct PresenceBenchmark: AsyncParsableCommand {
                     "mass disconnect of %d clients applied (every entry gone, as the listener saw) in %.0f ms%@ (target < 500 ms for 10,000)",
                 fleet.count, dropTime.inMilliseconds, applied ? "" : ": NOT complete within 120 s"))
         await directory.close()
-        server.terminate()
+        stop(server, port: port)
+        if let heapProfile {
+            server.waitUntilExit()
+            report.say("heap profile: \(heapProfile).zst (heaptrack_print -f \(heapProfile).zst -p 1 -n 20)")
+        }
+    }
+
+    /// Stops the server: under heaptrack, the server itself, not heaptrack's recorder, which
+    /// finishes the file once the server is gone.
+    private func stop(_ server: Process, port: Int) {
+        guard heapProfile != nil else {
+            if server.isRunning { server.terminate() }
+            return
+        }
+        let mark = "\(Self.heapMark)=\(port)"
+        for (pid, command) in BenchSupport.processes(mentioning: mark) where command.contains(" serve ") {
+            kill(pid, SIGTERM)
+        }
     }
 
     private func startServer(port: Int, _ report: BenchReport) throws -> Process {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let server = Process()
-        server.executableURL = binary
-        server.arguments = [
+        var arguments = [
             "serve", "--memory", "--port", "\(port)", "--heartbeat-timeout", "30", "--max-sessions-per-namespace",
             "\(max(20_000, clients + 100))",
         ]
+        if let heapProfile {
+            // heaptrack records every allocation of the server with its call stack. Its script
+            // does not pass a SIGTERM on, so the server is found by a mark in its environment.
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            arguments = ["\(Self.heapMark)=\(port)", "heaptrack", "-o", heapProfile, binary.path] + arguments
+        } else {
+            server.executableURL = binary
+        }
+        server.arguments = arguments
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
-        report.onExit("the server") { if server.isRunning { server.terminate() } }
+        report.onExit("the server") { stop(server, port: port) }
         // Until it answers.
         for _ in 0..<100 {
             if LoopbackPort.accepts(port) { break }

@@ -61,15 +61,25 @@ enum BenchSupport {
     /// (a tmux server started with `-L marker`, the program in it): what a run started, found
     /// even when it was interrupted before it learned their pids.
     static func terminateProcesses(mentioning marker: String) {
+        for pid in processes(mentioning: marker).keys { kill(pid, SIGTERM) }
+    }
+
+    /// The other processes whose command line or environment mentions `marker`, each with its
+    /// command line (arguments joined by spaces).
+    static func processes(mentioning marker: String) -> [pid_t: String] {
         let own = getpid()
+        var found: [pid_t: String] = [:]
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in entries {
             guard let pid = Int32(entry), pid != own else { continue }
-            let mentions = ["cmdline", "environ"].contains { file in
-                guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/\(file)") else { return false }
-                return String(decoding: data, as: UTF8.self).contains(marker)
+            let contents = ["cmdline", "environ"].map { file in
+                FileManager.default.contents(atPath: "/proc/\(pid)/\(file)").map { String(decoding: $0, as: UTF8.self) }
+                    ?? ""
             }
-            if mentions { kill(pid, SIGTERM) }
+            if contents.contains(where: { $0.contains(marker) }) {
+                found[pid] = contents[0].split(separator: "\0").joined(separator: " ")
+            }
         }
+        return found
     }
 }

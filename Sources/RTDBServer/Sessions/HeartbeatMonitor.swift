@@ -1,0 +1,81 @@
+import Logging
+import NIOCore
+import NIOWebSocket
+import RTDBCore
+import ServiceLifecycle
+import Synchronization
+
+/// Notices WebSocket peers that have gone silent, for every session of a server at once.
+///
+/// Every `period` (half the configured timeout) it pings each session; a session whose peer sent
+/// nothing at all between one ping and the next tick is closed, and its onDisconnect runs. The
+/// ticks (a ``Ticker``) are on an injected clock, so a test moves time by hand instead of waiting
+/// and racing a loaded machine. One monitor serves all sessions: a session costs a counter, not a
+/// task and a timer of its own.
+///
+/// Only the server's own punctuality is held against a peer: a late tick pings again without
+/// judging, and every judgement first lets each event loop take in the bytes that have already
+/// arrived.
+final class HeartbeatMonitor: Service, Sendable {
+    private struct Watched {
+        let heartbeat: Heartbeat
+        let channel: any Channel
+        let sessionID: String
+    }
+
+    private let period: Duration
+    private let timeout: Duration
+    private let timers: any Clock<Duration>
+    private let logger: Logger
+    private let sessions = Mutex<[ObjectIdentifier: Watched]>([:])
+
+    /// Makes a monitor that closes sessions silent for `timeout`, ticking on `timers`.
+    init(timeout: Duration, timers: any Clock<Duration>, logger: Logger) {
+        self.timeout = timeout
+        self.period = timeout / 2
+        self.timers = timers
+        self.logger = logger
+    }
+
+    /// Watches a session from now until ``unwatch(_:)``.
+    func watch(_ heartbeat: Heartbeat, channel: any Channel, sessionID: String) {
+        sessions.withLock {
+            $0[ObjectIdentifier(heartbeat)] = Watched(heartbeat: heartbeat, channel: channel, sessionID: sessionID)
+        }
+    }
+
+    /// Stops watching a session (it ended).
+    func unwatch(_ heartbeat: Heartbeat) {
+        sessions.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(heartbeat)) }
+    }
+
+    /// Ticks until the server stops.
+    func run() async {
+        let ticker = Ticker(every: period, on: timers)
+        await cancelWhenGracefulShutdown {
+            while let tick = await ticker.next() {
+                await self.sweep(onTime: tick == .onTime)
+            }
+        }
+    }
+
+    private func sweep(onTime: Bool) async {
+        let watched = sessions.withLock { Array($0.values) }
+        guard !watched.isEmpty else { return }
+        // A turn of every event loop first, so that a stall of the reads is not taken for a
+        // peer's silence.
+        var loops: [ObjectIdentifier: any EventLoop] = [:]
+        for session in watched { loops[ObjectIdentifier(session.channel.eventLoop)] = session.channel.eventLoop }
+        for loop in loops.values { try? await loop.submit {}.get() }
+        for session in watched {
+            switch session.heartbeat.judge(onTime: onTime) {
+            case .ping:
+                let ping = WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "hb"))
+                session.channel.writeAndFlush(ping, promise: nil)
+            case .silent:
+                logger.info("session \(session.sessionID): nothing heard for \(timeout); closing it")
+                session.channel.close(promise: nil)
+            }
+        }
+    }
+}
