@@ -59,6 +59,9 @@ public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let notSupported = WireStatus(rawValue: "not_supported")
     /// A named transaction with no registered update function.
     public static let unknownTransaction = WireStatus(rawValue: "unknown_transaction")
+    /// A write refused because the write queue is at its bound (`persistenceMaxPendingBytes`):
+    /// nothing was applied or queued.
+    public static let queueFull = WireStatus(rawValue: "queue_full")
     /// A failure with nothing more specific to say.
     public static let unknown = WireStatus(rawValue: "unknown")
 

@@ -50,6 +50,11 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: "The embedded server's data (default: $XDG_DATA_HOME/presencetop/server).")
     var dataDirectory: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: "The most bytes this device's write queue may hold; past it a write fails (default: 100 MiB).")
+    var maxPendingBytes = Database.defaultMaxPendingBytes
+
     @Option(help: "A theme's name (see themes/) or a theme file's path.")
     var theme = "default"
 
@@ -63,6 +68,9 @@ struct DashboardCommand: AsyncParsableCommand {
             throw ValidationError("--simulate must be between 0 and 500, not \(simulate)")
         }
         if !(churn >= 0) { throw ValidationError("--churn must be 0 or a positive number of seconds") }
+        if maxPendingBytes < 1 {
+            throw ValidationError("--max-pending-bytes must be at least 1, not \(maxPendingBytes)")
+        }
         if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
             throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")
         }
@@ -113,7 +121,7 @@ struct DashboardCommand: AsyncParsableCommand {
     static let configurableOptions: [String: Bool] = [
         "url": false, "user": false, "presence-path": false, "users": false, "simulate": false, "devices": false,
         "seed": false, "link": false, "heartbeat-timeout": false, "churn": false, "memory": true, "data": false,
-        "theme": false, "log": false,
+        "theme": false, "log": false, "max-pending-bytes": false,
     ]
 
     /// The arguments the settings file gives (its theme and `[options]`), none without a file.
@@ -144,7 +152,8 @@ struct DashboardCommand: AsyncParsableCommand {
         try population.apply(to: &options)
         options.presencePath = presencePath
         let state = Database.defaultPersistenceDirectory
-        options.thisDevice = SimulationOptions.ThisDevice(user: user, persistenceDirectory: state)
+        options.thisDevice = SimulationOptions.ThisDevice(
+            user: user, persistenceDirectory: state, maxPendingBytes: maxPendingBytes)
         if population.url != nil {
             options.users = simulate
         } else {

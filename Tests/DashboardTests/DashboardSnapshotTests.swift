@@ -51,6 +51,30 @@ import Testing
         assertSnapshot(of: grid, as: Self.screen, named: "screen")
     }
 
+    /// The queue's bytes against its bound: muted, then a warning past four fifths, then bad at
+    /// the bound (where writes fail with `queue_full`).
+    @Test func theQueueShowsItsBytesOfItsBound() throws {
+        let writes = (1...5).map { Fixture.write($0, age: .seconds(6 - $0)) }
+        func line(bound: Int) throws -> (text: String, role: StyleRole) {
+            var snapshot = Fixture.snapshot(connected: false, mode: .offline, pending: writes)
+            snapshot.thisDevice?.pendingBytesBound = bound
+            let grid = DashboardRenderer().render(Fixture.state(width: 80, height: 24, snapshot: snapshot))
+            let row = try #require((0..<grid.height).first { grid.line($0).contains("Pending writes (5)") })
+            let column = try #require(
+                grid.line(row).range(of: "235 B").map {
+                    grid.line(row).distance(from: grid.line(row).startIndex, to: $0.lowerBound)
+                })
+            return (grid.line(row), grid[column, row].role)
+        }
+        let roomy = try line(bound: 4096)
+        #expect(roomy.text.contains("Pending writes (5)  235 B of 4 KiB"), "\(roomy.text)")
+        #expect(roomy.role == .muted)
+        #expect(try line(bound: 280).role == .warn)
+        let full = try line(bound: 235)
+        #expect(full.text.contains("235 B of 235 B"))
+        #expect(full.role == .bad)
+    }
+
     /// The server has gone quiet: the presence list and the clock are drawn dimmed, and their
     /// titles say since when nothing was confirmed.
     @Test func staleFeedsAreMarked() {

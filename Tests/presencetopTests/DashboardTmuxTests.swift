@@ -238,7 +238,7 @@ import Testing
         var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Pending writes (0)") }
         #expect(ok, "\(screen)")
         try await tmux.send("r")
-        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (0)  1 refused") }
+        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (0)") && $0.contains("1 refused") }
         #expect(ok, "r: a refused write:\n\(screen)")
         try await tmux.send("X")
         (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (0) ") && !$0.contains("1 refused") }
@@ -310,6 +310,7 @@ import Testing
             (["--memory", "--data", "/tmp/x"], "--data and --memory cannot be used together"),
             // Was: "Missing value for '--users <users>'".
             (["--users", "-1"], "--users must be between 0 and 500, not -1"),
+            (["--max-pending-bytes", "0"], "--max-pending-bytes must be at least 1, not 0"),
         ]
         for (arguments, message) in cases {
             let child = try await ChildProcess(ChildProcess.presencetop, arguments)

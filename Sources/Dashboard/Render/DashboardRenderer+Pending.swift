@@ -79,6 +79,14 @@ extension DashboardRenderer {
         }
     }
 
+    /// The queue's bytes of its bound, for the pane's title: muted, a warning past four fifths,
+    /// bad at the bound (where writes fail with `queue_full`).
+    func queueUsage(_ device: SimulationSnapshot.ThisDevice) -> Segment {
+        let (used, bound) = (device.pendingBytes, device.pendingBytesBound)
+        let role: StyleRole = used >= bound ? .bad : used >= bound / 5 * 4 ? .warn : .muted
+        return Segment("  \(Format.bytes(used)) of \(Format.bytes(bound))", role)
+    }
+
     private func describe(_ state: QueuedWrite.State) -> (String, StyleRole) {
         switch state {
         case .queued: ("queued", .text)

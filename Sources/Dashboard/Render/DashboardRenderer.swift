@@ -71,6 +71,7 @@ public struct DashboardRenderer: Sendable {
         case .pending:
             let count = state.snapshot?.thisDevice?.pendingWrites.count ?? 0
             var title = [Segment("Pending writes (\(count))", .title)]
+            if let device = state.snapshot?.thisDevice { title.append(queueUsage(device)) }
             // The dead letters' count shows at every size, also where their list does not fit.
             let dead = state.snapshot?.thisDevice?.deadLetters.count ?? 0
             if dead > 0 { title.append(Segment("  \(dead) refused", .bad)) }

@@ -3,6 +3,7 @@ import LinkSim
 import RTDBClient
 import RTDBCore
 import RTDBWire
+import Synchronization
 
 extension Simulation {
     /// Sets this device's link mode (`up`, `offline`, `blackhole`).
@@ -45,9 +46,22 @@ extension Simulation {
     public func queueWrites(_ count: Int) {
         guard let device = thisDevice, count > 0 else { return }
         let notes = device.database.reference(withPath: "notes/\(device.user)")
+        // A full queue refuses the rest of the batch: told once, with how full it is.
+        let told = Mutex(false)
         for index in 0..<count {
             notes.childByAutoId().setValue(
-                ["text": "note \(index + 1) of \(count)", "at": ServerValue.timestamp()], andPriority: nil)
+                ["text": "note \(index + 1) of \(count)", "at": ServerValue.timestamp()]
+            ) { [weak self] error, _ in
+                guard let error = error as? DatabaseError, error.code == .queueFull,
+                    !told.withLock({ told in
+                        defer { told = true }
+                        return told
+                    })
+                else { return }
+                // Short, to fit a line: the full message is in the log.
+                let (used, bound) = (device.database.pendingWriteBytes, device.database.persistenceMaxPendingBytes)
+                self?.emit(.notice("write queue full at \(used) of \(bound) bytes: writes are refused until it drains"))
+            }
         }
     }
 

@@ -52,7 +52,7 @@ extension Simulation {
             user: device.user, device: device.name, entryKey: device.session.entryKey,
             status: status, link: DeviceLink(link), isSlow: slow,
             clockOffset: device.clock.offset, pendingWrites: pending.map(QueuedWrite.init),
-            deadLetters: dead.map(QueuedWrite.init),
+            pendingBytesBound: device.database.persistenceMaxPendingBytes, deadLetters: dead.map(QueuedWrite.init),
             credentialExpired: expired, credentialExpiresAt: expiresAt)
     }
 

@@ -141,6 +141,7 @@ public final class Simulation: Sendable {
         var policy = options.retryPolicy
         policy.pingInterval = Self.feedPingInterval
         database.retryPolicy = policy
+        database.persistenceMaxPendingBytes = device.maxPendingBytes
         if let directory = device.persistenceDirectory {
             database.isPersistenceEnabled = true
             database.persistenceDirectory = directory

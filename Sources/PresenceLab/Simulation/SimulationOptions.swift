@@ -21,12 +21,18 @@ public struct SimulationOptions: Sendable {
         public var device: String
         /// Where its SQLite file goes; nil turns persistence off.
         public var persistenceDirectory: URL?
+        /// The most bytes its write queue may hold (`persistenceMaxPendingBytes`).
+        public var maxPendingBytes: Int
 
         /// Makes this device's options.
-        public init(user: String = "morgan", device: String = "this device", persistenceDirectory: URL? = nil) {
+        public init(
+            user: String = "morgan", device: String = "this device", persistenceDirectory: URL? = nil,
+            maxPendingBytes: Int = Database.defaultMaxPendingBytes
+        ) {
             self.user = user
             self.device = device
             self.persistenceDirectory = persistenceDirectory
+            self.maxPendingBytes = maxPendingBytes
         }
     }
 

@@ -1,4 +1,5 @@
 import Presence
+import RTDBClient
 import RTDBCore
 
 /// Everything a dashboard shows of a ``Simulation`` at one moment: plain values, cheap to make.
@@ -24,6 +25,10 @@ public struct SimulationSnapshot: Sendable, Equatable {
         public var clockOffset: Duration
         /// Writes not yet acknowledged, oldest first.
         public var pendingWrites: [QueuedWrite]
+        /// The bytes they take (their data as stored).
+        public var pendingBytes: Int { pendingWrites.reduce(0) { $0 + $1.bytes } }
+        /// The most bytes its write queue may hold; a write past it fails (`queue_full`).
+        public var pendingBytesBound: Int
         /// Writes the server refused (each in the ``QueuedWrite/State/refused(status:reason:)`` state).
         public var deadLetters: [QueuedWrite]
         /// Whether its credential was expired on purpose (`a`).
@@ -35,8 +40,10 @@ public struct SimulationSnapshot: Sendable, Equatable {
         public init(
             user: String, device: String, entryKey: String? = nil, status: ConnectionStatus, link: DeviceLink,
             isSlow: Bool = false, clockOffset: Duration = .zero, pendingWrites: [QueuedWrite] = [],
-            deadLetters: [QueuedWrite] = [], credentialExpired: Bool = false, credentialExpiresAt: UnixTime? = nil
+            pendingBytesBound: Int = Database.defaultMaxPendingBytes, deadLetters: [QueuedWrite] = [],
+            credentialExpired: Bool = false, credentialExpiresAt: UnixTime? = nil
         ) {
+            self.pendingBytesBound = pendingBytesBound
             self.credentialExpiresAt = credentialExpiresAt
             self.user = user
             self.device = device

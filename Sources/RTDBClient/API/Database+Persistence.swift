@@ -47,6 +47,46 @@ extension Database {
         withState { $0.cacheSize = bytes }
     }
 
+    /// The bound of ``persistenceMaxPendingBytes`` unless set: 100 MB.
+    public static let defaultMaxPendingBytes = 100 * 1024 * 1024
+
+    /// The most bytes the write queue's data may take (as stored, JSON text): 100 MB by default.
+    ///
+    /// A write that would pass it fails at once with `queue_full`, naming the queue's size, and
+    /// is neither applied nor queued; writes are taken again as the queue drains. Without it, an
+    /// app offline long enough grows its file until it cannot start. It may be changed at any
+    /// time; a queue already past a lowered bound keeps every write. Values below 1 are refused
+    /// and logged; use ``setPersistenceMaxPendingBytes(_:)`` to get the error thrown.
+    public var persistenceMaxPendingBytes: Int {
+        get { withState { $0.maxPendingBytes } }
+        set {
+            do {
+                try setPersistenceMaxPendingBytes(newValue)
+            } catch {
+                logger.error("\(error)")
+            }
+        }
+    }
+
+    /// Sets the write queue's bound, throwing when it is below 1 byte.
+    public func setPersistenceMaxPendingBytes(_ bytes: Int) throws(PersistenceSettingError) {
+        guard bytes >= 1 else {
+            throw PersistenceSettingError(description: "persistenceMaxPendingBytes must be at least 1; got \(bytes)")
+        }
+        let started = withState { state -> Repo? in
+            state.maxPendingBytes = bytes
+            return state.repo
+        }
+        if let repo = started { repo.queue.async { repo.maxPendingBytes = bytes } }
+    }
+
+    /// The bytes the queued writes' data takes now (as stored), against
+    /// ``persistenceMaxPendingBytes``.
+    public var pendingWriteBytes: Int {
+        let repo = repo
+        return repo.queue.sync { repo.pendingWrites.bytes }
+    }
+
     /// Sets the cache size without the 1 MB floor, for tests of pruning.
     func setCacheSizeForTesting(_ bytes: Int) { withState { $0.cacheSize = bytes } }
 

@@ -37,6 +37,7 @@ public final class Database: Sendable {
         var persistenceDirectory: URL?
         var persistenceFileName: String?
         var cacheSize = 10 * 1024 * 1024
+        var maxPendingBytes = Database.defaultMaxPendingBytes
         var beforeOpeningPersistence: (@Sendable () -> Void)?
         var retryPolicy = RetryPolicy()
         var nextHandle: DatabaseHandle = 1
@@ -113,7 +114,7 @@ public final class Database: Sendable {
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
                 timers: timers, callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
-                persistence: settings, retryPolicy: state.retryPolicy)
+                persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes)
             repo.database = self
             state.repo = repo
             return (repo, true)

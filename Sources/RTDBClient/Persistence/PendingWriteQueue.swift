@@ -29,6 +29,8 @@ final class PendingWriteQueue {
     /// ids removed elsewhere are skipped when read (an ordered dictionary would shift every entry
     /// on each ack).
     private var entries: [Int: Entry] = [:]
+    /// The bytes the queued writes' data takes, as stored (JSON text).
+    private(set) var bytes = 0
     private var order = Deque<Int>()
     private(set) var letters = OrderedDictionary<Int, Letter>()
     let store: ClientStore?
@@ -61,8 +63,11 @@ final class PendingWriteQueue {
         entries.reserveCapacity(writes.count)
         order.reserveCapacity(writes.count)
         for write in writes {
-            entries[write.id] = Entry(write: write, state: state(for: write), bytes: write.dataText.utf8.count)
+            let size = write.dataText.utf8.count
+            entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
             order.append(write.id)
+            // Kept even past the bound (it may have been lowered): nothing accepted is dropped.
+            bytes += size
         }
         for (write, failedAt, status, reason) in try store.loadDeadLetters() {
             letters[write.id] = Letter(
@@ -78,10 +83,21 @@ final class PendingWriteQueue {
         pauseReason.map { .paused(reason: $0) } ?? .queued
     }
 
-    /// Adds a write; with persistence it is on disk when this returns (with `persist` false, only
-    /// its id is).
-    func add(_ write: StoredWrite, persist: Bool = true) {
+    /// Adds a write unless it would take the queue past `bound` bytes; with persistence it is on
+    /// disk when this returns (with `persist` false, only its id is).
+    ///
+    /// - Throws: `queue_full`, naming the queue's size and bound, when the write does not fit:
+    ///   nothing is queued then.
+    func add(_ write: StoredWrite, persist: Bool = true, within bound: Int) throws(DatabaseError) {
         let text = write.dataText
+        let size = text.utf8.count
+        guard bytes + size <= bound else {
+            throw DatabaseError(
+                code: .queueFull,
+                message:
+                    "the write queue holds \(bytes) bytes and its bound is \(bound) (persistenceMaxPendingBytes); this write of \(size) bytes would pass it, so it was neither applied nor queued. Writes are taken again as the queue drains"
+            )
+        }
         if let store {
             do {
                 if persist {
@@ -94,8 +110,9 @@ final class PendingWriteQueue {
                 logger.error("persistence: saving write \(write.id) failed; it is kept in memory only: \(error)")
             }
         }
-        entries[write.id] = Entry(write: write, state: state(for: write), bytes: text.utf8.count)
+        entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
         order.append(write.id)
+        bytes += size
         onChange()
     }
 
@@ -196,6 +213,7 @@ final class PendingWriteQueue {
 
     private func take(_ id: Int) -> Entry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
+        bytes -= entry.bytes
         while let first = order.first, entries[first] == nil { order.removeFirst() }
         if order.count > 64, order.count > 2 * entries.count { order = Deque(order.filter { entries[$0] != nil }) }
         return entry

@@ -49,6 +49,19 @@ extension Repo {
             if let completion { callbackQueue.async { completion(error, false, nil) } }
             return
         }
+        let queuedID = pendingID ?? allocateWriteID()
+        if pendingID == nil {
+            do throws(DatabaseError) {
+                try pendingWrites.add(
+                    StoredWrite(
+                        id: queuedID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: clock()),
+                    persist: name != nil, within: maxPendingBytes)
+            } catch {
+                logger.error("\(error)")
+                if let completion { callbackQueue.async { completion(error, false, nil) } }
+                return
+            }
+        }
         // A listener with no callback keeps the location synced so reruns see server data.
         let watcher = ObserverRegistration(
             handle: 0, eventType: .value, database: database, callback: { _, _ in }, cancelCallback: nil)
@@ -57,13 +70,7 @@ extension Repo {
             path: path, update: update, completion: completion, applyLocally: applyLocally, watcher: watcher)
         record.name = name
         record.retryCount = retryCount
-        record.pendingID = pendingID ?? allocateWriteID()
-        if pendingID == nil {
-            pendingWrites.add(
-                StoredWrite(
-                    id: record.pendingID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: clock()),
-                persist: name != nil)
-        }
+        record.pendingID = queuedID
         let input = serverTree.calcCompleteEventCache(path)
         guard run(record, input: input, database: database) else { return }
         transactions[path, default: []].append(record)

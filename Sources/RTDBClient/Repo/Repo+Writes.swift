@@ -75,7 +75,7 @@ extension Repo {
             let write = StoredWrite(
                 id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, data: node.exportJSON,
                 enqueuedAt: clock())
-            pendingWrites.add(write)
+            guard queue(write, completion: completion) else { return }
             let resolved = resolveLocally(node, at: path)
             raise(serverTree.applyUserOverwrite(path, resolved, writeID: write.id))
             if let database { abortTransactions(overlapping: path, database: database) }
@@ -102,7 +102,7 @@ extension Repo {
             for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[CodeUnitString(key)] = node.exportJSON }
             let write = StoredWrite(
                 id: allocateWriteID(), kind: .update, path: path, data: .object(data), enqueuedAt: clock())
-            pendingWrites.add(write)
+            guard queue(write, completion: completion) else { return }
             let now = serverTime
             let resolved = nodes.map { child in
                 (child.path, resolveLocally(child.node, at: path.child(child.path), now: now))
@@ -110,6 +110,18 @@ extension Repo {
             raise(serverTree.applyUserMerge(path, resolved, writeID: write.id))
             if let database { abortTransactions(overlapping: path, database: database) }
             send(write, completion: completion)
+        }
+    }
+
+    /// Queues a user write within the queue's bound; `false` after reporting why it did not fit.
+    func queue(_ write: StoredWrite, completion: Completion?) -> Bool {
+        do throws(DatabaseError) {
+            try pendingWrites.add(write, within: maxPendingBytes)
+            return true
+        } catch {
+            logger.error("\(error)")
+            complete(completion, error: error)
+            return false
         }
     }
 

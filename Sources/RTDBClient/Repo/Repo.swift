@@ -19,6 +19,8 @@ final class Repo: @unchecked Sendable {
     let serverTree = SyncTree()
     let infoTree = SyncTree()
     var nextWriteID = 1
+    /// The most bytes the write queue's data may take (`persistenceMaxPendingBytes`).
+    var maxPendingBytes: Int
     /// Identifies this client instance in idempotency keys (kept on disk with persistence).
     var instanceID = Repo.makeInstanceID()
     var serverTimeOffset = Duration.zero
@@ -66,9 +68,10 @@ final class Repo: @unchecked Sendable {
         baseURL: String, namespace: String, transport: any Transport, clock: @escaping WallClock,
         timers: any Clock<Duration> = ContinuousClock(), callbackQueue: DispatchQueue, logger: Logger,
         connects: Bool = true, persistence: PersistenceSettings? = nil,
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(), maxPendingBytes: Int = Database.defaultMaxPendingBytes
     ) {
         queue = DispatchQueue(label: "presencetop.database.\(namespace)")
+        self.maxPendingBytes = maxPendingBytes
         self.callbackQueue = callbackQueue
         self.clock = clock
         self.logger = logger
