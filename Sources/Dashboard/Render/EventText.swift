@@ -33,6 +33,11 @@ enum EventText {
             }
         case .queue:
             return nil
+        case .clockJump(let step):
+            return (
+                "this device  clock jump of \(Format.signedMilliseconds(step)) noticed: server time re-estimated at once",
+                .warn
+            )
         case .clock(let offset):
             return (
                 "this device  clock moved: now \(Format.signedMilliseconds(offset)) from the machine's", .warn

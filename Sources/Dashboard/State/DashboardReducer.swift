@@ -251,7 +251,7 @@ public enum DashboardReducer {
         case .link(let device, _):
             // This device's link answers n and b; the population's scenario moves the others.
             return state.snapshot?.thisDevice.map { "\($0.user)/\($0.device)" } == device
-        case .deadLetter, .transaction, .credential, .deviceAdded, .deviceCrashed, .clock, .linkConditions:
+        case .deadLetter, .transaction, .credential, .deviceAdded, .deviceCrashed, .clock, .clockJump, .linkConditions:
             return true
         case .connection, .presence, .queue, .acknowledged, .credentialRenewed, .notice:
             return false

@@ -34,6 +34,7 @@ public final class Simulation: Sendable {
     struct State {
         var onEvent: @Sendable (SimulationEvent) -> Void
         var phase: ConnectionPhase?
+        var lastClockJump: ClockJump?
         var pendingWrites: [PendingWrite] = []
         var deadLetters: [DeadLetter] = []
         var isSlow = false
@@ -174,13 +175,14 @@ public final class Simulation: Sendable {
         signIn(device)
         device.database.observeConnectionStatus { [weak self] status in
             guard let self else { return }
-            let changed = state.withLock { state in
-                defer { state.phase = status.phase }
-                return state.phase != status.phase
+            let (changed, jumped) = state.withLock { state in
+                defer { (state.phase, state.lastClockJump) = (status.phase, status.lastClockJump) }
+                return (state.phase != status.phase, state.lastClockJump != status.lastClockJump)
             }
             if changed {
                 emit(.connection(Self.explained(status.phase, link: device.link.stats)))
             }
+            if jumped, let jump = status.lastClockJump { emit(.clockJump(by: jump.by)) }
         }
         device.database.observePendingWrites { [weak self] queue in self?.pendingWritesChanged(queue) }
         // Registered at every start, so a tap left unfinished by an earlier run resumes now.

@@ -17,6 +17,9 @@ public struct SimulationEvent: Sendable, Equatable {
         case queue(depth: Int)
         /// This device's clock was moved; `offset` is its offset from the machine's now.
         case clock(offset: Duration)
+        /// This device's client noticed its wall clock step by `by` and moved its server-time
+        /// offset at once.
+        case clockJump(by: Duration)
         /// The server acknowledged this many of this device's writes.
         case acknowledged(count: Int)
         /// One of this device's transactions ended.

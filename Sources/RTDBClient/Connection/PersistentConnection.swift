@@ -11,6 +11,7 @@ protocol PersistentConnectionDelegate: AnyObject {
     func connectionDidDisconnect()
     func connectionDidReceive(_ push: ServerPush)
     func connectionStatusDidChange(_ status: ConnectionStatus)
+    func connectionServerTimeOffsetDidChange(_ offset: Duration)
     func connectionWritesPaused(_ reason: String?)
 }
 
@@ -82,9 +83,11 @@ final class PersistentConnection: @unchecked Sendable {
     /// ``lastActivity`` for readers on other threads (the status snapshot reads it; publishing
     /// every frame to observers would cost more than it tells), ms since the epoch.
     let lastHeard = Atomic<Int64>(0)
-    private var pingSentAt: UnixTime?
-    private var skewSamples: [(offset: Duration, roundTrip: Duration)] = []
-    private(set) var status = ConnectionStatus(phase: .offline)
+    var pingSentAt: UnixTime?
+    var skewSamples: [(offset: Duration, roundTrip: Duration)] = []
+    var status = ConnectionStatus(phase: .offline)
+    /// Notices steps of the wall clock (``noticeClockJumps()``).
+    var clockJumps: ClockJumpDetector
 
     init(
         queue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
@@ -98,6 +101,7 @@ final class PersistentConnection: @unchecked Sendable {
         self.clock = clock
         self.timers = timers
         self.retryPolicy = retryPolicy
+        self.clockJumps = ClockJumpDetector(wall: clock, monotonic: timers)
     }
 
     /// Runs `work` on the queue once `milliseconds` have passed on ``timers``.
@@ -205,6 +209,7 @@ final class PersistentConnection: @unchecked Sendable {
 
     private func handle(_ message: WireMessage) {
         assertConfined()
+        noticeClockJumps()
         switch message {
         case .control(.hello(let hello)):
             handleHello(hello)
@@ -304,6 +309,7 @@ final class PersistentConnection: @unchecked Sendable {
     private func scheduleKeepalive(generation current: Int) {
         after(retryPolicy.pingInterval) { [weak self] in
             guard let self, self.generation == current, self.isReady else { return }
+            self.noticeClockJumps()
             if self.clock() - self.lastActivity >= WireFraming.keepaliveAfter {
                 self.connection?.send(WireFraming.keepalive)
             }
@@ -312,7 +318,7 @@ final class PersistentConnection: @unchecked Sendable {
         }
     }
 
-    private func sendPing() {
+    func sendPing() {
         guard isReady, pingSentAt == nil else { return }
         pingSentAt = clock()
         connection?.send(WireMessage.control(.ping).text)

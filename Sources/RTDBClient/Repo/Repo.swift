@@ -192,6 +192,11 @@ extension Repo: PersistentConnectionDelegate {
         updateInfo(".info/connected", Node(.bool(true)))
     }
 
+    func connectionServerTimeOffsetDidChange(_ offset: Duration) {
+        serverTimeOffset = offset
+        updateInfo(".info/serverTimeOffset", Node(.number(.int(offset.wholeMilliseconds))))
+    }
+
     func connectionDidDisconnect() {
         pendingWrites.markAllQueued()
         updateInfo(".info/connected", Node(.bool(false)))

@@ -53,6 +53,8 @@ public struct ConnectionStatus: Sendable, Hashable {
     /// When anything last arrived from the server (local clock), if anything has: under a blackhole
     /// the connection still looks open while this stops moving.
     public var lastHeardAt: UnixTime?
+    /// The last step of the local wall clock the client noticed, if any.
+    public var lastClockJump: ClockJump?
 
     /// Makes a status.
     public init(
