@@ -93,8 +93,14 @@ final class DashboardLoop: Sendable {
         var drawn: DashboardState?
         let clock = ContinuousClock()
         var lastSnapshot: ContinuousClock.Instant?
+        var lastCacheRead: ContinuousClock.Instant?
         while !state.isQuitting {
             let now = clock.now
+            // The Cache view's data is read only while it is open: at once, then once a tick.
+            if state.showsCache, !state.cacheRead || lastCacheRead.map({ now - $0 >= Self.tick }) ?? true {
+                _ = DashboardReducer.reduce(&state, .cache(simulation.cacheSummary()))
+                lastCacheRead = now
+            }
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
                 _ = DashboardReducer.reduce(&state, .snapshot(simulation.snapshot()))
                 lastSnapshot = now

@@ -125,7 +125,8 @@ import Testing
     }
 
     @Test func helpOverlay() {
-        var state = Fixture.state(width: 80, height: 36)
+        // Tall enough for every key at once (the 80×24 test scrolls).
+        var state = Fixture.state(width: 80, height: 38)
         _ = DashboardReducer.reduce(&state, .key(.character("?")))
         let grid = DashboardRenderer().render(state)
         for binding in KeyMap.bindings { #expect(grid.text.contains(binding.help), "\(binding.label)") }
@@ -174,5 +175,37 @@ import Testing
         #expect(casey?.contains("suspect 3.1 s") == true, "\(casey ?? "")")
         let alex = grid.text.split(separator: "\n").first { $0.contains("alex ") }
         #expect(alex?.contains("suspect") == false)
+    }
+}
+
+extension DashboardSnapshotTests {
+    /// The Cache view (C): sizes by path, tracked queries, the next prune; keys close it.
+    @Test func theCacheViewShowsSizesQueriesAndTheNextPrune() {
+        var state = Fixture.state(width: 100, height: 30, snapshot: Fixture.snapshot(connected: true, mode: .up))
+        _ = DashboardReducer.reduce(&state, .key(.character("C")))
+        #expect(state.showsCache)
+        #expect(DashboardRenderer().render(state).text.contains("reading the cache…"))
+        let cache = CacheSummary(
+            totalBytes: 12_800, limitBytes: 10_485_760,
+            bytesByPath: [(path: "users", bytes: 9_000), (path: "notes", bytes: 3_800)],
+            queries: [
+                .init(
+                    path: "/users", query: "default", complete: true, active: true, keepSynced: false,
+                    lastUse: Fixture.now - .seconds(2)),
+                .init(
+                    path: "/notes/morgan", query: "default", complete: true, active: false, keepSynced: false,
+                    lastUse: Fixture.now - .seconds(300)),
+            ], nextPrune: ["/notes/morgan$default"], pruneDue: false)
+        _ = DashboardReducer.reduce(&state, .cache(cache))
+        let grid = DashboardRenderer().render(state)
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+        #expect(grid.text.contains("12 KiB of 10.0 MiB"))
+        _ = DashboardReducer.reduce(&state, .key(.character("n")))
+        #expect(state.showsCache, "keys behind the view do nothing")
+        _ = DashboardReducer.reduce(&state, .key(.escape))
+        #expect(!state.showsCache, "Esc closes it")
+        _ = DashboardReducer.reduce(&state, .key(.character("C")))
+        _ = DashboardReducer.reduce(&state, .cache(nil))
+        #expect(DashboardRenderer().render(state).text.contains("without persistence"))
     }
 }

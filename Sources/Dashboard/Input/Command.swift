@@ -16,6 +16,8 @@ public enum Command: Sendable, Equatable {
     case nextTheme
     /// Show or hide the help.
     case toggleHelp
+    /// Show or hide the Cache view (this device's disk cache).
+    case toggleCache
     /// Order the presence list by the next / previous key.
     case sortNext, sortPrevious
     /// Send the selected refused write again / forget it.

@@ -92,6 +92,10 @@ public enum KeyMap {
         KeyBinding(
             keys: [.escape], label: "Esc", hint: nil, help: "clear the filter, close the help", command: .cancel),
         KeyBinding(keys: [.character("T")], label: "T", hint: "theme", help: "next theme", command: .nextTheme),
+        KeyBinding(
+            keys: [.character("C")], label: "C", hint: nil,
+            help: "the disk cache: sizes, tracked queries, next prune",
+            command: .toggleCache),
         KeyBinding(keys: [.character("?")], label: "?", hint: "help", help: "this help", command: .toggleHelp),
         KeyBinding(
             keys: [.character("q"), .interrupt], label: "q", hint: "quit", help: "quit (also Ctrl-C)", command: .quit),

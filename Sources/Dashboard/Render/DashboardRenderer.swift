@@ -49,6 +49,7 @@ public struct DashboardRenderer: Sendable {
         }
         drawFooter(&grid, layout.footer, state)
         if state.showsHelp { drawHelp(&grid, state) }
+        if state.showsCache { drawCache(&grid, state) }
         return grid
     }
 

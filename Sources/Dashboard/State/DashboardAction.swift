@@ -10,6 +10,8 @@ public enum DashboardAction: Sendable {
     case resize(width: Int, height: Int)
     /// A fresh snapshot of the simulation (also the clock's tick: it carries the time).
     case snapshot(SimulationSnapshot)
+    /// This device's disk cache, read while the Cache view is open (nil: no persistence).
+    case cache(CacheSummary?)
     /// Something happened in the simulation.
     case event(SimulationEvent)
     /// The themes there are, and the one in use.

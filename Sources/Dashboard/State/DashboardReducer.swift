@@ -14,6 +14,9 @@ public enum DashboardReducer {
             state.width = max(0, width)
             state.height = max(0, height)
             clampSelection(&state)
+        case .cache(let summary):
+            state.cache = summary
+            state.cacheRead = true
         case .snapshot(let snapshot):
             state.snapshot = snapshot
             sortUsers(&state)
@@ -67,6 +70,7 @@ public enum DashboardReducer {
         guard let command = KeyMap.command(for: key, in: state.bindings) else { return [] }
         if key == .interrupt { state.isInterrupted = true }
         if state.showsHelp { return helpKey(command, &state) }
+        if state.showsCache { return cacheKey(command, &state) }
         return perform(command, &state)
     }
 
@@ -85,6 +89,25 @@ public enum DashboardReducer {
         default: break
         }
         state.helpScroll = min(max(0, state.helpScroll), state.maxHelpScroll)
+        return []
+    }
+
+    /// With the Cache view open, its keys scroll it, close it or quit; nothing acts behind it.
+    private static func cacheKey(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
+        switch command {
+        case .moveUp: state.cacheScroll -= 1
+        case .moveDown: state.cacheScroll += 1
+        case .pageUp: state.cacheScroll -= 10
+        case .pageDown: state.cacheScroll += 10
+        case .top: state.cacheScroll = 0
+        case .toggleCache, .cancel: state.showsCache = false
+        case .toggleHelp:
+            state.showsCache = false
+            return perform(.toggleHelp, &state)
+        case .quit: return perform(.quit, &state)
+        default: break
+        }
+        state.cacheScroll = max(0, state.cacheScroll)
         return []
     }
 
@@ -125,6 +148,10 @@ public enum DashboardReducer {
         case .toggleHelp:
             state.showsHelp.toggle()
             state.helpScroll = 0
+        case .toggleCache:
+            state.showsCache = true
+            state.cacheScroll = 0
+            state.cacheRead = false
         case .cancel:
             if state.showsHelp { state.showsHelp = false } else { state.filter = "" }
             clampSelection(&state)

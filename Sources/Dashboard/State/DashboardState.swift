@@ -30,6 +30,14 @@ public struct DashboardState: Sendable, Equatable {
     public var isEditingFilter = false
     /// Whether the help is shown.
     public var showsHelp = false
+    /// Whether the Cache view is shown (its data comes with the snapshots while it is).
+    public var showsCache = false
+    /// The Cache view's first visible line.
+    public var cacheScroll = 0
+    /// What the Cache view shows: the last read of this device's cache, and whether one was read.
+    public var cache: CacheSummary?
+    /// Whether the cache has been read since the view opened (nil `cache` then means no persistence).
+    public var cacheRead = false
     /// The key bindings in force (the defaults, with a settings file's moves).
     public var bindings: [KeyBinding] = KeyMap.bindings
     /// How the presence list is ordered.

@@ -65,6 +65,14 @@ extension Simulation {
         }
     }
 
+    /// What this device's disk cache holds; nil without persistence.
+    ///
+    /// It waits on the engine's queue and reads SQLite: ask for it while something shows it,
+    /// about once a second.
+    public func cacheSummary() -> CacheSummary? {
+        thisDevice?.database.cacheReport().map(CacheSummary.init)
+    }
+
     /// Runs a transaction from this device that adds one to `counters/<user>/taps`.
     ///
     /// It is queued offline and retried on conflict, as the SDKs do, and as a named transaction it
