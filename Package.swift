@@ -98,6 +98,8 @@ let package = Package(
             dependencies: [
                 "RTDBCore",
                 .product(name: "DequeModule", package: "swift-collections"),
+                // The control interface of a standalone link (`presencetop proxy`).
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

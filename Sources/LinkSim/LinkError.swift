@@ -6,6 +6,8 @@ public enum LinkError: Error, Equatable, CustomStringConvertible {
     case unknownMode(String)
     /// The link's port could not be opened.
     case cannotListen(String)
+    /// A control request that cannot be read (``LinkControl``).
+    case invalidRequest(String)
 
     /// The problem in words.
     public var description: String {
@@ -13,6 +15,7 @@ public enum LinkError: Error, Equatable, CustomStringConvertible {
         case .invalidConditions(let problem): "invalid link conditions: \(problem)"
         case .unknownMode(let name): "unknown link mode '\(name)' (expected up, blackhole or offline)"
         case .cannotListen(let reason): "the link cannot listen: \(reason)"
+        case .invalidRequest(let problem): "invalid link request: \(problem)"
         }
     }
 }

@@ -55,6 +55,12 @@ struct DashboardCommand: AsyncParsableCommand {
         help: "The most bytes this device's write queue may hold; past it a write fails (default: 100 MiB).")
     var maxPendingBytes = Database.defaultMaxPendingBytes
 
+    @Option(
+        help: ArgumentHelp(
+            "A standalone link's control (presencetop proxy) in front of --url: n, b and l drive it.",
+            valueName: "http://HOST:PORT"))
+    var proxyControl: String?
+
     @Option(help: "A theme's name (see themes/) or a theme file's path.")
     var theme = "default"
 
@@ -68,6 +74,12 @@ struct DashboardCommand: AsyncParsableCommand {
             throw ValidationError("--simulate must be between 0 and 500, not \(simulate)")
         }
         if !(churn >= 0) { throw ValidationError("--churn must be 0 or a positive number of seconds") }
+        if let proxyControl {
+            guard population.url != nil else { throw ValidationError("--proxy-control needs --url (the proxy's port)") }
+            guard let url = URL(string: proxyControl), url.scheme == "http", url.host != nil, url.port != nil else {
+                throw ValidationError("--proxy-control '\(proxyControl)' is not http://HOST:PORT")
+            }
+        }
         if maxPendingBytes < 1 {
             throw ValidationError("--max-pending-bytes must be at least 1, not \(maxPendingBytes)")
         }
@@ -121,7 +133,7 @@ struct DashboardCommand: AsyncParsableCommand {
     static let configurableOptions: [String: Bool] = [
         "url": false, "user": false, "presence-path": false, "users": false, "simulate": false, "devices": false,
         "seed": false, "link": false, "heartbeat-timeout": false, "churn": false, "memory": true, "data": false,
-        "theme": false, "log": false, "max-pending-bytes": false,
+        "theme": false, "log": false, "max-pending-bytes": false, "proxy-control": false,
     ]
 
     /// The arguments the settings file gives (its theme and `[options]`), none without a file.
@@ -151,6 +163,7 @@ struct DashboardCommand: AsyncParsableCommand {
         var options = SimulationOptions()
         try population.apply(to: &options)
         options.presencePath = presencePath
+        options.linkControl = proxyControl.flatMap(URL.init(string:))
         let state = Database.defaultPersistenceDirectory
         options.thisDevice = SimulationOptions.ThisDevice(
             user: user, persistenceDirectory: state, maxPendingBytes: maxPendingBytes)

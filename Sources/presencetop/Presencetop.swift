@@ -15,7 +15,8 @@ struct Presencetop: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            DashboardCommand.self, ServeCommand.self, DemoCommand.self, ChaosCommand.self, BenchCommand.self,
+            DashboardCommand.self, ServeCommand.self, DemoCommand.self, ChaosCommand.self, ProxyCommand.self,
+            BenchCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )

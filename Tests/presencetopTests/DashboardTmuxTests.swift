@@ -311,6 +311,11 @@ import Testing
             // Was: "Missing value for '--users <users>'".
             (["--users", "-1"], "--users must be between 0 and 500, not -1"),
             (["--max-pending-bytes", "0"], "--max-pending-bytes must be at least 1, not 0"),
+            (["--proxy-control", "http://127.0.0.1:1"], "--proxy-control needs --url"),
+            (
+                ["--url", "http://127.0.0.1:1?ns=a", "--proxy-control", "ftp://x"],
+                "--proxy-control 'ftp://x' is not http://HOST:PORT"
+            ),
         ]
         for (arguments, message) in cases {
             let child = try await ChildProcess(ChildProcess.presencetop, arguments)

@@ -36,11 +36,22 @@ extension DashboardRenderer {
             first = [Segment("\(glyphs.off) disconnected", .bad), Segment("  offline", .muted)]
         }
         lines.append(first)
-        // Line 2: the link.
-        let mode = device.link.mode
-        let modeRole: StyleRole = mode == .up ? .good : .bad
-        var link = [Segment("link ", .muted), Segment(mode.rawValue, modeRole)]
-        link.append(Segment(" · \(device.link.conditions)\(device.isSlow ? " (slow)" : "")", .text))
+        // Line 2: the link (a standalone one's, when attached to it: the keys drive that one).
+        var link: [Segment]
+        if let proxy = device.proxy {
+            if let remote = proxy.link {
+                link = [
+                    Segment("proxy ", .muted), Segment(remote.mode.rawValue, remote.mode == .up ? .good : .bad),
+                    Segment(" · \(remote.conditions)", .text),
+                ]
+            } else {
+                link = [Segment("proxy ", .muted), Segment(proxy.problem ?? "reading…", .warn)]
+            }
+        } else {
+            let mode = device.link.mode
+            link = [Segment("link ", .muted), Segment(mode.rawValue, mode == .up ? .good : .bad)]
+            link.append(Segment(" · \(device.link.conditions)\(device.isSlow ? " (slow)" : "")", .text))
+        }
         if let rtt = status.lastRoundTrip { link.append(Segment("   RTT \(Format.milliseconds(rtt))", .text)) }
         lines.append(link)
         // Line 3: when the server was last heard from (it climbs under a blackhole), and bytes.

@@ -15,18 +15,24 @@ extension Simulation {
 
     /// Switches this device's link between offline and up.
     public func toggleNetwork() {
+        if driveProxy({ LinkControl.Change(mode: $0.mode == .offline ? .up : .offline) }) { return }
         guard let device = thisDevice else { return }
         setNetwork(device.link.mode == .offline ? .up : .offline)
     }
 
     /// Switches this device's link between a blackhole and up.
     public func toggleBlackhole() {
+        if driveProxy({ LinkControl.Change(mode: $0.mode == .blackhole ? .up : .blackhole) }) { return }
         guard let device = thisDevice else { return }
         setNetwork(device.link.mode == .blackhole ? .up : .blackhole)
     }
 
     /// Switches this device's link between its usual conditions and slow ones.
     public func toggleLatency() {
+        let (usual, slowed) = (options.conditions, options.slowConditions)
+        if driveProxy({ LinkControl.Change(conditions: $0.conditions == slowed.description ? usual : slowed) }) {
+            return
+        }
         guard let device = thisDevice else { return }
         let slow = state.withLock { state in
             state.isSlow.toggle()

@@ -48,12 +48,14 @@ extension Simulation {
         var status = device.database.connectionStatus
         let link = device.link.stats
         status.phase = Self.explained(status.phase, link: link)
-        return SimulationSnapshot.ThisDevice(
+        var snapshot = SimulationSnapshot.ThisDevice(
             user: device.user, device: device.name, entryKey: device.session.entryKey,
             status: status, link: DeviceLink(link), isSlow: slow,
             clockOffset: device.clock.offset, pendingWrites: pending.map(QueuedWrite.init),
             pendingBytesBound: device.database.persistenceMaxPendingBytes, deadLetters: dead.map(QueuedWrite.init),
             credentialExpired: expired, credentialExpiresAt: expiresAt)
+        snapshot.proxy = proxySnapshot
+        return snapshot
     }
 
     /// A phase whose reason is only what this device saw (its connection reset by its link),

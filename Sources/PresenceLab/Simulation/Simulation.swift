@@ -45,6 +45,9 @@ public final class Simulation: Sendable {
         var random: SeededRandom
         var scenario: ScenarioGenerator
         var scenarioTask: Task<Void, Never>?
+        /// The standalone link this device's traffic crosses (``SimulationOptions/linkControl``).
+        var proxy: ProxyLink?
+        var proxyWatch: Task<Void, Never>?
         var stopped = false
     }
 
@@ -161,6 +164,7 @@ public final class Simulation: Sendable {
 
     /// Wires the observers and starts this device's presence.
     private func begin() {
+        watchProxy()
         let previous = Mutex<[UserPresence]>([])
         directory.start { [weak self] users in
             let changes = previous.withLock { previous in
@@ -256,7 +260,7 @@ public final class Simulation: Sendable {
     public func stop() async {
         let tasks = state.withLock { state in
             state.stopped = true
-            return [state.scenarioTask, state.credentialRefresh]
+            return [state.scenarioTask, state.credentialRefresh, state.proxyWatch]
         }
         for task in tasks { task?.cancel() }
         directory.stop()

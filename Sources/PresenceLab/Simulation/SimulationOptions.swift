@@ -36,6 +36,10 @@ public struct SimulationOptions: Sendable {
         }
     }
 
+    /// A standalone link's control interface (`presencetop proxy`, `http://HOST:PORT`) in front of
+    /// the server: this device's network keys drive it instead of its own link.
+    public var linkControl: URL?
+
     /// The server.
     public var server: Server = .embedded(dataDirectory: nil)
     /// The embedded server's namespace.

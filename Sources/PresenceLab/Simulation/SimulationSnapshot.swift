@@ -35,6 +35,8 @@ public struct SimulationSnapshot: Sendable, Equatable {
         public var credentialExpired: Bool
         /// When its credential expires (nil: it does not).
         public var credentialExpiresAt: UnixTime?
+        /// The standalone link its traffic crosses, when attached to one (its keys drive it).
+        public var proxy: ProxyLink?
 
         /// Makes a snapshot of this device.
         public init(
