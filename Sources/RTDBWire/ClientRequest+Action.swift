@@ -29,6 +29,8 @@ extension ClientRequest {
         case appCheck = "appcheck"
         /// `unappcheck`: drop the App Check token.
         case unappCheck = "unappcheck"
+        /// `odr`: an onDisconnect dry run (our extension).
+        case onDisconnectDryRun = "odr"
 
         /// Reads an action as sent, including the older spellings some clients still use (`l`
         /// for listen, `u` for unlisten, the JS SDK's `unappeck`).

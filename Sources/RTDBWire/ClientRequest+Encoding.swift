@@ -19,6 +19,7 @@ extension ClientRequest {
         case .stats: .stats
         case .appCheck: .appCheck
         case .unappCheck: .unappCheck
+        case .onDisconnectDryRun: .onDisconnectDryRun
         }
     }
 
@@ -52,7 +53,7 @@ extension ClientRequest {
             var members: JSONValue.Members = ["cred": .string(credential)]
             if let authVariable { members["authvar"] = authVariable }
             return .object(members)
-        case .unauth, .unappCheck:
+        case .unauth, .unappCheck, .onDisconnectDryRun:
             return [:]
         case .stats(let counters):
             return ["c": counters]

@@ -34,6 +34,10 @@ public enum ClientRequest: Sendable, Hashable {
     case appCheck(token: String)
     /// `unappcheck` (or the JS spelling `unappeck`).
     case unappCheck
+    /// `odr`: asks whether this connection's onDisconnect writes would run now, under the rules
+    /// and the identity they run as (our extension; official clients never send it). The answer
+    /// is an ``OnDisconnectDryRun``'s JSON.
+    case onDisconnectDryRun
 
     /// Reads a request body for an action as it was sent (`a`).
     ///
@@ -96,6 +100,8 @@ public enum ClientRequest: Sendable, Hashable {
             self = .appCheck(token: body["token"]?.stringValue ?? "")
         case .unappCheck:
             self = .unappCheck
+        case .onDisconnectDryRun:
+            self = .onDisconnectDryRun
         }
     }
 

@@ -109,6 +109,7 @@ import Testing
             .stats(["sdk.js": 1]),
             .appCheck(token: "t"),
             .unappCheck,
+            .onDisconnectDryRun,
         ]
         #expect(Set(examples.map(\.action)) == Set(ClientRequest.Action.allCases), "an example for every action")
         for example in examples {

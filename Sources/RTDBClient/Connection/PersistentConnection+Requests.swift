@@ -215,6 +215,17 @@ extension PersistentConnection {
         if isReady { sendOrHold(request) } else { offlineQueue.append(request) }
     }
 
+    /// Asks whether this connection's onDisconnect writes would run now (`odr`); answered
+    /// `disconnect` at once when there is no connection, since the answer is about one.
+    func onDisconnectDryRun(onComplete: @escaping (WireStatus, JSONValue) -> Void) {
+        guard isReady else {
+            onComplete(
+                .disconnect, .string("not connected: the server holds no onDisconnect operations of this client now"))
+            return
+        }
+        send(.onDisconnectDryRun, onComplete: onComplete)
+    }
+
     /// Reads once (`g`); waits for a connection.
     func get(_ query: QuerySpec, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
         let request = QueuedRequest(request: .get(path: query.path, query: query.params), onComplete: onComplete)

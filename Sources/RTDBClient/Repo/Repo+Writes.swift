@@ -203,7 +203,10 @@ extension Repo {
         queue.async { [self] in
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             connection.onDisconnect(.onDisconnectPut(path: path, data: json)) { [self] status, data in
-                if status.isOK { onDisconnectTree.remember(path, node) }
+                if status.isOK {
+                    onDisconnectTree.remember(path, node)
+                    noteOnDisconnect(node.isEmpty ? "remove" : "set", at: path)
+                }
                 complete(completion, status: status, data: data)
             }
         }
@@ -228,6 +231,7 @@ extension Repo {
             connection.onDisconnect(.onDisconnectMerge(path: path, data: data)) { [self] status, data in
                 if status.isOK {
                     for (relative, node) in nodes { onDisconnectTree.remember(path.child(relative), node) }
+                    noteOnDisconnect("update", at: path)
                 }
                 complete(completion, status: status, data: data)
             }
@@ -237,7 +241,10 @@ extension Repo {
     func onDisconnectCancel(_ path: Path, completion: Completion?) {
         queue.async { [self] in
             connection.onDisconnect(.onDisconnectCancel(path: path)) { [self] status, data in
-                if status.isOK { onDisconnectTree.forget(path) }
+                if status.isOK {
+                    onDisconnectTree.forget(path)
+                    noteOnDisconnect("cancel", at: path)
+                }
                 complete(completion, status: status, data: data)
             }
         }
@@ -253,6 +260,7 @@ extension Repo {
             events += serverTree.applyServerOverwrite(path, node.resolvingServerValues(existing: existing, now: now))
         }
         onDisconnectTree = SparseSnapshotTree()
+        forgetOnDisconnectRegistrations()
         raise(events)
     }
 }

@@ -26,6 +26,8 @@ final class Repo: @unchecked Sendable {
     var serverTimeOffset = Duration.zero
     var pushIDs = PushIDGenerator()
     var onDisconnectTree = SparseSnapshotTree()
+    /// The onDisconnect operations of this connection, as registered (for the report).
+    var onDisconnectRegistrations: [OnDisconnectRegistration] = []
     var infoData = Node.empty
     var transactions: [Path: [TransactionRecord]] = [:]
     /// The database this repo serves (for snapshots made inside the engine).

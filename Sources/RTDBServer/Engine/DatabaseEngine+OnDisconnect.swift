@@ -56,20 +56,60 @@ extension DatabaseEngine {
     func runOnDisconnect(_ writes: [(path: Path, node: Node)], auth: RuleAuth, of sessionID: String) {
         let now = clock()
         for (path, node) in writes {
-            let resolved: Node
-            do {
-                resolved = try node.resolvingServerValues(existing: root.child(at: path), now: now, at: path)
-            } catch {
-                logger.notice("session \(sessionID): onDisconnect write at \(path) skipped: \(error)")
-                continue
+            switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now) {
+            case .success(let resolved):
+                apply(.set(path: path, node: resolved))
+            case .failure(let refusal):
+                logger.notice("session \(sessionID): onDisconnect write at \(path) skipped, \(refusal.reason)")
             }
-            if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
-                logger.notice(
-                    "session \(sessionID): onDisconnect write at \(path) skipped, the rules refuse it now: \(reason)")
-                continue
-            }
-            apply(.set(path: path, node: resolved))
         }
+    }
+
+    /// Whether a live session's onDisconnect writes would run now, judged as ``runOnDisconnect``
+    /// judges them (in order, each seeing the ones before it), with nothing applied.
+    func onDisconnectDryRun(_ outlet: Outlet) -> OnDisconnectDryRun {
+        guard let session = sessions[outlet.id] else {
+            return OnDisconnectDryRun(writes: [], runsAs: nil, expiresAt: nil)
+        }
+        let auth = RuleAuth(session.onDisconnectAuth)
+        let now = clock()
+        var root = root
+        var writes: [OnDisconnectDryRun.Write] = []
+        for (path, node) in session.onDisconnect.overwrites() {
+            switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now) {
+            case .success(let resolved):
+                root = root.updating(at: path, with: resolved)
+                writes.append(.init(path: path.description, removes: node.isEmpty, runs: true))
+            case .failure(let refusal):
+                writes.append(.init(path: path.description, removes: node.isEmpty, runs: false, reason: refusal.reason))
+            }
+        }
+        let identity = session.onDisconnectAuth
+        return OnDisconnectDryRun(
+            writes: writes, runsAs: identity.flatMap { $0.isAdmin ? "owner" : $0.uid }, expiresAt: identity?.expiresAt)
+    }
+
+    /// Why an onDisconnect write would not run.
+    struct OnDisconnectRefusal: Error {
+        /// In words, for the log and the dry run.
+        var reason: String
+    }
+
+    /// One onDisconnect write as it would run now: resolved, then checked against the rules on
+    /// `root` as `auth`.
+    private func judgeOnDisconnect(
+        _ path: Path, _ node: Node, auth: RuleAuth, root: Node, now: UnixTime
+    ) -> Result<Node, OnDisconnectRefusal> {
+        let resolved: Node
+        do {
+            resolved = try node.resolvingServerValues(existing: root.child(at: path), now: now, at: path)
+        } catch {
+            return .failure(OnDisconnectRefusal(reason: "\(error)"))
+        }
+        if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
+            return .failure(OnDisconnectRefusal(reason: "the rules refuse it now: \(reason)"))
+        }
+        return .success(resolved)
     }
 
     // MARK: - Sessions of an earlier run

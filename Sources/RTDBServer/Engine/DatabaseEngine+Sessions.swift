@@ -146,6 +146,8 @@ extension DatabaseEngine {
         case .unauth:
             setAuth(nil, for: outlet)
             outcome = .success("")
+        case .onDisconnectDryRun:
+            outcome = .success(onDisconnectDryRun(outlet).json)
         case .stats, .appCheck, .unappCheck:
             outcome = .success("")
         }
