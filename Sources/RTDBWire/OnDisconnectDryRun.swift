@@ -1,9 +1,10 @@
 import RTDBCore
 
-/// The server's answer to an onDisconnect dry run (`odr`): for each of the connection's
-/// onDisconnect writes, whether it would run now, under the rules in force and the identity the
-/// writes run as, and that identity's expiry. One vocabulary for the server that answers and the
-/// client that asks.
+/// The server's answer to an onDisconnect dry run (`odr`).
+///
+/// For each of the connection's onDisconnect writes, whether it would run now, under the rules in
+/// force and the identity the writes run as, and that identity's expiry. One vocabulary for the
+/// server that answers and the client that asks.
 public struct OnDisconnectDryRun: Sendable, Hashable {
     /// One write as the server holds it.
     public struct Write: Sendable, Hashable {
