@@ -20,6 +20,8 @@ import Synchronization
 final class DashboardLoop: Sendable {
     /// The idle tick: times on screen ("3m 12s ago") move once a second.
     static let tick: Duration = .seconds(1)
+    /// How often the onDisconnect view asks the server again while it is open.
+    static let onDisconnectInterval: Duration = .seconds(2)
     /// Bursts of events are gathered for this long before the next snapshot and frame.
     static let frame: Duration = .milliseconds(50)
 
@@ -93,13 +95,28 @@ final class DashboardLoop: Sendable {
         var drawn: DashboardState?
         let clock = ContinuousClock()
         var lastSnapshot: ContinuousClock.Instant?
-        var lastCacheRead: ContinuousClock.Instant?
+        var lastOverlayRead: ContinuousClock.Instant?
+        var overlayRead: DashboardState.Overlay?
         while !state.isQuitting {
             let now = clock.now
-            // The Cache view's data is read only while it is open: at once, then once a tick.
-            if state.showsCache, !state.cacheRead || lastCacheRead.map({ now - $0 >= Self.tick }) ?? true {
+            // An overlay's data is read only while it is open: at once, then now and then.
+            if state.overlay != overlayRead {
+                (overlayRead, lastOverlayRead) = (state.overlay, nil)
+            }
+            switch state.overlay {
+            case .cache? where !state.cacheRead || lastOverlayRead.map({ now - $0 >= Self.tick }) ?? true:
                 _ = DashboardReducer.reduce(&state, .cache(simulation.cacheSummary()))
-                lastCacheRead = now
+                lastOverlayRead = now
+            case .onDisconnect? where lastOverlayRead.map({ now - $0 >= Self.onDisconnectInterval }) ?? true:
+                // One request to the server, answered into the inbox.
+                lastOverlayRead = now
+                let (simulation, inbox, wake) = (simulation, inbox, wake)
+                Task {
+                    inbox.append(.onDisconnect(await simulation.onDisconnectSummary()))
+                    wake.signal()
+                }
+            default:
+                break
             }
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
                 _ = DashboardReducer.reduce(&state, .snapshot(simulation.snapshot()))

@@ -183,7 +183,7 @@ extension DashboardSnapshotTests {
     @Test func theCacheViewShowsSizesQueriesAndTheNextPrune() {
         var state = Fixture.state(width: 100, height: 30, snapshot: Fixture.snapshot(connected: true, mode: .up))
         _ = DashboardReducer.reduce(&state, .key(.character("C")))
-        #expect(state.showsCache)
+        #expect(state.overlay == .cache)
         #expect(DashboardRenderer().render(state).text.contains("reading the cache…"))
         let cache = CacheSummary(
             totalBytes: 12_800, limitBytes: 10_485_760,
@@ -201,11 +201,44 @@ extension DashboardSnapshotTests {
         assertSnapshot(of: grid, as: Self.screen, named: "screen")
         #expect(grid.text.contains("12 KiB of 10.0 MiB"))
         _ = DashboardReducer.reduce(&state, .key(.character("n")))
-        #expect(state.showsCache, "keys behind the view do nothing")
+        #expect(state.overlay == .cache, "keys behind the view do nothing")
         _ = DashboardReducer.reduce(&state, .key(.escape))
-        #expect(!state.showsCache, "Esc closes it")
+        #expect(state.overlay == nil, "Esc closes it")
         _ = DashboardReducer.reduce(&state, .key(.character("C")))
         _ = DashboardReducer.reduce(&state, .cache(nil))
         #expect(DashboardRenderer().render(state).text.contains("without persistence"))
+    }
+}
+
+extension DashboardSnapshotTests {
+    /// The onDisconnect view (O): who the operations run as, and each with the server's verdict.
+    @Test func theOnDisconnectViewShowsWhatWouldRun() {
+        var state = Fixture.state(width: 100, height: 24, snapshot: Fixture.snapshot(connected: true, mode: .up))
+        _ = DashboardReducer.reduce(&state, .key(.character("O")))
+        #expect(state.overlay == .onDisconnect)
+        #expect(DashboardRenderer().render(state).text.contains("asking the server…"))
+        let summary = OnDisconnectSummary(
+            operations: [
+                .init(
+                    path: "/users/morgan/connections/-Nx1", kind: "remove", registeredAt: Fixture.now - .seconds(40),
+                    verdict: .runs),
+                .init(
+                    path: "/users/morgan/lastOnline", kind: "set", registeredAt: Fixture.now - .seconds(40),
+                    verdict: .refused("the rules refuse it now: .write at /users/$uid")),
+            ], runsAs: "morgan", credentialExpiresAt: Fixture.now + .seconds(120))
+        _ = DashboardReducer.reduce(&state, .onDisconnect(summary))
+        let grid = DashboardRenderer().render(state)
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+        #expect(grid.text.contains("runs as morgan"))
+        #expect(grid.text.contains("↳ the rules refuse it now: .write at /users/$uid"), "\(grid.text)")
+        // C switches to the other view; O twice closes.
+        _ = DashboardReducer.reduce(&state, .key(.character("C")))
+        #expect(state.overlay == .cache)
+        _ = DashboardReducer.reduce(&state, .key(.character("O")))
+        _ = DashboardReducer.reduce(&state, .key(.character("O")))
+        #expect(state.overlay == nil)
+        _ = DashboardReducer.reduce(&state, .key(.character("O")))
+        _ = DashboardReducer.reduce(&state, .onDisconnect(OnDisconnectSummary(problem: "DISCONNECT: not connected")))
+        #expect(DashboardRenderer().render(state).text.contains("the server could not be asked"))
     }
 }

@@ -18,6 +18,8 @@ public enum Command: Sendable, Equatable {
     case toggleHelp
     /// Show or hide the Cache view (this device's disk cache).
     case toggleCache
+    /// Show or hide the onDisconnect view (this device's operations and the server's verdict).
+    case toggleOnDisconnect
     /// Order the presence list by the next / previous key.
     case sortNext, sortPrevious
     /// Send the selected refused write again / forget it.

@@ -96,6 +96,9 @@ public enum KeyMap {
             keys: [.character("C")], label: "C", hint: nil,
             help: "the disk cache: sizes, tracked queries, next prune",
             command: .toggleCache),
+        KeyBinding(
+            keys: [.character("O")], label: "O", hint: nil, help: "onDisconnect: what the server would run now",
+            command: .toggleOnDisconnect),
         KeyBinding(keys: [.character("?")], label: "?", hint: "help", help: "this help", command: .toggleHelp),
         KeyBinding(
             keys: [.character("q"), .interrupt], label: "q", hint: "quit", help: "quit (also Ctrl-C)", command: .quit),

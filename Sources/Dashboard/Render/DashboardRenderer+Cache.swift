@@ -3,23 +3,21 @@ import PresenceLab
 import RTDBCore
 
 extension DashboardRenderer {
-    /// The Cache view, over the panes: this device's disk cache by top-level path, its tracked
-    /// queries (complete, active, keepSynced, last use), and what the next prune would remove.
-    func drawCache(_ grid: inout CellGrid, _ state: DashboardState) {
+    /// A view over the panes (the Cache and onDisconnect views): a box of lines that scrolls.
+    func drawOverlay(
+        _ grid: inout CellGrid, title: String, closing key: String, _ lines: [[Segment]], _ state: DashboardState
+    ) {
         let width = min(grid.width - 2, 110)
-        let height = grid.height - 2
-        let rect = Rect(x: (grid.width - width) / 2, y: 1, width: width, height: height)
+        let rect = Rect(x: (grid.width - width) / 2, y: 1, width: width, height: grid.height - 2)
         grid.fill(rect, role: .overlay)
-        let inside = Box(rect: rect, title: [Segment("Cache: this device's disk cache", .title)], focused: true).draw(
-            in: &grid, glyphs: glyphs)
-        let lines = cacheLines(state, width: inside.width - 2)
+        let inside = Box(rect: rect, title: [Segment(title, .title)], focused: true).draw(in: &grid, glyphs: glyphs)
         let capacity = max(0, inside.height - 1)
-        let first = min(state.cacheScroll, max(0, lines.count - capacity))
+        let first = min(state.overlayScroll, max(0, lines.count - capacity))
         for (row, line) in lines.dropFirst(first).prefix(capacity).enumerated() {
             grid.put(line, x: inside.x + 1, y: inside.y + row, limit: inside.maxX, glyphs: glyphs)
         }
         if inside.height > 1 {
-            var closing = "C or Esc closes"
+            var closing = "\(key) or Esc closes"
             if capacity < lines.count {
                 let last = min(lines.count, first + capacity)
                 closing = "\(first + 1)–\(last) of \(lines.count) · ↑/↓ scroll · " + closing
@@ -28,7 +26,8 @@ extension DashboardRenderer {
         }
     }
 
-    /// The view's lines, each a row of segments.
+    /// The Cache view's lines: this device's disk cache by top-level path, its tracked queries
+    /// (complete, active, keepSynced, last use), and what the next prune would remove.
     func cacheLines(_ state: DashboardState, width: Int) -> [[Segment]] {
         guard state.cacheRead else { return [[Segment("reading the cache…", .muted)]] }
         guard let cache = state.cache else {

@@ -49,7 +49,19 @@ public struct DashboardRenderer: Sendable {
         }
         drawFooter(&grid, layout.footer, state)
         if state.showsHelp { drawHelp(&grid, state) }
-        if state.showsCache { drawCache(&grid, state) }
+        // The overlay's text width: its box, less the borders and a margin.
+        let textWidth = min(grid.width - 2, 110) - 4
+        switch state.overlay {
+        case .cache?:
+            drawOverlay(
+                &grid, title: "Cache: this device's disk cache", closing: "C", cacheLines(state, width: textWidth),
+                state)
+        case .onDisconnect?:
+            drawOverlay(
+                &grid, title: "onDisconnect: what the server would run now", closing: "O",
+                onDisconnectLines(state, width: textWidth), state)
+        case nil: break
+        }
         return grid
     }
 

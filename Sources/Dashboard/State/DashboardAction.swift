@@ -12,6 +12,8 @@ public enum DashboardAction: Sendable {
     case snapshot(SimulationSnapshot)
     /// This device's disk cache, read while the Cache view is open (nil: no persistence).
     case cache(CacheSummary?)
+    /// This device's onDisconnect operations with the server's verdict, read while the view is open.
+    case onDisconnect(OnDisconnectSummary)
     /// Something happened in the simulation.
     case event(SimulationEvent)
     /// The themes there are, and the one in use.

@@ -17,6 +17,8 @@ public enum DashboardReducer {
         case .cache(let summary):
             state.cache = summary
             state.cacheRead = true
+        case .onDisconnect(let summary):
+            state.onDisconnect = summary
         case .snapshot(let snapshot):
             state.snapshot = snapshot
             sortUsers(&state)
@@ -70,7 +72,7 @@ public enum DashboardReducer {
         guard let command = KeyMap.command(for: key, in: state.bindings) else { return [] }
         if key == .interrupt { state.isInterrupted = true }
         if state.showsHelp { return helpKey(command, &state) }
-        if state.showsCache { return cacheKey(command, &state) }
+        if let overlay = state.overlay { return overlayKey(command, overlay, &state) }
         return perform(command, &state)
     }
 
@@ -92,22 +94,28 @@ public enum DashboardReducer {
         return []
     }
 
-    /// With the Cache view open, its keys scroll it, close it or quit; nothing acts behind it.
-    private static func cacheKey(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
+    /// With a view open over the panes, its keys scroll it, close it, open another or quit;
+    /// nothing acts behind it.
+    private static func overlayKey(
+        _ command: Command, _ overlay: DashboardState.Overlay, _ state: inout DashboardState
+    ) -> [DashboardEffect] {
         switch command {
-        case .moveUp: state.cacheScroll -= 1
-        case .moveDown: state.cacheScroll += 1
-        case .pageUp: state.cacheScroll -= 10
-        case .pageDown: state.cacheScroll += 10
-        case .top: state.cacheScroll = 0
-        case .toggleCache, .cancel: state.showsCache = false
+        case .moveUp: state.overlayScroll -= 1
+        case .moveDown: state.overlayScroll += 1
+        case .pageUp: state.overlayScroll -= 10
+        case .pageDown: state.overlayScroll += 10
+        case .top: state.overlayScroll = 0
+        case .cancel: state.overlay = nil
+        case .toggleCache, .toggleOnDisconnect:
+            let asked: DashboardState.Overlay = command == .toggleCache ? .cache : .onDisconnect
+            if asked == overlay { state.overlay = nil } else { return perform(command, &state) }
         case .toggleHelp:
-            state.showsCache = false
+            state.overlay = nil
             return perform(.toggleHelp, &state)
         case .quit: return perform(.quit, &state)
         default: break
         }
-        state.cacheScroll = max(0, state.cacheScroll)
+        state.overlayScroll = max(0, state.overlayScroll)
         return []
     }
 
@@ -149,9 +157,13 @@ public enum DashboardReducer {
             state.showsHelp.toggle()
             state.helpScroll = 0
         case .toggleCache:
-            state.showsCache = true
-            state.cacheScroll = 0
+            state.overlay = .cache
+            state.overlayScroll = 0
             state.cacheRead = false
+        case .toggleOnDisconnect:
+            state.overlay = .onDisconnect
+            state.overlayScroll = 0
+            state.onDisconnect = nil
         case .cancel:
             if state.showsHelp { state.showsHelp = false } else { state.filter = "" }
             clampSelection(&state)

@@ -30,14 +30,24 @@ public struct DashboardState: Sendable, Equatable {
     public var isEditingFilter = false
     /// Whether the help is shown.
     public var showsHelp = false
-    /// Whether the Cache view is shown (its data comes with the snapshots while it is).
-    public var showsCache = false
-    /// The Cache view's first visible line.
-    public var cacheScroll = 0
-    /// What the Cache view shows: the last read of this device's cache, and whether one was read.
+    /// The view shown over the panes, if any (its data is read only while it is open).
+    public var overlay: Overlay?
+    /// The overlay's first visible line.
+    public var overlayScroll = 0
+    /// What the Cache view shows: the last read of this device's cache.
     public var cache: CacheSummary?
     /// Whether the cache has been read since the view opened (nil `cache` then means no persistence).
     public var cacheRead = false
+    /// What the onDisconnect view shows: the server's last verdict (nil: not read yet).
+    public var onDisconnect: OnDisconnectSummary?
+
+    /// A view shown over the panes, taking the keys while open.
+    public enum Overlay: Sendable, Equatable {
+        /// This device's disk cache (C).
+        case cache
+        /// This device's onDisconnect operations and whether they would run (O).
+        case onDisconnect
+    }
     /// The key bindings in force (the defaults, with a settings file's moves).
     public var bindings: [KeyBinding] = KeyMap.bindings
     /// How the presence list is ordered.
