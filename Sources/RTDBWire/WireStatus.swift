@@ -53,6 +53,9 @@ public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let overriddenBySet = WireStatus(rawValue: "set")
     /// A transaction that ended without committing, for no other reason.
     public static let aborted = WireStatus(rawValue: "aborted")
+    /// A read once (`getData`) that found no connection within a few seconds (the SDKs'
+    /// `client_offline`).
+    public static let clientOffline = WireStatus(rawValue: "client_offline")
     /// A dead letter (or other item) asked for by an id that does not exist.
     public static let notFound = WireStatus(rawValue: "not_found")
     /// An operation the client does not do (a transaction retried from the dead letters).

@@ -86,10 +86,24 @@ public class DatabaseQuery: @unchecked Sendable {
                 return
             }
             repo.connection.get(spec) { status, data in
-                let node = (try? Node(json: data, at: spec.path)) ?? .empty
-                let error = status.isOK ? nil : DatabaseError(status: status, data: data)
-                let snapshot = error == nil ? DataSnapshot(ref: ref, node: node, index: spec.params.index) : nil
-                repo.callbackQueue.async { completion(error, snapshot) }
+                var node = (try? Node(json: data, at: spec.path)) ?? .empty
+                var error = status.isOK ? nil : DatabaseError(status: status, data: data)
+                if status == .clientOffline {
+                    // Offline: the disk cache, if it holds the query whole (as the SDKs do).
+                    if let cached = repo.persistence?.serverCache(for: spec), cached.complete {
+                        (node, error) = (spec.loadsAllData ? cached.node : spec.params.filter(cached.node), nil)
+                    } else {
+                        error = DatabaseError(
+                            code: .clientOffline,
+                            message:
+                                "unable to get the latest value at \(spec.path): the client is offline, with no listener and no disk cache entry for it"
+                        )
+                    }
+                }
+                let (failure, snapshot) = (
+                    error, error == nil ? DataSnapshot(ref: ref, node: node, index: spec.params.index) : nil
+                )
+                repo.callbackQueue.async { completion(failure, snapshot) }
             }
         }
     }

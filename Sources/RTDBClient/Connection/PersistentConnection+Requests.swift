@@ -226,9 +226,27 @@ extension PersistentConnection {
         send(.onDisconnectDryRun, onComplete: onComplete)
     }
 
-    /// Reads once (`g`); waits for a connection.
+    /// How long a read once waits for a connection before it is answered `client_offline` (the
+    /// SDKs' figure).
+    static let getConnectTimeout: Duration = .seconds(3)
+
+    /// Reads once (`g`); without a connection it waits for one up to ``getConnectTimeout``, then
+    /// is answered `client_offline` (the caller falls back to the disk cache, as the SDKs do).
     func get(_ query: QuerySpec, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
-        let request = QueuedRequest(request: .get(path: query.path, query: query.params), onComplete: onComplete)
-        if isReady { sendRetained(request) } else { offlineQueue.append(request) }
+        let get = ClientRequest.get(path: query.path, query: query.params)
+        guard !isReady else {
+            sendRetained(QueuedRequest(request: get, onComplete: onComplete))
+            return
+        }
+        nextGetID += 1
+        let id = nextGetID
+        waitingGets[id] = onComplete
+        offlineQueue.append(
+            QueuedRequest(request: get) { [weak self] status, data in
+                self?.waitingGets.removeValue(forKey: id)?(status, data)
+            })
+        after(Self.getConnectTimeout) { [weak self] in
+            self?.waitingGets.removeValue(forKey: id)?(.clientOffline, .string("the client is offline"))
+        }
     }
 }

@@ -62,6 +62,9 @@ final class PersistentConnection: @unchecked Sendable {
     var outstandingPuts = Deque<OutstandingPut>()
     var nextPutID = 0
     var offlineQueue: [QueuedRequest] = []
+    /// Reads once waiting for a connection, by number, until answered or given up.
+    var waitingGets: [Int: (WireStatus, JSONValue) -> Void] = [:]
+    var nextGetID = 0
     /// onDisconnect operations and reads sent but not yet answered, by request number.
     var retained: [Int: QueuedRequest] = [:]
     /// onDisconnect operations held while writes are paused (they are writes too: made signed
@@ -108,7 +111,7 @@ final class PersistentConnection: @unchecked Sendable {
     ///
     /// The deadline is fixed now (a ``TimerDeadline``). Timers are not cancelled: each checks the
     /// connection's generation when it fires, so one left from an earlier attempt does nothing.
-    private func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+    func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
         let (deadline, queue) = (TimerDeadline(after: delay, on: timers), queue)
         Task {
             try? await deadline.wait()
