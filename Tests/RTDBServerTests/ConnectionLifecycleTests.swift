@@ -92,6 +92,33 @@ import Testing
         await server.stop()
     }
 
+    /// A client that reconnects with `ls=` ends its old session at once, even when the old
+    /// connection is half open (its peer will never answer the close): the old onDisconnect runs
+    /// before the heartbeat could notice. (Was, for a while: the old session waited for the
+    /// heartbeat, and presence showed the device's old entry meanwhile.)
+    @Test func aHalfOpenSessionSupersededByItsClientEndsAtOnce() async throws {
+        // A heartbeat far too slow to be what ends it.
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(600))
+        let raw = try await RawTCPClient(port: server.port)
+        try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+        _ = try await raw.read(until: #""t":"h""#)
+        let session = try #require(server.server.connections.connections.first?.sessionID)
+        try await raw.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/ghost","d":null}}}"#)
+        try await raw.sendWebSocketText(#"{"t":"d","d":{"r":2,"a":"p","b":{"p":"/ghost","d":"here"}}}"#)
+        _ = try await raw.read(until: #""r":2"#)
+        // From now on the old connection reads and answers nothing.
+        let second = WireTestClient(url: server.webSocketURL + "&ls=\(session)")
+        _ = try await second.hello()
+        let cleaned = try await eventually {
+            try await second.call(.get(path: Path("ghost"), query: .default)).data == .null
+        }
+        #expect(cleaned, "the old session's onDisconnect ran at once")
+        #expect(try await eventually { server.server.connections[session] == nil })
+        await raw.close()
+        await second.close()
+        await server.stop()
+    }
+
     @Test func connectionTableAndAdminEndpoint() async throws {
         let server = try await TestServer.start()
         let client = WireTestClient(url: server.webSocketURL)

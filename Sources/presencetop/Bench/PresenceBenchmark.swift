@@ -144,9 +144,16 @@ struct PresenceBenchmark: AsyncParsableCommand {
         server.standardError = FileHandle.nullDevice
         try server.run()
         report.onExit("the server") { stop(server, port: port) }
-        // Until it answers.
-        for _ in 0..<100 {
-            if LoopbackPort.accepts(port) { break }
+        // Until it answers: a loaded machine starts it slowly, and heaptrack more slowly still.
+        let wait: Duration = heapProfile == nil ? .seconds(30) : .seconds(120)
+        let deadline = ContinuousClock.now + wait
+        while !LoopbackPort.accepts(port) {
+            guard server.isRunning else {
+                throw ValidationError("the server exited (status \(server.terminationStatus)) before it answered")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw ValidationError("the server did not answer on port \(port) within \(wait)")
+            }
             usleep(50_000)
         }
         return server
