@@ -104,7 +104,7 @@ final class DashboardLoop: Sendable {
                 (overlayRead, lastOverlayRead) = (state.overlay, nil)
             }
             switch state.overlay {
-            case .cache? where !state.cacheRead || lastOverlayRead.map({ now - $0 >= Self.tick }) ?? true:
+            case .cache? where lastOverlayRead.map({ now - $0 >= Self.tick }) ?? true:
                 _ = DashboardReducer.reduce(&state, .cache(simulation.cacheSummary()))
                 lastOverlayRead = now
             case .onDisconnect? where lastOverlayRead.map({ now - $0 >= Self.onDisconnectInterval }) ?? true:

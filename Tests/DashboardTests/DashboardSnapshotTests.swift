@@ -187,7 +187,7 @@ extension DashboardSnapshotTests {
         #expect(DashboardRenderer().render(state).text.contains("reading the cache…"))
         let cache = CacheSummary(
             totalBytes: 12_800, limitBytes: 10_485_760,
-            bytesByPath: [(path: "users", bytes: 9_000), (path: "notes", bytes: 3_800)],
+            bytesByPath: [.init(path: "users", bytes: 9_000), .init(path: "notes", bytes: 3_800)],
             queries: [
                 .init(
                     path: "/users", query: "default", complete: true, active: true, keepSynced: false,

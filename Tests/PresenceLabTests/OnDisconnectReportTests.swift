@@ -23,7 +23,7 @@ import Testing
         var report = try await morgan.onDisconnectReport()
         #expect(report.runsAs == "morgan")
         #expect(report.operations.map(\.path) == ["/users/morgan/connections/phone", "/users/morgan/lastOnline"])
-        #expect(report.operations.map(\.kind) == ["remove", "set"])
+        #expect(report.operations.map(\.kind) == [.remove, .set])
         #expect(report.operations.allSatisfy { $0.runs == true }, "\(report)")
 
         // The rules change under the connection: its presence would be left behind, and the

@@ -71,25 +71,6 @@ extension Simulation {
         }
     }
 
-    /// What this device's disk cache holds; nil without persistence.
-    ///
-    /// It waits on the engine's queue and reads SQLite: ask for it while something shows it,
-    /// about once a second.
-    public func cacheSummary() -> CacheSummary? {
-        thisDevice?.database.cacheReport().map(CacheSummary.init)
-    }
-
-    /// This device's onDisconnect operations, each with whether the server would run it now (one
-    /// request to the server; ask while something shows it, every few seconds).
-    public func onDisconnectSummary() async -> OnDisconnectSummary {
-        guard let device = thisDevice else { return OnDisconnectSummary(problem: "no device of its own") }
-        do {
-            return OnDisconnectSummary(try await device.database.onDisconnectReport())
-        } catch {
-            return OnDisconnectSummary(problem: "\(error)")
-        }
-    }
-
     /// Runs a transaction from this device that adds one to `counters/<user>/taps`.
     ///
     /// It is queued offline and retried on conflict, as the SDKs do, and as a named transaction it

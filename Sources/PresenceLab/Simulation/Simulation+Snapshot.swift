@@ -58,6 +58,25 @@ extension Simulation {
         return snapshot
     }
 
+    /// What this device's disk cache holds; nil without persistence.
+    ///
+    /// It waits on the engine's queue and reads SQLite: ask for it while something shows it,
+    /// about once a second.
+    public func cacheSummary() -> CacheSummary? {
+        thisDevice?.database.cacheReport().map(CacheSummary.init)
+    }
+
+    /// This device's onDisconnect operations, each with whether the server would run it now (one
+    /// request to the server; ask while something shows it, every few seconds).
+    public func onDisconnectSummary() async -> OnDisconnectSummary {
+        guard let device = thisDevice else { return OnDisconnectSummary(problem: "no device of its own") }
+        do {
+            return OnDisconnectSummary(try await device.database.onDisconnectReport())
+        } catch {
+            return OnDisconnectSummary(problem: "\(error)")
+        }
+    }
+
     /// A phase whose reason is only what this device saw (its connection reset by its link),
     /// with what the link saw added: the link could not reach the server, and why.
     static func explained(_ phase: ConnectionPhase, link: LinkStats) -> ConnectionPhase {

@@ -9,7 +9,7 @@ extension CacheSummary {
         }
         self.init(
             totalBytes: report.totalBytes, limitBytes: report.limitBytes,
-            bytesByPath: sizes.map { (path: $0.key, bytes: $0.value) },
+            bytesByPath: sizes.map { PathSize(path: $0.key, bytes: $0.value) },
             queries: report.trackedQueries.map {
                 Query(
                     path: $0.path, query: $0.query, complete: $0.complete, active: $0.active,

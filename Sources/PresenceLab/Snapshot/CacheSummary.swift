@@ -31,12 +31,26 @@ public struct CacheSummary: Sendable, Equatable {
         }
     }
 
+    /// The bytes stored under one top-level key.
+    public struct PathSize: Sendable, Equatable {
+        /// The key (`/` for data at the root).
+        public var path: String
+        /// Its bytes.
+        public var bytes: Int
+
+        /// Makes a path's size.
+        public init(path: String, bytes: Int) {
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
     /// Bytes used.
     public var totalBytes: Int
     /// The cache's size limit (`persistenceCacheSizeBytes`).
     public var limitBytes: Int
     /// Bytes per top-level key, largest first.
-    public var bytesByPath: [(path: String, bytes: Int)]
+    public var bytesByPath: [PathSize]
     /// Every tracked query.
     public var queries: [Query]
     /// The queries (`path$query`) the next prune round would remove, oldest use first.
@@ -46,7 +60,7 @@ public struct CacheSummary: Sendable, Equatable {
 
     /// Makes a cache summary.
     public init(
-        totalBytes: Int, limitBytes: Int, bytesByPath: [(path: String, bytes: Int)], queries: [Query],
+        totalBytes: Int, limitBytes: Int, bytesByPath: [PathSize], queries: [Query],
         nextPrune: [String], pruneDue: Bool
     ) {
         self.totalBytes = totalBytes
@@ -57,11 +71,4 @@ public struct CacheSummary: Sendable, Equatable {
         self.pruneDue = pruneDue
     }
 
-    /// Equal when every figure and list is (its size pairs compared by path and bytes).
-    public static func == (lhs: CacheSummary, rhs: CacheSummary) -> Bool {
-        lhs.totalBytes == rhs.totalBytes && lhs.limitBytes == rhs.limitBytes
-            && lhs.bytesByPath.map(\.path) == rhs.bytesByPath.map(\.path)
-            && lhs.bytesByPath.map(\.bytes) == rhs.bytesByPath.map(\.bytes) && lhs.queries == rhs.queries
-            && lhs.nextPrune == rhs.nextPrune && lhs.pruneDue == rhs.pruneDue
-    }
 }

@@ -12,7 +12,8 @@ extension OnDisconnectSummary {
                     case nil: .notHeld
                     }
                 return Operation(
-                    path: operation.path, kind: operation.kind, registeredAt: operation.registeredAt, verdict: verdict)
+                    path: operation.path, kind: operation.kind.rawValue, registeredAt: operation.registeredAt,
+                    verdict: verdict)
             }, runsAs: report.runsAs, credentialExpiresAt: report.credentialExpiresAt)
     }
 }

@@ -6,12 +6,22 @@ import RTDBCore
 /// Users lose presence silently when a credential ends or the rules change after an operation
 /// was registered; this shows it before the connection ends.
 public struct OnDisconnectReport: Sendable, Hashable {
+    /// What an operation does when the connection ends.
+    public enum Kind: String, Sendable, Hashable {
+        /// `onDisconnectSetValue` with a value.
+        case set
+        /// `onDisconnectUpdateChildValues`.
+        case update
+        /// `onDisconnectRemoveValue` (or a set of nil).
+        case remove
+    }
+
     /// One registered operation.
     public struct Operation: Sendable, Hashable {
         /// Where it writes.
         public var path: String
-        /// `set`, `update` or `remove`.
-        public var kind: String
+        /// What it does.
+        public var kind: Kind
         /// When this client registered it (local clock).
         public var registeredAt: UnixTime
         /// Whether the server would run it now: every write it holds for it passes the rules (nil:
@@ -21,7 +31,7 @@ public struct OnDisconnectReport: Sendable, Hashable {
         public var reason: String?
 
         /// Makes an operation's line.
-        public init(path: String, kind: String, registeredAt: UnixTime, runs: Bool?, reason: String? = nil) {
+        public init(path: String, kind: Kind, registeredAt: UnixTime, runs: Bool?, reason: String? = nil) {
             self.path = path
             self.kind = kind
             self.registeredAt = registeredAt

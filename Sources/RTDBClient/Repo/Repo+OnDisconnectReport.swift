@@ -4,17 +4,21 @@ import RTDBWire
 /// An onDisconnect operation this client registered and the server acknowledged.
 struct OnDisconnectRegistration {
     var path: Path
-    var kind: String
+    var kind: OnDisconnectReport.Kind
     var registeredAt: UnixTime
 }
 
 extension Repo {
     /// Notes an acknowledged onDisconnect operation: a set or remove replaces what was registered
-    /// at and below its path, a cancel drops it, an update adds to it.
-    func noteOnDisconnect(_ kind: String, at path: Path) {
-        if kind != "update" { onDisconnectRegistrations.removeAll { path.contains($0.path) } }
-        guard kind != "cancel" else { return }
+    /// at and below its path, an update adds to it.
+    func noteOnDisconnect(_ kind: OnDisconnectReport.Kind, at path: Path) {
+        if kind != .update { forgetOnDisconnectRegistrations(at: path) }
         onDisconnectRegistrations.append(OnDisconnectRegistration(path: path, kind: kind, registeredAt: clock()))
+    }
+
+    /// Notes an acknowledged cancel: what was registered at and below its path is gone.
+    func forgetOnDisconnectRegistrations(at path: Path) {
+        onDisconnectRegistrations.removeAll { path.contains($0.path) }
     }
 
     /// Forgets the registrations: the connection they belonged to ended, and the server ran them.

@@ -205,7 +205,7 @@ extension Repo {
             connection.onDisconnect(.onDisconnectPut(path: path, data: json)) { [self] status, data in
                 if status.isOK {
                     onDisconnectTree.remember(path, node)
-                    noteOnDisconnect(node.isEmpty ? "remove" : "set", at: path)
+                    noteOnDisconnect(node.isEmpty ? .remove : .set, at: path)
                 }
                 complete(completion, status: status, data: data)
             }
@@ -231,7 +231,7 @@ extension Repo {
             connection.onDisconnect(.onDisconnectMerge(path: path, data: data)) { [self] status, data in
                 if status.isOK {
                     for (relative, node) in nodes { onDisconnectTree.remember(path.child(relative), node) }
-                    noteOnDisconnect("update", at: path)
+                    noteOnDisconnect(.update, at: path)
                 }
                 complete(completion, status: status, data: data)
             }
@@ -243,7 +243,7 @@ extension Repo {
             connection.onDisconnect(.onDisconnectCancel(path: path)) { [self] status, data in
                 if status.isOK {
                     onDisconnectTree.forget(path)
-                    noteOnDisconnect("cancel", at: path)
+                    forgetOnDisconnectRegistrations(at: path)
                 }
                 complete(completion, status: status, data: data)
             }

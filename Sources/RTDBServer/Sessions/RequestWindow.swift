@@ -26,21 +26,21 @@ final class RequestWindow: Sendable {
 
     /// Takes a place if there is one (or the window is closed); `false` if it is full.
     func tryEnter() -> Bool {
-        state.withLock { state in
-            guard state.closed || state.inside < size else { return false }
-            state.inside += 1
-            return true
-        }
+        state.withLock { admit(&$0) }
+    }
+
+    /// The one admission rule: a place is free, or the window closed.
+    private func admit(_ state: inout State) -> Bool {
+        guard state.closed || state.inside < size else { return false }
+        state.inside += 1
+        return true
     }
 
     /// Takes a place, waiting while the window is full (or returning at once once closed).
     func enter() async {
         await withCheckedContinuation { continuation in
             let admitted = state.withLock { state in
-                if state.closed || state.inside < size {
-                    state.inside += 1
-                    return true
-                }
+                if admit(&state) { return true }
                 state.waiter = continuation
                 return false
             }
