@@ -1,4 +1,5 @@
 import RTDBClient
+import RTDBCore
 import Synchronization
 
 /// One device's presence: the documentation's sample app, made robust.
@@ -8,6 +9,9 @@ import Synchronization
 /// order the documentation asks for). Beyond the sample:
 /// - an entry left by this device's previous connection (one the server has not yet seen die, as
 ///   after a flap) is removed on reconnect, so flapping leaves no ghosts;
+/// - so is an entry whose write a previous run left in the persistent queue: the app died before
+///   the server took it, so the server ran its onDisconnect removal before the write arrives, and
+///   the replayed write would otherwise leave an entry nobody removes;
 /// - the entry names the device and carries the server's connect time;
 /// - ``stop()`` signs out cleanly: the entry goes and `lastOnline` is written at once.
 public final class PresenceSession: Sendable {
@@ -63,10 +67,24 @@ public final class PresenceSession: Sendable {
             }
             return state.entryKey
         }
-        if let previous { connectionsRef.child(previous).removeValue() }
+        // Removals are queued after the writes they undo, so the server takes them in that order.
+        for path in staleEntries(besides: previous) { database.reference(withPath: path.description).removeValue() }
         entry.onDisconnectRemoveValue()
         entry.setValue(["device": device, "connectedAt": ServerValue.timestamp()], andPriority: nil)
         lastOnlineRef.onDisconnectSetValue(ServerValue.timestamp())
+    }
+
+    /// The entries this device wrote for connections that are gone: the previous one, and any
+    /// whose write still waits in the queue (a previous run's, replayed after a restart).
+    private func staleEntries(besides previous: String?) -> [Path] {
+        let connections = Path("\(root)/\(userID)/connections")
+        var stale = previous.map { [connections.child($0)] } ?? []
+        for write in database.pendingWrites where write.kind != .remove {
+            let path = Path(write.path)
+            guard path.parent == connections, !stale.contains(path) else { continue }
+            stale.append(path)
+        }
+        return stale
     }
 
     /// Stops following the connection and signs the device out: its entry is removed and

@@ -36,4 +36,21 @@ import Testing
             "chaos run, seed \(seed): \(report["faults"]?.arrayValue?.count ?? 0) faults, \(accepted) writes, presence settled after \(report["presenceSettledAfter"]?.numberValue?.doubleValue ?? -1) s"
         )
     }
+    /// Seeds that once failed, replayed every time.
+    ///
+    /// 190606 left a ghost: a crashed device's entry
+    /// write, replayed from its file after the restart, with the removal registered on a dead
+    /// connection. With crashes and blackholes only, it counted a blackhole the connection rode
+    /// out as a device gone offline, and asked for a `lastOnline` no session end had written.
+    @Test(arguments: [["--seed", "190606"], ["--seed", "190606", "--faults", "crash,blackhole"]])
+    func aRunThatOnceFailedPasses(_ flags: [String]) async throws {
+        let chaos = try await ChildProcess(
+            ChildProcess.presencetop, ["chaos", "--devices", "30", "--duration", "30", "--json"] + flags)
+        let status = try await chaos.waitForExit(seconds: 600)
+        let report = try #require(
+            try? JSONParser.parse(chaos.standardOutput),
+            "no JSON report: \(chaos.standardOutput) \(chaos.standardError)")
+        let problems = report["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(status == 0 && problems.isEmpty, "\(flags): \(problems.prefix(10))")
+    }
 }

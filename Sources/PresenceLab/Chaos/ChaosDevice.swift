@@ -29,6 +29,10 @@ public final class ChaosDevice: Sendable {
         var isDown = false
         var isGone = false
         var wentOffline = false
+        /// Whether the current boot's connection is up, as `.info/connected` last said.
+        var online = false
+        /// Counts boots, so a closed database's late callback cannot speak for the next one.
+        var boots = 0
         var ledger = ChaosLedger()
     }
 
@@ -47,8 +51,10 @@ public final class ChaosDevice: Sendable {
     public var label: String { "\(user)/\(name)" }
     /// Whether the device is gone for good (it ended the run dead).
     public var isGone: Bool { state.withLock { $0.isGone } }
-    /// Whether it was ever cut off (a network fault, a crash, a server kill): its user must then
-    /// have a `lastOnline`.
+    /// Whether a connection of it ever ended: its user must then have a `lastOnline`.
+    ///
+    /// It ended when the device saw `.info/connected` go false, or crashed while connected. A fault
+    /// the connection rode out (a blackhole shorter than the heartbeat) does not count.
     public var wentOffline: Bool { state.withLock { $0.wentOffline } }
     /// The key of its current connection entry.
     public var entryKey: String? { state.withLock { $0.session?.entryKey } }
@@ -84,12 +90,29 @@ public final class ChaosDevice: Sendable {
         database.retryPolicy = policy
         database.setCredential(.idToken(Self.token(for: user, lifetime: 86_400)))
         let session = PresenceSession(database: database, userID: user, device: name)
+        let boot = state.withLock { state -> Int in
+            state.boots += 1
+            state.online = false
+            return state.boots
+        }
+        database.reference(withPath: ".info/connected").observe(.value) { [weak self] snapshot in
+            self?.connectionChanged(to: snapshot.value as? Bool ?? false, boot: boot)
+        }
         session.start()
         state.withLock {
             $0.link = link
             $0.database = database
             $0.session = session
             $0.isDown = false
+        }
+    }
+
+    /// Follows `.info/connected`: a drop of a connection that was up is a session the server ends.
+    private func connectionChanged(to connected: Bool, boot: Int) {
+        state.withLock { state in
+            guard state.boots == boot, !state.isDown else { return }
+            if !connected, state.online { state.wentOffline = true }
+            state.online = connected
         }
     }
 
@@ -109,7 +132,8 @@ public final class ChaosDevice: Sendable {
         state.withLock { state -> LinkProxy? in
             guard !state.isDown else { return nil }
             state.isDown = true
-            state.wentOffline = true
+            if state.online { state.wentOffline = true }
+            state.online = false
             state.session = nil
             state.database?.close()
             state.database = nil
@@ -143,7 +167,6 @@ public final class ChaosDevice: Sendable {
     /// Applies a network fault, or lifts it.
     func setNetwork(_ mode: LinkMode, conditions: LinkConditions = .perfect) {
         guard let link = state.withLock({ $0.isDown ? nil : $0.link }) else { return }
-        if mode != .up { state.withLock { $0.wentOffline = true } }
         link.mode = mode
         try? link.setConditions(conditions)
     }
