@@ -39,9 +39,15 @@ public enum RuleAuth: Sendable, Hashable {
 public enum RulesDecision: Sendable, Equatable {
     /// The request may go ahead.
     case allowed
-    /// Refused, and why (for the log and the client).
-    case denied(String)
+    /// Refused: why, and by which rule.
+    case denied(RuleRefusal)
 
     /// Whether the request may go ahead.
     public var isAllowed: Bool { self == .allowed }
+
+    /// The refusal, when refused.
+    public var refusal: RuleRefusal? {
+        if case .denied(let refusal) = self { return refusal }
+        return nil
+    }
 }

@@ -16,6 +16,8 @@ struct RuleEvaluator {
     let root: Node
     /// The data as it would be after the write (nil for reads).
     let newRoot: Node?
+    /// Where each evaluation is noted for the coverage report; nil notes nothing.
+    var tally: CoverageTally? = nil
 
     /// Whether the rule holds at `path` with the wildcard values `variables`; an error counts as
     /// false and is returned for the log.
@@ -36,7 +38,23 @@ struct RuleEvaluator {
         }
     }
 
+    /// Evaluates `expression`, noting what it gave in the tally.
     private func evaluate(_ expression: RuleExpression, path: Path, variables: [String: String], newData: Node?)
+        throws(RuleEvaluationError)
+        -> RuleValue
+    {
+        guard let tally else { return try compute(expression, path: path, variables: variables, newData: newData) }
+        do throws(RuleEvaluationError) {
+            let value = try compute(expression, path: path, variables: variables, newData: newData)
+            tally.record(expression.location, CoverageValue(value))
+            return value
+        } catch {
+            tally.record(expression.location, .error(error.message))
+            throw error
+        }
+    }
+
+    private func compute(_ expression: RuleExpression, path: Path, variables: [String: String], newData: Node?)
         throws(RuleEvaluationError)
         -> RuleValue
     {

@@ -3,10 +3,17 @@ import RTDBCore
 extension RuleNode {
     /// Builds the rules of one level from the file's object, checking every expression in it.
     ///
-    /// - Parameter variables: The `$variables` of the wildcards above.
+    /// - Parameters:
+    ///   - variables: The `$variables` of the wildcards above.
+    ///   - path: The keys down to this level (wildcards by name), for the rules' references.
+    ///   - file: The file's name, for the rules' references.
     static func compile(
-        _ members: [(key: String, location: SourceLocation, value: RulesSourceValue)], variables: Set<String>
+        _ members: [(key: String, location: SourceLocation, value: RulesSourceValue)], variables: Set<String>,
+        path: [String] = [], file: String
     ) throws(LocatedProblem) -> RuleNode {
+        func rule(_ value: RulesSourceValue, _ kind: RuleKind) throws(LocatedProblem) -> Rule {
+            try Self.rule(value, kind, variables: variables, path: "/" + path.joined(separator: "/"), file: file)
+        }
         var read: Rule?
         var write: Rule?
         var validate: Rule?
@@ -15,9 +22,9 @@ extension RuleNode {
         var wildcard: (name: String, node: RuleNode)?
         for (key, location, value) in members {
             switch key {
-            case ".read": read = try rule(value, .read, variables: variables)
-            case ".write": write = try rule(value, .write, variables: variables)
-            case ".validate": validate = try rule(value, .validate, variables: variables)
+            case ".read": read = try rule(value, .read)
+            case ".write": write = try rule(value, .write)
+            case ".validate": validate = try rule(value, .validate)
             case ".indexOn": indexOn = try self.indexOn(value)
             case _ where key.hasPrefix("."):
                 throw LocatedProblem(
@@ -40,13 +47,17 @@ extension RuleNode {
                     guard key.count > 1 else {
                         throw LocatedProblem(location: location, message: "a wildcard needs a name after '$'")
                     }
-                    wildcard = (key, try compile(childMembers, variables: variables.union([key])))
+                    wildcard = (
+                        key,
+                        try compile(childMembers, variables: variables.union([key]), path: path + [key], file: file)
+                    )
                 } else {
                     guard !key.contains("/") else {
                         throw LocatedProblem(
                             location: location, message: "'\(key)': a key cannot contain '/'; nest the levels")
                     }
-                    children[CodeUnitString(key)] = try compile(childMembers, variables: variables)
+                    children[CodeUnitString(key)] = try compile(
+                        childMembers, variables: variables, path: path + [key], file: file)
                 }
             }
         }
@@ -54,18 +65,22 @@ extension RuleNode {
             read: read, write: write, validate: validate, indexOn: indexOn, children: children, wildcard: wildcard)
     }
 
-    private static func rule(_ value: RulesSourceValue, _ kind: RuleTypeChecker.Kind, variables: Set<String>)
-        throws(LocatedProblem) -> Rule
-    {
+    private static func rule(
+        _ value: RulesSourceValue, _ kind: RuleKind, variables: Set<String>, path: String, file: String
+    ) throws(LocatedProblem) -> Rule {
+        func reference(_ text: String, _ location: SourceLocation) -> RuleReference {
+            RuleReference(kind: kind, path: path, text: text, file: file, location: location)
+        }
         switch value {
         case .bool(let constant, let location):
-            return Rule(expression: .literal(.bool(constant), location), text: constant ? "true" : "false")
+            let text = constant ? "true" : "false"
+            return Rule(expression: .literal(.bool(constant), location), reference: reference(text, location))
         case .string(let text, let characters, let location):
             // The expression's characters start after the opening quote.
             let start = SourceLocation(line: location.line, column: location.column + 1)
             let expression = try RuleParser.parse(text, locations: characters, start: start)
             try RuleTypeChecker(kind: kind, variables: variables).check(rule: expression)
-            return Rule(expression: expression, text: text)
+            return Rule(expression: expression, reference: reference(text, start))
         default:
             throw LocatedProblem(
                 location: value.location,

@@ -3,10 +3,13 @@ import RTDBCore
 /// The rules of one level of the tree: its `.read`, `.write`, `.validate` and `.indexOn`, the
 /// rules of named children, and at most one `$wildcard` for every other child.
 final class RuleNode: Sendable {
-    /// A rule and its text as written (for messages).
+    /// A rule: its parsed expression, and what names it (text, kind, path, place).
     struct Rule: Sendable {
         let expression: RuleExpression
-        let text: String
+        let reference: RuleReference
+
+        /// The rule as written.
+        var text: String { reference.text }
     }
 
     let read: Rule?

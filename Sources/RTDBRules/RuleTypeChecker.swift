@@ -2,13 +2,7 @@
 /// its value has, operands of the right types, and a boolean in the end.
 struct RuleTypeChecker {
     /// Which rule the expression is: `newData` exists only where a write is judged.
-    enum Kind: String {
-        case read = ".read"
-        case write = ".write"
-        case validate = ".validate"
-    }
-
-    let kind: Kind
+    let kind: RuleKind
     /// The `$variables` of the wildcards above the rule.
     let variables: Set<String>
 

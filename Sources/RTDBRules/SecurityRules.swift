@@ -11,6 +11,11 @@ public struct SecurityRules: Sendable {
     let root: RuleNode
     /// The text the rules were read from.
     public let text: String
+    /// The name the file goes by in messages and references.
+    public let file: String
+    /// Each expression's evaluations and the latest refusals, since these rules were read; nil
+    /// where nothing is to be counted (``unrecorded``).
+    public private(set) var coverage: RulesCoverage? = RulesCoverage()
     /// Whether some `.read` rule reads stored data, so that a write can take read access away
     /// (listens are then checked again after writes).
     public let readsDependOnData: Bool
@@ -21,9 +26,10 @@ public struct SecurityRules: Sendable {
     /// warnings), as the emulator's do.
     public private(set) var indexesEverything = false
 
-    /// Everyone may read and write everything: what the server uses with no rules file, as the
-    /// emulator does.
-    public static let open: SecurityRules = {
+    /// Everyone may read and write everything: the server's rules with no rules file.
+    ///
+    /// As the emulator's. Each use is a new value, with coverage of its own.
+    public static var open: SecurityRules {
         do {
             var rules = try SecurityRules(text: #"{"rules": {".read": true, ".write": true}}"#)
             rules.indexesEverything = true
@@ -31,7 +37,14 @@ public struct SecurityRules: Sendable {
         } catch {
             preconditionFailure("the open rules are valid: \(error)")
         }
-    }()
+    }
+
+    /// The same rules, counting nothing: for checks that are not requests (a dry run).
+    public var unrecorded: SecurityRules {
+        var rules = self
+        rules.coverage = nil
+        return rules
+    }
 
     /// Reads and checks rules (`{"rules": {...}}`, comments allowed).
     ///
@@ -56,10 +69,11 @@ public struct SecurityRules: Sendable {
                 throw LocatedProblem(
                     location: rules.value.location, message: "\"rules\" must be an object, not \(rules.value.kind)")
             }
-            root = try RuleNode.compile(ruleMembers, variables: [])
+            root = try RuleNode.compile(ruleMembers, variables: [], file: file)
             readsDependOnData = root.readsDependOnData
             judgesNewData = root.judgesNewData
             self.text = text
+            self.file = file
         } catch {
             throw RulesError(file: file, location: error.location, message: error.message)
         }
@@ -68,9 +82,14 @@ public struct SecurityRules: Sendable {
     /// Whether `auth` may read `path`: some `.read` at or above it holds.
     public func read(_ path: Path, auth: RuleAuth, root data: Node, now: UnixTime) -> RulesDecision {
         if auth == .admin { return .allowed }
-        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil)
+        let tally = coverage.map { _ in CoverageTally() }
+        defer { tally.map { coverage?.add($0) } }
+        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil, tally: tally)
         if let failure = grant(\.read, path, evaluator) {
-            return .denied("no .read rule allows reading \(path) (\(auth.description))\(failure)")
+            return .denied(
+                RuleRefusal(
+                    message: "no .read rule allows reading \(path) (\(auth.description))\(failure.detail)",
+                    rule: failure.rule))
         }
         return .allowed
     }
@@ -96,18 +115,21 @@ public struct SecurityRules: Sendable {
             for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
         }
         let made = judgesNewData ? newRoot : nil
-        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: newRoot)
+        let tally = coverage.map { _ in CoverageTally() }
+        defer { tally.map { coverage?.add($0) } }
+        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: newRoot, tally: tally)
         for (path, _) in changes {
             if let failure = grant(\.write, path, evaluator) {
-                return (.denied("no .write rule allows writing \(path) (\(auth.description))\(failure)"), made)
+                let message = "no .write rule allows writing \(path) (\(auth.description))\(failure.detail)"
+                return (.denied(RuleRefusal(message: message, rule: failure.rule)), made)
             }
         }
         guard judgesNewData else { return (.allowed, made) }
         // Several changes (an update) share ancestors: each is checked once. One needs no set.
         var validated: Set<Path>? = changes.count > 1 ? [] : nil
         for (path, _) in changes {
-            if let failure = validate(path, evaluator, newRoot: newRoot, validated: &validated) {
-                return (.denied(failure), made)
+            if let refusal = validate(path, evaluator, newRoot: newRoot, validated: &validated) {
+                return (.denied(refusal), made)
             }
         }
         return (.allowed, made)
@@ -125,33 +147,41 @@ public struct SecurityRules: Sendable {
     }
 
     /// Walks the rules down `path` until a rule of `kind` holds; nil then, else what went wrong
-    /// on the way (an evaluation error, for the message), or an empty string.
-    private func grant(_ kind: KeyPath<RuleNode, RuleNode.Rule?>, _ path: Path, _ evaluator: RuleEvaluator) -> String? {
+    /// on the way (the first evaluation error, for the message, or nothing) and the rule to blame:
+    /// the one that failed with that error, else the nearest one that did not hold.
+    private func grant(_ kind: KeyPath<RuleNode, RuleNode.Rule?>, _ path: Path, _ evaluator: RuleEvaluator)
+        -> (detail: String, rule: RuleReference?)?
+    {
         var node = root
         var variables: [String: String] = [:]
         var failure = ""
+        var failed: RuleReference?
+        var nearest: RuleReference?
         var location = Path.root
         for depth in 0...path.count {
             if let rule = node[keyPath: kind] {
                 switch evaluator.holds(rule.expression, at: location, variables: variables) {
                 case .success(true): return nil
-                case .success(false): break
+                case .success(false): nearest = rule.reference
                 case .failure(let error):
-                    failure = failure.isEmpty ? "; \(location): \(rule.text): \(error.message)" : failure
+                    if failure.isEmpty {
+                        failure = "; \(location): \(rule.text): \(error.message)"
+                        failed = rule.reference
+                    }
                 }
             }
             guard depth < path.count, let next = node.child(path.segments[depth], variables: &variables) else { break }
             node = next
             location = location.child(path.segments[depth])
         }
-        return failure
+        return (failure, failed ?? nearest)
     }
 
     /// Checks the `.validate` rules above `path` and of all the new data under it.
     ///
     /// The new data is followed down alongside the rules, so each location's node is at hand.
     private func validate(_ path: Path, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>?)
-        -> String?
+        -> RuleRefusal?
     {
         var node = root
         var newNode = newRoot
@@ -178,7 +208,7 @@ public struct SecurityRules: Sendable {
     private func validateBelow(
         _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: [String: String]
-    ) -> String? {
+    ) -> RuleRefusal? {
         guard !node.children.isEmpty || node.wildcard != nil else { return nil }
         for (key, newChild) in newNode.children {
             var childVariables = variables
@@ -200,12 +230,14 @@ public struct SecurityRules: Sendable {
     private func check(
         _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: [String: String]
-    ) -> String? {
+    ) -> RuleRefusal? {
         guard let rule = node.validate, !newNode.isEmpty else { return nil }
         switch evaluator.holds(rule.expression, at: location, variables: variables, newData: newNode) {
         case .success(true): return nil
-        case .success(false): return "\(location): .validate \(rule.text) does not hold"
-        case .failure(let error): return "\(location): .validate \(rule.text): \(error.message)"
+        case .success(false):
+            return RuleRefusal(message: "\(location): .validate \(rule.text) does not hold", rule: rule.reference)
+        case .failure(let error):
+            return RuleRefusal(message: "\(location): .validate \(rule.text): \(error.message)", rule: rule.reference)
         }
     }
 }

@@ -96,7 +96,7 @@ struct RulePatternTests {
             Issue.record("allowed")
             return
         }
-        #expect(reason.contains("took over"), "\(reason)")
+        #expect(reason.message.contains("took over"), "\(reason)")
     }
 
     /// Random patterns of the supported syntax over a small alphabet give the same answers as

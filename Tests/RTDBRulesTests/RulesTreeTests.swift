@@ -175,11 +175,21 @@ struct RulesTreeTests {
         let denied = rules.write(
             [(Path("users/sam/name"), Node(.string("x")))], auth: .user(claims: ["uid": "morgan"]), root: root,
             now: .epoch)
-        #expect(denied == .denied("no .write rule allows writing /users/sam/name (uid morgan)"))
+        #expect(denied.refusal?.message == "no .write rule allows writing /users/sam/name (uid morgan)")
+        // The rule to blame is the nearest .write on the way down that did not hold.
+        #expect(denied.refusal?.rule?.place == "rules.json:11:20")
+        #expect(denied.refusal?.rule?.path == "/users/$uid")
+        #expect(denied.refusal?.rule?.kind == .write)
         let invalid = rules.write(
             [(Path("users/morgan/age"), Node(.number(-1)))], auth: .user(claims: ["uid": "morgan"]), root: root,
             now: .epoch)
         #expect(
-            invalid == .denied("/users/morgan/age: .validate newData.isNumber() && newData.val() >= 0 does not hold"))
+            invalid.refusal?.message
+                == "/users/morgan/age: .validate newData.isNumber() && newData.val() >= 0 does not hold")
+        #expect(invalid.refusal?.rule?.place == "rules.json:14:32")
+        #expect(invalid.refusal?.rule?.path == "/users/$uid/age")
+        // Where nothing grants, no rule is to blame.
+        let nowhere = rules.write([(Path("elsewhere"), Node(.bool(true)))], auth: .anonymous, root: root, now: .epoch)
+        #expect(nowhere.refusal != nil && nowhere.refusal?.rule == nil)
     }
 }

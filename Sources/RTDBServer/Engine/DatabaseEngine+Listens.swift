@@ -13,7 +13,7 @@ extension DatabaseEngine {
     func addListen(outlet: Outlet, path: Path, query: QueryParams, format: ListenFormat, hash: String?, auth: RuleAuth)
         throws(WireError)
     {
-        try authorizeRead(path, auth: auth)
+        try authorizeRead(path, auth: auth, operation: .listen)
         let node = root.child(at: path)
         let result = query.loadsAllData ? node : query.filter(node)
         let key = Listen.Key(outlet: outlet.id, path: path, queryIdentifier: query.queryIdentifier)

@@ -29,7 +29,8 @@ extension DatabaseEngine {
             }
             let now = clock()
             try authorizeWrite(
-                nodes.map { ($0.0, $0.1.resolvingServerValues(existing: root.child(at: $0.0), now: now)) }, auth: auth)
+                nodes.map { ($0.0, $0.1.resolvingServerValues(existing: root.child(at: $0.0), now: now)) }, auth: auth,
+                at: path, operation: .onDisconnect)
             for (target, node) in nodes { sessions[outlet.id]?.onDisconnect.remember(target, node) }
             onDisconnectChanged(outlet)
             return .success("")
@@ -60,6 +61,9 @@ extension DatabaseEngine {
             case .success(let resolved):
                 apply(.set(path: path, node: resolved))
             case .failure(let refusal):
+                if let byRules = refusal.byRules {
+                    noteDenial(byRules, auth: auth, path: path, operation: .onDisconnect)
+                }
                 logger.notice("session \(sessionID): onDisconnect write at \(path) skipped, \(refusal.reason)")
             }
         }
@@ -76,7 +80,7 @@ extension DatabaseEngine {
         var root = root
         var writes: [OnDisconnectDryRun.Write] = []
         for (path, node) in session.onDisconnect.overwrites() {
-            switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now) {
+            switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now, dryRun: true) {
             case .success(let resolved):
                 root = root.updating(at: path, with: resolved)
                 writes.append(.init(path: path.description, removes: node.isEmpty, runs: true))
@@ -93,12 +97,15 @@ extension DatabaseEngine {
     struct OnDisconnectRefusal: Error {
         /// In words, for the log and the dry run.
         var reason: String
+        /// The rules' refusal, when it is the rules that refuse.
+        var byRules: RuleRefusal?
     }
 
-    /// One onDisconnect write as it would run now: resolved, then checked against the rules on
-    /// `root` as `auth`.
+    /// One onDisconnect write as it would run now: resolved, then checked against the rules.
+    ///
+    /// It is judged on `root` as `auth`. A dry run's evaluations are not counted in the coverage.
     private func judgeOnDisconnect(
-        _ path: Path, _ node: Node, auth: RuleAuth, root: Node, now: UnixTime
+        _ path: Path, _ node: Node, auth: RuleAuth, root: Node, now: UnixTime, dryRun: Bool = false
     ) -> Result<Node, OnDisconnectRefusal> {
         let resolved: Node
         do {
@@ -106,8 +113,9 @@ extension DatabaseEngine {
         } catch {
             return .failure(OnDisconnectRefusal(reason: "\(error)"))
         }
-        if case .denied(let reason) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
-            return .failure(OnDisconnectRefusal(reason: "the rules refuse it now: \(reason)"))
+        let rules = dryRun ? rules.unrecorded : rules
+        if case .denied(let refusal) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
+            return .failure(OnDisconnectRefusal(reason: "the rules refuse it now: \(refusal)", byRules: refusal))
         }
         return .success(resolved)
     }

@@ -34,18 +34,30 @@ extension DatabaseEngine {
         return rules.indexes(at: path).contains(where: { CodeUnitString.equal($0, needed) }) ? nil : needed
     }
 
-    /// Refuses a write the rules do not allow, with their reason.
+    /// Refuses a write the rules do not allow, with their reason, and notes the denial.
     ///
-    /// - Parameter changes: Each location and what it is to hold, server values resolved.
+    /// - Parameters:
+    ///   - changes: Each location and what it is to hold, server values resolved.
+    ///   - path: Where the request writes (an update's parent), for the denial's note.
+    ///   - operation: What the request is, for the denial's note.
     ///
     /// - Returns: The data as it would be after the writes, when the rules made it (`newData`):
     ///   ``apply(_:idempotencyKey:newRoot:)`` then takes it rather than making it again.
     @discardableResult
-    func authorizeWrite(_ changes: [(path: Path, node: Node)], auth: RuleAuth) throws(WireError) -> Node? {
+    func authorizeWrite(
+        _ changes: [(path: Path, node: Node)], auth: RuleAuth, at path: Path, operation: RuleDenial.Operation
+    ) throws(WireError) -> Node? {
         let (decision, newRoot) = rules.judgeWrite(changes, auth: auth, root: root, now: clock())
-        guard case .denied(let reason) = decision else { return newRoot }
-        logger.debug("namespace \(namespace): write refused: \(reason)")
-        throw WireError(status: .permissionDenied, message: reason)
+        guard case .denied(let refusal) = decision else { return newRoot }
+        logger.debug("namespace \(namespace): write refused: \(refusal)")
+        noteDenial(refusal, auth: auth, path: path, operation: operation)
+        throw WireError(status: .permissionDenied, message: refusal.message)
+    }
+
+    /// Keeps a refused request for the coverage report (`/.inspect/coverage.json`).
+    func noteDenial(_ refusal: RuleRefusal, auth: RuleAuth, path: Path, operation: RuleDenial.Operation) {
+        rules.coverage?.recordDenial(
+            RuleDenial(at: clock(), who: auth.description, path: path, operation: operation, refusal: refusal))
     }
 
     /// Whether the rules let `auth` read `path` (what a write's answer may show of the data).
@@ -53,12 +65,14 @@ extension DatabaseEngine {
         path.isInfo || rules.read(path, auth: auth, root: root, now: clock()).isAllowed
     }
 
-    /// Refuses a read (a listen, a get, a REST read or stream) the rules do not allow.
-    func authorizeRead(_ path: Path, auth: RuleAuth) throws(WireError) {
+    /// Refuses a read (a listen, a get, a REST read or stream) the rules do not allow, and notes
+    /// the denial.
+    func authorizeRead(_ path: Path, auth: RuleAuth, operation: RuleDenial.Operation) throws(WireError) {
         if path.isInfo { return }
-        guard case .denied(let reason) = rules.read(path, auth: auth, root: root, now: clock()) else { return }
-        logger.debug("namespace \(namespace): read refused: \(reason)")
-        throw WireError(status: .permissionDenied, message: reason)
+        guard case .denied(let refusal) = rules.read(path, auth: auth, root: root, now: clock()) else { return }
+        logger.debug("namespace \(namespace): read refused: \(refusal)")
+        noteDenial(refusal, auth: auth, path: path, operation: operation)
+        throw WireError(status: .permissionDenied, message: refusal.message)
     }
 
     /// Checks listens against the rules again and revokes those no longer allowed: a WebSocket
@@ -66,11 +80,12 @@ extension DatabaseEngine {
     func revokeListensNoLongerAllowed(_ candidates: [Listen]) {
         let now = clock()
         for listen in candidates where !listen.path.isInfo {
-            guard case .denied(let reason) = rules.read(listen.path, auth: listen.auth, root: root, now: now) else {
+            guard case .denied(let refusal) = rules.read(listen.path, auth: listen.auth, root: root, now: now) else {
                 continue
             }
             listens.remove(listen.key)
-            logger.debug("namespace \(namespace): listen at \(listen.path) revoked: \(reason)")
+            logger.debug("namespace \(namespace): listen at \(listen.path) revoked: \(refusal)")
+            noteDenial(refusal, auth: listen.auth, path: listen.path, operation: .revoke)
             switch listen.format {
             case .websocket(let tag):
                 let query: JSONValue? = tag == nil ? nil : .array([listen.query.wireObject])

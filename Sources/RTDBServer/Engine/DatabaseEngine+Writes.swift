@@ -47,7 +47,7 @@ extension DatabaseEngine {
             } catch {
                 throw WireError(error)
             }
-            let newRoot = try authorizeWrite([(path, resolved)], auth: auth)
+            let newRoot = try authorizeWrite([(path, resolved)], auth: auth, at: path, operation: .set)
             if let expectedHash, current.hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
@@ -90,7 +90,8 @@ extension DatabaseEngine {
                 }
                 children.append((relative, node))
             }
-            let newRoot = try authorizeWrite(children.map { (path.child($0.relative), $0.node) }, auth: auth)
+            let newRoot = try authorizeWrite(
+                children.map { (path.child($0.relative), $0.node) }, auth: auth, at: path, operation: .update)
             if refusesWithoutStorage { try requireStorage() }
             apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey, newRoot: newRoot)
             return .success(appliedSequence)
@@ -176,7 +177,7 @@ extension DatabaseEngine {
     public func read(_ path: Path, query: QueryParams? = nil, auth: RuleAuth) throws(WireError)
         -> (node: Node, result: Node, sequence: UInt64)
     {
-        try authorizeRead(path, auth: auth)
+        try authorizeRead(path, auth: auth, operation: .read)
         let node = root.child(at: path)
         let result = query.map { $0.loadsAllData ? node : $0.filter(node) } ?? node
         return (node, result, appliedSequence)

@@ -28,6 +28,7 @@ struct RESTResponder: HTTPResponder {
         do {
             if request.uri.path.hasPrefix("/.admin/") { return try admin(request) }
             if request.uri.path == "/.settings/rules.json" { return try await rulesSettings(request) }
+            if request.uri.path.hasPrefix("/.inspect/") { return try await inspect(request) }
             let rest = try RESTRequest(
                 request, defaultNamespace: configuration.defaultNamespace, policy: configuration.credentialPolicy,
                 now: clock())
