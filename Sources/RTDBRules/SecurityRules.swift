@@ -26,10 +26,9 @@ public struct SecurityRules: Sendable {
     /// warnings), as the emulator's do.
     public private(set) var indexesEverything = false
 
-    /// Everyone may read and write everything: the server's rules with no rules file.
-    ///
-    /// As the emulator's. Each use is a new value, with coverage of its own.
-    public static var open: SecurityRules {
+    /// Everyone may read and write everything: what the server uses with no rules file, as the
+    /// emulator does.
+    public static let open: SecurityRules = {
         do {
             var rules = try SecurityRules(text: #"{"rules": {".read": true, ".write": true}}"#)
             rules.indexesEverything = true
@@ -37,6 +36,14 @@ public struct SecurityRules: Sendable {
         } catch {
             preconditionFailure("the open rules are valid: \(error)")
         }
+    }()
+
+    /// The same rules, counting from nothing: copies share their counts, so each namespace makes
+    /// its own.
+    public func withNewCoverage() -> SecurityRules {
+        var rules = self
+        rules.coverage = RulesCoverage()
+        return rules
     }
 
     /// The same rules, counting nothing: for checks that are not requests (a dry run).

@@ -115,6 +115,13 @@ final class DashboardLoop: Sendable {
                     inbox.append(.onDisconnect(await simulation.onDisconnectSummary()))
                     wake.signal()
                 }
+            case .rules? where lastOverlayRead.map({ now - $0 >= Self.onDisconnectInterval }) ?? true:
+                lastOverlayRead = now
+                let (simulation, inbox, wake) = (simulation, inbox, wake)
+                Task {
+                    inbox.append(.rules(await simulation.rulesSummary()))
+                    wake.signal()
+                }
             default:
                 break
             }

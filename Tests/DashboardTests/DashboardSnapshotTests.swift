@@ -126,7 +126,7 @@ import Testing
 
     @Test func helpOverlay() {
         // Tall enough for every key at once (the 80×24 test scrolls).
-        var state = Fixture.state(width: 80, height: 38)
+        var state = Fixture.state(width: 80, height: 39)
         _ = DashboardReducer.reduce(&state, .key(.character("?")))
         let grid = DashboardRenderer().render(state)
         for binding in KeyMap.bindings { #expect(grid.text.contains(binding.help), "\(binding.label)") }
@@ -240,5 +240,54 @@ extension DashboardSnapshotTests {
         _ = DashboardReducer.reduce(&state, .key(.character("O")))
         _ = DashboardReducer.reduce(&state, .onDisconnect(OnDisconnectSummary(problem: "DISCONNECT: not connected")))
         #expect(DashboardRenderer().render(state).text.contains("the server could not be asked"))
+    }
+}
+
+extension DashboardSnapshotTests {
+    /// The Rules view (S): the server's rules file with each rule's counts, and the latest denials.
+    @Test func theRulesViewShowsCountsAndDenials() {
+        var state = Fixture.state(width: 100, height: 30, snapshot: Fixture.snapshot(connected: true, mode: .up))
+        _ = DashboardReducer.reduce(&state, .key(.character("S")))
+        #expect(state.overlay == .rules)
+        #expect(DashboardRenderer().render(state).text.contains("asking the server…"))
+        let summary = RulesSummary(
+            file: "presence.rules.json",
+            lines: [
+                .init(number: 1, text: #"{"rules": {"#),
+                .init(number: 2, text: #"  "users": {"#),
+                .init(number: 3, text: #"    ".read": "auth != null","#, hasRule: true, held: 14),
+                .init(number: 4, text: #"    "$uid": {"#),
+                .init(
+                    number: 5, text: #"      ".write": "auth != null && auth.uid == $uid","#, hasRule: true, held: 31,
+                    failed: 2),
+                .init(number: 6, text: #"      ".validate": "newData.val() / 0 > 1""#, hasRule: true, errors: 1),
+                .init(number: 7, text: #"      "admin": { ".write": false }"#, hasRule: true),
+                .init(number: 8, text: "}}}"),
+            ], ruleCount: 4, rulesEvaluated: 3,
+            denials: [
+                .init(
+                    at: Fixture.now - .seconds(5), who: "uid morgan", path: "/users/sam/connections/-Nx1",
+                    operation: "set",
+                    rule: .init(place: "presence.rules.json:5:18", text: ".write auth != null && auth.uid == $uid"),
+                    message: "no .write rule allows writing /users/sam/connections/-Nx1 (uid morgan)"),
+                .init(
+                    at: Fixture.now - .seconds(9), who: "signed out", path: "/elsewhere", operation: "read", rule: nil,
+                    message: "no .read rule allows reading /elsewhere (signed out)"),
+            ], deniedTotal: 3)
+        _ = DashboardReducer.reduce(&state, .rules(summary))
+        let grid = DashboardRenderer().render(state)
+        assertSnapshot(of: grid, as: Self.screen, named: "screen")
+        let lines = grid.text.split(separator: "\n")
+        #expect(lines.contains { $0.contains("31") && $0.contains("2") && $0.contains("auth.uid == $uid") })
+        #expect(lines.contains { $0.contains("never evaluated") && $0.contains(#""admin""#) })
+        #expect(grid.text.contains("↳ refused by presence.rules.json:5:18  .write auth != null && auth.uid == $uid"))
+        #expect(grid.text.contains("no rule grants it (refused by default)"))
+        // S twice closes; a problem says so.
+        _ = DashboardReducer.reduce(&state, .key(.character("S")))
+        #expect(state.overlay == nil)
+        _ = DashboardReducer.reduce(&state, .key(.character("S")))
+        _ = DashboardReducer.reduce(&state, .rules(RulesSummary(problem: "the server answered 404")))
+        #expect(
+            DashboardRenderer().render(state).text.contains("the server could not be asked: the server answered 404"))
     }
 }

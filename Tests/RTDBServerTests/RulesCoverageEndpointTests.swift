@@ -89,4 +89,17 @@ import Testing
         #expect(post.status == 405)
         await server.stop()
     }
+
+    @Test func eachNamespaceCountsItsOwn() async throws {
+        let rules = try SecurityRules(text: Self.rules)
+        let server = try await TestServer.start(configure: { $0.rules = rules })
+        let refused = try await http(
+            "PUT", "/users/sam.json?ns=demo", port: server.port, body: "1", headers: Self.bearer("morgan"))
+        #expect(refused.status == 401)
+        #expect(try await Self.report(server).deniedTotal == 1)
+        let other = try await http("GET", "/.inspect/coverage.json?ns=other", port: server.port)
+        let report = try RulesCoverageReport(json: try #require(other.json))
+        #expect(report.deniedTotal == 0 && report.rules.allSatisfy { $0.expression.evaluations == 0 })
+        await server.stop()
+    }
 }

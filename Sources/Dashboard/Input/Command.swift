@@ -20,6 +20,8 @@ public enum Command: Sendable, Equatable {
     case toggleCache
     /// Show or hide the onDisconnect view (this device's operations and the server's verdict).
     case toggleOnDisconnect
+    /// Show or hide the Rules view (the server's rules, their counts, the latest denials).
+    case toggleRules
     /// Order the presence list by the next / previous key.
     case sortNext, sortPrevious
     /// Send the selected refused write again / forget it.

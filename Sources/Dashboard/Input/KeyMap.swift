@@ -99,6 +99,9 @@ public enum KeyMap {
         KeyBinding(
             keys: [.character("O")], label: "O", hint: nil, help: "onDisconnect: what the server would run now",
             command: .toggleOnDisconnect),
+        KeyBinding(
+            keys: [.character("S")], label: "S", hint: nil,
+            help: "security rules: how often each held, the latest denials", command: .toggleRules),
         KeyBinding(keys: [.character("?")], label: "?", hint: "help", help: "this help", command: .toggleHelp),
         KeyBinding(
             keys: [.character("q"), .interrupt], label: "q", hint: "quit", help: "quit (also Ctrl-C)", command: .quit),

@@ -60,6 +60,10 @@ public struct DashboardRenderer: Sendable {
             drawOverlay(
                 &grid, title: "onDisconnect: what the server would run now", closing: "O",
                 onDisconnectLines(state, width: textWidth), state)
+        case .rules?:
+            drawOverlay(
+                &grid, title: "Rules: how often each held, and what they refused", closing: "S",
+                rulesLines(state, width: textWidth), state)
         case nil: break
         }
         return grid

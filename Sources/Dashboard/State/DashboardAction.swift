@@ -14,6 +14,8 @@ public enum DashboardAction: Sendable {
     case cache(CacheSummary?)
     /// This device's onDisconnect operations with the server's verdict, read while the view is open.
     case onDisconnect(OnDisconnectSummary)
+    /// The server's rules with their counts and denials, read while the Rules view is open.
+    case rules(RulesSummary)
     /// Something happened in the simulation.
     case event(SimulationEvent)
     /// The themes there are, and the one in use.

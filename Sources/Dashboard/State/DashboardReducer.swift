@@ -19,6 +19,8 @@ public enum DashboardReducer {
             state.cacheRead = true
         case .onDisconnect(let summary):
             state.onDisconnect = summary
+        case .rules(let summary):
+            state.rules = summary
         case .snapshot(let snapshot):
             state.snapshot = snapshot
             sortUsers(&state)
@@ -106,8 +108,13 @@ public enum DashboardReducer {
         case .pageDown: state.overlayScroll += 10
         case .top: state.overlayScroll = 0
         case .cancel: state.overlay = nil
-        case .toggleCache, .toggleOnDisconnect:
-            let asked: DashboardState.Overlay = command == .toggleCache ? .cache : .onDisconnect
+        case .toggleCache, .toggleOnDisconnect, .toggleRules:
+            let asked: DashboardState.Overlay =
+                switch command {
+                case .toggleCache: .cache
+                case .toggleOnDisconnect: .onDisconnect
+                default: .rules
+                }
             if asked == overlay { state.overlay = nil } else { return perform(command, &state) }
         case .toggleHelp:
             state.overlay = nil
@@ -164,6 +171,10 @@ public enum DashboardReducer {
             state.overlay = .onDisconnect
             state.overlayScroll = 0
             state.onDisconnect = nil
+        case .toggleRules:
+            state.overlay = .rules
+            state.overlayScroll = 0
+            state.rules = nil
         case .cancel:
             if state.showsHelp { state.showsHelp = false } else { state.filter = "" }
             clampSelection(&state)

@@ -40,6 +40,8 @@ public struct DashboardState: Sendable, Equatable {
     public var cacheRead = false
     /// What the onDisconnect view shows: the server's last verdict (nil: not read yet).
     public var onDisconnect: OnDisconnectSummary?
+    /// What the Rules view shows: the server's last coverage report (nil: not read yet).
+    public var rules: RulesSummary?
 
     /// A view shown over the panes, taking the keys while open.
     public enum Overlay: Sendable, Equatable {
@@ -47,6 +49,8 @@ public struct DashboardState: Sendable, Equatable {
         case cache
         /// This device's onDisconnect operations and whether they would run (O).
         case onDisconnect
+        /// The server's rules with their evaluation counts, and the latest denials (S).
+        case rules
     }
     /// The key bindings in force (the defaults, with a settings file's moves).
     public var bindings: [KeyBinding] = KeyMap.bindings

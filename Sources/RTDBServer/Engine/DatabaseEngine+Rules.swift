@@ -6,9 +6,10 @@ extension DatabaseEngine {
     /// The security rules in force.
     public var securityRules: SecurityRules { rules }
 
-    /// Puts new rules in force; listens they no longer allow are revoked at once.
+    /// Puts new rules in force, counted from nothing; listens they no longer allow are revoked at
+    /// once.
     public func setRules(_ newRules: SecurityRules) {
-        rules = newRules
+        rules = newRules.withNewCoverage()
         rulesReplaced = true
         revokeListensNoLongerAllowed(listens.all)
     }

@@ -95,7 +95,8 @@ public actor DatabaseEngine {
     ) {
         self.orphanGrace = orphanGrace
         self.limits = limits
-        self.rules = rules
+        // Each namespace counts its own evaluations, though the server gives all the same rules.
+        self.rules = rules.withNewCoverage()
         self.timers = timers
         self.credentials = credentials
         self.namespace = namespace
