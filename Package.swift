@@ -115,6 +115,7 @@ let package = Package(
             dependencies: [
                 "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

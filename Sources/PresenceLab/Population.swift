@@ -93,6 +93,23 @@ public final class Population: Sendable {
         return device
     }
 
+    /// The live device `user/name`, if there is one (the latest of that name).
+    public func device(user: String, name: String) -> SimulatedDevice? {
+        devices.last { $0.user == user && $0.name == name }
+    }
+
+    /// Starts `user/name` again as a new process (a new instance behind a new link, in its
+    /// place), crashing the old one first if it still runs.
+    @discardableResult
+    public func restart(user: String, name: String) async throws -> SimulatedDevice? {
+        guard let index = devices.lastIndex(where: { $0.user == user && $0.name == name }) else { return nil }
+        await devices[index].crash()
+        let device = try await makeDevice(user: user, name: name, number: index)
+        state.withLock { $0[index] = device }
+        device.session.start()
+        return device
+    }
+
     private func makeDevice(user: String, name: String, number: Int) async throws -> SimulatedDevice {
         let link = try LinkProxy(
             upstreamHost: host, upstreamPort: port, conditions: conditions, seed: seed &+ UInt64(number),

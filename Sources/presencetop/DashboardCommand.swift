@@ -23,11 +23,13 @@ struct DashboardCommand: AsyncParsableCommand {
             By default everything runs here: an embedded server on a free loopback port, this device \
             (user morgan, with persistence) behind its own link, and a simulated population, every \
             device behind its own link. With --url it attaches to another server instead. Press ? \
-            in the dashboard for the keys.
+            in the dashboard for the keys. With --scenario FILE it plays a scenario file (its \
+            population, steps and expectations; docs/scenarios.md), each step and verdict an event.
             """
     )
 
     @OptionGroup var population: PopulationOptions
+    @OptionGroup var scenarioOption: ScenarioOption
 
     @Option(help: "The user this device signs in as.")
     var user = "morgan"
@@ -105,6 +107,7 @@ struct DashboardCommand: AsyncParsableCommand {
                         .utf8))
             throw ExitCode(2)
         }
+        let scenario = try scenarioOption.load()
         let bindings: [KeyBinding]
         do {
             bindings = try Self.configuredBindings()
@@ -115,15 +118,20 @@ struct DashboardCommand: AsyncParsableCommand {
         let logger = try makeLogger()
         let wake = try WakePipe()
         let inbox = ActionInbox()
-        let simulation = try await Simulation.start(options(), logger: logger) { event in
+        var options = try options()
+        if let scenario { ScenarioOption.apply(scenario, to: &options) }
+        let simulation = try await Simulation.start(options, logger: logger) { event in
             inbox.append(.event(event))
             wake.signal()
         }
-        if churn > 0 { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
+        // A scenario file is the population's script: no random churn beside it.
+        let player = scenario.map { scenario in Task { _ = await simulation.play(scenario) } }
+        if churn > 0, scenario == nil { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
         let loop = DashboardLoop(
             simulation: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
             bindings: bindings, logger: logger)
         let status = await loop.run()
+        player?.cancel()
         await simulation.stop()
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.
         if status != 0 { throw ExitCode(status) }

@@ -18,10 +18,16 @@ struct DemoCommand: AsyncParsableCommand {
             in; a watcher prints every change it sees. At the end every network comes back and every \
             user signs in, and the demo checks that the presence tree settles with exactly one entry \
             per device and no ghosts (exit status 1 if it does not within 60 s).
+
+            With --scenario FILE it plays a scenario file instead (docs/scenarios.md): its \
+            population, its timed steps, and its expectations, each printed as it passes or fails; \
+            the exit status is 0 when every expectation held, 1 otherwise, 2 for a file with a \
+            problem (named with its line).
             """
     )
 
     @OptionGroup var population: PopulationOptions
+    @OptionGroup var scenarioOption: ScenarioOption
 
     @Option(help: "How many users.")
     var users = 4
@@ -39,6 +45,10 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let scenario = try scenarioOption.load() {
+            try await play(scenario)
+            return
+        }
         var logger = Logger(label: "presencetop.demo") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
         var options = SimulationOptions()
@@ -95,6 +105,39 @@ struct DemoCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         output.line("settled: every signed-in device has exactly one connection entry, and there are no ghosts")
+    }
+
+    /// Plays a scenario file headless: an embedded server keeping its data in a temporary folder
+    /// (so that a restart keeps it), this device with a persistent queue, the file's population.
+    private func play(_ scenario: ScenarioFile) async throws {
+        var logger = Logger(label: "presencetop.demo") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .error
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "presencetop-scenario-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = SimulationOptions()
+        try population.apply(to: &options)
+        ScenarioOption.apply(scenario, to: &options)
+        options.namespace = "demo"
+        if population.url == nil {
+            options.server = .embedded(dataDirectory: folder.appendingPathComponent("server"))
+        }
+        options.thisDevice = SimulationOptions.ThisDevice(persistenceDirectory: folder.appendingPathComponent("device"))
+        let output = DemoOutput()
+        let simulation = try await Simulation.start(options, logger: logger) { event in
+            switch event.kind {
+            case .scenario(let text, _): output.event(text)
+            case .presence(let change): output.event("\(change)")
+            default: break
+            }
+        }
+        output.line(
+            "presencetop demo --scenario: \"\(scenario.name)\": \(scenario.population.users) users × \(scenario.population.devices) devices, \(scenario.steps.count) steps, \(scenario.expectations.count) expectations, server \(simulation.target)"
+        )
+        if !scenario.summary.isEmpty { output.line(scenario.summary) }
+        let verdicts = await simulation.play(scenario)
+        await simulation.stop()
+        guard ScenarioRun.summary(scenario, verdicts).passed else { throw ExitCode(1) }
     }
 
     static func describe(_ action: ScenarioStep.Action) -> String {

@@ -65,6 +65,8 @@ enum EventText {
             return ("\(label)  crashed (no goodbye)", .bad)
         case .notice(let text):
             return (text, .warn)
+        case .scenario(let text, let good):
+            return (text, good.map { $0 ? .good : .bad } ?? .accent)
         }
     }
 }

@@ -303,6 +303,9 @@ public enum DashboardReducer {
             return state.snapshot?.thisDevice.map { "\($0.user)/\($0.device)" } == device
         case .deadLetter, .transaction, .credential, .deviceAdded, .deviceCrashed, .clock, .clockJump, .linkConditions:
             return true
+        case .scenario(_, let good):
+            // A scenario's verdicts are shown at every size; its steps only in the events.
+            return good != nil
         case .connection, .presence, .queue, .acknowledged, .credentialRenewed, .notice:
             return false
         }

@@ -1,3 +1,4 @@
+import PresenceLab
 import TOMLKit
 
 extension Theme {

@@ -5,6 +5,7 @@ import Presence
 import RTDBClient
 import RTDBCore
 import RTDBRules
+import RTDBServer
 import RTDBWire
 import Synchronization
 
@@ -20,8 +21,9 @@ public final class Simulation: Sendable {
     public let options: SimulationOptions
     /// The server its clients reach.
     public let target: ServerTarget
-    /// The embedded server, unless the server is remote.
-    public let embedded: EmbeddedServer?
+    /// The embedded server, unless the server is remote (a scenario may restart it).
+    public var embedded: EmbeddedServer? { embeddedServer.withLock { $0 } }
+    let embeddedServer: Mutex<EmbeddedServer?>
     /// The simulated population.
     public let population: Population
     /// This device, if the options asked for one.
@@ -63,12 +65,7 @@ public final class Simulation: Sendable {
         switch options.server {
         case .embedded(let dataDirectory):
             let server = try await EmbeddedServer.start(dataDirectory: dataDirectory, logger: logger) {
-                $0.heartbeatTimeout = options.heartbeatTimeout
-                $0.defaultNamespace = options.namespace
-                // `a` expires this device's credential: the server must refuse it for that to show.
-                $0.enforcesTokenExpiry = true
-                // Each user may write only their own presence, as a real deployment would have it.
-                $0.rules = PresenceRules.rules
+                configureEmbedded(&$0, options)
             }
             embedded = server
             target = ServerTarget(host: "127.0.0.1", port: server.port, namespace: options.namespace)
@@ -96,7 +93,7 @@ public final class Simulation: Sendable {
     ) {
         self.options = options
         self.target = target
-        self.embedded = embedded
+        embeddedServer = Mutex(embedded)
         self.population = population
         self.thisDevice = thisDevice
         self.logger = logger
@@ -112,6 +109,16 @@ public final class Simulation: Sendable {
             State(
                 onEvent: onEvent, random: SeededRandom(seed: options.seed &+ 0x5EED),
                 scenario: ScenarioGenerator(seed: options.seed)))
+    }
+
+    /// The embedded server's configuration, the same at each start.
+    static func configureEmbedded(_ configuration: inout ServerConfiguration, _ options: SimulationOptions) {
+        configuration.heartbeatTimeout = options.heartbeatTimeout
+        configuration.defaultNamespace = options.namespace
+        // `a` expires this device's credential: the server must refuse it for that to show.
+        configuration.enforcesTokenExpiry = true
+        // Each user may write only their own presence, as a real deployment would have it.
+        configuration.rules = PresenceRules.rules
     }
 
     /// Removes from the embedded server's presence tree every user but this device's, as admin.

@@ -37,6 +37,9 @@ public struct SimulationEvent: Sendable, Equatable {
         case deviceCrashed(String)
         /// Something a person should know (a failed action, say).
         case notice(String)
+        /// A scenario file's step or expectation: its line, and whether it is good news (a
+        /// passed expectation), bad (a failed one, a failed step) or neither (a step).
+        case scenario(String, good: Bool?)
     }
 
     /// How a transaction ended.

@@ -1,25 +1,26 @@
 import TOMLKit
 
-/// TOML text read into a table: the one place the dashboard hands text to TOMLKit.
+/// TOML text read into a table: the one place presencetop hands text to TOMLKit (themes, the
+/// settings file, scenario files).
 ///
 /// The toml++ (3.4.0) that TOMLKit vendors asserts on two kinds of bad input, where a debug build
 /// aborts and a release build has undefined behaviour: a table header whose name starts with a
 /// character no key may start with (`[` then a line break, `[[[a]]]`, `[[=`; fixed upstream in
 /// marzer/tomlplusplus#301, after the vendored version), and a `}` where an array expects a value
 /// (`x = [ }`). Both were found by fuzzing the theme reader; both are refused here first.
-enum TOMLText {
+public enum TOMLText {
     /// Why the text is not TOML the dashboard can read.
-    struct Failure: Error {
+    public struct Failure: Error {
         /// The 1-based line, when known.
-        var line: Int?
+        public var line: Int?
         /// The 1-based column, when known.
-        var column: Int?
+        public var column: Int?
         /// What is wrong.
-        var problem: String
+        public var problem: String
     }
 
     /// Parses `text`.
-    static func table(_ text: String) throws(Failure) -> TOMLTable {
+    public static func table(_ text: String) throws(Failure) -> TOMLTable {
         if let refused = unsafeInput(in: text) { throw refused }
         do {
             return try TOMLTable(string: text)
@@ -34,7 +35,7 @@ enum TOMLText {
     ///
     /// Follows strings, comments and the brackets of values, so that a `[` inside a value (an
     /// array spread over lines) is not taken for a header.
-    static func unsafeInput(in text: String) -> Failure? {
+    public static func unsafeInput(in text: String) -> Failure? {
         let bytes = Array(text.utf8)
         var index = 0
         var line = 1

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import PresenceLab
+
+/// `--scenario FILE`, shared by the dashboard and `presencetop demo`: a scenario file, read and
+/// checked before anything starts.
+struct ScenarioOption: ParsableArguments {
+    @Option(help: "Play this scenario file (TOML; docs/scenarios.md): its population, timed steps and expectations.")
+    var scenario: String?
+
+    /// The file, read; a file that cannot be read or run stops the program (status 2) with its
+    /// line and problem.
+    func load() throws -> ScenarioFile? {
+        guard let path = scenario else { return nil }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            FileHandle.standardError.write(
+                Data("presencetop: cannot read the scenario file \(path): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
+        }
+        do {
+            return try ScenarioFile(toml: text, file: path)
+        } catch {
+            FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    /// The scenario's population in the options: users, devices per user, seed, heartbeat.
+    static func apply(_ scenario: ScenarioFile, to options: inout SimulationOptions) {
+        options.users = scenario.population.users
+        options.devicesPerUser = scenario.population.devices
+        options.seed = scenario.population.seed
+        options.heartbeatTimeout = .milliseconds(Int64(scenario.population.heartbeat * 1000))
+    }
+}
