@@ -4,8 +4,9 @@ import RTDBCore
 public enum CoverageValue: Sendable, Hashable, CustomStringConvertible {
     /// A value a client could write: null, a boolean, a number or a string.
     case value(JSONValue)
-    /// A data snapshot (`data`, `root.child('x')`), by its path.
-    case snapshot(String)
+    /// A data snapshot (`data`, `root.child('x')`), counted without its path: the paths a rule
+    /// sees are as many as the data's keys, and hashing each would cost every request.
+    case snapshot
     /// An object (`auth`, `auth.token`), counted without its contents.
     case object
     /// A list or a regular expression (only as arguments).
@@ -20,7 +21,7 @@ public enum CoverageValue: Sendable, Hashable, CustomStringConvertible {
         case .number(let number):
             self = .value(number == number.rounded() && abs(number) < 9e15 ? .int(Int64(number)) : .double(number))
         case .string(let text): self = .value(.string(text))
-        case .snapshot(let snapshot): self = .snapshot(snapshot.path.description)
+        case .snapshot: self = .snapshot
         case .object: self = .object
         case .list, .pattern: self = .other
         }
@@ -30,7 +31,7 @@ public enum CoverageValue: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .value(let json): return json.jsonString
-        case .snapshot(let path): return "data at \(path)"
+        case .snapshot: return "a data snapshot"
         case .object: return "an object"
         case .other: return "a list or pattern"
         case .error(let message): return "error: \(message)"

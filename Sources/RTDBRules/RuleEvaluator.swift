@@ -46,10 +46,10 @@ struct RuleEvaluator {
         guard let tally else { return try compute(expression, path: path, variables: variables, newData: newData) }
         do throws(RuleEvaluationError) {
             let value = try compute(expression, path: path, variables: variables, newData: newData)
-            tally.record(expression.location, CoverageValue(value))
+            tally.record(expression.location, value)
             return value
         } catch {
-            tally.record(expression.location, .error(error.message))
+            tally.recordError(expression.location, error.message)
             throw error
         }
     }

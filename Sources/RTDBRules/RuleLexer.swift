@@ -34,7 +34,9 @@ struct RuleLexer {
     func location(at position: Int) -> SourceLocation {
         if position < locations.count { return locations[position] }
         guard let last = locations.last else { return fallback }
-        return SourceLocation(line: last.line, column: last.column + 1 + position - locations.count)
+        let past = 1 + position - locations.count
+        return SourceLocation(
+            line: last.line, column: last.column + past, offset: last.offset < 0 ? -1 : last.offset + past)
     }
 
     private static let symbols = ["===", "!==", "==", "!=", "<=", ">=", "&&", "||"]

@@ -77,7 +77,9 @@ extension RuleNode {
             return Rule(expression: .literal(.bool(constant), location), reference: reference(text, location))
         case .string(let text, let characters, let location):
             // The expression's characters start after the opening quote.
-            let start = SourceLocation(line: location.line, column: location.column + 1)
+            let start = SourceLocation(
+                line: location.line, column: location.column + 1, offset: location.offset < 0 ? -1 : location.offset + 1
+            )
             let expression = try RuleParser.parse(text, locations: characters, start: start)
             try RuleTypeChecker(kind: kind, variables: variables).check(rule: expression)
             return Rule(expression: expression, reference: reference(text, start))

@@ -4,9 +4,17 @@ import RTDBCore
 /// rules of named children, and at most one `$wildcard` for every other child.
 final class RuleNode: Sendable {
     /// A rule: its parsed expression, and what names it (text, kind, path, place).
-    struct Rule: Sendable {
+    ///
+    /// A class: the rules are walked on every request, and a reference is one retain where the
+    /// value would be one per string it names.
+    final class Rule: Sendable {
         let expression: RuleExpression
         let reference: RuleReference
+
+        init(expression: RuleExpression, reference: RuleReference) {
+            self.expression = expression
+            self.reference = reference
+        }
 
         /// The rule as written.
         var text: String { reference.text }

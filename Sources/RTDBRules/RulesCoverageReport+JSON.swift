@@ -70,7 +70,7 @@ extension CoverageValue {
         let count = JSONValue.int(Int64(count))
         switch self {
         case .value(let value): return ["kind": "value", "value": value, "count": count]
-        case .snapshot(let path): return ["kind": "snapshot", "path": .string(path), "count": count]
+        case .snapshot: return ["kind": "snapshot", "count": count]
         case .object: return ["kind": "object", "count": count]
         case .other: return ["kind": "other", "count": count]
         case .error(let message): return ["kind": "error", "message": .string(message), "count": count]
@@ -80,7 +80,7 @@ extension CoverageValue {
     init(json: JSONValue) throws(CoverageReportError) {
         switch try json.field("kind").string() {
         case "value": self = .value(try json.field("value"))
-        case "snapshot": self = .snapshot(try json.field("path").string())
+        case "snapshot": self = .snapshot
         case "object": self = .object
         case "other": self = .other
         case "error": self = .error(try json.field("message").string())

@@ -25,7 +25,7 @@ struct RulesSourceReader {
         return value
     }
 
-    private var here: SourceLocation { SourceLocation(line: line, column: column) }
+    private var here: SourceLocation { SourceLocation(line: line, column: column, offset: index) }
     private var peek: Character? { index < characters.count ? characters[index] : nil }
 
     private mutating func advance() {

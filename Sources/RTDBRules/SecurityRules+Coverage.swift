@@ -2,7 +2,7 @@ extension SecurityRules {
     /// The coverage since these rules were read: every rule in the file's order, each expression
     /// with its evaluations, and the latest refusals.
     public func coverageReport() -> RulesCoverageReport {
-        let counts = coverage?.counts ?? [:]
+        let counts = coverage?.counts ?? []
         let denials = coverage?.denials ?? (latest: [], total: 0)
         var rules: [RulesCoverageReport.Rule] = []
         collect(root, into: &rules, counts: counts)
@@ -16,19 +16,20 @@ extension SecurityRules {
     }
 
     private func collect(
-        _ node: RuleNode, into rules: inout [RulesCoverageReport.Rule], counts: [SourceLocation: RulesCoverage.Counts]
+        _ node: RuleNode, into rules: inout [RulesCoverageReport.Rule], counts: [RulesCoverage.Counts]
     ) {
         for rule in [node.read, node.write, node.validate].compactMap({ $0 }) {
-            rules.append(.init(reference: rule.reference, expression: Self.entry(rule.expression, counts: counts)))
+            rules.append(.init(reference: rule.reference, expression: entry(rule.expression, counts: counts)))
         }
         for child in node.children.values { collect(child, into: &rules, counts: counts) }
         if let wildcard = node.wildcard { collect(wildcard.node, into: &rules, counts: counts) }
     }
 
-    private static func entry(_ expression: RuleExpression, counts: [SourceLocation: RulesCoverage.Counts])
+    private func entry(_ expression: RuleExpression, counts: [RulesCoverage.Counts])
         -> RulesCoverageReport.Expression
     {
-        let count = counts[expression.location] ?? RulesCoverage.Counts()
+        let slot = slots.slot(of: expression.location)
+        let count = slot.flatMap { counts.indices.contains($0) ? counts[$0] : nil } ?? RulesCoverage.Counts()
         let values = count.values.map { RulesCoverageReport.ValueCount(value: $0.key, count: $0.value) }
             .sorted { ($0.count, $1.value.description) > ($1.count, $0.value.description) }
         return RulesCoverageReport.Expression(

@@ -15,7 +15,9 @@ public struct SecurityRules: Sendable {
     public let file: String
     /// Each expression's evaluations and the latest refusals, since these rules were read; nil
     /// where nothing is to be counted (``unrecorded``).
-    public private(set) var coverage: RulesCoverage? = RulesCoverage()
+    public private(set) var coverage: RulesCoverage?
+    /// Where each expression's counts live.
+    let slots: CoverageSlots
     /// Whether some `.read` rule reads stored data, so that a write can take read access away
     /// (listens are then checked again after writes).
     public let readsDependOnData: Bool
@@ -42,7 +44,7 @@ public struct SecurityRules: Sendable {
     /// its own.
     public func withNewCoverage() -> SecurityRules {
         var rules = self
-        rules.coverage = RulesCoverage()
+        rules.coverage = RulesCoverage(slots: slots.count)
         return rules
     }
 
@@ -81,6 +83,8 @@ public struct SecurityRules: Sendable {
             judgesNewData = root.judgesNewData
             self.text = text
             self.file = file
+            slots = CoverageSlots(root, length: text.count)
+            coverage = RulesCoverage(slots: slots.count)
         } catch {
             throw RulesError(file: file, location: error.location, message: error.message)
         }
@@ -89,7 +93,7 @@ public struct SecurityRules: Sendable {
     /// Whether `auth` may read `path`: some `.read` at or above it holds.
     public func read(_ path: Path, auth: RuleAuth, root data: Node, now: UnixTime) -> RulesDecision {
         if auth == .admin { return .allowed }
-        let tally = coverage.map { _ in CoverageTally() }
+        let tally = coverage?.tally(slots)
         defer { tally.map { coverage?.add($0) } }
         let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil, tally: tally)
         if let failure = grant(\.read, path, evaluator) {
@@ -122,7 +126,7 @@ public struct SecurityRules: Sendable {
             for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
         }
         let made = judgesNewData ? newRoot : nil
-        let tally = coverage.map { _ in CoverageTally() }
+        let tally = coverage?.tally(slots)
         defer { tally.map { coverage?.add($0) } }
         let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: newRoot, tally: tally)
         for (path, _) in changes {
