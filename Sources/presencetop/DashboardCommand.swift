@@ -69,6 +69,9 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(help: "Where logs go (default: $XDG_STATE_HOME/presencetop/presencetop.log).")
     var log: String?
 
+    @Option(help: "Record presence changes and this device's connection and queue as JSON lines, with server time.")
+    var record: String?
+
     func validate() throws {
         if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
         if !(0...500).contains(users) { throw ValidationError("--users must be between 0 and 500, not \(users)") }
@@ -115,6 +118,15 @@ struct DashboardCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        var recorder: SessionRecorder?
+        if let record {
+            do {
+                recorder = try SessionRecorder(path: record)
+            } catch {
+                FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let logger = try makeLogger()
         let wake = try WakePipe()
         let inbox = ActionInbox()
@@ -129,8 +141,9 @@ struct DashboardCommand: AsyncParsableCommand {
         if churn > 0, scenario == nil { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
         let loop = DashboardLoop(
             simulation: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
-            bindings: bindings, logger: logger)
+            bindings: bindings, recorder: recorder, logger: logger)
         let status = await loop.run()
+        recorder?.close()
         player?.cancel()
         await simulation.stop()
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.

@@ -33,14 +33,17 @@ final class DashboardLoop: Sendable {
     /// The key bindings, with the settings file's moves.
     private let bindings: [KeyBinding]
     private let logger: Logger
+    /// Where what is shown is recorded (`--record`), if anywhere.
+    private let recorder: SessionRecorder?
     /// The signal that asked it to stop, or 0.
     private let quitSignal = Atomic<Int32>(0)
 
     init(
         simulation: Simulation, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
-        bindings: [KeyBinding] = KeyMap.bindings, logger: Logger
+        bindings: [KeyBinding] = KeyMap.bindings, recorder: SessionRecorder? = nil, logger: Logger
     ) {
         self.bindings = bindings
+        self.recorder = recorder
         self.simulation = simulation
         self.inbox = inbox
         self.wake = wake
@@ -126,7 +129,9 @@ final class DashboardLoop: Sendable {
                 break
             }
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
-                _ = DashboardReducer.reduce(&state, .snapshot(simulation.snapshot()))
+                let snapshot = simulation.snapshot()
+                _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+                recorder?.observe(snapshot)
                 lastSnapshot = now
             }
             if drawn != state {

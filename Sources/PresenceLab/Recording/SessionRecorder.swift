@@ -1,0 +1,151 @@
+import Foundation
+import Presence
+import RTDBCore
+import Synchronization
+
+/// Writes what a dashboard session sees as JSON lines (docs/recording.md): every user's presence
+/// when it changes, and this device's connection and write queue when they change, each line
+/// stamped with the server's time as this device estimates it.
+///
+/// It works from the snapshots the dashboard draws, so a recording holds what was on screen.
+public final class SessionRecorder: Sendable {
+    /// Why a recording could not be made.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, with the file's path.
+        public var description: String
+    }
+
+    /// The recording format's version, in its first line.
+    public static let version = 1
+
+    private let handle: FileHandle
+    private let path: String
+    private let state = Mutex(State())
+
+    private struct State {
+        var started = false
+        /// Each user's last written presence (users compared by code units, as Firebase keys are).
+        var users: [CodeUnitString: JSONValue] = [:]
+        var connection: JSONValue?
+        var queue: JSONValue?
+        var failed = false
+    }
+
+    /// Creates (or empties) the file at `path`.
+    public init(path: String) throws(Failure) {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            throw Failure(description: "cannot write the recording \(path): the folder is missing or not writable")
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    /// Writes whatever changed since the last snapshot (everything, the first time).
+    public func observe(_ snapshot: SimulationSnapshot) {
+        let lines = state.withLock { state in Self.changes(snapshot, &state) }
+        guard !lines.isEmpty else { return }
+        let text = lines.map(\.jsonString).joined(separator: "\n") + "\n"
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            state.withLock { $0.failed = true }
+        }
+    }
+
+    /// Whether a write to the file has failed (the disk is full, say).
+    public var hasFailed: Bool { state.withLock { $0.failed } }
+
+    /// Flushes and closes the file.
+    public func close() {
+        try? handle.synchronize()
+        try? handle.close()
+    }
+
+    private static func changes(_ snapshot: SimulationSnapshot, _ state: inout State) -> [JSONValue] {
+        let at = JSONValue.int(snapshot.serverTimeEstimate.millisecondsSince1970)
+        var lines: [JSONValue] = []
+        if !state.started {
+            state.started = true
+            lines.append([
+                "type": "start", "t": at, "version": .int(Int64(version)), "server": .string(snapshot.server),
+                "user": snapshot.thisDevice.map { .string($0.user) } ?? .null,
+                "device": snapshot.thisDevice.map { .string($0.device) } ?? .null,
+            ])
+        }
+        var seen = Set<CodeUnitString>()
+        for user in snapshot.users {
+            let key = CodeUnitString(user.id)
+            seen.insert(key)
+            let record = presence(user)
+            if state.users[key] != record {
+                state.users[key] = record
+                lines.append(["type": "presence", "t": at, "user": .string(user.id), "state": record])
+            }
+        }
+        for gone in state.users.keys.filter({ !seen.contains($0) }) {
+            state.users[gone] = nil
+            lines.append(["type": "presence", "t": at, "user": .string(gone.string), "state": .null])
+        }
+        if let device = snapshot.thisDevice {
+            let connection = Self.connection(device)
+            if state.connection != connection {
+                state.connection = connection
+                lines.append(["type": "connection", "t": at, "state": connection])
+            }
+            let queue: JSONValue = [
+                "pending": .array(device.pendingWrites.map(write)),
+                "deadLetters": .array(device.deadLetters.map(write)),
+            ]
+            if state.queue != queue {
+                state.queue = queue
+                lines.append(["type": "queue", "t": at, "state": queue])
+            }
+        }
+        return lines
+    }
+
+    private static func presence(_ user: UserPresence) -> JSONValue {
+        [
+            "lastOnline": user.lastOnline.map { .int($0.millisecondsSince1970) } ?? .null,
+            "connections": .array(
+                user.connections.map { connection in
+                    [
+                        "id": .string(connection.id), "device": connection.device.map { .string($0) } ?? .null,
+                        "connectedAt": connection.connectedAt.map { .int($0.millisecondsSince1970) } ?? .null,
+                    ]
+                }),
+        ]
+    }
+
+    private static func connection(_ device: SimulationSnapshot.ThisDevice) -> JSONValue {
+        let phase: String
+        switch device.status.phase {
+        case .offline: phase = "offline"
+        case .connecting: phase = "connecting"
+        case .connected: phase = "connected"
+        case .waitingToRetry: phase = "waiting"
+        }
+        return [
+            "phase": .string(phase), "link": .string(device.link.mode.rawValue),
+            "entry": device.entryKey.map { .string($0) } ?? .null,
+            "serverTimeOffsetMs": .int(device.status.serverTimeOffset.wholeMilliseconds),
+        ]
+    }
+
+    private static func write(_ write: QueuedWrite) -> JSONValue {
+        let state: String
+        switch write.state {
+        case .queued: state = "queued"
+        case .inFlight: state = "in flight"
+        case .paused: state = "paused"
+        case .refused: state = "refused"
+        }
+        return [
+            "id": .int(Int64(write.id)), "operation": .string(write.operation), "path": .string(write.path),
+            "bytes": .int(Int64(write.bytes)), "enqueuedAt": .int(write.enqueuedAt.millisecondsSince1970),
+            "attempts": .int(Int64(write.attempts)), "state": .string(state),
+        ]
+    }
+}

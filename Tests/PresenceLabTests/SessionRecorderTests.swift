@@ -1,0 +1,72 @@
+import Foundation
+import Presence
+import PresenceLab
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+/// `--record`: what changed, as JSON lines with the server's time, to a real file.
+@Suite struct SessionRecorderTests {
+    static let start = UnixTime(millisecondsSince1970: 1_764_000_000_000)
+
+    static func snapshot(
+        at offset: Duration, users: [UserPresence], phase: ConnectionPhase = .connected(sessionID: "s1"),
+        pending: [QueuedWrite] = []
+    ) -> SimulationSnapshot {
+        SimulationSnapshot(
+            takenAt: start + offset, server: "embedded 127.0.0.1:9000 ns=demo",
+            thisDevice: .init(
+                user: "morgan", device: "this device", entryKey: "-Nme",
+                status: ConnectionStatus(phase: phase, serverTimeOffset: .milliseconds(250)),
+                link: DeviceLink(mode: .up, conditions: "perfect"), pendingWrites: pending),
+            users: users)
+    }
+
+    static func lines(_ file: URL) throws -> [JSONValue] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+    }
+
+    @Test func onlyWhatChangedIsWrittenWithTheServersTime() throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("session.jsonl")
+        let recorder = try SessionRecorder(path: file.path)
+        let alex = UserPresence(id: "alex", connections: [.init(id: "-Na", device: "phone", connectedAt: Self.start)])
+        let morgan = UserPresence(id: "morgan", connections: [.init(id: "-Nme", device: "this device")])
+        recorder.observe(Self.snapshot(at: .zero, users: [alex, morgan]))
+        recorder.observe(Self.snapshot(at: .milliseconds(50), users: [alex, morgan]))
+        let write = QueuedWrite(id: 7, operation: "set", path: "/notes/morgan/-Nw", bytes: 31, enqueuedAt: Self.start)
+        let offline = UserPresence(id: "alex", lastOnline: Self.start + .seconds(1))
+        recorder.observe(
+            Self.snapshot(
+                at: .seconds(1), users: [offline, morgan],
+                phase: .waitingToRetry(attempt: 1, retryAt: nil, reason: "reset"), pending: [write]))
+        recorder.observe(Self.snapshot(at: .seconds(2), users: [morgan]))
+        recorder.close()
+
+        let lines = try Self.lines(file)
+        #expect(
+            lines.map { $0["type"]?.stringValue ?? "?" } == [
+                "start", "presence", "presence", "connection", "queue",  // the first snapshot: everything
+                "presence", "connection", "queue",  // alex offline, this device waiting with a write
+                "presence", "connection", "queue",  // alex gone from the tree, connected, queue drained
+            ])
+        #expect(lines[0]["version"] == 1 && lines[0]["user"] == "morgan")
+        // The server's time: the device's clock plus its estimated offset (250 ms).
+        #expect(lines[0]["t"]?.intValue == Self.start.millisecondsSince1970 + 250)
+        #expect(lines[5]["user"] == "alex" && lines[5]["state"]?["connections"]?.arrayValue?.isEmpty == true)
+        #expect(lines[5]["state"]?["lastOnline"]?.intValue == Self.start.millisecondsSince1970 + 1_000)
+        #expect(lines[6]["state"]?["phase"] == "waiting")
+        #expect(lines[7]["state"]?["pending"]?.arrayValue?.first?["path"] == "/notes/morgan/-Nw")
+        #expect(lines[8]["user"] == "alex" && lines[8]["state"] == .null)
+        #expect(lines[10]["state"]?["pending"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test func aFileThatCannotBeWrittenIsNamed() {
+        #expect {
+            try SessionRecorder(path: "/nonexistent-folder/session.jsonl")
+        } throws: { error in
+            "\(error)".contains("/nonexistent-folder/session.jsonl")
+        }
+    }
+}
