@@ -131,7 +131,7 @@ public final class CursesTerminal {
                 keys.append(key)
             }
         }
-        return (keys, resized)
+        return (KeyEvent.collapsingEscapeSequences(keys), resized)
     }
 
     /// Every mouse event ncurses holds, oldest first.

@@ -94,22 +94,7 @@ struct DashboardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 else {
-            FileHandle.standardError.write(
-                Data(
-                    "presencetop: the dashboard needs a terminal (stdin and stdout); for a headless run use 'presencetop demo'\n"
-                        .utf8))
-            throw ExitCode(2)
-        }
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        if term.isEmpty || term == "dumb" {
-            // Such a terminal cannot move the cursor: the screen would be one line and debris.
-            FileHandle.standardError.write(
-                Data(
-                    "presencetop: the dashboard needs a terminal that can move the cursor (TERM=\(term.isEmpty ? "<unset>" : term)); for a line-based run use 'presencetop demo'\n"
-                        .utf8))
-            throw ExitCode(2)
-        }
+        try Self.requireTerminal()
         let scenario = try scenarioOption.load()
         let bindings: [KeyBinding]
         do {
@@ -140,7 +125,7 @@ struct DashboardCommand: AsyncParsableCommand {
         let player = scenario.map { scenario in Task { _ = await simulation.play(scenario) } }
         if churn > 0, scenario == nil { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
         let loop = DashboardLoop(
-            simulation: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
+            source: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
             bindings: bindings, recorder: recorder, logger: logger)
         let status = await loop.run()
         recorder?.close()
@@ -148,6 +133,26 @@ struct DashboardCommand: AsyncParsableCommand {
         await simulation.stop()
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Stops with status 2 unless stdin and stdout are a terminal that can move the cursor.
+    static func requireTerminal() throws {
+        guard isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 else {
+            FileHandle.standardError.write(
+                Data(
+                    "presencetop: the dashboard needs a terminal (stdin and stdout); for a headless run use 'presencetop demo'\n"
+                        .utf8))
+            throw ExitCode(2)
+        }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            // Such a terminal cannot move the cursor: the screen would be one line and debris.
+            FileHandle.standardError.write(
+                Data(
+                    "presencetop: the dashboard needs a terminal that can move the cursor (TERM=\(term.isEmpty ? "<unset>" : term)); for a line-based run use 'presencetop demo'\n"
+                        .utf8))
+            throw ExitCode(2)
+        }
     }
 
     /// The options a settings file may give, by name, and whether each is a flag.

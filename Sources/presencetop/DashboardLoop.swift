@@ -14,9 +14,9 @@ import Synchronization
 #endif
 
 /// The dashboard's one loop, on a thread of its own (it blocks in `poll`, which must never hold
-/// one of Swift's few cooperative threads): input, the simulation's events and a low tick become
+/// one of Swift's few cooperative threads): input, the source's events and a low tick become
 /// actions; the reducer changes the state; the screen is redrawn only when the state changed;
-/// effects go to the simulation without waiting for it.
+/// effects go to the source (a live simulation, or a replay) without waiting for it.
 final class DashboardLoop: Sendable {
     /// The idle tick: times on screen ("3m 12s ago") move once a second.
     static let tick: Duration = .seconds(1)
@@ -25,7 +25,7 @@ final class DashboardLoop: Sendable {
     /// Bursts of events are gathered for this long before the next snapshot and frame.
     static let frame: Duration = .milliseconds(50)
 
-    private let simulation: Simulation
+    private let source: any DashboardSource
     private let inbox: ActionInbox
     private let wake: WakePipe
     private let themeName: String
@@ -39,12 +39,12 @@ final class DashboardLoop: Sendable {
     private let quitSignal = Atomic<Int32>(0)
 
     init(
-        simulation: Simulation, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
+        source: any DashboardSource, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
         bindings: [KeyBinding] = KeyMap.bindings, recorder: SessionRecorder? = nil, logger: Logger
     ) {
         self.bindings = bindings
         self.recorder = recorder
-        self.simulation = simulation
+        self.source = source
         self.inbox = inbox
         self.wake = wake
         self.themeName = themeName
@@ -108,29 +108,30 @@ final class DashboardLoop: Sendable {
             }
             switch state.overlay {
             case .cache? where lastOverlayRead.map({ now - $0 >= Self.tick }) ?? true:
-                _ = DashboardReducer.reduce(&state, .cache(simulation.cacheSummary()))
+                _ = DashboardReducer.reduce(&state, .cache(source.cacheSummary()))
                 lastOverlayRead = now
             case .onDisconnect? where lastOverlayRead.map({ now - $0 >= Self.onDisconnectInterval }) ?? true:
                 // One request to the server, answered into the inbox.
                 lastOverlayRead = now
-                let (simulation, inbox, wake) = (simulation, inbox, wake)
+                let (source, inbox, wake) = (source, inbox, wake)
                 Task {
-                    inbox.append(.onDisconnect(await simulation.onDisconnectSummary()))
+                    inbox.append(.onDisconnect(await source.onDisconnectSummary()))
                     wake.signal()
                 }
             case .rules? where lastOverlayRead.map({ now - $0 >= Self.onDisconnectInterval }) ?? true:
                 lastOverlayRead = now
-                let (simulation, inbox, wake) = (simulation, inbox, wake)
+                let (source, inbox, wake) = (source, inbox, wake)
                 Task {
-                    inbox.append(.rules(await simulation.rulesSummary()))
+                    inbox.append(.rules(await source.rulesSummary()))
                     wake.signal()
                 }
             default:
                 break
             }
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
-                let snapshot = simulation.snapshot()
+                let snapshot = source.snapshot()
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+                state.replayStatus = source.status
                 recorder?.observe(snapshot)
                 lastSnapshot = now
             }
@@ -154,7 +155,7 @@ final class DashboardLoop: Sendable {
             }
             var effects: [DashboardEffect] = []
             for action in inbox.takeAll() { effects += DashboardReducer.reduce(&state, action) }
-            for key in keys { effects += DashboardReducer.reduce(&state, .key(key)) }
+            for key in keys where !source.take(key) { effects += DashboardReducer.reduce(&state, .key(key)) }
             for effect in effects {
                 if case .useTheme(let name) = effect {
                     (theme, themeError) = catalog.load(name)
@@ -168,7 +169,7 @@ final class DashboardLoop: Sendable {
                         rememberTheme(name)
                     }
                 } else {
-                    perform(effect)
+                    source.perform(effect)
                 }
             }
             if !keys.isEmpty { lastSnapshot = nil }
@@ -196,25 +197,5 @@ final class DashboardLoop: Sendable {
         FileHandle.standardError.write(Data("presencetop: theme: \(error); used the built-in default\n".utf8))
         let firstLine = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
         _ = DashboardReducer.reduce(&state, .notice("theme: \(firstLine); using the built-in default", role: .warn))
-    }
-
-    private func perform(_ effect: DashboardEffect) {
-        let simulation = simulation
-        switch effect {
-        case .toggleNetwork: simulation.toggleNetwork()
-        case .toggleBlackhole: simulation.toggleBlackhole()
-        case .toggleLatency: simulation.toggleLatency()
-        case .queueWrites(let count): simulation.queueWrites(count)
-        case .runTransaction: simulation.runTransaction()
-        case .shiftClock(let delta): simulation.shiftClock(by: delta)
-        case .toggleCredential: simulation.toggleCredential()
-        case .writeForbidden: simulation.writeForbidden()
-        case .retryDeadLetter(let id): simulation.retryDeadLetter(id: id)
-        case .discardDeadLetter(let id): simulation.discardDeadLetter(id: id)
-        case .reconnectNow: simulation.reconnectNow()
-        case .addDevice: Task { await simulation.addDevice() }
-        case .crashDevice: Task { await simulation.crashRandomDevice() }
-        case .useTheme, .quit: break
-        }
     }
 }

@@ -16,7 +16,7 @@ struct Presencetop: AsyncParsableCommand {
         version: version,
         subcommands: [
             DashboardCommand.self, ServeCommand.self, DemoCommand.self, ChaosCommand.self, ProxyCommand.self,
-            BenchCommand.self,
+            ReplayCommand.self, BenchCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )

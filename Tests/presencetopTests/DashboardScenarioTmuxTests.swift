@@ -67,3 +67,55 @@ import Testing
         #expect(lines.contains { $0["type"] == "presence" && $0["user"] == "morgan" })
     }
 }
+
+/// `presencetop replay FILE` in a real terminal: the panes at the cursor, moved by keys.
+@Suite(.serialized) struct ReplayTmuxTests {
+    /// A recording: alex online with a phone, this device connected; at +30 s this device is
+    /// cut off with a write queued; at +60 s alex has gone offline.
+    static let recording = """
+        {"type":"start","t":1764000000000,"version":1,"server":"embedded 127.0.0.1:9000 ns=demo","user":"morgan","device":"this device"}
+        {"type":"presence","t":1764000000000,"user":"alex","state":{"lastOnline":null,"connections":[{"id":"-Na","device":"phone","connectedAt":1764000000000}]}}
+        {"type":"connection","t":1764000000000,"state":{"phase":"connected","link":"up","entry":"-Nme","serverTimeOffsetMs":0}}
+        {"type":"queue","t":1764000000000,"state":{"pending":[],"deadLetters":[]}}
+        {"type":"connection","t":1764000030000,"state":{"phase":"waiting","link":"offline","entry":"-Nme","serverTimeOffsetMs":0}}
+        {"type":"queue","t":1764000030000,"state":{"pending":[{"id":4,"operation":"set","path":"/notes/morgan/-Nw","bytes":31,"enqueuedAt":1764000030000,"attempts":0,"state":"queued"}],"deadLetters":[]}}
+        {"type":"presence","t":1764000060000,"user":"alex","state":{"lastOnline":1764000060000,"connections":[]}}
+
+        """
+
+    @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func theCursorShowsTheStateAtItsTime() async throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("session.jsonl")
+        try Self.recording.write(to: file, atomically: true, encoding: .utf8)
+        let (command, home) = try DashboardTmuxTests.command("replay \(file.path) --paused")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 140, height: 40)
+        defer { tmux.close() }
+        func alex(_ screen: String) -> Substring? { screen.split(separator: "\n").first { $0.contains("│ alex ") } }
+        var (ok, screen) = try await tmux.waitFor { $0.contains("REPLAY 16:00:00.000 UTC ❚❚") }
+        #expect(ok, "paused at the start:\n\(screen)")
+        #expect(alex(screen)?.contains("● online") == true && screen.contains("Pending writes (0)"), "\(screen)")
+        // → steps to the next change: this device cut off, its write queued.
+        try await tmux.send("Right")
+        (ok, screen) = try await tmux.waitFor {
+            $0.contains("REPLAY 16:00:30.000") && $0.contains("Pending writes (1)")
+        }
+        #expect(ok, "→ moves to the next change:\n\(screen)")
+        // End: alex has gone offline.
+        try await tmux.send("End")
+        (ok, screen) = try await tmux.waitFor {
+            alex($0)?.contains("○ offline") == true && $0.contains("REPLAY 16:01:00.000")
+        }
+        #expect(ok, "End shows the last state:\n\(screen)")
+        // Home, then play at ×64: the cursor moves on its own.
+        try await tmux.send("Home")
+        for _ in 0..<6 { try await tmux.send("+") }
+        try await tmux.send("Space")
+        (ok, screen) = try await tmux.waitFor { $0.contains("×64") && alex($0)?.contains("○ offline") == true }
+        #expect(ok, "playing at ×64 reaches the end:\n\(screen)")
+        (ok, screen) = try await tmux.quit()
+        #expect(ok, "q exits 0:\n\(screen)")
+    }
+}

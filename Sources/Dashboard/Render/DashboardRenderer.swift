@@ -42,7 +42,11 @@ public struct DashboardRenderer: Sendable {
             // What the server has not confirmed for a while is drawn dimmed, not as live.
             if stale != nil { grid.paint(inside, role: .muted) }
         }
-        if let notice = state.notice {
+        if let replay = state.replayStatus {
+            let text = " " + glyphs.fold(replay) + " "
+            let width = min(state.width - 2, CellGrid.columns(of: text))
+            grid.put(Format.fit(text, width, ellipsis: glyphs.ellipsis), x: 1, y: layout.noticeRow, role: .accent)
+        } else if let notice = state.notice {
             let text = " " + glyphs.fold(notice.text) + " "
             let width = min(state.width - 2, CellGrid.columns(of: text))
             grid.put(Format.fit(text, width, ellipsis: glyphs.ellipsis), x: 1, y: layout.noticeRow, role: notice.role)
