@@ -131,7 +131,7 @@ final class DashboardLoop: Sendable {
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
                 let snapshot = source.snapshot()
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
-                state.replayStatus = source.status
+                state.replay = source.status
                 recorder?.observe(snapshot)
                 lastSnapshot = now
             }

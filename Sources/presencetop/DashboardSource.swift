@@ -16,8 +16,8 @@ protocol DashboardSource: Sendable {
     func perform(_ effect: DashboardEffect)
     /// Takes a key before the dashboard does (a replay's cursor keys); true when taken.
     func take(_ key: KeyEvent) -> Bool
-    /// A line for the status row, in place of notices (a replay's cursor); nil for none.
-    var status: String? { get }
+    /// A replay's cursor and keys, for the status row and the footer; nil for a live session.
+    var status: ReplayStatus? { get }
 }
 
 extension Simulation: DashboardSource {
@@ -42,5 +42,5 @@ extension Simulation: DashboardSource {
 
     func take(_ key: KeyEvent) -> Bool { false }
 
-    var status: String? { nil }
+    var status: ReplayStatus? { nil }
 }

@@ -83,7 +83,7 @@ final class ReplaySource: DashboardSource {
         }
     }
 
-    var status: String? {
+    var status: ReplayStatus? {
         let now = clock()
         let cursor = state.withLock { cursor in
             advance(&cursor, to: now)
@@ -91,9 +91,13 @@ final class ReplaySource: DashboardSource {
         }
         let time = Format.timeOfDay(cursor.time, zone: TimeZone(identifier: "UTC") ?? .current, milliseconds: true)
         let speed = cursor.speed == cursor.speed.rounded() ? "\(Int(cursor.speed))" : "\(cursor.speed)"
-        return "REPLAY \(time) UTC \(cursor.playing ? "▶" : "❚❚") ×\(speed)  "
-            + "\(Format.shortDuration(cursor.time - timeline.start)) of \(Format.shortDuration(timeline.end - timeline.start))"
-            + "   Space play/pause · ←/→ change · [/] 10 s · Home/End · -/+ speed"
+        return ReplayStatus(
+            cursor: "REPLAY \(time) UTC \(cursor.playing ? "▶" : "❚❚") ×\(speed)  "
+                + "\(Format.shortDuration(cursor.time - timeline.start)) of \(Format.shortDuration(timeline.end - timeline.start))",
+            keys: [
+                .init("Space", cursor.playing ? "pause" : "play"), .init("←/→", "change"), .init("[/]", "10 s"),
+                .init("Home/End", "ends"), .init("-/+", "speed"),
+            ])
     }
 
     func cacheSummary() -> CacheSummary? { nil }

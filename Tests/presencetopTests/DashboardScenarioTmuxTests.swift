@@ -97,6 +97,9 @@ import Testing
         var (ok, screen) = try await tmux.waitFor { $0.contains("REPLAY 16:00:00.000 UTC ❚❚") }
         #expect(ok, "paused at the start:\n\(screen)")
         #expect(alex(screen)?.contains("● online") == true && screen.contains("Pending writes (0)"), "\(screen)")
+        #expect(
+            screen.contains("Space play  ←/→ change") && !screen.contains("n network"),
+            "the footer shows the replay's keys, not the live session's:\n\(screen)")
         // → steps to the next change: this device cut off, its write queued.
         try await tmux.send("Right")
         (ok, screen) = try await tmux.waitFor {

@@ -42,8 +42,8 @@ public struct DashboardRenderer: Sendable {
             // What the server has not confirmed for a while is drawn dimmed, not as live.
             if stale != nil { grid.paint(inside, role: .muted) }
         }
-        if let replay = state.replayStatus {
-            let text = " " + glyphs.fold(replay) + " "
+        if let replay = state.replay {
+            let text = " " + glyphs.fold(replay.cursor) + " "
             let width = min(state.width - 2, CellGrid.columns(of: text))
             grid.put(Format.fit(text, width, ellipsis: glyphs.ellipsis), x: 1, y: layout.noticeRow, role: .accent)
         } else if let notice = state.notice {
@@ -130,7 +130,14 @@ public struct DashboardRenderer: Sendable {
         guard rect.height > 0 else { return }
         grid.fill(rect, role: .footer)
         var segments: [Segment] = [Segment(" ")]
-        if state.isEditingFilter {
+        if let replay = state.replay {
+            for key in replay.keys {
+                segments += [Segment(glyphs.fold(key.label), .key), Segment(" \(key.hint)  ", .footer)]
+            }
+            segments += [
+                Segment("?", .key), Segment(" help  ", .footer), Segment("q", .key), Segment(" quit", .footer),
+            ]
+        } else if state.isEditingFilter {
             segments = [
                 Segment(" filter: ", .footer), Segment(state.filter + "▏", .filter),
                 Segment("   Enter keep · Esc clear", .footer),

@@ -42,8 +42,9 @@ public struct DashboardState: Sendable, Equatable {
     public var onDisconnect: OnDisconnectSummary?
     /// What the Rules view shows: the server's last coverage report (nil: not read yet).
     public var rules: RulesSummary?
-    /// A replay's time cursor, shown on the status line (nil: live).
-    public var replayStatus: String?
+    /// A replay's time cursor and keys (nil: live): the cursor on the status line, its keys in
+    /// the footer in place of the live session's.
+    public var replay: ReplayStatus?
 
     /// A view shown over the panes, taking the keys while open.
     public enum Overlay: Sendable, Equatable {
