@@ -95,14 +95,18 @@ public final class Population: Sendable {
 
     /// The live device `user/name`, if there is one (the latest of that name).
     public func device(user: String, name: String) -> SimulatedDevice? {
-        devices.last { $0.user == user && $0.name == name }
+        devices.last { CodeUnitString.equal($0.user, user) && CodeUnitString.equal($0.name, name) }
     }
 
     /// Starts `user/name` again as a new process (a new instance behind a new link, in its
     /// place), crashing the old one first if it still runs.
     @discardableResult
     public func restart(user: String, name: String) async throws -> SimulatedDevice? {
-        guard let index = devices.lastIndex(where: { $0.user == user && $0.name == name }) else { return nil }
+        guard
+            let index = devices.lastIndex(where: {
+                CodeUnitString.equal($0.user, user) && CodeUnitString.equal($0.name, name)
+            })
+        else { return nil }
         await devices[index].crash()
         let device = try await makeDevice(user: user, name: name, number: index)
         state.withLock { $0[index] = device }

@@ -98,6 +98,7 @@ final class DashboardLoop: Sendable {
         var drawn: DashboardState?
         let clock = ContinuousClock()
         var lastSnapshot: ContinuousClock.Instant?
+        var recordingFailureShown = false
         var lastOverlayRead: ContinuousClock.Instant?
         var overlayRead: DashboardState.Overlay?
         while !state.isQuitting {
@@ -133,6 +134,11 @@ final class DashboardLoop: Sendable {
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
                 state.replay = source.status
                 recorder?.observe(snapshot)
+                if let recorder, !recordingFailureShown, let failure = recorder.failure {
+                    recordingFailureShown = true
+                    _ = DashboardReducer.reduce(
+                        &state, .notice("recording to \(recorder.file) failed: \(failure)", role: .bad))
+                }
                 lastSnapshot = now
             }
             if drawn != state {

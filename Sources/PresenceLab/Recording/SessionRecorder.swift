@@ -28,7 +28,8 @@ public final class SessionRecorder: Sendable {
         var users: [CodeUnitString: JSONValue] = [:]
         var connection: JSONValue?
         var queue: JSONValue?
-        var failed = false
+        /// Why a write to the file failed, once one has.
+        var failure: String?
     }
 
     /// Creates (or empties) the file at `path`.
@@ -50,12 +51,16 @@ public final class SessionRecorder: Sendable {
         do {
             try handle.write(contentsOf: Data(text.utf8))
         } catch {
-            state.withLock { $0.failed = true }
+            state.withLock { $0.failure = $0.failure ?? "\(error)" }
         }
     }
 
-    /// Whether a write to the file has failed (the disk is full, say).
-    public var hasFailed: Bool { state.withLock { $0.failed } }
+    /// Why a write to the file failed (the disk is full, say), once one has; later lines are
+    /// still tried.
+    public var failure: String? { state.withLock { $0.failure } }
+
+    /// The file's path.
+    public var file: String { path }
 
     /// Flushes and closes the file.
     public func close() {

@@ -69,7 +69,8 @@ extension ScenarioFile {
     /// and those `add_device` steps add before (named as the lab names them).
     private func checkDevices(fail: (Int?, String) -> ScenarioError) throws(ScenarioError) {
         let users = (0..<population.users).map(PresenceLab.Population.userName)
-        var devices: [String: Int] = Dictionary(uniqueKeysWithValues: users.map { ($0, population.devices) })
+        var devices: [String: Int] = [:]
+        for user in users { devices[user] = population.devices }
         func known(_ device: Device) -> Bool {
             guard case .population(let user, let name) = device else { return true }
             return (0..<(devices[user] ?? 0)).contains { PresenceLab.Population.deviceName($0) == name }

@@ -19,7 +19,7 @@ extension Simulation {
         }
         let users = users
         func shown(_ user: String) -> [UserPresence.Connection] {
-            users.first { $0.id == user }?.connections ?? []
+            users.first { CodeUnitString.equal($0.id, user) }?.connections ?? []
         }
         func names(_ connections: [UserPresence.Connection]) -> String {
             connections.map { $0.device ?? $0.id }.joined(separator: ", ")
@@ -41,7 +41,7 @@ extension Simulation {
             if let thisDevice, thisDevice.isSignedIn { live.append(thisDevice) }
             for device in live {
                 guard let key = device.session.entryKey else { return "\(device.label) has no entry yet" }
-                let count = shown(device.user).filter { $0.id == key }.count
+                let count = shown(device.user).filter { CodeUnitString.equal($0.id, key) }.count
                 if count != 1 { return "\(device.label) shows \(count) entries for its connection" }
             }
             return nil

@@ -13,15 +13,7 @@ extension RESTResponder {
         guard request.method == .get || request.method == .head else {
             throw RESTError(.methodNotAllowed, "the coverage report is read with GET")
         }
-        let namespace =
-            request.uri.queryParameters["ns"].map(String.init)
-            ?? RESTRequest.namespace(fromHost: request.head.authority) ?? configuration.defaultNamespace
-        let engine: DatabaseEngine
-        do {
-            engine = try await registry.lease(namespace)
-        } catch let error as NamespaceError {
-            throw RESTError(error)
-        }
+        let (engine, namespace) = try await lease(request)
         defer { registry.release(namespace) }
         let report = await engine.securityRules.coverageReport()
         switch request.uri.path {

@@ -14,16 +14,7 @@ extension RESTResponder {
         guard try isAdmin(request) else {
             throw RESTError(.unauthorized, "the rules can only be read or replaced with the admin credential")
         }
-        let namespace =
-            request.uri.queryParameters["ns"].map(String.init) ?? RESTRequest.namespace(
-                fromHost: request.head.authority)
-            ?? configuration.defaultNamespace
-        let engine: DatabaseEngine
-        do {
-            engine = try await registry.lease(namespace)
-        } catch let error as NamespaceError {
-            throw RESTError(error)
-        }
+        let (engine, namespace) = try await lease(request)
         defer { registry.release(namespace) }
         switch request.method {
         case .get:
@@ -44,6 +35,19 @@ extension RESTResponder {
             return RESTResponder.json(["status": "ok"])
         default:
             throw RESTError(.methodNotAllowed, "the rules are read with GET and replaced with PUT")
+        }
+    }
+
+    /// Leases the engine of the namespace a request names (`?ns=`, else the host's first label,
+    /// else the default); the caller releases it.
+    func lease(_ request: Request) async throws -> (DatabaseEngine, namespace: String) {
+        let namespace =
+            request.uri.queryParameters["ns"].map(String.init)
+            ?? RESTRequest.namespace(fromHost: request.head.authority) ?? configuration.defaultNamespace
+        do {
+            return (try await registry.lease(namespace), namespace)
+        } catch let error as NamespaceError {
+            throw RESTError(error)
         }
     }
 
