@@ -133,6 +133,10 @@ final class DashboardLoop: Sendable {
                 let snapshot = source.snapshot()
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
                 state.replay = source.status
+                if let events = source.replayedEvents {
+                    state.events = []
+                    for event in events { _ = DashboardReducer.reduce(&state, .event(event)) }
+                }
                 recorder?.observe(snapshot)
                 if let recorder, !recordingFailureShown, let failure = recorder.failure {
                     recordingFailureShown = true

@@ -18,6 +18,9 @@ protocol DashboardSource: Sendable {
     func take(_ key: KeyEvent) -> Bool
     /// A replay's cursor and keys, for the status row and the footer; nil for a live session.
     var status: ReplayStatus? { get }
+    /// A replay's events up to its cursor, as of the last snapshot (nil: a live session, whose
+    /// events arrive as they happen).
+    var replayedEvents: [SimulationEvent]? { get }
 }
 
 extension Simulation: DashboardSource {
@@ -43,4 +46,6 @@ extension Simulation: DashboardSource {
     func take(_ key: KeyEvent) -> Bool { false }
 
     var status: ReplayStatus? { nil }
+
+    var replayedEvents: [SimulationEvent]? { nil }
 }

@@ -14,6 +14,7 @@ final class ReplaySource: DashboardSource {
     let timeline: RecordingTimeline
     private let clock: @Sendable () -> ContinuousClock.Instant
     private let state: Mutex<Cursor>
+    private let events = Mutex<[SimulationEvent]>([])
 
     private struct Cursor {
         var time: UnixTime
@@ -53,7 +54,13 @@ final class ReplaySource: DashboardSource {
         if cursor.time >= timeline.end { cursor.playing = false }
     }
 
-    func snapshot() -> SimulationSnapshot { timeline.snapshot(at: time) }
+    func snapshot() -> SimulationSnapshot {
+        let (snapshot, events) = timeline.state(at: time, events: DashboardState.eventCapacity)
+        self.events.withLock { $0 = events }
+        return snapshot
+    }
+
+    var replayedEvents: [SimulationEvent]? { events.withLock { $0 } }
 
     func take(_ key: KeyEvent) -> Bool {
         let now = clock()

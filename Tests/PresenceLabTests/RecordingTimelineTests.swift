@@ -48,6 +48,12 @@ import Testing
         let last = timeline.snapshot(at: timeline.end)
         #expect(last.users.map(\.id) == ["morgan"], "alex is gone from the tree")
         #expect(last.thisDevice?.pendingWrites.isEmpty == true)
+
+        // What happened, as the dashboard's events, up to the cursor.
+        let events = timeline.state(at: start + .milliseconds(1_500)).events.map { "\($0.kind)" }
+        #expect(events.contains { $0.contains("alex offline") }, "\(events)")
+        #expect(events.contains { $0.contains("queue(depth: 1)") }, "\(events)")
+        #expect(!timeline.state(at: start).events.contains { "\($0.kind)".contains("offline") })
     }
 
     @Test(arguments: [

@@ -112,6 +112,7 @@ import Testing
             alex($0)?.contains("○ offline") == true && $0.contains("REPLAY 16:01:00.000")
         }
         #expect(ok, "End shows the last state:\n\(screen)")
+        #expect(screen.contains("alex offline"), "the events up to the cursor:\n\(screen)")
         // Home, then play at ×64: the cursor moves on its own.
         try await tmux.send("Home")
         for _ in 0..<6 { try await tmux.send("+") }

@@ -110,17 +110,39 @@ public struct RecordingTimeline: Sendable {
 
     /// Everything the panes show, as it stood at `time`: each user's and this device's last
     /// line at or before it.
-    public func snapshot(at time: UnixTime) -> SimulationSnapshot {
+    public func snapshot(at time: UnixTime) -> SimulationSnapshot { state(at: time).snapshot }
+
+    /// The snapshot at `time`, and what happened up to it as the dashboard's events (the latest
+    /// `limit` of them): presence changes, this device's connection and queue depth.
+    public func state(at time: UnixTime, events limit: Int = 500) -> (
+        snapshot: SimulationSnapshot, events: [SimulationEvent]
+    ) {
         var users: [CodeUnitString: UserPresence] = [:]
         var connection: (phase: ConnectionPhase, link: DeviceLink.Mode, entry: String?, offset: Duration)?
         var queue: (pending: [QueuedWrite], dead: [QueuedWrite]) = ([], [])
+        var events: [SimulationEvent] = []
         for (at, change) in changes {
             if at > time { break }
             switch change {
-            case .presence(let user, let presence): users[CodeUnitString(user)] = presence
-            case .connection(let phase, let link, let entry, let offset): connection = (phase, link, entry, offset)
-            case .queue(let pending, let dead): queue = (pending, dead)
+            case .presence(let user, let presence):
+                let key = CodeUnitString(user)
+                let old = users[key]
+                users[key] = presence
+                for change in PresenceChange.between([old].compactMap { $0 }, [presence].compactMap { $0 }) {
+                    events.append(SimulationEvent(at: at, .presence(change)))
+                }
+            case .connection(let phase, let link, let entry, let offset):
+                if connection.map({ !Self.samePhase($0.phase, phase) }) ?? true {
+                    events.append(SimulationEvent(at: at, .connection(phase)))
+                }
+                connection = (phase, link, entry, offset)
+            case .queue(let pending, let dead):
+                if pending.count != queue.pending.count {
+                    events.append(SimulationEvent(at: at, .queue(depth: pending.count)))
+                }
+                queue = (pending, dead)
             }
+            if events.count > 2 * limit { events.removeFirst(events.count - limit) }
         }
         // The recorded time is the server's; this device's clock read it less its offset.
         let offset = connection?.offset ?? .zero
@@ -141,7 +163,16 @@ public struct RecordingTimeline: Sendable {
             users: users.values.sorted { UTF16Order.compare($0.id, $1.id) < 0 },
             ownEntryKeys: Set([connection?.entry].compactMap { $0 }))
         snapshot.presenceFeed = live
-        return snapshot
+        return (snapshot, Array(events.suffix(limit)))
+    }
+
+    private static func samePhase(_ a: ConnectionPhase, _ b: ConnectionPhase) -> Bool {
+        switch (a, b) {
+        case (.offline, .offline), (.connecting, .connecting), (.connected, .connected),
+            (.waitingToRetry, .waitingToRetry):
+            true
+        default: false
+        }
     }
 
     private static func presence(_ user: String, _ state: JSONValue) -> UserPresence {
