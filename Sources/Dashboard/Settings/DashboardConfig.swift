@@ -59,9 +59,9 @@ public struct DashboardConfig: Sendable, Equatable {
         } catch {
             throw ConfigError(file: file, line: error.line, problem: error.problem)
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        func line(of key: String) -> Int? {
-            lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix(key) }.map { $0 + 1 }
+        let places = TOMLPlaces(text)
+        func line(of key: String, in table: String? = nil) -> Int? {
+            places.line(of: key, in: table.map { TOMLPlaces.Table($0) })
         }
         for (key, value) in table {
             switch key {
@@ -78,12 +78,13 @@ public struct DashboardConfig: Sendable, Equatable {
                     guard let isFlag = options[name] else {
                         let known = options.keys.sorted().joined(separator: ", ")
                         throw ConfigError(
-                            file: file, line: line(of: name), problem: "unknown option '\(name)' (options: \(known))")
+                            file: file, line: line(of: name, in: key),
+                            problem: "unknown option '\(name)' (options: \(known))")
                     }
                     if isFlag {
                         guard let on = option.bool else {
                             throw ConfigError(
-                                file: file, line: line(of: name), problem: "'\(name)' must be true or false")
+                                file: file, line: line(of: name, in: key), problem: "'\(name)' must be true or false")
                         }
                         if on { arguments.append("--\(name)") }
                     } else if let text = option.string {
@@ -94,7 +95,8 @@ public struct DashboardConfig: Sendable, Equatable {
                         arguments += ["--\(name)", String(number)]
                     } else {
                         throw ConfigError(
-                            file: file, line: line(of: name), problem: "'\(name)' must be a string or a number")
+                            file: file, line: line(of: name, in: key), problem: "'\(name)' must be a string or a number"
+                        )
                     }
                 }
             case "keys":
@@ -104,9 +106,10 @@ public struct DashboardConfig: Sendable, Equatable {
                 for (from, target) in entries {
                     guard let to = target.string else {
                         throw ConfigError(
-                            file: file, line: line(of: from), problem: "'\(from)' must name a key, as \"N\" or \"Tab\"")
+                            file: file, line: line(of: from, in: key),
+                            problem: "'\(from)' must name a key, as \"N\" or \"Tab\"")
                     }
-                    keyMoves.append(KeyMove(from: from, to: to, line: line(of: from)))
+                    keyMoves.append(KeyMove(from: from, to: to, line: line(of: from, in: key)))
                 }
             default:
                 throw ConfigError(

@@ -14,9 +14,10 @@ extension Theme {
         } catch {
             throw ThemeError(file: file, line: error.line, column: error.column, problem: error.problem)
         }
-        let source = ThemeSource(text: text)
+        let places = TOMLPlaces(text)
         func fail(_ key: String, in section: String? = nil, _ problem: String) -> ThemeError {
-            ThemeError(file: file, line: source.line(of: key, in: section), problem: problem)
+            ThemeError(
+                file: file, line: places.line(of: key, in: section.map { TOMLPlaces.Table($0) }), problem: problem)
         }
         var theme = base
         for (key, value) in table {

@@ -10,7 +10,7 @@ extension ScenarioFile {
 
         /// One `[[step]]`.
         func step(_ table: TOMLTable, index: Int) throws(ScenarioError) -> Step {
-            let section = TOMLPlaces.Section.step(index)
+            let section = TOMLPlaces.Table("step", index: index)
             let header = places.header(section)
             func line(_ key: String) -> Int? { places.line(of: key, in: section) }
             var at: Double?
@@ -146,7 +146,7 @@ extension ScenarioFile {
 
         /// One `[[expect]]`.
         func expectation(_ table: TOMLTable, index: Int) throws(ScenarioError) -> Expectation {
-            let section = TOMLPlaces.Section.expect(index)
+            let section = TOMLPlaces.Table("expect", index: index)
             func line(_ key: String) -> Int? { places.line(of: key, in: section) }
             var after = 0.0
             var within: Double?

@@ -109,7 +109,7 @@ extension ScenarioFile {
     ) throws(ScenarioError) -> Population {
         var population = Population()
         for (key, value) in table {
-            let line = places.line(of: key, in: .population)
+            let line = places.line(of: key, in: TOMLPlaces.Table("population"))
             switch key {
             case "users", "devices":
                 guard let count = value.int, (1...50).contains(count) else {

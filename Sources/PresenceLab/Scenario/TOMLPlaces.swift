@@ -1,19 +1,30 @@
 /// Where things are in a TOML file, for messages: the line of a table's header, and of a key
-/// within a table (TOMLKit's values do not carry their places).
-struct TOMLPlaces {
-    /// A part of the file: the top level, `[population]`, or the nth `[[step]]` or `[[expect]]`.
-    enum Section: Hashable {
-        case population
-        case step(Int)
-        case expect(Int)
+/// within a table (TOMLKit's values carry no places; its parser gives them only for syntax
+/// errors). Themes, the settings file and scenario files all name their lines with it.
+public struct TOMLPlaces: Sendable {
+    /// A table: `[name]`, or the `index`th `[[name]]` (from 0); nil names the top level.
+    public struct Table: Hashable, Sendable {
+        /// The table's name as its header writes it.
+        public var name: String
+        /// Which of the `[[name]]` tables it is.
+        public var index: Int
+
+        /// Names a table.
+        public init(_ name: String, index: Int = 0) {
+            self.name = name
+            self.index = index
+        }
     }
 
-    /// Each line's text (trimmed) and the section it is in (nil: the top level).
-    private var lines: [(text: Substring, section: Section?)] = []
-    private var headers: [Section: Int] = [:]
+    /// Each line's text (from its first non-blank) and the table it is in (nil: the top level).
+    private let lines: [(text: Substring, table: Table?)]
+    private let headers: [Table: Int]
 
-    init(_ text: String) {
-        var section: Section?
+    /// Reads where the tables and keys of `text` are.
+    public init(_ text: String) {
+        var lines: [(text: Substring, table: Table?)] = []
+        var headers: [Table: Int] = [:]
+        var table: Table?
         var counts: [String: Int] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
@@ -21,27 +32,25 @@ struct TOMLPlaces {
                 let name = line.drop { $0 == "[" }.prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces)
                 let number = counts[name, default: 0]
                 counts[name] = number + 1
-                switch name {
-                case "population": section = .population
-                case "step": section = .step(number)
-                case "expect": section = .expect(number)
-                default: section = nil
-                }
-                if let section { headers[section] = index + 1 }
+                table = Table(name, index: number)
+                if let table { headers[table] = index + 1 }
             }
-            lines.append((line, section))
+            lines.append((line, table))
         }
+        self.lines = lines
+        self.headers = headers
     }
 
-    /// The line of `section`'s header.
-    func header(_ section: Section) -> Int? { headers[section] }
+    /// The line of a table's header.
+    public func header(_ table: Table) -> Int? { headers[table] }
 
-    /// The first line in `section` (nil: the top level) that sets `key`, else the section's header.
-    func line(of key: String, in section: Section?) -> Int? {
-        for (index, line) in lines.enumerated() where line.section == section && line.text.hasPrefix(key) {
-            let rest = line.text.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }
-            if rest.hasPrefix("=") { return index + 1 }
+    /// The first line of `table` (nil: the top level) that sets `key` (bare or quoted), else the
+    /// table's header.
+    public func line(of key: String, in table: Table? = nil) -> Int? {
+        for (index, line) in lines.enumerated() where line.table == table && !line.text.hasPrefix("[") {
+            let name = line.text.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
+            if name == key || name == "\"\(key)\"" || name == "'\(key)'" { return index + 1 }
         }
-        return section.flatMap(header)
+        return table.flatMap(header)
     }
 }
