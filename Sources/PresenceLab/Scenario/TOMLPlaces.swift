@@ -1,6 +1,7 @@
-/// Where things are in a TOML file, for messages: the line of a table's header, and of a key
-/// within a table (TOMLKit's values carry no places; its parser gives them only for syntax
-/// errors). Themes, the settings file and scenario files all name their lines with it.
+/// Where things are in a TOML file, for messages: a table's header line, and a key's line.
+///
+/// TOMLKit's values carry no places (its parser gives them only for syntax errors). Themes, the
+/// settings file and scenario files all name their lines with it.
 public struct TOMLPlaces: Sendable {
     /// A table: `[name]`, or the `index`th `[[name]]` (from 0); nil names the top level.
     public struct Table: Hashable, Sendable {
