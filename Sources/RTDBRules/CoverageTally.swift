@@ -41,9 +41,7 @@ final class CoverageTally: @unchecked Sendable {
     }
 
     private func slot(of location: SourceLocation) -> Int? {
-        guard location.offset >= 0, location.offset < slotByOffset.count else { return nil }
-        let slot = slotByOffset[location.offset]
-        return slot < 0 ? nil : Int(slot)
+        CoverageSlots.slot(of: location, in: UnsafeBufferPointer(slotByOffset))
     }
 
     /// Notes that the expression at `location` gave `value`.
