@@ -132,7 +132,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         output.line(
-            "presencetop demo --scenario: \"\(scenario.name)\": \(scenario.population.users) users × \(scenario.population.devices) devices, \(scenario.steps.count) steps, \(scenario.expectations.count) expectations, server \(simulation.target)"
+            "presencetop demo --scenario: \"\(scenario.name)\": \(scenario.population.users) users × \(scenario.population.devices) devices, \(scenario.steps.count) steps, \(scenario.expectations.count) expectations over at most \(Int(scenario.duration.rounded(.up))) s, server \(simulation.target)"
         )
         if !scenario.summary.isEmpty { output.line(scenario.summary) }
         let verdicts = await simulation.play(scenario)
