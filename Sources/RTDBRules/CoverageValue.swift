@@ -1,9 +1,16 @@
 import RTDBCore
 
 /// What one evaluation of a rule expression gave, as the coverage report counts it.
+///
+/// Strings and numbers are counted by kind, never kept: they may be what a user wrote (a device's
+/// name, a uid), and the report is read by others than the writer.
 public enum CoverageValue: Sendable, Hashable, CustomStringConvertible {
-    /// A value a client could write: null, a boolean, a number or a string.
+    /// Null or a boolean, kept as it is.
     case value(JSONValue)
+    /// A string, counted without its text.
+    case string
+    /// A number, counted without its value.
+    case number
     /// A data snapshot (`data`, `root.child('x')`), counted without its path: the paths a rule
     /// sees are as many as the data's keys, and hashing each would cost every request.
     case snapshot
@@ -18,19 +25,20 @@ public enum CoverageValue: Sendable, Hashable, CustomStringConvertible {
         switch value {
         case .null: self = .value(.null)
         case .bool(let flag): self = .value(.bool(flag))
-        case .number(let number):
-            self = .value(number == number.rounded() && abs(number) < 9e15 ? .int(Int64(number)) : .double(number))
-        case .string(let text): self = .value(.string(text))
+        case .number: self = .number
+        case .string: self = .string
         case .snapshot: self = .snapshot
         case .object: self = .object
         case .list, .pattern: self = .other
         }
     }
 
-    /// `true`, `"morgan"`, `data at /users/morgan`, `an object`, `error: …`.
+    /// `true`, `a string`, `a data snapshot`, `an object`, `error: …`.
     public var description: String {
         switch self {
         case .value(let json): return json.jsonString
+        case .string: return "a string"
+        case .number: return "a number"
         case .snapshot: return "a data snapshot"
         case .object: return "an object"
         case .other: return "a list or pattern"

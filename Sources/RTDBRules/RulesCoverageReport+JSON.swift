@@ -70,6 +70,8 @@ extension CoverageValue {
         let count = JSONValue.int(Int64(count))
         switch self {
         case .value(let value): return ["kind": "value", "value": value, "count": count]
+        case .string: return ["kind": "string", "count": count]
+        case .number: return ["kind": "number", "count": count]
         case .snapshot: return ["kind": "snapshot", "count": count]
         case .object: return ["kind": "object", "count": count]
         case .other: return ["kind": "other", "count": count]
@@ -80,6 +82,8 @@ extension CoverageValue {
     init(json: JSONValue) throws(CoverageReportError) {
         switch try json.field("kind").string() {
         case "value": self = .value(try json.field("value"))
+        case "string": self = .string
+        case "number": self = .number
         case "snapshot": self = .snapshot
         case "object": self = .object
         case "other": self = .other

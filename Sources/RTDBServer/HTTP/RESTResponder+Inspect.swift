@@ -7,11 +7,17 @@ extension RESTResponder {
     /// `GET /.inspect/coverage.json?ns=NS` and `/.inspect/coverage?ns=NS`: the rules' coverage as
     /// the emulator serves it (JSON, or a page to read), with the latest denials.
     ///
-    /// As the emulator's, these need no credential: they are for development servers. The counts
-    /// start again when the rules are replaced.
+    /// Without `--auth-secret` the server plays the emulator, and like the emulator's these need
+    /// no credential. With a secret the server is production-like, and the report (the whole rules
+    /// file, other users' uids and paths in the denials) is for the admin credential only, as
+    /// `/.settings/rules.json` is. The counts start again when the rules are replaced.
     func inspect(_ request: Request) async throws -> Response {
         guard request.method == .get || request.method == .head else {
             throw RESTError(.methodNotAllowed, "the coverage report is read with GET")
+        }
+        if configuration.credentialPolicy.secret != nil, try !isAdmin(request) {
+            throw RESTError(
+                .unauthorized, "the coverage report is for the admin credential on a server with --auth-secret")
         }
         let (engine, namespace) = try await lease(request)
         defer { registry.release(namespace) }
