@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Presence
 import PresenceLab
+import RTDBCore
 
 /// `presencetop chaos`: a seeded chaos run over the real stack, with its verdict.
 struct ChaosCommand: AsyncParsableCommand {
@@ -44,7 +45,7 @@ struct ChaosCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard devices >= 1 else { throw ValidationError("--devices must be at least 1") }
-        guard duration >= 5 else { throw ValidationError("--duration must be at least 5 seconds") }
+        _ = try SecondsRange(5...(365 * 86_400)).option(duration, "--duration")
         guard heartbeatTimeout >= 1 else { throw ValidationError("--heartbeat-timeout must be at least 1") }
         for kind in faultKinds ?? [] where !ChaosSchedule.kinds.contains(kind) {
             throw ValidationError(

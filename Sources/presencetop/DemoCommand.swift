@@ -5,6 +5,7 @@ import Logging
 import Presence
 import PresenceLab
 import RTDBClient
+import RTDBCore
 import Synchronization
 
 /// `presencetop demo`: a simulated population on a real server, headless.
@@ -40,7 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         if !(1...500).contains(users) { throw ValidationError("--users must be between 1 and 500, not \(users)") }
-        if !(seconds > 0) { throw ValidationError("--seconds must be a positive number") }
+        _ = try SecondsRange.runLength.option(seconds, "--seconds")
         if intervalMs < 10 { throw ValidationError("--interval-ms must be at least 10, not \(intervalMs)") }
     }
 
@@ -76,7 +77,7 @@ struct DemoCommand: AsyncParsableCommand {
         started.withLock { $0 = true }
         for line in early.withLock({ $0 }) { output.event(line) }
 
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        let deadline = ContinuousClock.now + (try SecondsRange.runLength.option(seconds, "--seconds"))
         var steps = 0
         while ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(intervalMs))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PresenceLab
+import RTDBCore
 
 /// The options the dashboard and `presencetop demo` share.
 ///
@@ -25,7 +26,7 @@ struct PopulationOptions: ParsableArguments {
 
     func validate() throws {
         if !(1...6).contains(devices) { throw ValidationError("--devices must be between 1 and 6, not \(devices)") }
-        if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
+        _ = try SecondsRange.interval.option(heartbeatTimeout, "--heartbeat-timeout")
         _ = try SimulationFlags.conditions(named: link)
         if let url { _ = try SimulationFlags.target(url: url) }
     }
@@ -35,7 +36,7 @@ struct PopulationOptions: ParsableArguments {
         options.seed = seed
         options.conditions = try SimulationFlags.conditions(named: link)
         options.devicesPerUser = devices
-        options.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
+        options.heartbeatTimeout = try SecondsRange.interval.option(heartbeatTimeout, "--heartbeat-timeout")
         if let url { options.server = .remote(try SimulationFlags.target(url: url)) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Presence
 import PresenceLab
+import RTDBCore
 import RTDBRules
 import RTDBServer
 
@@ -93,9 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
-        if !(heartbeatTimeout > 0) { throw ValidationError("--heartbeat-timeout must be a positive number of seconds") }
+        _ = try SecondsRange.interval.option(heartbeatTimeout, "--heartbeat-timeout")
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
-        if !(streamKeepalive > 0) { throw ValidationError("--stream-keepalive must be a positive number of seconds") }
+        _ = try SecondsRange.interval.option(streamKeepalive, "--stream-keepalive")
         if maxOpenNamespaces < 1 { throw ValidationError("--max-open-namespaces must be at least 1") }
         for (name, value) in [
             ("--max-outstanding-requests", maxOutstandingRequests), ("--max-messages-per-second", maxMessagesPerSecond),
@@ -116,8 +117,8 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "presencetop.server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
         var configuration = ServerConfiguration(host: host, port: port, defaultNamespace: namespace)
-        configuration.heartbeatTimeout = .milliseconds(Int64(heartbeatTimeout * 1000))
-        configuration.streamKeepAliveInterval = .milliseconds(Int64(streamKeepalive * 1000))
+        configuration.heartbeatTimeout = try SecondsRange.interval.option(heartbeatTimeout, "--heartbeat-timeout")
+        configuration.streamKeepAliveInterval = try SecondsRange.interval.option(streamKeepalive, "--stream-keepalive")
         configuration.enforcesTokenExpiry = enforceTokenExpiry
         configuration.maxOpenNamespaces = maxOpenNamespaces
         configuration.limits.outstandingRequests = maxOutstandingRequests
@@ -147,10 +148,9 @@ extension ServeCommand {
     static func loadRules(_ path: String) throws -> SecurityRules {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.text(at: path)
         } catch {
-            FileHandle.standardError.write(
-                Data("presencetop: cannot read the rules file \(path): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("presencetop: the rules file \(error)\n".utf8))
             throw ExitCode(2)
         }
         do {

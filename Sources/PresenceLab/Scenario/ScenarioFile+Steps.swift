@@ -1,4 +1,5 @@
 import LinkSim
+import RTDBCore
 import TOMLKit
 
 extension ScenarioFile {
@@ -19,7 +20,7 @@ extension ScenarioFile {
             for (key, value) in table {
                 switch key {
                 case "at":
-                    guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 0, seconds <= 3600 else {
+                    guard let seconds = ScenarioFile.seconds(value, in: SecondsRange(0...3600)) else {
                         throw fail(line(key), "'at' must be a number of seconds from 0 to 3600")
                     }
                     at = seconds
@@ -59,7 +60,7 @@ extension ScenarioFile {
                 return device
             }
             func seconds(_ key: String, _ range: ClosedRange<Double>) throws(ScenarioError) -> Double {
-                guard let value = table[key]?.double ?? table[key]?.int.map(Double.init), range.contains(value) else {
+                guard let value = ScenarioFile.seconds(table[key], in: SecondsRange(range)) else {
                     throw fail(
                         line(key),
                         "'\(key)' must be a number of seconds from \(range.lowerBound) to \(range.upperBound)")
@@ -154,7 +155,7 @@ extension ScenarioFile {
             for (key, value) in table {
                 switch key {
                 case "after", "within":
-                    guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 0, seconds <= 3600 else {
+                    guard let seconds = ScenarioFile.seconds(value, in: SecondsRange(0...3600)) else {
                         throw fail(line(key), "'\(key)' must be a number of seconds from 0 to 3600")
                     }
                     if key == "after" { after = seconds } else { within = seconds }
