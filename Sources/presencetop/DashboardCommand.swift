@@ -6,6 +6,7 @@ import Logging
 import Presence
 import PresenceLab
 import RTDBClient
+import RTDBCore
 import RTDBServer
 
 #if canImport(Glibc)
@@ -78,7 +79,7 @@ struct DashboardCommand: AsyncParsableCommand {
         if !(0...500).contains(simulate) {
             throw ValidationError("--simulate must be between 0 and 500, not \(simulate)")
         }
-        if !(churn >= 0) { throw ValidationError("--churn must be 0 or a positive number of seconds") }
+        _ = try Self.churnRange.option(churn, "--churn")
         if let proxyControl {
             guard population.url != nil else { throw ValidationError("--proxy-control needs --url (the proxy's port)") }
             guard let url = URL(string: proxyControl), url.scheme == "http", url.host != nil, url.port != nil else {
@@ -123,7 +124,7 @@ struct DashboardCommand: AsyncParsableCommand {
         }
         // A scenario file is the population's script: no random churn beside it.
         let player = scenario.map { scenario in Task { _ = await simulation.play(scenario) } }
-        if churn > 0, scenario == nil { simulation.startScenario(every: .milliseconds(Int64(churn * 1000))) }
+        if churn > 0, scenario == nil { simulation.startScenario(every: try Self.churnRange.option(churn, "--churn")) }
         let loop = DashboardLoop(
             source: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
             bindings: bindings, recorder: recorder, logger: logger)
@@ -134,6 +135,9 @@ struct DashboardCommand: AsyncParsableCommand {
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.
         if status != 0 { throw ExitCode(status) }
     }
+
+    /// `--churn`: 0 (a calm population) up to a day between steps.
+    static let churnRange = SecondsRange(0...86_400)
 
     /// Stops with status 2 unless stdin and stdout are a terminal that can move the cursor.
     static func requireTerminal() throws {
@@ -162,27 +166,38 @@ struct DashboardCommand: AsyncParsableCommand {
         "theme": false, "log": false, "max-pending-bytes": false, "proxy-control": false,
     ]
 
+    /// The settings file, read once for the whole run (its options before parsing, its keys when
+    /// the dashboard starts): nil when there is none.
+    static let settings: Result<DashboardConfig?, ConfigError> = Result {
+        () throws(ConfigError) -> DashboardConfig? in
+        try DashboardConfig.load(DashboardConfig.location(), options: configurableOptions)
+    }
+
     /// The arguments the settings file gives (its theme and `[options]`), none without a file.
     ///
     /// - Throws: ``ConfigError`` naming the file, the line and the problem.
-    static func configuredArguments(environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> [String]
-    {
-        let file = DashboardConfig.location(environment: environment)
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
-        let config = try DashboardConfig(toml: text, file: file.path, options: configurableOptions)
-        return (config.theme.map { ["--theme", $0] } ?? []) + config.arguments
+    static func configuredArguments() throws(ConfigError) -> [String] {
+        guard let config = try settings.get() else { return [] }
+        return (config.theme.map { ["--theme=\($0)"] } ?? []) + config.arguments
     }
 
     /// The key bindings with the settings file's `[keys]` moves.
     ///
     /// - Throws: ``ConfigError`` naming the file, the line and the key.
-    static func configuredBindings(environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> [KeyBinding]
-    {
-        let file = DashboardConfig.location(environment: environment)
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return KeyMap.bindings }
-        return try DashboardConfig(toml: text, file: file.path, options: configurableOptions).bindings(file: file.path)
+    static func configuredBindings() throws(ConfigError) -> [KeyBinding] {
+        guard let config = try settings.get() else { return KeyMap.bindings }
+        return try config.bindings(file: DashboardConfig.location().path)
+    }
+
+    /// The settings file's place for a command-line error its `[options]` caused (`--users=many`),
+    /// when the command line itself did not give that option: `config.toml:4: users: …`.
+    static func settingsError(for message: String, commandLine: [String]) -> ConfigError? {
+        guard case .success(let config?) = settings, let option = config.option(namedIn: message),
+            !commandLine.contains(where: { $0 == "--\(option.name)" || $0.hasPrefix("--\(option.name)=") })
+        else { return nil }
+        return ConfigError(
+            file: DashboardConfig.location().path, line: option.line,
+            problem: "[options] \(option.name): \(message)")
     }
 
     private func options() throws -> SimulationOptions {

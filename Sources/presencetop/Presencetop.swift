@@ -34,13 +34,22 @@ struct Presencetop: AsyncParsableCommand {
         // The dashboard's settings file gives defaults; the command line's own options win.
         let opensDashboard = arguments.first.map { $0.hasPrefix("-") || $0 == "dashboard" } ?? true
         if opensDashboard, !arguments.contains(where: { ["--help", "-h", "--version"].contains($0) }) {
+            let rest = arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments
             do {
-                let defaults = try DashboardCommand.configuredArguments()
-                let rest = arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments
-                arguments = ["dashboard"] + defaults + rest
+                arguments = ["dashboard"] + (try DashboardCommand.configuredArguments()) + rest
             } catch {
                 FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
                 Foundation.exit(2)
+            }
+            // A value the settings file gave that the command line refuses is the file's problem:
+            // say so with its line, not as if it had been typed.
+            do {
+                _ = try parseAsRoot(arguments)
+            } catch {
+                if let refused = DashboardCommand.settingsError(for: message(for: error), commandLine: rest) {
+                    FileHandle.standardError.write(Data("presencetop: \(refused)\n".utf8))
+                    Foundation.exit(2)
+                }
             }
         }
         await main(arguments)

@@ -14,10 +14,9 @@ struct ScenarioOption: ParsableArguments {
         guard let path = scenario else { return nil }
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.text(at: path)
         } catch {
-            FileHandle.standardError.write(
-                Data("presencetop: cannot read the scenario file \(path): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("presencetop: the scenario file \(error)\n".utf8))
             throw ExitCode(2)
         }
         do {
@@ -33,6 +32,6 @@ struct ScenarioOption: ParsableArguments {
         options.users = scenario.population.users
         options.devicesPerUser = scenario.population.devices
         options.seed = scenario.population.seed
-        options.heartbeatTimeout = .milliseconds(Int64(scenario.population.heartbeat * 1000))
+        options.heartbeatTimeout = .milliseconds(Int64(scenario.population.heartbeat * 1000))  // 1-300 s, checked
     }
 }

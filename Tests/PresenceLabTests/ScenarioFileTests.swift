@@ -101,6 +101,23 @@ import Testing
             ("[[expect]]\nno_ghosts = true\nuser_online = \"alex\"\nwithin = 3", 1, "one condition, not"),
             ("[population]\nusers = 0", 2, "'users' must be a whole number from 1 to 50"),
             ("name = \"nothing\"", nil, "no [[step]] and no [[expect]]"),
+            // CRLF line ends count lines as LF ones do.
+            ("[[step]]\r\nat = 1\r\ndevice = \"this\"\r\nnetwork = \"sideways\"\r\n", 4, "\"up\", \"offline\" or"),
+            ("name = \"x\"\r\n\r\n[[step]]\r\nat = 1\r\ndevice = \"this\"", 3, "a step needs one action"),
+            // Steps as an array of inline tables: each is named by its own line.
+            (
+                "name = \"x\"\nstep = [\n  {at = 1, device = \"this\", network = \"up\"},\n  {at = 2, device = \"this\", network = \"sideways\"},\n]",
+                4, "\"up\", \"offline\" or"
+            ),
+            ("step = [{at = 1, device = \"this\"}]", 1, "a step needs one action"),
+            // A quoted header is the same table.
+            ("[[\"step\"]]\nat = 1\ndevice = \"this\"\nnetwork = \"sideways\"", 4, "\"up\", \"offline\" or"),
+            ("[ 'population' ]\nusers = 0", 2, "'users' must be a whole number from 1 to 50"),
+            // A key too deep for toml++'s recursion is refused before it sees it.
+            (
+                Array(repeating: "a", count: 50_000).joined(separator: ".") + " = 1", 1,
+                "the most this reader takes is 64"
+            ),
         ] as [(String, Int?, String)])
     func aMistakeIsNamedWithItsLine(_ text: String, _ line: Int?, _ problem: String) {
         #expect {
@@ -118,5 +135,23 @@ import Testing
             "[[step]]\nat = 1\nadd_device = \"alex\"\n[[step]]\nat = 2\ndevice = \"alex/tablet\"\nnetwork = \"offline\""
         )
         #expect(scenario.steps.count == 2)
+    }
+
+    @Test func stepsCannotAddWithoutBound() throws {
+        let steps = (0..<3_000).map { "[[step]]\nat = \(Double($0) / 100)\nadd_device = \"alex\"\n" }.joined()
+        #expect {
+            try Self.read(steps)
+        } throws: { error in
+            "\(error)".contains("3000 add_device steps: a scenario adds at most 50 devices")
+        }
+    }
+
+    /// Each step's line is found in one pass over the file: a long script reads whole.
+    @Test func sixteenThousandStepsRead() throws {
+        let steps = (0..<16_000).map {
+            "[[step]]\nat = \(Double($0) / 10)\ndevice = \"alex/phone\"\nnetwork = \"\($0 % 2 == 0 ? "offline" : "up")\"\n"
+        }.joined()
+        let scenario = try Self.read(steps)
+        #expect(scenario.steps.count == 16_000 && scenario.steps.last?.line == 4 * 15_999 + 1)
     }
 }

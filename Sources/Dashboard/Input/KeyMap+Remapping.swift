@@ -25,15 +25,18 @@ extension KeyMap {
     public static func bindings(remapping moves: [(from: String, to: String)]) throws(KeyRemapError) -> [KeyBinding] {
         var bindings = Self.bindings
         var moved: Set<KeyEvent> = []
-        for (fromName, toName) in moves {
-            guard let from = key(named: fromName) else { throw KeyRemapError(key: fromName, problem: "is not a key") }
-            guard let to = key(named: toName) else { throw KeyRemapError(key: toName, problem: "is not a key") }
-            guard !moved.contains(from) else { throw KeyRemapError(key: fromName, problem: "is moved twice") }
+        for (number, (fromName, toName)) in moves.enumerated() {
+            func refuse(_ key: String, _ problem: String) -> KeyRemapError {
+                KeyRemapError(key: key, problem: problem, index: number)
+            }
+            guard let from = key(named: fromName) else { throw refuse(fromName, "is not a key") }
+            guard let to = key(named: toName) else { throw refuse(toName, "is not a key") }
+            guard !moved.contains(from) else { throw refuse(fromName, "is moved twice") }
             guard let index = bindings.firstIndex(where: { $0.keys.contains(from) }) else {
-                throw KeyRemapError(key: fromName, problem: "is not bound to anything")
+                throw refuse(fromName, "is not bound to anything")
             }
             if let other = bindings.first(where: { $0.keys.contains(to) }), other.keys != bindings[index].keys {
-                throw KeyRemapError(key: toName, problem: "already does '\(other.help)'; move it first")
+                throw refuse(toName, "already does '\(other.help)'; move it first")
             }
             moved.insert(from)
             bindings[index].keys = bindings[index].keys.map { $0 == from ? to : $0 }
@@ -57,6 +60,15 @@ public struct KeyRemapError: Error, Sendable, Equatable, CustomStringConvertible
     public var key: String
     /// What is wrong with it.
     public var problem: String
+    /// Which move it was (from 0), when it came from a list of them.
+    public var index: Int?
+
+    /// Makes an error.
+    public init(key: String, problem: String, index: Int? = nil) {
+        self.key = key
+        self.problem = problem
+        self.index = index
+    }
 
     /// `'N' is not a key`.
     public var description: String { "key '\(key)' \(problem)" }

@@ -20,11 +20,28 @@ import TOMLKit
 public struct DashboardConfig: Sendable, Equatable {
     /// The theme to start with.
     public var theme: String?
-    /// The `[options]` table as command-line arguments (`--users 12`, `--memory`), in the file's
-    /// order; the command line's own come after them and win.
-    public var arguments: [String] = []
+    /// The `[options]` table, in the file's order.
+    public var options: [Option] = []
     /// The `[keys]` table: each key's action moved to another key (`n = "N"`), with its line.
     public var keyMoves: [KeyMove] = []
+
+    /// One entry of `[options]`.
+    public struct Option: Sendable, Equatable {
+        /// The option's name, without dashes.
+        public var name: String
+        /// Its value as text, or nil for a flag that is on.
+        public var value: String?
+        /// Where the file says so.
+        public var line: Int?
+    }
+
+    /// The `[options]` table as command-line arguments (`--users=12`, `--memory`).
+    ///
+    /// In the file's order; the command line's own come after them and win. A value is joined to
+    /// its name, so one that begins with `--` stays a value.
+    public var arguments: [String] {
+        options.map { option in option.value.map { "--\(option.name)=\($0)" } ?? "--\(option.name)" }
+    }
 
     /// One entry of `[keys]`.
     public struct KeyMove: Sendable, Equatable {
@@ -39,6 +56,31 @@ public struct DashboardConfig: Sendable, Equatable {
     /// No settings.
     public init() {}
 
+    /// The settings file at `file`, read once: nil when there is none.
+    ///
+    /// - Throws: ``ConfigError`` naming the file and, where there is one, the line: a folder or a
+    ///   device where the file should be, text that is not UTF-8, TOML that does not parse, an
+    ///   unknown option or a value of the wrong type.
+    public static func load(_ file: URL, options: [String: Bool]) throws(ConfigError) -> DashboardConfig? {
+        let text: String
+        do {
+            text = try TextFile.text(at: file.path, limit: 1 << 20)
+        } catch {
+            if error.isMissing { return nil }
+            throw ConfigError(file: file.path, line: error.line, problem: error.problem)
+        }
+        return try DashboardConfig(toml: text, file: file.path, options: options)
+    }
+
+    /// The line of the `[options]` entry a command-line message is about (`--users` in "--users
+    /// must be between 0 and 500"), if the message names one of this file's options.
+    public func option(namedIn message: String) -> Option? {
+        options.first { option in
+            guard let range = message.range(of: "--\(option.name)") else { return false }
+            return message[range.upperBound...].first.map { !$0.isLetter && $0 != "-" } ?? true
+        }
+    }
+
     /// Where the file is.
     public static func location(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let config =
@@ -52,7 +94,7 @@ public struct DashboardConfig: Sendable, Equatable {
     /// - Parameter options: The dashboard's option names (without dashes) and whether each is a
     ///   flag; any other name in `[options]` is refused by name.
     /// - Throws: ``ConfigError`` with the file, the line and the problem.
-    public init(toml text: String, file: String, options: [String: Bool]) throws(ConfigError) {
+    public init(toml text: String, file: String, options known: [String: Bool]) throws(ConfigError) {
         let table: TOMLTable
         do {
             table = try TOMLText.table(text)
@@ -75,8 +117,8 @@ public struct DashboardConfig: Sendable, Equatable {
                     throw ConfigError(file: file, line: line(of: key), problem: "'options' must be a table")
                 }
                 for (name, option) in entries {
-                    guard let isFlag = options[name] else {
-                        let known = options.keys.sorted().joined(separator: ", ")
+                    guard let isFlag = known[name] else {
+                        let known = known.keys.sorted().joined(separator: ", ")
                         throw ConfigError(
                             file: file, line: line(of: name, in: key),
                             problem: "unknown option '\(name)' (options: \(known))")
@@ -86,13 +128,11 @@ public struct DashboardConfig: Sendable, Equatable {
                             throw ConfigError(
                                 file: file, line: line(of: name, in: key), problem: "'\(name)' must be true or false")
                         }
-                        if on { arguments.append("--\(name)") }
-                    } else if let text = option.string {
-                        arguments += ["--\(name)", text]
-                    } else if let number = option.int {
-                        arguments += ["--\(name)", String(number)]
-                    } else if let number = option.double {
-                        arguments += ["--\(name)", String(number)]
+                        if on { self.options.append(Option(name: name, value: nil, line: line(of: name, in: key))) }
+                    } else if let value = option.string ?? option.int.map({ String($0) })
+                        ?? option.double.map({ "\($0)" })
+                    {
+                        self.options.append(Option(name: name, value: value, line: line(of: name, in: key)))
                     } else {
                         throw ConfigError(
                             file: file, line: line(of: name, in: key), problem: "'\(name)' must be a string or a number"
@@ -162,16 +202,11 @@ extension DashboardConfig {
     ///
     /// - Throws: ``ConfigError`` naming the file, the line and the key.
     public func bindings(file: String) throws(ConfigError) -> [KeyBinding] {
-        var done: [(from: String, to: String)] = []
-        var bindings = KeyMap.bindings
-        for move in keyMoves {
-            done.append((move.from, move.to))
-            do {
-                bindings = try KeyMap.bindings(remapping: done)
-            } catch {
-                throw ConfigError(file: file, line: move.line, problem: error.description)
-            }
+        do {
+            return try KeyMap.bindings(remapping: keyMoves.map { ($0.from, $0.to) })
+        } catch {
+            let line = error.index.flatMap { keyMoves.indices.contains($0) ? keyMoves[$0].line : nil }
+            throw ConfigError(file: file, line: line, problem: error.description)
         }
-        return bindings
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PresenceLab
 
 /// Where themes come from: the built-in default and `NAME.toml` files in a list of folders.
 public struct ThemeCatalog: Sendable {
@@ -57,12 +58,14 @@ public struct ThemeCatalog: Sendable {
             return (.builtIn, ThemeError(file: nameOrPath, problem: "no such theme (themes: \(known))"))
         }
         do {
-            let text = try String(contentsOf: file, encoding: .utf8)
+            let text = try TextFile.text(at: file.path)
             return (try Theme(toml: text, file: file.path), nil)
         } catch let error as ThemeError {
             return (.builtIn, error)
+        } catch let error as TextFile.Failure {
+            return (.builtIn, ThemeError(file: file.path, line: error.line, problem: error.problem))
         } catch {
-            return (.builtIn, ThemeError(file: file.path, problem: "cannot be read: \(error.localizedDescription)"))
+            return (.builtIn, ThemeError(file: file.path, problem: "cannot be read: \(error)"))
         }
     }
 

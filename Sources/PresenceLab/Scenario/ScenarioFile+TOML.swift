@@ -1,12 +1,23 @@
 import LinkSim
+import RTDBCore
 import TOMLKit
 
 extension ScenarioFile {
+    /// A field's seconds (a TOML integer or float), checked by the conversion every option and
+    /// file field shares; nil when it is missing, not a number, or out of `range` (the caller
+    /// names the field and its range).
+    static func seconds(_ value: (any TOMLValueConvertible)?, in range: SecondsRange) -> Double? {
+        guard let number = value?.double ?? value?.int.map(Double.init) else { return nil }
+        return try? range.checked(number, for: "")
+    }
+
     /// The keys that name a step's action, one to a step.
     static let actionKeys = [
         "network", "latency_ms", "jitter_ms", "bytes_per_second", "write", "transaction", "crash", "restart",
         "sign_in", "add_device", "clock_jump", "credential", "server_restart",
     ]
+    /// The most devices `add_device` steps may add in one scenario.
+    static let maxAddedDevices = 50
     /// The keys that name an expectation's condition, one to an expectation.
     static let conditionKeys = ["user_offline", "user_online", "queue_empty", "one_entry_per_live_device", "no_ghosts"]
 
@@ -53,6 +64,13 @@ extension ScenarioFile {
             }
         }
         let reader = StepReader(population: population, places: places, fail: fail)
+        let added = stepTables.filter { $0["add_device"] != nil }.count
+        guard added <= Self.maxAddedDevices else {
+            throw fail(
+                nil,
+                "\(added) add_device steps: a scenario adds at most \(Self.maxAddedDevices) devices (as [population] has at most 50 a user)"
+            )
+        }
         var steps: [Step] = []
         for (index, step) in stepTables.enumerated() { steps.append(try reader.step(step, index: index)) }
         steps.sort { $0.at < $1.at }
@@ -120,7 +138,7 @@ extension ScenarioFile {
                 guard let seed = value.int, seed >= 0 else { throw fail(line, "'seed' must be a whole number ≥ 0") }
                 population.seed = UInt64(seed)
             case "heartbeat":
-                guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 300 else {
+                guard let seconds = Self.seconds(value, in: SecondsRange(1...300)) else {
                     throw fail(line, "'heartbeat' must be a number of seconds from 1 to 300")
                 }
                 population.heartbeat = seconds

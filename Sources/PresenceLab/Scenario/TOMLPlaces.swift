@@ -1,11 +1,12 @@
 /// Where things are in a TOML file, for messages: a table's header line, and a key's line.
 ///
 /// TOMLKit's values carry no places (its parser gives them only for syntax errors). Themes, the
-/// settings file and scenario files all name their lines with it.
+/// settings file and scenario files all name their lines with it. Built in one pass
+/// (``TOMLScan``); each look-up is a dictionary's.
 public struct TOMLPlaces: Sendable {
     /// A table: `[name]`, or the `index`th `[[name]]` (from 0); nil names the top level.
     public struct Table: Hashable, Sendable {
-        /// The table's name as its header writes it.
+        /// The table's name as its header writes it, without quotes.
         public var name: String
         /// Which of the `[[name]]` tables it is.
         public var index: Int
@@ -17,29 +18,24 @@ public struct TOMLPlaces: Sendable {
         }
     }
 
-    /// Each line's text (from its first non-blank) and the table it is in (nil: the top level).
-    private let lines: [(text: Substring, table: Table?)]
     private let headers: [Table: Int]
+    /// Per table (nil: the top level), each key's first line.
+    private let keys: [Table?: [String: Int]]
 
     /// Reads where the tables and keys of `text` are.
     public init(_ text: String) {
-        var lines: [(text: Substring, table: Table?)] = []
+        self.init(TOMLScan(text))
+    }
+
+    init(_ scan: TOMLScan) {
         var headers: [Table: Int] = [:]
-        var table: Table?
-        var counts: [String: Int] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.drop { $0 == " " || $0 == "\t" }
-            if line.hasPrefix("[") {
-                let name = line.drop { $0 == "[" }.prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces)
-                let number = counts[name, default: 0]
-                counts[name] = number + 1
-                table = Table(name, index: number)
-                if let table { headers[table] = index + 1 }
-            }
-            lines.append((line, table))
+        for (table, line) in scan.headers where headers[table] == nil { headers[table] = line }
+        var keys: [Table?: [String: Int]] = [:]
+        for key in scan.keys where keys[key.table]?[key.name] == nil {
+            keys[key.table, default: [:]][key.name] = key.line
         }
-        self.lines = lines
         self.headers = headers
+        self.keys = keys
     }
 
     /// The line of a table's header.
@@ -48,10 +44,6 @@ public struct TOMLPlaces: Sendable {
     /// The first line of `table` (nil: the top level) that sets `key` (bare or quoted), else the
     /// table's header.
     public func line(of key: String, in table: Table? = nil) -> Int? {
-        for (index, line) in lines.enumerated() where line.table == table && !line.text.hasPrefix("[") {
-            let name = line.text.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
-            if name == key || name == "\"\(key)\"" || name == "'\(key)'" { return index + 1 }
-        }
-        return table.flatMap(header)
+        keys[table]?[key] ?? table.flatMap(header)
     }
 }
