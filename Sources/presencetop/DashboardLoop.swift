@@ -37,6 +37,8 @@ final class DashboardLoop: Sendable {
     private let recorder: SessionRecorder?
     /// The signal that asked it to stop, or 0.
     private let quitSignal = Atomic<Int32>(0)
+    /// Whether it stopped because the source failed.
+    private let sourceFailed = Atomic<Bool>(false)
 
     init(
         source: any DashboardSource, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
@@ -55,14 +57,16 @@ final class DashboardLoop: Sendable {
     /// Runs until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, and gives the terminal back.
     ///
     /// - Returns: The exit status, as a shell reports it: 0 for `q`, 130 for Ctrl-C or SIGINT,
-    ///   128 + the signal's number for the others.
+    ///   128 + the signal's number for the others, 2 when the source failed (its `failure` says
+    ///   why).
     func run() async -> Int32 {
         let signals = watchSignals()
         let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
             let thread = Thread { [self] in
                 let interrupted = loop()
                 let signal = quitSignal.load(ordering: .relaxed)
-                done.resume(returning: signal != 0 ? 128 + signal : (interrupted ? 128 + SIGINT : 0))
+                let status = signal != 0 ? 128 + signal : (interrupted ? 128 + SIGINT : 0)
+                done.resume(returning: sourceFailed.load(ordering: .relaxed) ? 2 : status)
             }
             thread.name = "presencetop.dashboard"
             thread.start()
@@ -130,6 +134,10 @@ final class DashboardLoop: Sendable {
                 break
             }
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
+                if source.failure != nil {
+                    sourceFailed.store(true, ordering: .relaxed)
+                    break
+                }
                 let snapshot = source.snapshot()
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
                 state.replay = source.status

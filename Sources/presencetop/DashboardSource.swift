@@ -21,6 +21,9 @@ protocol DashboardSource: Sendable {
     /// A replay's events up to its cursor, as of the last snapshot (nil: a live session, whose
     /// events arrive as they happen).
     var replayedEvents: [SimulationEvent]? { get }
+    /// Why the source cannot go on (a recording that turned out unreadable), once that is known:
+    /// the loop then ends with status 2.
+    var failure: String? { get }
 }
 
 extension Simulation: DashboardSource {
@@ -48,4 +51,6 @@ extension Simulation: DashboardSource {
     var status: ReplayStatus? { nil }
 
     var replayedEvents: [SimulationEvent]? { nil }
+
+    var failure: String? { nil }
 }

@@ -33,34 +33,39 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "A theme's name (see themes/) or a theme file's path.")
     var theme = "default"
 
+    /// The largest recording read: 1 GiB (about five million lines).
+    static let largestRecording = 1 << 30
+
     func validate() throws {
         if !ReplaySource.speeds.contains(speed) {
             throw ValidationError("--speed must be from 0.25 to 64, not \(speed)")
         }
-        if !(at >= 0) { throw ValidationError("--at must be 0 or a positive number of seconds") }
+        _ = try SecondsRange.offset.option(at, "--at")
     }
 
     func run() async throws {
-        let timeline: RecordingTimeline
+        let bytes: [UInt8]
         do {
-            timeline = try RecordingTimeline(text: try String(contentsOfFile: file, encoding: .utf8), file: file)
-        } catch let error as RecordingTimeline.Failure {
-            FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
-            throw ExitCode(2)
+            bytes = try TextFile.bytes(at: file, limit: Self.largestRecording)
         } catch {
-            FileHandle.standardError.write(
-                Data("presencetop: cannot read the recording \(file): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("presencetop: the recording \(error)\n".utf8))
             throw ExitCode(2)
         }
         try DashboardCommand.requireTerminal()
         var logger = Logger(label: "presencetop.replay")
         logger.logLevel = .critical
+        let wake = try WakePipe()
+        // Read while the dashboard runs: its keys act at once, however long the file.
         let source = ReplaySource(
-            timeline: timeline, at: timeline.start + .milliseconds(Int64(at * 1000)), speed: speed, playing: !paused)
+            file: file, bytes: bytes, offset: try SecondsRange.offset.option(at, "--at"), speed: speed,
+            playing: !paused, changed: { wake.signal() })
         let loop = DashboardLoop(
-            source: source, inbox: ActionInbox(), wake: try WakePipe(), themeName: theme, catalog: .standard(),
-            logger: logger)
+            source: source, inbox: ActionInbox(), wake: wake, themeName: theme, catalog: .standard(), logger: logger)
         let status = await loop.run()
+        source.abandon()
+        if let failure = source.failure {
+            FileHandle.standardError.write(Data("presencetop: \(failure)\n".utf8))
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -7,14 +7,36 @@ import Synchronization
 /// A recording played back with a time cursor: the panes show the state at the cursor, which
 /// moves at the chosen speed while playing.
 ///
+/// The recording is read on a thread of its own while the dashboard already runs, so keys act
+/// at once however long the file is (`q` quits in the middle of a million lines); until it is
+/// read the panes say how far the reading has come.
+///
 /// Its keys (taken before the dashboard's): Space plays or pauses, ←/→ step to the previous or
 /// next change, `[`/`]` move 10 s, Home/End go to the start or the end, `-`/`+` halve or double
 /// the speed.
 final class ReplaySource: DashboardSource {
-    let timeline: RecordingTimeline
     private let clock: @Sendable () -> ContinuousClock.Instant
-    private let state: Mutex<Cursor>
+    private let state: Mutex<State>
     private let events = Mutex<[SimulationEvent]>([])
+    private let file: String
+    /// Set when the dashboard is done: a reading still going stops.
+    private let abandoned = Atomic<Bool>(false)
+
+    private struct State {
+        var load: Load
+        /// The cursor, once the recording is read.
+        var cursor: Cursor?
+        /// Where to start, as asked.
+        var offset: Duration
+        var speed: Double
+        var playing: Bool
+    }
+
+    private enum Load {
+        case reading(done: Int, of: Int)
+        case ready(RecordingTimeline)
+        case failed(String)
+    }
 
     private struct Cursor {
         var time: UnixTime
@@ -27,26 +49,91 @@ final class ReplaySource: DashboardSource {
     /// The speeds a replay may run at.
     static let speeds: ClosedRange<Double> = 0.25...64
 
-    init(
+    /// A replay of a recording already read.
+    convenience init(
         timeline: RecordingTimeline, at start: UnixTime? = nil, speed: Double = 1, playing: Bool = true,
         clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
-        self.timeline = timeline
-        self.clock = clock
-        let time = min(max(start ?? timeline.start, timeline.start), timeline.end)
-        state = Mutex(Cursor(time: time, playing: playing, speed: speed, movedAt: clock()))
+        self.init(
+            file: "recording", offset: start.map { $0 - timeline.start } ?? .zero, speed: speed, playing: playing,
+            clock: clock)
+        state.withLock { Self.ready(timeline, &$0, now: clock()) }
     }
 
-    /// The cursor, moved on by the time played since it was last read.
-    var time: UnixTime {
+    /// A replay of `bytes` (the file at `file`), read on a thread of its own; `changed` is called
+    /// when the reading has made progress or is done.
+    convenience init(
+        file: String, bytes: [UInt8], offset: Duration, speed: Double, playing: Bool,
+        changed: @escaping @Sendable () -> Void
+    ) {
+        self.init(file: file, offset: offset, speed: speed, playing: playing, clock: { ContinuousClock.now })
+        let total = bytes.count
+        state.withLock { $0.load = .reading(done: 0, of: total) }
+        let thread = Thread { [self] in
+            let load: Load
+            do {
+                let timeline = try RecordingTimeline(bytes: bytes, file: file) { done in
+                    state.withLock { $0.load = .reading(done: done, of: total) }
+                    changed()
+                    return !abandoned.load(ordering: .relaxed)
+                }
+                load = .ready(timeline)
+            } catch {
+                load = .failed("\(error)")
+            }
+            let now = clock()
+            state.withLock { state in
+                if case .ready(let timeline) = load {
+                    Self.ready(timeline, &state, now: now)
+                } else {
+                    state.load = load
+                }
+            }
+            changed()
+        }
+        thread.name = "presencetop.replay-reader"
+        thread.start()
+    }
+
+    private init(
+        file: String, offset: Duration, speed: Double, playing: Bool,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
+        self.file = file
+        self.clock = clock
+        state = Mutex(State(load: .reading(done: 0, of: 0), offset: offset, speed: speed, playing: playing))
+    }
+
+    deinit { abandoned.store(true, ordering: .relaxed) }
+
+    /// Stops a reading that is still going (the dashboard has quit).
+    func abandon() { abandoned.store(true, ordering: .relaxed) }
+
+    private static func ready(_ timeline: RecordingTimeline, _ state: inout State, now: ContinuousClock.Instant) {
+        state.load = .ready(timeline)
+        let time = min(max(timeline.start + state.offset, timeline.start), timeline.end)
+        state.cursor = Cursor(time: time, playing: state.playing, speed: state.speed, movedAt: now)
+    }
+
+    /// Why the recording could not be read, once that is known.
+    var failure: String? {
+        state.withLock { if case .failed(let message) = $0.load { message } else { nil } }
+    }
+
+    /// The recording and its cursor moved on by the time played since it was last read; nil
+    /// while it is being read.
+    private func current() -> (RecordingTimeline, Cursor)? {
         let now = clock()
-        return state.withLock { cursor in
-            advance(&cursor, to: now)
-            return cursor.time
+        return state.withLock { state in
+            guard case .ready(let timeline) = state.load, var cursor = state.cursor else { return nil }
+            Self.advance(&cursor, timeline, to: now)
+            state.cursor = cursor
+            return (timeline, cursor)
         }
     }
 
-    private func advance(_ cursor: inout Cursor, to now: ContinuousClock.Instant) {
+    private static func advance(_ cursor: inout Cursor, _ timeline: RecordingTimeline, to now: ContinuousClock.Instant)
+    {
         defer { cursor.movedAt = now }
         guard cursor.playing else { return }
         let played = (now - cursor.movedAt) * cursor.speed
@@ -55,26 +142,39 @@ final class ReplaySource: DashboardSource {
     }
 
     func snapshot() -> SimulationSnapshot {
-        let (snapshot, events) = timeline.state(at: time, events: DashboardState.eventCapacity)
+        guard let (timeline, cursor) = current() else {
+            return SimulationSnapshot(takenAt: .epoch, server: "reading \(file)… \(progress)")
+        }
+        let (snapshot, events) = timeline.state(at: cursor.time, events: DashboardState.eventCapacity)
         self.events.withLock { $0 = events }
         return snapshot
+    }
+
+    /// How far the reading has come: `43 % of 120 MiB`.
+    private var progress: String {
+        state.withLock { state in
+            guard case .reading(let done, let total) = state.load, total > 0 else { return "" }
+            return "\(done * 100 / total) % of \(max(1, total >> 20)) MiB"
+        }
     }
 
     var replayedEvents: [SimulationEvent]? { events.withLock { $0 } }
 
     func take(_ key: KeyEvent) -> Bool {
         let now = clock()
-        return state.withLock { cursor in
-            advance(&cursor, to: now)
+        return state.withLock { state in
+            guard case .ready(let timeline) = state.load, var cursor = state.cursor else { return false }
+            Self.advance(&cursor, timeline, to: now)
+            defer { state.cursor = cursor }
             switch key {
             case .character(" "):
                 if !cursor.playing, cursor.time >= timeline.end { cursor.time = timeline.start }
                 cursor.playing.toggle()
             case .right:
-                cursor.time = timeline.changeTimes.first { $0 > cursor.time } ?? timeline.end
+                cursor.time = timeline.nextChange(after: cursor.time) ?? timeline.end
                 cursor.playing = false
             case .left:
-                cursor.time = timeline.changeTimes.last { $0 < cursor.time } ?? timeline.start
+                cursor.time = timeline.previousChange(before: cursor.time) ?? timeline.start
                 cursor.playing = false
             case .character("]"): cursor.time = min(timeline.end, cursor.time + .seconds(10))
             case .character("["): cursor.time = max(timeline.start, cursor.time - .seconds(10))
@@ -91,10 +191,8 @@ final class ReplaySource: DashboardSource {
     }
 
     var status: ReplayStatus? {
-        let now = clock()
-        let cursor = state.withLock { cursor in
-            advance(&cursor, to: now)
-            return cursor
+        guard let (timeline, cursor) = current() else {
+            return ReplayStatus(cursor: "REPLAY reading \(file)… \(progress)", keys: [])
         }
         let time = Format.timeOfDay(cursor.time, zone: TimeZone(identifier: "UTC") ?? .current, milliseconds: true)
         let speed = cursor.speed == cursor.speed.rounded() ? "\(Int(cursor.speed))" : "\(cursor.speed)"

@@ -122,4 +122,29 @@ import Testing
         (ok, screen) = try await tmux.quit()
         #expect(ok, "q exits 0:\n\(screen)")
     }
+
+    /// A million lines take a while to read; the dashboard is up at once, says how far the
+    /// reading has come, and `q` quits in the middle of it.
+    @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func keysActWhileAMillionLinesAreRead() async throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("long.jsonl")
+        var text = Self.recording.split(separator: "\n").prefix(1).joined() + "\n"
+        text.reserveCapacity(120_000_000)
+        for index in 0..<1_000_000 {
+            text +=
+                #"{"type":"presence","t":"# + String(1_764_000_000_000 + index) + #","user":"u"#
+                + String(index % 97) + #"","state":{"lastOnline":"# + String(index) + #","connections":[]}}"# + "\n"
+        }
+        try text.write(to: file, atomically: false, encoding: .utf8)
+        let (command, home) = try DashboardTmuxTests.command("replay \(file.path)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 120, height: 36)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor { $0.contains("REPLAY reading") && $0.contains("% of") }
+        #expect(ok, "the reading shows its progress:\n\(screen)")
+        (ok, screen) = try await tmux.quit()
+        #expect(ok, "q exits 0 while the file is read:\n\(screen)")
+    }
 }

@@ -13,8 +13,16 @@ public struct RecordingTimeline: Sendable {
     /// One line: when, and what it set.
     enum Change: Sendable {
         case presence(user: String, UserPresence?)
-        case connection(phase: ConnectionPhase, link: DeviceLink.Mode, entry: String?, offset: Duration)
+        case connection(Connection)
         case queue(pending: [QueuedWrite], deadLetters: [QueuedWrite])
+    }
+
+    /// This device's connection as a line set it.
+    struct Connection: Sendable {
+        var phase: ConnectionPhase
+        var link: DeviceLink.Mode
+        var entry: String?
+        var offset: Duration
     }
 
     /// The server the recording was made against.
@@ -25,87 +33,104 @@ public struct RecordingTimeline: Sendable {
     public let device: String?
     /// The changes, in time order.
     let changes: [(at: UnixTime, change: Change)]
+    /// The state after some of the changes, so that the state at a moment is rebuilt from the
+    /// nearest one before it, not from the start (a recording can have millions of lines).
+    let checkpoints: [(index: Int, state: Replayed)]
+    /// What happened, as the dashboard's events, each with the number of changes it needed.
+    let events: [(changes: Int, event: SimulationEvent)]
     /// The first and last times.
     public let start: UnixTime
     /// The last time.
     public let end: UnixTime
 
-    /// The times at which something changed, in order (for stepping from one to the next).
+    /// The latest time a recording may name: the last millisecond of the year 9999.
+    public static let latest = UnixTime(millisecondsSince1970: 253_402_300_799_999)
+
+    /// The times at which something changed, in order.
     public var changeTimes: [UnixTime] { changes.map(\.at) }
 
     /// Reads the JSON lines of a recording.
     public init(text: String, file: String) throws(Failure) {
-        var server = ""
-        var user: String?
-        var device: String?
-        var changes: [(at: UnixTime, change: Change)] = []
-        var started = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { continue }
-            func fail(_ problem: String) -> Failure { Failure(description: "\(file):\(index + 1): \(problem)") }
-            let json: JSONValue
-            do {
-                json = try JSONParser.parse(line)
-            } catch {
-                throw fail("not JSON: \(error)")
+        try self.init(bytes: Array(text.utf8), file: file)
+    }
+
+    /// Reads the JSON lines of a recording's bytes.
+    ///
+    /// A last line with no line break after it is a line cut short (the disk filled while it was
+    /// written): it is left out if it does not read, and the recording plays up to the line
+    /// before. CRLF line ends are read as LF ones.
+    ///
+    /// - Parameter progress: Told the bytes read now and then; returning false stops the reading
+    ///   (the reader has gone), which then throws.
+    /// - Throws: ``Failure`` naming the file, the line and the problem.
+    public init(bytes: [UInt8], file: String, progress: (Int) -> Bool = { _ in true }) throws(Failure) {
+        var reader = LineReader(file: file)
+        var lineStart = 0
+        var number = 0
+        while lineStart < bytes.count {
+            let newline = bytes[lineStart...].firstIndex(of: 0x0A)
+            let end = newline ?? bytes.count
+            number += 1
+            if number % 4096 == 0, !progress(lineStart) {
+                throw Failure(description: "\(file): reading stopped at line \(number)")
             }
-            guard let type = json["type"]?.stringValue, let t = json["t"]?.intValue else {
-                throw fail("a line needs \"type\" and \"t\" (the server's time in ms)")
-            }
-            let at = UnixTime(millisecondsSince1970: t)
-            switch type {
-            case "start":
-                guard json["version"]?.intValue == Int64(SessionRecorder.version) else {
-                    throw fail("version \(json["version"]?.jsonString ?? "?") is not one this build reads (1)")
-                }
-                started = true
-                server = json["server"]?.stringValue ?? ""
-                user = json["user"]?.stringValue
-                device = json["device"]?.stringValue
-                continue
-            case _ where !started:
-                throw fail("the first line must be the \"start\" line")
-            case "presence":
-                guard let name = json["user"]?.stringValue, let state = json["state"] else {
-                    throw fail("a presence line needs \"user\" and \"state\"")
-                }
-                changes.append((at, .presence(user: name, state == .null ? nil : Self.presence(name, state))))
-            case "connection":
-                guard let state = json["state"], let phase = state["phase"]?.stringValue,
-                    let link = state["link"]?.stringValue.flatMap(DeviceLink.Mode.init(rawValue:))
-                else { throw fail("a connection line needs \"state\" with \"phase\" and \"link\"") }
-                let connection: ConnectionPhase
-                switch phase {
-                case "connected": connection = .connected(sessionID: "recorded")
-                case "connecting": connection = .connecting(attempt: 1)
-                case "waiting": connection = .waitingToRetry(attempt: 1, retryAt: nil, reason: "as recorded")
-                case "offline": connection = .offline
-                default: throw fail("unknown phase '\(phase)'")
-                }
-                let offset = Duration.milliseconds(state["serverTimeOffsetMs"]?.intValue ?? 0)
-                changes.append(
-                    (at, .connection(phase: connection, link: link, entry: state["entry"]?.stringValue, offset: offset))
-                )
-            case "queue":
-                guard let state = json["state"], let pending = state["pending"]?.arrayValue,
-                    let dead = state["deadLetters"]?.arrayValue
-                else { throw fail("a queue line needs \"state\" with \"pending\" and \"deadLetters\"") }
-                changes.append(
-                    (at, .queue(pending: pending.compactMap(Self.write), deadLetters: dead.compactMap(Self.write))))
-            default:
-                // Lines of kinds a later version adds are skipped, as a reader of a log should.
-                continue
+            // A last line with no line break may be one the writer did not finish.
+            try reader.read(bytes[lineStart..<end], line: number, cutShort: newline == nil)
+            lineStart = end + 1
+        }
+        guard reader.started else { throw Failure(description: "\(file): empty: no \"start\" line") }
+        // In time order; lines of one time keep the file's order.
+        let changes = reader.changes.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+            .map(\.element)
+        var state = Replayed()
+        var checkpoints = [(index: 0, state: state)]
+        var events: [(changes: Int, event: SimulationEvent)] = []
+        var sinceCheckpoint = 0
+        for (index, (at, change)) in changes.enumerated() {
+            state.apply(change, at: at) { events.append((index + 1, $0)) }
+            sinceCheckpoint += 1
+            // One full state per so many changes: the checkpoints together hold no more entries
+            // than the changes do.
+            if sinceCheckpoint >= max(1024, state.users.count) {
+                checkpoints.append((index + 1, state))
+                sinceCheckpoint = 0
             }
         }
-        guard started else { throw Failure(description: "\(file): empty: no \"start\" line") }
-        changes.sort { $0.at < $1.at }
-        self.server = server
-        self.user = user
-        self.device = device
+        server = reader.server
+        user = reader.user
+        device = reader.device
         self.changes = changes
+        self.checkpoints = checkpoints
+        self.events = events
         start = changes.first?.at ?? .epoch
         end = changes.last?.at ?? start
+    }
+
+    /// The time of the first change after `time`, if any.
+    public func nextChange(after time: UnixTime) -> UnixTime? {
+        let index = changesUpTo(time)
+        return index < changes.count ? changes[index].at : nil
+    }
+
+    /// The time of the last change before `time`, if any.
+    public func previousChange(before time: UnixTime) -> UnixTime? {
+        let index = Self.partition(changes.count) { changes[$0].at < time }
+        return index > 0 ? changes[index - 1].at : nil
+    }
+
+    /// How many changes are at or before `time`.
+    private func changesUpTo(_ time: UnixTime) -> Int {
+        Self.partition(changes.count) { changes[$0].at <= time }
+    }
+
+    /// The first index in `0..<count` for which `isBefore` is false (it is true, then false).
+    static func partition(_ count: Int, _ isBefore: (Int) -> Bool) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(middle) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Everything the panes show, as it stood at `time`: each user's and this device's last
@@ -117,33 +142,15 @@ public struct RecordingTimeline: Sendable {
     public func state(at time: UnixTime, events limit: Int = 500) -> (
         snapshot: SimulationSnapshot, events: [SimulationEvent]
     ) {
-        var users: [CodeUnitString: UserPresence] = [:]
-        var connection: (phase: ConnectionPhase, link: DeviceLink.Mode, entry: String?, offset: Duration)?
-        var queue: (pending: [QueuedWrite], dead: [QueuedWrite]) = ([], [])
-        var events: [SimulationEvent] = []
-        for (at, change) in changes {
-            if at > time { break }
-            switch change {
-            case .presence(let user, let presence):
-                let key = CodeUnitString(user)
-                let old = users[key]
-                users[key] = presence
-                for change in PresenceChange.between([old].compactMap { $0 }, [presence].compactMap { $0 }) {
-                    events.append(SimulationEvent(at: at, .presence(change)))
-                }
-            case .connection(let phase, let link, let entry, let offset):
-                if connection.map({ !Self.samePhase($0.phase, phase) }) ?? true {
-                    events.append(SimulationEvent(at: at, .connection(phase)))
-                }
-                connection = (phase, link, entry, offset)
-            case .queue(let pending, let dead):
-                if pending.count != queue.pending.count {
-                    events.append(SimulationEvent(at: at, .queue(depth: pending.count)))
-                }
-                queue = (pending, dead)
-            }
-            if events.count > 2 * limit { events.removeFirst(events.count - limit) }
-        }
+        let count = changesUpTo(time)
+        let checkpoint = checkpoints[Self.partition(checkpoints.count) { checkpoints[$0].index <= count } - 1]
+        var state = checkpoint.state
+        for index in checkpoint.index..<count { state.apply(changes[index].change, at: changes[index].at) { _ in } }
+        let eventCount = Self.partition(events.count) { events[$0].changes <= count }
+        let shown = events[max(0, eventCount - limit)..<eventCount].map(\.event)
+        let connection = state.connection
+        let users = state.users
+        let queue = state.queue
         // The recorded time is the server's; this device's clock read it less its offset.
         let offset = connection?.offset ?? .zero
         let takenAt = time - offset
@@ -163,44 +170,6 @@ public struct RecordingTimeline: Sendable {
             users: users.values.sorted { UTF16Order.compare($0.id, $1.id) < 0 },
             ownEntryKeys: Set([connection?.entry].compactMap { $0 }))
         snapshot.presenceFeed = live
-        return (snapshot, Array(events.suffix(limit)))
-    }
-
-    private static func samePhase(_ a: ConnectionPhase, _ b: ConnectionPhase) -> Bool {
-        switch (a, b) {
-        case (.offline, .offline), (.connecting, .connecting), (.connected, .connected),
-            (.waitingToRetry, .waitingToRetry):
-            true
-        default: false
-        }
-    }
-
-    private static func presence(_ user: String, _ state: JSONValue) -> UserPresence {
-        let connections = (state["connections"]?.arrayValue ?? []).compactMap {
-            connection -> UserPresence.Connection? in
-            guard let id = connection["id"]?.stringValue else { return nil }
-            return UserPresence.Connection(
-                id: id, device: connection["device"]?.stringValue,
-                connectedAt: connection["connectedAt"]?.intValue.map(UnixTime.init(millisecondsSince1970:)))
-        }
-        return UserPresence(
-            id: user, connections: connections,
-            lastOnline: state["lastOnline"]?.intValue.map(UnixTime.init(millisecondsSince1970:)))
-    }
-
-    private static func write(_ json: JSONValue) -> QueuedWrite? {
-        guard let id = json["id"]?.intValue, let path = json["path"]?.stringValue else { return nil }
-        let state: QueuedWrite.State
-        switch json["state"]?.stringValue {
-        case "in flight": state = .inFlight
-        case "paused": state = .paused(reason: "as recorded")
-        case "refused": state = .refused(status: "refused", reason: "as recorded")
-        default: state = .queued
-        }
-        return QueuedWrite(
-            id: Int(id), operation: json["operation"]?.stringValue ?? "set", path: path,
-            bytes: Int(json["bytes"]?.intValue ?? 0),
-            enqueuedAt: UnixTime(millisecondsSince1970: json["enqueuedAt"]?.intValue ?? 0),
-            attempts: Int(json["attempts"]?.intValue ?? 0), state: state)
+        return (snapshot, shown)
     }
 }
