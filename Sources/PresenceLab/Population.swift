@@ -24,6 +24,12 @@ public final class Population: Sendable {
     private let logger: Logger
     private let state = Mutex<[SimulatedDevice]>([])
 
+    /// Why a device could not be added.
+    public struct DeviceError: Error, CustomStringConvertible {
+        /// What stood in the way.
+        public var description: String
+    }
+
     /// The name of user `index`.
     public static func userName(_ index: Int) -> String {
         index < userNames.count ? userNames[index] : "user\(index + 1)"
@@ -115,6 +121,7 @@ public final class Population: Sendable {
     }
 
     private func makeDevice(user: String, name: String, number: Int) async throws -> SimulatedDevice {
+        if let refusal = DescriptorHeadroom.refusal() { throw DeviceError(description: refusal) }
         let link = try LinkProxy(
             upstreamHost: host, upstreamPort: port, conditions: conditions, seed: seed &+ UInt64(number),
             logger: logger)
