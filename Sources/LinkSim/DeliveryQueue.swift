@@ -47,6 +47,14 @@ struct DeliveryQueue<Item> {
         return dueAt
     }
 
+    /// Takes the first item if it has arrived by `now`.
+    mutating func takeFirstDue(now: UInt64) -> Entry? {
+        guard let first = entries.first, first.dueAt <= now else { return nil }
+        entries.removeFirst()
+        heldBytes -= first.size
+        return first
+    }
+
     /// Takes the items that have arrived by `now`, in order.
     mutating func takeDue(now: UInt64) -> [Entry] {
         var due: [Entry] = []

@@ -6,6 +6,12 @@ import RTDBCore
 /// them, delayed or held as the link's mode and conditions say.
 ///
 /// Lives on one event loop (both sockets use it); the link reaches it through `NIOLoopBound`.
+///
+/// Back-pressure runs end to end: bytes are handed to a socket only while it is writable (its
+/// unsent bytes are under NIO's write-buffer water mark), so a side that does not read leaves
+/// what is meant for it in the queue; past ``highWater`` queued bytes the other side is no longer
+/// read, and TCP slows its sender. What is held counts the queue and the bytes handed to a socket
+/// and not yet sent.
 final class LinkPipe {
     /// Which end of the connection.
     enum Side { case client, server }
@@ -18,6 +24,10 @@ final class LinkPipe {
 
     /// Past this many bytes on their way one way, the sender is no longer read (TCP's window).
     static let highWater = 1 << 20
+    /// The bytes handed to each side's socket and not yet sent.
+    private var unsent: [Side: Int] = [.client: 0, .server: 0]
+    /// The side whose sender closed: the connection ends once what was sent to it is sent.
+    private var closingToward: Side?
 
     let id: Int
     let eventLoop: any EventLoop
@@ -52,7 +62,8 @@ final class LinkPipe {
 
     func opened(_ side: Side, channel: any Channel) {
         switch side {
-        case .client: if finished { channel.close(promise: nil) }
+        case .client:
+            if finished { channel.close(promise: nil) }
         case .server:
             connecting = false
             // The client may have gone while the server was being reached.
@@ -77,6 +88,11 @@ final class LinkPipe {
             return finish()
         }
         enqueue(.close, size: 0, from: side)
+    }
+
+    /// A side's socket can take bytes again: what waited for it goes on.
+    func becameWritable(_ side: Side) {
+        drain(toward: side)
     }
 
     /// The server could not be reached.
@@ -124,9 +140,10 @@ final class LinkPipe {
         finished = true
         cancelTimers()
         link.record { stats in
-            stats.bytesHeld -= upstream.heldBytes + downstream.heldBytes
+            stats.bytesHeld -= upstream.heldBytes + downstream.heldBytes + unsent.values.reduce(0, +)
             stats.openConnections -= 1
         }
+        unsent = [.client: 0, .server: 0]
         upstream.removeAll()
         downstream.removeAll()
         client?.close(promise: nil)
@@ -156,27 +173,40 @@ final class LinkPipe {
         guard let channel = target == .server ? server : client else { return }
         timers.removeValue(forKey: target)?.cancel()
         let now = NIODeadline.now().uptimeNanoseconds
-        let due = target == .server ? upstream.takeDue(now: now) : downstream.takeDue(now: now)
-        var delivered = 0
+        var written = 0
         var closes = false
-        for entry in due {
-            switch entry.item {
-            case .bytes(let buffer):
-                channel.write(buffer, promise: nil)
-                delivered += entry.size
-            case .close: closes = true
+        // Only while the socket takes more: a reader that does not read holds the rest here.
+        while channel.isWritable,
+            let entry = target == .server ? upstream.takeFirstDue(now: now) : downstream.takeFirstDue(now: now)
+        {
+            guard case .bytes(let buffer) = entry.item else {
+                closes = true
+                break
             }
+            written += entry.size
+            unsent[target, default: 0] += entry.size
+            let size = entry.size
+            let sent = eventLoop.makePromise(of: Void.self)
+            sent.futureResult.hop(to: eventLoop).assumeIsolated().whenComplete { [self] _ in
+                guard !finished else { return }
+                unsent[target, default: 0] -= size
+                link.record { stats in
+                    stats.bytesHeld -= size
+                    if target == .server { stats.bytesUp += size } else { stats.bytesDown += size }
+                }
+                if closingToward == target, unsent[target] == 0 { finish() }
+            }
+            channel.write(buffer, promise: sent)
         }
-        if delivered > 0 { channel.flush() }
-        link.record { stats in
-            stats.bytesHeld -= delivered
-            if target == .server { stats.bytesUp += delivered } else { stats.bytesDown += delivered }
-        }
+        if written > 0 { channel.flush() }
+        if !channel.isWritable, !closes { return }  // becameWritable goes on from here
         let source: Side = target == .server ? .client : .server
         if held(from: source) < Self.highWater / 2 { setReading(source, true) }
         if closes {
             // The other end closed: this one hears of it once what it sent before has arrived.
-            return finish()
+            guard unsent[target] ?? 0 > 0 else { return finish() }
+            closingToward = target
+            return
         }
         let next = target == .server ? upstream.nextDueAt : downstream.nextDueAt
         if let next {

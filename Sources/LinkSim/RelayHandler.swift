@@ -21,6 +21,11 @@ final class RelayHandler: ChannelInboundHandler {
         pipe.received(unwrapInboundIn(data), from: side)
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pipe.becameWritable(side) }
+        context.fireChannelWritabilityChanged()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         pipe.ended(side)
         context.fireChannelInactive()
