@@ -8,6 +8,8 @@ import RTDBCore
 ///
 /// `GET /link` reads; `PUT /link` changes and answers the new state. A request that cannot be
 /// read gets `400` with `{"error": "…"}` naming the problem, and the link is left as it was.
+/// Requests whose `Host` is a domain name are refused (``ControlRequestGuard``): it has no
+/// credential, so it keeps to loopback unless asked, and out of a DNS-rebinding page's reach.
 public struct LinkControlServer: Sendable {
     /// The link it drives.
     public let link: LinkProxy
@@ -28,6 +30,7 @@ public struct LinkControlServer: Sendable {
     /// - Parameter onListening: Called once with the bound port.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
+        router.add(middleware: ControlRequestGuard())
         let link = link
         router.get(RouterPath(LinkControl.path)) { _, _ in
             Self.answer(.ok, LinkControl.state(of: link))

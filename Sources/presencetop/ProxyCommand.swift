@@ -14,7 +14,10 @@ struct ProxyCommand: AsyncParsableCommand {
             both are open: 'proxy on 127.0.0.1:PORT → HOST:PORT' and 'control on \
             http://127.0.0.1:PORT/link'. GET /link reads the mode, conditions and stats as JSON; \
             PUT /link with {"mode":"blackhole"}, {"preset":"mobile"}, {"latency_ms":200, \
-            "jitter_ms":50, "bytes_per_second":null} changes them. SIGINT or SIGTERM stops it.
+            "jitter_ms":50, "bytes_per_second":null} changes them. The control interface has no \
+            credential: it stays on loopback whatever --host says, unless --control-host moves it, \
+            and answers only requests addressed to an IP address or localhost. SIGINT or SIGTERM \
+            stops it.
             """
     )
 
@@ -33,8 +36,11 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "The control interface's port; 0 picks a free one.")
     var control = 0
 
-    @Option(help: "The address both ports bind.")
+    @Option(help: "The address the proxy's port binds (0.0.0.0 to put a phone on the LAN behind it).")
     var host = "127.0.0.1"
+
+    @Option(help: "The address the control port binds: loopback unless you ask (it has no credential).")
+    var controlHost = "127.0.0.1"
 
     @Option(help: "Seeds the jitter, so that a run can be repeated.")
     var seed: UInt64 = 1
@@ -76,12 +82,12 @@ struct ProxyCommand: AsyncParsableCommand {
         let port = try await proxy.start(host: host, port: listen)
         FileHandle.standardOutput.write(
             Data("proxy on \(host):\(port) → \(upstream) (link \(link): \(conditions), \(mode))\n".utf8))
-        let host = host
-        let controlServer = LinkControlServer(link: proxy, host: host, port: control, logger: logger)
+        let controlHost = controlHost
+        let controlServer = LinkControlServer(link: proxy, host: controlHost, port: control, logger: logger)
         do {
             try await controlServer.run { controlPort in
                 // One line, flushed at once: scripts and tests wait for it.
-                FileHandle.standardOutput.write(Data("control on http://\(host):\(controlPort)/link\n".utf8))
+                FileHandle.standardOutput.write(Data("control on http://\(controlHost):\(controlPort)/link\n".utf8))
             }
         } catch {
             await proxy.stop()

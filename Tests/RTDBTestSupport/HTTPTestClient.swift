@@ -20,8 +20,9 @@ public func http(
 ) async throws -> HTTPResponse {
     let client = try await RawTCPClient(port: port)
     defer { Task { await client.close() } }
-    var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-    for (name, value) in headers { request += "\(name): \(value)\r\n" }
+    let host = headers.first { $0.key.lowercased() == "host" }?.value ?? "127.0.0.1:\(port)"
+    var request = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
+    for (name, value) in headers where name.lowercased() != "host" { request += "\(name): \(value)\r\n" }
     if let body { request += "Content-Length: \(body.utf8.count)\r\nContent-Type: application/json\r\n" }
     request += "\r\n" + (body ?? "")
     try await client.write(request)

@@ -87,4 +87,26 @@ import Testing
             #expect(child.standardError.contains(message), "\(arguments): \(child.standardError)")
         }
     }
+
+    /// The control interface has no credential: it stays on loopback when the proxy's port is
+    /// opened to the LAN, refuses a DNS-rebinding page's requests, and names what it lacks.
+    @Test func theControlInterfaceKeepsToLoopbackAndToAddresses() async throws {
+        let (proxy, _, control) = try await Self.proxy(upstream: 1, ["--host", "0.0.0.0"])
+        #expect(proxy.standardOutput.contains("control on http://127.0.0.1:\(control)/link"), "\(proxy.standardOutput)")
+        let rebound = try await http("GET", "/link", port: control, headers: ["Host": "attacker.example:\(control)"])
+        #expect(rebound.status == 403 && rebound.json?["error"]?.stringValue?.contains("not an address") == true)
+        let put = try await http(
+            "PUT", "/link", port: control, body: #"{"mode":"offline"}"#, headers: ["Host": "rebind.example"])
+        #expect(put.status == 403)
+        #expect(try await http("GET", "/link", port: control).json?["mode"] == "up", "the refused PUT changed nothing")
+        for host in ["localhost:\(control)", "[::1]:\(control)", "127.0.0.1"] {
+            #expect(try await http("GET", "/link", port: control, headers: ["Host": host]).status == 200, "\(host)")
+        }
+        let unknown = try await http("GET", "/admin", port: control)
+        #expect(unknown.status == 404 && unknown.json?["error"]?.stringValue?.contains("/link") == true)
+        let delete = try await http("DELETE", "/link", port: control)
+        #expect(delete.status == 405 && delete.headers["allow"] == "GET, PUT", "\(delete.headers)")
+        proxy.signal(SIGTERM)
+        #expect(try await proxy.waitForExit() == 0)
+    }
 }
