@@ -20,7 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to bind.")
+    @Option(
+        help: """
+            The address to bind. Without --auth-secret the server is an emulator: anyone who can \
+            reach the port is admin ('owner') and reads and writes everything, so bind anything \
+            but loopback only with --auth-secret.
+            """)
     var host = "127.0.0.1"
 
     @Option(help: "The port to bind; 0 picks a free one.")
@@ -133,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let tlsCert, let tlsKey { configuration.tls = (tlsCert, tlsKey) }
         if let rules { configuration.rules = try Self.loadRules(rules) }
+        if authSecret == nil, !Self.isLoopback(host) { Self.warnOpenToAll(host: host, port: port) }
         let scheme = configuration.tls == nil ? "http" : "https"
         let server = RTDBServer(configuration: configuration, logger: logger)
         try await server.run { host, port in
@@ -159,6 +165,25 @@ extension ServeCommand {
             FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
             throw ExitCode(2)
         }
+    }
+}
+
+extension ServeCommand {
+    /// Whether `host` is a loopback address (only this machine reaches it).
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
+
+    /// Says on stderr, in words an operator cannot miss, that every client is admin.
+    static func warnOpenToAll(host: String, port: Int) {
+        let lines = [
+            "WARNING: serving on \(host) without --auth-secret.",
+            "WARNING: Anyone who can reach port \(port) is admin (the emulator's 'owner' credential):",
+            "WARNING: they read and write everything, and security rules do not apply to them.",
+            "WARNING: Give --auth-secret SECRET, or bind 127.0.0.1 (the default).",
+        ]
+        FileHandle.standardError.write(Data(lines.map { "presencetop: \($0)\n" }.joined().utf8))
     }
 }
 

@@ -148,4 +148,24 @@ import Testing
         server.signal(SIGTERM)
         #expect(try await server.waitForExit() == 0)
     }
+
+    /// Bound beyond loopback without a secret, every client is admin: `serve` says so at start.
+    @Test func servingBeyondLoopbackWithoutASecretIsSaidLoudly() async throws {
+        let (open, _) = try await ChildProcess.serve(["--memory", "--host", "0.0.0.0"])
+        #expect(
+            open.standardError.contains("WARNING: serving on 0.0.0.0 without --auth-secret"), "\(open.standardError)")
+        #expect(open.standardError.contains("is admin"))
+        open.signal(SIGTERM)
+        #expect(try await open.waitForExit() == 0)
+        for arguments in [["--memory"], ["--memory", "--host", "0.0.0.0", "--auth-secret", "s3cret"]] {
+            let (quiet, _) = try await ChildProcess.serve(arguments)
+            #expect(!quiet.standardError.contains("WARNING"), "\(arguments): \(quiet.standardError)")
+            quiet.signal(SIGTERM)
+            #expect(try await quiet.waitForExit() == 0)
+        }
+        let help = try await ChildProcess(ChildProcess.presencetop, ["serve", "--help"])
+        #expect(try await help.waitForExit() == 0)
+        let words = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("reach the port is admin ('owner')"), "\(help.standardOutput)")
+    }
 }
