@@ -95,7 +95,7 @@ struct DashboardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try Self.requireTerminal()
+        // The files named first: a problem with one is said before anything else.
         let scenario = try scenarioOption.load()
         let bindings: [KeyBinding]
         do {
@@ -113,6 +113,7 @@ struct DashboardCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
+        try Self.requireTerminal()
         let logger = try makeLogger()
         let wake = try WakePipe()
         let inbox = ActionInbox()
@@ -130,6 +131,12 @@ struct DashboardCommand: AsyncParsableCommand {
             bindings: bindings, recorder: recorder, logger: logger)
         let status = await loop.run()
         recorder?.close()
+        if let recorder, let failure = recorder.failure {
+            FileHandle.standardError.write(
+                Data(
+                    "presencetop: the recording \(recorder.file) stopped early (\(failure)); it replays up to then\n"
+                        .utf8))
+        }
         player?.cancel()
         await simulation.stop()
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.

@@ -149,7 +149,8 @@ final class DashboardLoop: Sendable {
                 if let recorder, !recordingFailureShown, let failure = recorder.failure {
                     recordingFailureShown = true
                     _ = DashboardReducer.reduce(
-                        &state, .notice("recording to \(recorder.file) failed: \(failure)", role: .bad))
+                        &state,
+                        .notice("recording to \(recorder.file) stopped: \(failure); it replays up to now", role: .bad))
                 }
                 lastSnapshot = now
             }

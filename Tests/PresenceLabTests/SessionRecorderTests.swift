@@ -69,4 +69,54 @@ import Testing
             "\(error)".contains("/nonexistent-folder/session.jsonl")
         }
     }
+
+    /// The path is opened as given: a symlink's target is written and the link stays; a device
+    /// or a folder is refused before anything touches it.
+    @Test func aSymlinkIsFollowedAndADeviceIsRefused() throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("target.jsonl")
+        try Data("old\n".utf8).write(to: target)
+        let link = folder.appendingPathComponent("link.jsonl")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let recorder = try SessionRecorder(path: link.path)
+        recorder.observe(Self.snapshot(at: .zero, users: []))
+        recorder.close()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try Self.lines(target).first?["type"] == "start")
+        for path in ["/dev/full", "/dev/null", folder.path] {
+            #expect(throws: SessionRecorder.Failure.self, "\(path)") { try SessionRecorder(path: path) }
+        }
+        var status = stat()
+        #expect(stat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full is still a device")
+    }
+
+    /// A disk that fills up stops the recording at its last whole line; it replays up to there.
+    @Test func aFullDiskStopsTheRecordingAtItsLastWholeLine() throws {
+        guard let disk = SmallDisk.make(bytes: 16_384) else {
+            if SmallDisk.required { Issue.record("CI=true: this test needs to mount a tmpfs (root)") }
+            return
+        }
+        defer { disk.remove() }
+        let file = disk.url.appendingPathComponent("session.jsonl")
+        let recorder = try SessionRecorder(path: file.path)
+        var written = 0
+        for second in 0..<2_000 where recorder.failure == nil {
+            let users = (0..<5).map { index in
+                UserPresence(
+                    id: "user\(index)",
+                    connections: [.init(id: "-N\(second)-\(index)", device: "phone", connectedAt: Self.start)])
+            }
+            recorder.observe(Self.snapshot(at: .seconds(Int64(second)), users: users))
+            written = second
+        }
+        #expect(recorder.failure?.contains("No space left on device") == true, "\(recorder.failure ?? "no failure")")
+        recorder.observe(Self.snapshot(at: .seconds(5_000), users: []))
+        recorder.close()
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.last == 0x0A, "the file ends with a whole line")
+        let timeline = try RecordingTimeline(bytes: Array(bytes), file: file.path)
+        #expect(timeline.end < Self.start + .milliseconds(250) + .seconds(Int64(written)), "nothing after the failure")
+        #expect(!timeline.snapshot(at: timeline.end).users.isEmpty)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PresenceLab
 import RTDBCore
 import RTDBTestSupport
 import Testing
@@ -65,6 +66,33 @@ import Testing
         let queues = lines.filter { $0["type"] == "queue" }.compactMap { $0["state"]?["pending"]?.arrayValue?.count }
         #expect(queues.contains(1) && queues.last == 0, "\(queues)")
         #expect(lines.contains { $0["type"] == "presence" && $0["user"] == "morgan" })
+    }
+}
+
+extension DashboardRecordTmuxTests {
+    /// A recording on a disk that fills up: the status line says it stopped, and so does the
+    /// exit; the file replays up to then.
+    @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func aRecordingThatFillsTheDiskSaysSoOnScreenAndAtExit() async throws {
+        guard let disk = SmallDisk.make(bytes: 8_192) else {
+            if SmallDisk.required { Issue.record("CI=true: this test needs to mount a tmpfs (root)") }
+            return
+        }
+        defer { disk.remove() }
+        let file = disk.url.appendingPathComponent("session.jsonl")
+        let (command, home) = try DashboardTmuxTests.command("--users 6 --churn 0.2 --memory --record \(file.path)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 160, height: 40)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor(seconds: 60) { $0.contains("recording to") && $0.contains("stopped") }
+        #expect(ok, "the status line says the recording stopped:\n\(screen)")
+        (ok, screen) = try await tmux.quit()
+        #expect(ok, "q exits 0:\n\(screen)")
+        let words = screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("stopped early (No space left on device); it replays up to"), "\(screen)")
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.last == 0x0A)
+        _ = try RecordingTimeline(bytes: Array(bytes), file: file.path)
     }
 }
 

@@ -121,6 +121,8 @@ import Testing
             (["serve", "--rules", "/dev/zero"], "is a device, not a regular file"),
             (["replay", folder.path], "is a folder, not a file"),
             (["replay", "/dev/zero"], "is a device, not a regular file"),
+            (["--record", "/dev/full"], "cannot write the recording /dev/full: it is not a regular file"),
+            (["--record", folder.path], "cannot write the recording \(folder.path): it is a folder"),
         ]
         for (arguments, message) in cases {
             let (status, stderr) = try await Self.run(arguments)
@@ -128,6 +130,8 @@ import Testing
             #expect(stderr.contains(message), "\(arguments): \(stderr)")
             #expect(!stderr.contains("NSCocoaErrorDomain") && !stderr.contains("permission"), "\(stderr)")
         }
+        var status = stat()
+        #expect(stat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full is still a device")
     }
 
     /// Devices past the process's descriptor limit are refused with an error that says so; the

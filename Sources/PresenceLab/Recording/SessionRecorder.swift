@@ -3,6 +3,10 @@ import Presence
 import RTDBCore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes what a dashboard session sees as JSON lines (docs/recording.md): every user's presence
 /// when it changes, and this device's connection and write queue when they change, each line
 /// stamped with the server's time as this device estimates it.
@@ -18,7 +22,7 @@ public final class SessionRecorder: Sendable {
     /// The recording format's version, in its first line.
     public static let version = 1
 
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let path: String
     private let state = Mutex(State())
 
@@ -28,35 +32,76 @@ public final class SessionRecorder: Sendable {
         var users: [CodeUnitString: JSONValue] = [:]
         var connection: JSONValue?
         var queue: JSONValue?
-        /// Why a write to the file failed, once one has.
+        /// The bytes of whole lines in the file.
+        var written: Int64 = 0
+        /// Why the recording stopped (the disk is full, say), once it has.
         var failure: String?
+        var closed = false
     }
 
-    /// Creates (or empties) the file at `path`.
+    /// Opens the file at `path` as given and empties it: a symlink is followed (its target is
+    /// written, the link stays), a new file is made; a folder, a device, a pipe or a socket is
+    /// refused before anything is written to it.
     public init(path: String) throws(Failure) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            throw Failure(description: "cannot write the recording \(path): the folder is missing or not writable")
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = errno == EISDIR ? "it is a folder" : String(cString: strerror(errno))
+            throw Failure(description: "cannot write the recording \(path): \(reason)")
         }
-        self.handle = handle
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            _ = Glibc.close(descriptor)
+            throw Failure(
+                description:
+                    "cannot write the recording \(path): it is not a regular file (a device, a pipe or a socket); name a new file or an existing one"
+            )
+        }
+        guard ftruncate(descriptor, 0) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = Glibc.close(descriptor)
+            throw Failure(description: "cannot write the recording \(path): \(reason)")
+        }
+        self.descriptor = descriptor
         self.path = path
     }
 
     /// Writes whatever changed since the last snapshot (everything, the first time).
+    ///
+    /// A write that fails (the disk is full) stops the recording: the file is cut back to its
+    /// last whole line, so it replays up to the moment before, and nothing more is written
+    /// (later lines would describe changes from state the file does not hold).
     public func observe(_ snapshot: SimulationSnapshot) {
-        let lines = state.withLock { state in Self.changes(snapshot, &state) }
-        guard !lines.isEmpty else { return }
-        let text = lines.map(\.jsonString).joined(separator: "\n") + "\n"
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            state.withLock { $0.failure = $0.failure ?? "\(error)" }
+        state.withLock { state in
+            guard state.failure == nil, !state.closed else { return }
+            let lines = Self.changes(snapshot, &state)
+            guard !lines.isEmpty else { return }
+            let bytes = Array((lines.map(\.jsonString).joined(separator: "\n") + "\n").utf8)
+            if let problem = write(bytes) {
+                _ = ftruncate(descriptor, off_t(state.written))
+                state.failure = problem
+            } else {
+                state.written += Int64(bytes.count)
+            }
         }
     }
 
-    /// Why a write to the file failed (the disk is full, say), once one has; later lines are
-    /// still tried.
+    /// Writes all of `bytes`, or says why it could not.
+    private func write(_ bytes: [UInt8]) -> String? {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(descriptor, base + offset, buffer.count - offset)
+            }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard count > 0 else { return count < 0 ? String(cString: strerror(errno)) : "nothing was written" }
+            offset += count
+        }
+        return nil
+    }
+
+    /// Why the recording stopped (the disk is full, say), once it has; the file holds what came
+    /// before, in whole lines.
     public var failure: String? { state.withLock { $0.failure } }
 
     /// The file's path.
@@ -64,8 +109,12 @@ public final class SessionRecorder: Sendable {
 
     /// Flushes and closes the file.
     public func close() {
-        try? handle.synchronize()
-        try? handle.close()
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.closed = true
+            _ = fsync(descriptor)
+            _ = Glibc.close(descriptor)
+        }
     }
 
     private static func changes(_ snapshot: SimulationSnapshot, _ state: inout State) -> [JSONValue] {
