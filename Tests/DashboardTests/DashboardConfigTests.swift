@@ -81,4 +81,24 @@ struct DashboardConfigTests {
             }
         }
     }
+
+    /// A value that begins with `--` stays the option's value: it is never read as an option.
+    @Test func aValueThatLooksLikeAnOptionStaysAValue() throws {
+        let config = try DashboardConfig(
+            toml: "[options]\nlink = \"--memory\"\n", file: "config.toml", options: Self.options)
+        #expect(config.arguments == ["--link=--memory"])
+    }
+
+    /// `[keys]` with 10,000 entries is read in one pass; the first bad one is named by its line.
+    @Test func tenThousandKeyMovesAreReadAndTheFirstBadOneNamed() throws {
+        let entries = (0..<10_000).map { "\"k\($0)\" = \"x\($0)\"" }.joined(separator: "\n")
+        let config = try DashboardConfig(toml: "[keys]\n" + entries, file: "config.toml", options: Self.options)
+        #expect(config.keyMoves.count == 10_000)
+        #expect {
+            try config.bindings(file: "config.toml")
+        } throws: { error in
+            guard let error = error as? ConfigError else { return false }
+            return error.line == config.keyMoves.first?.line && error.line != nil
+        }
+    }
 }

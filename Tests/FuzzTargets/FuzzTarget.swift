@@ -15,6 +15,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case rules
     /// A theme file and a `config.toml`.
     case theme
+    /// A scenario file (`--scenario`).
+    case scenario
+    /// A recording (`presencetop replay`).
+    case recording
+    /// The dashboard's settings file, `config.toml`.
+    case settings
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -24,6 +30,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .rest: Self.rest(bytes)
         case .rules: Self.rules(bytes)
         case .theme: Self.theme(bytes)
+        case .scenario: Self.scenario(bytes)
+        case .recording: Self.recording(bytes)
+        case .settings: Self.settings(bytes)
         }
     }
 }
