@@ -24,9 +24,12 @@ import Testing
         // The embedded server runs the presence rules: another user's presence is not ours to write.
         try await tmux.send("r")
         (ok, screen) = try await tmux.waitFor {
-            $0.contains("Dead letters (1)") && $0.contains("refused: permission_denied no .write rule allows writing")
+            $0.contains("Dead letters (1)")
+                && $0.contains("refused: permission_denied Permission denied: no .write rule allows writing")
         }
-        #expect(ok, "r writes where the rules refuse: a dead letter with the server's reason:\n\(screen)")
+        #expect(
+            ok, "r writes where the rules refuse: a dead letter with Firebase's words and the rules' reason:\n\(screen)"
+        )
 
         try await tmux.send("a")
         (ok, screen) = try await tmux.waitFor { $0.contains("credential expired: writes paused") }

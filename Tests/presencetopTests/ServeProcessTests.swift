@@ -107,7 +107,10 @@ import Testing
             (["serve", "--port", "70000"], "--port must be between 0 and 65535"),
             (["serve", "--memory", "--data", "/tmp/x"], "--data and --memory cannot be used together"),
             (["serve", "--namespace", "Bad NS"], "--namespace 'Bad NS'"),
-            (["serve", "--heartbeat-timeout", "0"], "--heartbeat-timeout must be a positive number"),
+            (
+                ["serve", "--heartbeat-timeout", "0"],
+                "--heartbeat-timeout must be a number of seconds from 0.001 to 86400, not 0"
+            ),
             (["serve", "--bogus"], "Unknown option '--bogus'"),
             (["serve", "--tls-cert", "/tmp/c.pem"], "--tls-cert and --tls-key go together"),
         ]

@@ -103,11 +103,16 @@ extension DashboardRenderer {
             grid.put(" nothing yet", x: rect.x, y: rect.y, role: .muted, limit: rect.maxX)
         }
         for (row, event) in state.events.reversed().dropFirst(skip).prefix(rect.height).enumerated() {
+            let time = " " + Format.timeOfDay(event.at, zone: state.timeZone) + "  "
+            // An event is a sentence: one too long is cut at a word, never left out for its numbers.
+            let room = rect.maxX - 1 - rect.x - CellGrid.columns(of: time)
+            var text = glyphs.fold(event.text)
+            if CellGrid.columns(of: text) > room {
+                text = (Format.cutAtBoundary(text, columns: room - 1) ?? "") + String(glyphs.ellipsis)
+            }
             grid.put(
-                [
-                    Segment(" " + Format.timeOfDay(event.at, zone: state.timeZone) + "  ", .muted),
-                    Segment(event.text, event.role),
-                ], x: rect.x, y: rect.y + row, limit: rect.maxX - 1, glyphs: glyphs)
+                [Segment(time, .muted), Segment(text, event.role)], x: rect.x, y: rect.y + row, limit: rect.maxX - 1,
+                glyphs: glyphs)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RTDBClient
 import RTDBCore
 import RTDBRules
 
@@ -7,6 +8,25 @@ import RTDBRules
 #endif
 
 extension Simulation {
+    /// Finds, in the server's latest denials, why the rules refused each of `letters` (the
+    /// latest denial at its path), for the dead letters' pane: the client itself hears only
+    /// Firebase's `Permission denied`.
+    ///
+    /// - Returns: The explanations found, by dead letter id (also kept for the snapshots).
+    @discardableResult
+    func explain(_ letters: [DeadLetter]) async -> [Int: String] {
+        let summary = await rulesSummary()
+        guard summary.problem == nil else { return [:] }
+        var found: [Int: String] = [:]
+        for letter in letters {
+            let path = Path(letter.write.path).description
+            guard let denial = summary.denials.first(where: { CodeUnitString.equal($0.path, path) }) else { continue }
+            found[letter.id] = denial.message + (denial.rule.map { " (\($0.text) at \($0.place))" } ?? "")
+        }
+        state.withLock { $0.refusalExplanations.merge(found) { _, new in new } }
+        return found
+    }
+
     /// The server's rules with their evaluation counts and latest denials, read from its
     /// `/.inspect/coverage.json` (one request; ask while something shows it, every few seconds).
     public func rulesSummary() async -> RulesSummary {

@@ -42,8 +42,11 @@ extension Simulation {
 
     private func thisDeviceSnapshot() -> SimulationSnapshot.ThisDevice? {
         guard let device = thisDevice else { return nil }
-        let (pending, dead, slow, expired, expiresAt) = state.withLock {
-            ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.credentialExpired, $0.credentialExpiresAt)
+        let (pending, dead, slow, expired, expiresAt, explanations) = state.withLock {
+            (
+                $0.pendingWrites, $0.deadLetters, $0.isSlow, $0.credentialExpired, $0.credentialExpiresAt,
+                $0.refusalExplanations
+            )
         }
         var status = device.database.connectionStatus
         let link = device.link.stats
@@ -52,7 +55,8 @@ extension Simulation {
             user: device.user, device: device.name, entryKey: device.session.entryKey,
             status: status, link: DeviceLink(link), isSlow: slow,
             clockOffset: device.clock.offset, pendingWrites: pending.map(QueuedWrite.init),
-            pendingBytesBound: device.database.persistenceMaxPendingBytes, deadLetters: dead.map(QueuedWrite.init),
+            pendingBytesBound: device.database.persistenceMaxPendingBytes,
+            deadLetters: dead.map { QueuedWrite($0, explanation: explanations[$0.id]) },
             credentialExpired: expired, credentialExpiresAt: expiresAt)
         snapshot.proxy = proxySnapshot
         return snapshot

@@ -39,6 +39,9 @@ public final class Simulation: Sendable {
         var lastClockJump: ClockJump?
         var pendingWrites: [PendingWrite] = []
         var deadLetters: [DeadLetter] = []
+        /// Why the rules refused each dead letter, by its id, as the server's coverage report
+        /// tells it (the client hears only Firebase's `Permission denied`).
+        var refusalExplanations: [Int: String] = [:]
         var isSlow = false
         var credentialExpired = false
         /// When this device's credential expires (nil: never).
@@ -229,7 +232,16 @@ public final class Simulation: Sendable {
             return (acknowledged.count, refused, depthChanged)
         }
         if acknowledged > 0 { emit(.acknowledged(count: acknowledged)) }
-        for letter in refused { emit(.deadLetter(QueuedWrite(letter))) }
+        // A rules refusal's event waits for the server's explanation (one request): the client
+        // itself hears only Firebase's `Permission denied`.
+        for letter in refused where letter.status != .permissionDenied { emit(.deadLetter(QueuedWrite(letter))) }
+        let denied = refused.filter { $0.status == .permissionDenied }
+        if !denied.isEmpty {
+            Task {
+                let explanations = await explain(denied)
+                for letter in denied { emit(.deadLetter(QueuedWrite(letter, explanation: explanations[letter.id]))) }
+            }
+        }
         if depthChanged { emit(.queue(depth: queue.count)) }
     }
 

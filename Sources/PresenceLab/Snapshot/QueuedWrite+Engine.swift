@@ -15,9 +15,11 @@ extension QueuedWrite {
             state: state)
     }
 
-    /// A dead letter in the snapshot's terms.
-    init(_ letter: DeadLetter) {
+    /// A dead letter in the snapshot's terms, with why the server refused it when that is known
+    /// (the reason the client heard is Firebase's, `Permission denied`).
+    init(_ letter: DeadLetter, explanation: String? = nil) {
         self.init(letter.write)
-        state = .refused(status: letter.status.rawValue, reason: letter.reason)
+        state = .refused(
+            status: letter.status.rawValue, reason: explanation.map { "\(letter.reason): \($0)" } ?? letter.reason)
     }
 }

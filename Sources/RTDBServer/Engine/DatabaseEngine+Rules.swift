@@ -50,9 +50,10 @@ extension DatabaseEngine {
     ) throws(WireError) -> Node? {
         let (decision, newRoot) = rules.judgeWrite(changes, auth: auth, root: root, now: clock())
         guard case .denied(let refusal) = decision else { return newRoot }
-        logger.debug("namespace \(namespace): write refused: \(refusal)")
+        // The client hears Firebase's words; the explanation goes to the log and the report.
+        logger.info("namespace \(namespace): \(operation.rawValue) at \(path) by \(auth) refused: \(refusal)")
         noteDenial(refusal, auth: auth, path: path, operation: operation)
-        throw WireError(status: .permissionDenied, message: refusal.message)
+        throw WireError.permissionDenied
     }
 
     /// Keeps a refused request for the coverage report (`/.inspect/coverage.json`).
@@ -71,9 +72,9 @@ extension DatabaseEngine {
     func authorizeRead(_ path: Path, auth: RuleAuth, operation: RuleDenial.Operation) throws(WireError) {
         if path.isInfo { return }
         guard case .denied(let refusal) = rules.read(path, auth: auth, root: root, now: clock()) else { return }
-        logger.debug("namespace \(namespace): read refused: \(refusal)")
+        logger.info("namespace \(namespace): \(operation.rawValue) at \(path) by \(auth) refused: \(refusal)")
         noteDenial(refusal, auth: auth, path: path, operation: operation)
-        throw WireError(status: .permissionDenied, message: refusal.message)
+        throw WireError.permissionDenied
     }
 
     /// Checks listens against the rules again and revokes those no longer allowed: a WebSocket

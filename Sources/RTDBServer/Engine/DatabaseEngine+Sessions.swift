@@ -54,7 +54,7 @@ extension SessionState {
         return .failure(
             WireError(
                 status: .expiredToken,
-                message: "the credential expired; nothing was applied, send it again with a new one"))
+                message: FirebaseText.expiredToken))
     }
 }
 
@@ -178,7 +178,8 @@ extension DatabaseEngine {
             }
             return .success(["auth": token.claims, "expires": token.expiresAt.map { .int($0) } ?? .null])
         } catch {
-            return .failure(error)
+            logger.info("credential refused (\(error.status.rawValue)): \(error.message)")
+            return .failure(error.firebaseWorded)
         }
     }
 
@@ -198,7 +199,7 @@ extension DatabaseEngine {
         // Still the credential it was set for: a newer one (or a sign-out) has its own life.
         guard let session = sessions[outlet.id], session.auth == token else { return }
         logger.info("session \(session.sessionID): credential expired; revoked")
-        let push = ServerPush.authRevoked(status: .expiredToken, reason: "Auth token is expired.")
+        let push = ServerPush.authRevoked(status: .expiredToken, reason: FirebaseText.expiredToken)
         send(.wire(WireMessage.push(push).text), to: outlet)
         setAuth(nil, for: outlet, expired: true)
     }

@@ -30,7 +30,8 @@ extension RESTRequest {
         do throws(WireError) {
             if let credential { token = try policy.token(for: credential, now: now) }
         } catch {
-            throw RESTError(.unauthorized, error.message)
+            // Firebase's words for the client (the explanation is the server's own business).
+            throw RESTError(.unauthorized, error.firebaseWorded.message)
         }
         guard let override = parameters["auth_variable_override"] else { return RuleAuth(token) }
         guard token?.isAdmin == true else {

@@ -43,9 +43,7 @@ struct RESTResponder: HTTPResponder {
             case .get:
                 if let query = rest.query, let missing = await engine.missingIndex(query, at: rest.path) {
                     // As Firebase's REST API: an unindexed ordered query is refused, not served slowly.
-                    throw RESTError(
-                        .badRequest,
-                        #"Index not defined, add ".indexOn": "\#(missing)", for path "\#(rest.path)", to the rules"#)
+                    throw RESTError(.badRequest, FirebaseText.indexNotDefined(missing, path: "\(rest.path)"))
                 }
                 if rest.wantsEventStream { return try await stream(rest, engine: engine) }
                 return try await get(rest, request: request, engine: engine)
@@ -202,7 +200,8 @@ struct RESTResponder: HTTPResponder {
         do {
             return try JSONParser.parse(bytes: buffer.readableBytesView)
         } catch {
-            throw RESTError(.badRequest, "the body is not valid JSON: \(error)")
+            logger.info("REST \(request.uri.path): the body is not JSON: \(error)")
+            throw RESTError(.badRequest, FirebaseText.invalidJSON)
         }
     }
 
