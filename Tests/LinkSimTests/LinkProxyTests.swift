@@ -24,7 +24,13 @@ import Testing
             let server = try await TestServer.start(clock: wall, timers: timers)
             let link = try LinkProxy(upstreamPort: server.port, conditions: conditions, mode: mode, seed: 42)
             let port = try await link.start()
-            let client = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: wall, timers: timers)
+            // The transport's upgrade bound runs on the same time (else a loaded machine's real
+            // seconds ended a blackholed attempt before the test moved time), and is longer than
+            // the connect timeout, so that it is the connect timeout the tests see give up.
+            let client = Database(
+                url: "http://127.0.0.1:\(port)?ns=demo",
+                transport: WebSocketTransport(upgradeTimeout: .seconds(60), timers: timers), clock: wall,
+                timers: timers)
             let setup = Setup(server: server, link: link, client: client)
             setup.client.reference(withPath: ".info/connected").observe(.value) { [connected = setup.connected] in
                 connected.record($0.value as? Bool ?? false)
