@@ -92,12 +92,12 @@ import Testing
     }
 
     /// A disk that fills up stops the recording at its last whole line; it replays up to there.
-    @Test func aFullDiskStopsTheRecordingAtItsLastWholeLine() throws {
-        guard let disk = SmallDisk.make(bytes: 16_384) else {
-            if SmallDisk.required { Issue.record("CI=true: this test needs to mount a tmpfs (root)") }
-            return
-        }
-        defer { disk.remove() }
+    @Test func aFullDiskStopsTheRecordingAtItsLastWholeLine() async throws {
+        let ran = try await SmallDisk.using(bytes: 16_384) { disk in try Self.fillTheDisk(disk) }
+        if ran == nil, SmallDisk.required { Issue.record("CI=true: this test needs to mount a tmpfs (root)") }
+    }
+
+    private static func fillTheDisk(_ disk: SmallDisk) throws {
         let file = disk.url.appendingPathComponent("session.jsonl")
         let recorder = try SessionRecorder(path: file.path)
         var written = 0
@@ -107,16 +107,16 @@ import Testing
                     id: "user\(index)",
                     connections: [.init(id: "-N\(second)-\(index)", device: "phone", connectedAt: Self.start)])
             }
-            recorder.observe(Self.snapshot(at: .seconds(Int64(second)), users: users))
+            recorder.observe(snapshot(at: .seconds(Int64(second)), users: users))
             written = second
         }
         #expect(recorder.failure?.contains("No space left on device") == true, "\(recorder.failure ?? "no failure")")
-        recorder.observe(Self.snapshot(at: .seconds(5_000), users: []))
+        recorder.observe(snapshot(at: .seconds(5_000), users: []))
         recorder.close()
         let bytes = try Data(contentsOf: file)
         #expect(bytes.last == 0x0A, "the file ends with a whole line")
         let timeline = try RecordingTimeline(bytes: Array(bytes), file: file.path)
-        #expect(timeline.end < Self.start + .milliseconds(250) + .seconds(Int64(written)), "nothing after the failure")
+        #expect(timeline.end < start + .milliseconds(250) + .seconds(Int64(written)), "nothing after the failure")
         #expect(!timeline.snapshot(at: timeline.end).users.isEmpty)
     }
 }

@@ -16,29 +16,39 @@ public final class SmallDisk: Sendable {
 
     /// Mounts a tmpfs of `bytes` (rounded up to pages by the kernel), or nil when this machine
     /// cannot mount one.
-    public static func make(bytes: Int) -> SmallDisk? {
+    public static func make(bytes: Int) async -> SmallDisk? {
         let url = temporaryDirectory()
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", url.path]) else {
+        guard await run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", url.path]) else {
             try? FileManager.default.removeItem(at: url)
             return nil
         }
         return SmallDisk(url: url)
     }
 
+    /// Runs `body` on a disk of `bytes`, unmounted afterwards whatever happens; nil (and `body`
+    /// not run) when this machine cannot mount one.
+    public static func using<T>(bytes: Int, _ body: (SmallDisk) async throws -> T) async throws -> T? {
+        guard let disk = await make(bytes: bytes) else { return nil }
+        do {
+            let result = try await body(disk)
+            await disk.remove()
+            return result
+        } catch {
+            await disk.remove()
+            throw error
+        }
+    }
+
     /// Unmounts it and removes the folder.
-    public func remove() {
-        _ = Self.run("/bin/umount", ["-l", url.path])
+    public func remove() async {
+        _ = await Self.run("/bin/umount", ["-l", url.path])
         try? FileManager.default.removeItem(at: url)
     }
 
-    private static func run(_ executable: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+    /// Runs a command under swift-subprocess (Foundation's `Process` can miss an exit when
+    /// another test spawns at the same moment, and then waits forever; see ``ChildProcess``).
+    private static func run(_ executable: String, _ arguments: [String]) async -> Bool {
+        guard let process = try? await ChildProcess(URL(fileURLWithPath: executable), arguments) else { return false }
+        return (try? await process.waitForExit(seconds: 30)) == 0
     }
 }

@@ -74,11 +74,11 @@ extension DashboardRecordTmuxTests {
     /// exit; the file replays up to then.
     @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
     func aRecordingThatFillsTheDiskSaysSoOnScreenAndAtExit() async throws {
-        guard let disk = SmallDisk.make(bytes: 8_192) else {
-            if SmallDisk.required { Issue.record("CI=true: this test needs to mount a tmpfs (root)") }
-            return
-        }
-        defer { disk.remove() }
+        let ran = try await SmallDisk.using(bytes: 8_192) { disk in try await Self.recordOnto(disk) }
+        if ran == nil, SmallDisk.required { Issue.record("CI=true: this test needs to mount a tmpfs (root)") }
+    }
+
+    private static func recordOnto(_ disk: SmallDisk) async throws {
         let file = disk.url.appendingPathComponent("session.jsonl")
         let (command, home) = try DashboardTmuxTests.command("--users 6 --churn 0.2 --memory --record \(file.path)")
         defer { try? FileManager.default.removeItem(at: home) }
