@@ -48,6 +48,12 @@ public struct ServerConfiguration: Sendable {
     /// Past it the least recently used idle one is closed (it opens again on its next use). Each open namespace with data holds three file
     /// descriptors (the SQLite file, its WAL and shared memory).
     public var maxOpenNamespaces = 64
+    /// Another server's `host:port` to send every WebSocket client to, as Firebase does when it
+    /// moves a database: each connection gets a reset (`t: r`) naming it, and nothing else.
+    public var redirectHost: String?
+    /// The host the handshake names (`h`) for later connections, as a Firebase shard names
+    /// itself; nil: the host the client asked for.
+    public var advertisedHost: String?
 
     /// Makes a configuration; the defaults match `presencetop serve` without options.
     public init(

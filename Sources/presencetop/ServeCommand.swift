@@ -93,6 +93,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "WebSocket sessions one namespace may hold; more are told to try again later (close 1013).")
     var maxSessionsPerNamespace = ConnectionLimits().sessionsPerNamespace
 
+    @Option(
+        help: ArgumentHelp(
+            "Send every WebSocket client to another server at once, as Firebase does when it moves a database (a reset naming it).",
+            valueName: "HOST:PORT"))
+    var redirect: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -131,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.listensPerConnection = maxListens
         configuration.limits.sessionsPerNamespace = maxSessionsPerNamespace
         configuration.authSecret = authSecret
+        configuration.redirectHost = redirect
         if memory {
             configuration.dataDirectory = nil
         } else if let dataDirectory {

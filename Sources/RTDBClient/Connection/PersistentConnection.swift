@@ -13,6 +13,8 @@ protocol PersistentConnectionDelegate: AnyObject {
     func connectionStatusDidChange(_ status: ConnectionStatus)
     func connectionServerTimeOffsetDidChange(_ offset: Duration)
     func connectionWritesPaused(_ reason: String?)
+    /// The server named the host later connections go to (nil: back to the URL's own host).
+    func connectionDidLearnHost(_ host: String?)
 }
 
 /// The protocol v5 client connection (docs/wire-protocol.md#reconnecting): handshake, requests and
@@ -37,6 +39,16 @@ final class PersistentConnection: @unchecked Sendable {
 
     let queue: DispatchQueue
     let baseURL: String
+    /// `ws` or `wss`, from the URL.
+    let scheme: String
+    /// The URL's own `host[:port]`.
+    let configuredHost: String
+    /// Where connections go (the SDKs' `internalHost`).
+    ///
+    /// The host the server's handshake or reset named, else the URL's: a database Firebase serves
+    /// from a shard, or has moved, is reached there; a cached host that fails gives way to the
+    /// URL's again.
+    private(set) var internalHost: String
     let namespace: String
     let transport: any Transport
     let clock: WallClock
@@ -99,6 +111,10 @@ final class PersistentConnection: @unchecked Sendable {
     ) {
         self.queue = queue
         self.baseURL = baseURL
+        let parts = baseURL.components(separatedBy: "://")
+        scheme = parts.count == 2 ? parts[0] : "ws"
+        configuredHost = parts.count == 2 ? parts[1] : baseURL
+        internalHost = configuredHost
         self.namespace = namespace
         self.transport = transport
         self.clock = clock
@@ -171,10 +187,11 @@ final class PersistentConnection: @unchecked Sendable {
             self.generation += 1
             self.connection?.close()
             self.connection = nil
+            self.forgetCachedHost()
             self.scheduleReconnect(reason: "no answer from the server within \(timeout.wholeMilliseconds) ms")
         }
         setPhase(.connecting(attempt: failures + 1))
-        var url = "\(baseURL)/.ws?v=5&ns=\(namespace)"
+        var url = "\(scheme)://\(internalHost)/.ws?v=5&ns=\(namespace)"
         if let lastSessionID { url += "&ls=\(lastSessionID)" }
         let queue = queue
         connection = transport.connect(to: url) { [weak self] event in
@@ -196,7 +213,11 @@ final class PersistentConnection: @unchecked Sendable {
             handle(parsed)
         case .closed(let reason):
             connection = nil
-            if isReady { handleDisconnect(reason: reason ?? "closed") }
+            if isReady {
+                handleDisconnect(reason: reason ?? "closed")
+            } else {
+                forgetCachedHost()
+            }
             scheduleReconnect(reason: reason ?? "connection closed")
         }
     }
@@ -221,8 +242,15 @@ final class PersistentConnection: @unchecked Sendable {
         case .control(.shutdown(let reason)):
             interrupt()
             setPhase(.waitingToRetry(attempt: failures, retryAt: nil, reason: "server shutdown: \(reason)"))
-        case .control(.reset):
+        case .control(.reset(let host)):
+            if Self.isHost(host) { learnHost(host) }
+            // The database is served elsewhere now: this connection ends and the next one goes
+            // there at once, not after a back-off (its late events are ignored).
+            generation += 1
             connection?.close()
+            connection = nil
+            if isReady { handleDisconnect(reason: "reset") }
+            establishConnection()
         case .control:
             break
         case .response(let number, let status, let data):
@@ -242,6 +270,7 @@ final class PersistentConnection: @unchecked Sendable {
     private func handleHello(_ hello: Handshake) {
         let now = clock()
         isReady = true
+        if Self.isHost(hello.host) { learnHost(hello.host) }
         scheduleKeepalive(generation: generation)
         lastSessionID = hello.sessionID
         let serverTime = UnixTime(millisecondsSince1970: hello.timestamp)
@@ -256,6 +285,37 @@ final class PersistentConnection: @unchecked Sendable {
         restoreState()
         delegate?.connectionDidConnect(sessionID: hello.sessionID, serverTimeOffset: serverTime - now)
         sendPing()
+    }
+
+    /// Takes `host` for the next connections, and tells the repo (which keeps it on disk).
+    private func learnHost(_ host: String) {
+        guard host != internalHost else { return }
+        internalHost = host
+        delegate?.connectionDidLearnHost(host == configuredHost ? nil : host)
+    }
+
+    /// Goes back to the URL's own host after a failed attempt on another one (a cached host that
+    /// no longer answers).
+    private func forgetCachedHost() {
+        guard internalHost != configuredHost else { return }
+        internalHost = configuredHost
+        delegate?.connectionDidLearnHost(nil)
+    }
+
+    /// Uses `host` (saved by an earlier run) for the next connection.
+    func useCachedHost(_ host: String) {
+        guard Self.isHost(host), connection == nil || !isReady else { return }
+        internalHost = host
+    }
+
+    /// Whether a server's `h` or reset names a host a URL can be made of: letters, digits, `.`,
+    /// `-`, `:` and brackets (an IPv6 address), nothing that could change the URL's path.
+    static func isHost(_ host: String) -> Bool {
+        !host.isEmpty && host.utf8.count <= 255
+            && host.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || ".-:[]".unicodeScalars.contains(scalar))
+            }
     }
 
     private func handleDisconnect(reason: String) {

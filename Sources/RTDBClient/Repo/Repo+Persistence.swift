@@ -51,6 +51,7 @@ extension Repo {
             manager.requestFlush = requestFlush
             nextWriteID = try store.highestWriteID() + 1
             if let credential = try store.setting("credential") { connection.setAuth(credential) }
+            if let host = try store.setting("host \(connection.configuredHost)") { connection.useCachedHost(host) }
             let opened = DispatchTime.now().uptimeNanoseconds
             let restored = try pendingWrites.restore()
             let loaded = DispatchTime.now().uptimeNanoseconds
@@ -159,10 +160,15 @@ extension Repo {
 
     /// Saves the credential for the next run (nil forgets it).
     func persistCredential(_ credential: String?) {
+        persistSetting("credential", credential)
+    }
+
+    /// Saves a setting for the next run (nil forgets it), when persistence is on.
+    func persistSetting(_ name: String, _ value: String?) {
         do {
-            try store?.setSetting("credential", credential)
+            try store?.setSetting(name, value)
         } catch {
-            logger.error("persistence: saving the credential failed: \(error)")
+            logger.error("persistence: saving the setting '\(name)' failed: \(error)")
         }
     }
 }

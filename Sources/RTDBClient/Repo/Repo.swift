@@ -237,6 +237,11 @@ extension Repo: PersistentConnectionDelegate {
         }
     }
 
+    func connectionDidLearnHost(_ host: String?) {
+        // Kept for the next run, keyed by the URL's host (nil forgets it).
+        persistSetting("host \(connection.configuredHost)", host)
+    }
+
     func connectionWritesPaused(_ reason: String?) {
         if let reason { logger.warning("writes paused: \(reason)") }
         pendingWrites.setPaused(reason)

@@ -68,6 +68,12 @@ final class WebSocketSession: Sendable {
     /// Opening, reading and closing are separate calls, so the task's stack at its deepest is the
     /// deepest of the three, not their sum: a task keeps the most stack it ever used.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        if let elsewhere = configuration.redirectHost {
+            // The database is served elsewhere: the client is told to go there now, and this
+            // connection ends without a session.
+            try? await outbound.write(.text(WireMessage.control(.reset(host: elsewhere)).text))
+            return
+        }
         let live = await open()
         await readLoop(live, inbound: inbound)
         await close(live)
@@ -98,7 +104,8 @@ final class WebSocketSession: Sendable {
             try? channel.pipeline.syncOperations.addHandler(heard, position: .first)
         }
         heartbeats.watch(heartbeat, channel: channel, sessionID: sessionID)
-        let hello = Handshake(timestamp: now.millisecondsSince1970, host: host, sessionID: sessionID)
+        let hello = Handshake(
+            timestamp: now.millisecondsSince1970, host: configuration.advertisedHost ?? host, sessionID: sessionID)
         outlet.send(.wire(WireMessage.control(.hello(hello)).text))
         await engine.openSession(outlet: outlet, sessionID: sessionID, supersedes: supersedes)
 
