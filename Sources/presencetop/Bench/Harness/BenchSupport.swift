@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PresenceLab
 import RTDBClient
 
 /// What the benchmarks share: percentiles, scratch folders, limits, memory, a persistent database.
@@ -25,17 +26,7 @@ enum BenchSupport {
 
     /// Raises this process's open-file limit to its hard limit (children inherit it); the limit now.
     static func raiseDescriptorLimit() -> Int {
-        var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return 1_024 }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(resource, &limit)
-        _ = getrlimit(resource, &limit)
-        return Int(clamping: limit.rlim_cur)
+        DescriptorHeadroom.raiseToHardLimit()
     }
 
     /// A process's resident memory in bytes (VmRSS in /proc), 0 when it cannot be read.
