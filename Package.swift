@@ -200,7 +200,11 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "LinkSimTests", dependencies: ["LinkSim", "RTDBClient", "RTDBTestSupport"]),
+        .testTarget(
+            name: "LinkSimTests",
+            dependencies: [
+                "LinkSim", "RTDBClient", "RTDBTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
         .testTarget(
             name: "PresenceTests",
             dependencies: ["Presence", "PresenceLab", "RTDBClient", "RTDBWire", "RTDBTestSupport"]),

@@ -104,8 +104,6 @@ final class ReplaySource: DashboardSource {
         state = Mutex(State(load: .reading(done: 0, of: 0), offset: offset, speed: speed, playing: playing))
     }
 
-    deinit { abandoned.store(true, ordering: .relaxed) }
-
     /// Stops a reading that is still going (the dashboard has quit).
     func abandon() { abandoned.store(true, ordering: .relaxed) }
 

@@ -95,13 +95,12 @@ public struct DashboardConfig: Sendable, Equatable {
     ///   flag; any other name in `[options]` is refused by name.
     /// - Throws: ``ConfigError`` with the file, the line and the problem.
     public init(toml text: String, file: String, options known: [String: Bool]) throws(ConfigError) {
-        let table: TOMLTable
+        let (table, places): (TOMLTable, TOMLPlaces)
         do {
-            table = try TOMLText.table(text)
+            (table, places) = try TOMLText.table(text)
         } catch {
             throw ConfigError(file: file, line: error.line, problem: error.problem)
         }
-        let places = TOMLPlaces(text)
         func line(of key: String, in table: String? = nil) -> Int? {
             places.line(of: key, in: table.map { TOMLPlaces.Table($0) })
         }

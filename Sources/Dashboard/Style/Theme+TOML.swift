@@ -8,13 +8,12 @@ extension Theme {
     ///   parse, an unknown key or role, a colour that is none of `default`, an ANSI name or
     ///   `#RRGGBB`, an attribute that is not true or false.
     public init(toml text: String, file: String, base: Theme = .builtIn) throws(ThemeError) {
-        let table: TOMLTable
+        let (table, places): (TOMLTable, TOMLPlaces)
         do {
-            table = try TOMLText.table(text)
+            (table, places) = try TOMLText.table(text)
         } catch {
             throw ThemeError(file: file, line: error.line, column: error.column, problem: error.problem)
         }
-        let places = TOMLPlaces(text)
         func fail(_ key: String, in section: String? = nil, _ problem: String) -> ThemeError {
             ThemeError(
                 file: file, line: places.line(of: key, in: section.map { TOMLPlaces.Table($0) }), problem: problem)

@@ -7,8 +7,8 @@ extension ScenarioFile {
     /// file field shares; nil when it is missing, not a number, or out of `range` (the caller
     /// names the field and its range).
     static func seconds(_ value: (any TOMLValueConvertible)?, in range: SecondsRange) -> Double? {
-        guard let number = value?.double ?? value?.int.map(Double.init) else { return nil }
-        return try? range.checked(number, for: "")
+        guard let number = value?.double ?? value?.int.map(Double.init), range.allows(number) else { return nil }
+        return number
     }
 
     /// The keys that name a step's action, one to a step.
@@ -26,13 +26,12 @@ extension ScenarioFile {
     /// - Throws: ``ScenarioError`` with the line and the problem: TOML that does not parse, an
     ///   unknown key, a step with no action or two, a device the population does not have.
     public init(toml text: String, file: String) throws(ScenarioError) {
-        let table: TOMLTable
+        let (table, places): (TOMLTable, TOMLPlaces)
         do {
-            table = try TOMLText.table(text)
+            (table, places) = try TOMLText.table(text)
         } catch {
             throw ScenarioError(file: file, line: error.line, problem: error.problem)
         }
-        let places = TOMLPlaces(text)
         func fail(_ line: Int?, _ problem: String) -> ScenarioError {
             ScenarioError(file: file, line: line, problem: problem)
         }

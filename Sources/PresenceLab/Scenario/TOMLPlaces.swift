@@ -22,11 +22,8 @@ public struct TOMLPlaces: Sendable {
     /// Per table (nil: the top level), each key's first line.
     private let keys: [Table?: [String: Int]]
 
-    /// Reads where the tables and keys of `text` are.
-    public init(_ text: String) {
-        self.init(TOMLScan(text))
-    }
-
+    /// Where the tables and keys are, as a walk over the text found them (``TOMLText/table(_:)``
+    /// makes one).
     init(_ scan: TOMLScan) {
         var headers: [Table: Int] = [:]
         for (table, line) in scan.headers where headers[table] == nil { headers[table] = line }

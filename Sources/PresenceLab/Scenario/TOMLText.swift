@@ -20,22 +20,17 @@ public enum TOMLText {
         public var problem: String
     }
 
-    /// Parses `text`.
-    public static func table(_ text: String) throws(Failure) -> TOMLTable {
-        if let refused = unsafeInput(in: text) { throw refused }
+    /// Parses `text`, and says where its tables and keys are (from the same one walk over it that
+    /// checks it first).
+    public static func table(_ text: String) throws(Failure) -> (table: TOMLTable, places: TOMLPlaces) {
+        let scan = TOMLScan(text)
+        if let refused = scan.problem { throw refused }
         do {
-            return try TOMLTable(string: text)
+            return (try TOMLTable(string: text), TOMLPlaces(scan))
         } catch let error as TOMLParseError {
             throw Failure(line: error.source.begin.line, column: error.source.begin.column, problem: error.description)
         } catch {
             throw Failure(problem: "\(error)")
         }
-    }
-
-    /// The first input toml++ would assert on or overflow its stack with, if any: the two above,
-    /// and keys, headers or values nested deeper than ``TOMLScan`` takes (a dotted key of 50,000
-    /// levels segfaults toml++, which recurses once per level).
-    public static func unsafeInput(in text: String) -> Failure? {
-        TOMLScan(text).problem
     }
 }

@@ -42,18 +42,16 @@ public enum DescriptorHeadroom {
         return Int(clamping: limit.rlim_cur)
     }
 
-    /// The descriptors still free, or nil where that cannot be told.
-    static func free() -> Int? {
-        guard let limit = limit() else { return nil }
-        guard let open = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count else {
-            return nil
-        }
-        return limit - open
+    /// The descriptors open now (`/proc/self/fd`), or nil where that cannot be told.
+    static func open() -> Int? {
+        try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
     }
 
     /// Why a device cannot be added now, if it cannot.
     static func refusal() -> String? {
-        guard let free = free(), let limit = limit(), free < perDevice + reserve else { return nil }
+        guard let limit = limit(), let open = open() else { return nil }
+        let free = limit - open
+        guard free < perDevice + reserve else { return nil }
         return
             "too many open files: \(max(0, free)) of the limit of \(limit) are free (ulimit -n), and a device needs \(perDevice) with \(reserve) kept for the rest"
     }

@@ -13,7 +13,6 @@ extension Simulation {
     /// Firebase's `Permission denied`.
     ///
     /// - Returns: The explanations found, by dead letter id (also kept for the snapshots).
-    @discardableResult
     func explain(_ letters: [DeadLetter]) async -> [Int: String] {
         let summary = await rulesSummary()
         guard summary.problem == nil else { return [:] }

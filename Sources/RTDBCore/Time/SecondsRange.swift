@@ -35,13 +35,18 @@ public struct SecondsRange: Sendable, Equatable {
     ///
     /// - Throws: ``Failure`` naming the setting and its range.
     public func checked(_ seconds: Double, for name: String) throws(Failure) -> Double {
-        guard seconds.isFinite, bounds.contains(seconds) else {
+        guard allows(seconds) else {
             throw Failure(
                 description:
                     "\(name) must be a number of seconds from \(Self.text(bounds.lowerBound)) to \(Self.text(bounds.upperBound)), not \(Self.text(seconds))"
             )
         }
         return seconds
+    }
+
+    /// Whether `seconds` is finite and within ``bounds``.
+    public func allows(_ seconds: Double) -> Bool {
+        seconds.isFinite && bounds.contains(seconds)
     }
 
     /// `5`, `0.25`, `1e+300`, `inf`: whole numbers without a fraction.
