@@ -23,6 +23,10 @@ public final class RTDBServer: Sendable {
     public let registry: NamespaceRegistry
     private let directory = SessionDirectory()
     private let heartbeats: HeartbeatMonitor
+
+    /// How many heartbeat ticks the server has judged in full; a test that moves time by hand
+    /// waits on it instead of guessing how long a loaded machine takes to wake the ticker.
+    public var heartbeatTicksJudged: Int { heartbeats.ticksJudged }
     private let logger: Logger
     private let clock: WallClock
     private let timers: any Clock<Duration>

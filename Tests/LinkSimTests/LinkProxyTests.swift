@@ -97,16 +97,22 @@ import Testing
         setup.link.mode = .blackhole
         setup.client.reference(withPath: "notes/held").setValue("written into the blackhole", andPriority: nil)
         #expect(try await eventually { setup.link.stats.bytesHeld > 0 }, "the write waits in the link")
-        // The server pings at 7.5 s; nothing comes back through the link, not even the pong.
+        // The server pings at 7.5 s; nothing comes back through the link, not even the pong. Each
+        // move waits until the server has judged that tick (a barrier: a tick judged after a later
+        // move would count as late and only ping again).
+        let server = setup.server.server
         await time.advance(by: .milliseconds(7_501))
-        #expect(setup.server.server.connections[session] != nil, "one silent tick is not enough")
+        #expect(try await eventually { server.heartbeatTicksJudged >= 1 })
+        #expect(server.connections[session] != nil, "one silent tick is not enough")
         // At the next tick (15 s) the session ends as if it had closed, and its onDisconnect runs.
         // (Bytes sent just before the blackhole may be read after the first tick on a loaded
         // machine; they count as hearing, and the tick after that ends it.)
-        for _ in 0..<3 where setup.server.server.connections[session] != nil {
+        for tick in 2...3 where server.connections[session] != nil {
             await time.advance(by: .milliseconds(7_500))
-            _ = try await eventually(attempts: 20) { setup.server.server.connections[session] == nil }
+            #expect(try await eventually { server.heartbeatTicksJudged >= tick })
+            _ = try await eventually(attempts: 100) { server.connections[session] == nil }
         }
+        #expect(server.connections[session] == nil, "ended by the second or third silent tick")
         #expect(try await eventually { try await setup.serverValue("status/morgan") == "offline" })
         #expect(!setup.connected.all.dropFirst(heardBefore).contains(false), "the client has heard nothing of it")
         #expect(try await setup.serverValue("notes/held") == .null)

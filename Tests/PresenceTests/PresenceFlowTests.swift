@@ -105,8 +105,11 @@ import Testing
             // A reset is seen at once; a blackhole only by the server's heartbeat: a ping at 7.5 s
             // that nothing answers, and the end of the session at the next tick.
             func ended() -> Bool { !server.server.connections.connections.contains { $0.sessionID == session } }
+            // Each move waits until the server has judged its tick, so none is taken as late.
             for _ in 0..<4 where mode == .blackhole && !ended() {
+                let judged = server.server.heartbeatTicksJudged
                 await time.advance(by: .milliseconds(7_501))
+                _ = try await eventually { server.server.heartbeatTicksJudged > judged }
                 _ = try await eventually(attempts: 20) { ended() }
             }
             #expect(try await eventually { ended() }, "round \(round): \(mode) noticed")

@@ -24,10 +24,12 @@ import Testing
         // hears the answer.
         await time.advance(by: .milliseconds(7_501))
         try await raw.readWebSocketPing("hb")
+        #expect(try await eventually { server.server.heartbeatTicksJudged >= 1 })
         try await raw.sendWebSocketPong("hb")
         #expect(try await eventually { server.server.connections[session]?.lastHeardAt == time.now })
         await time.advance(by: .milliseconds(7_500))
         try await raw.readWebSocketPing("hb")
+        #expect(try await eventually { server.server.heartbeatTicksJudged >= 2 })
         #expect(server.server.connections[session] != nil, "a client that answers keeps its session")
 
         // From now on the client answers nothing: at the next tick the session ends as if it had
