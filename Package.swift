@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing.git", from: "1.19.7"),
     ],
     targets: [
@@ -84,6 +85,8 @@ let package = Package(
                 // The SQLite C API, for reading a restart's thousands of rows in place.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                // Signs a service account's assertion (RS256) for Google's token endpoint.
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 // Its errors, to say in plain words why a connection failed.
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -7,18 +7,7 @@ import Testing
 /// Needs the venv `.ci/run` makes (`.venv` with Tests/Interop/requirements.txt). Without it the
 /// test is skipped locally; in CI (`CI=true`) it runs and a missing venv fails it.
 @Suite struct FirebaseAdminInteropTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    static var python: URL? {
-        if let configured = ProcessInfo.processInfo.environment["PRESENCETOP_PYTHON"] {
-            return URL(fileURLWithPath: configured)
-        }
-        let venv = packageRoot.appendingPathComponent(".venv/bin/python")
-        return FileManager.default.isExecutableFile(atPath: venv.path) ? venv : nil
-    }
-
-    static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || python != nil }
+    static var required: Bool { InteropPython.required }
 
     @Test(.enabled(if: required, "needs .venv with firebase-admin (made by .ci/run); required when CI=true"))
     func firebaseAdminWorksUnchanged() async throws {
@@ -31,8 +20,8 @@ import Testing
 
     /// Runs an interop script against the server on `port`; its output, once it exited 0.
     static func runScript(_ name: String, port: Int) async throws -> String {
-        let python = try #require(Self.python, "no python venv with firebase-admin: run .ci/run")
-        let script = Self.packageRoot.appendingPathComponent("Tests/Interop/\(name)")
+        let python = try #require(InteropPython.url, "no python venv with firebase-admin: run .ci/run")
+        let script = InteropPython.script(name)
         let run = try await ChildProcess(python, [script.path, "http://127.0.0.1:\(port)"])
         let status = try await run.waitForExit(seconds: 60)
         #expect(status == 0, "\(run.standardOutput)\n\(run.standardError)")

@@ -10,7 +10,12 @@ public enum DatabaseCredential: Sendable, Hashable {
     /// Admin access (`owner`, as the SDKs send to emulators).
     case admin
 
-    var wireCredential: String {
+    var wireCredential: DatabaseToken {
+        DatabaseToken(credential: wireText)
+    }
+
+    /// The credential as text (what is kept in the persisted store).
+    var wireText: String {
         switch self {
         case .idToken(let token): return token
         case .emulatorUser(let uid):
@@ -29,10 +34,24 @@ extension Database {
     /// restored first on every reconnect.
     public func setCredential(_ credential: DatabaseCredential?) {
         let repo = repo
-        let wire = credential?.wireCredential
+        let text = credential?.wireText
         repo.queue.async {
-            repo.connection.setAuth(wire)
-            repo.persistCredential(wire)
+            repo.connection.setTokenProvider(nil)
+            repo.connection.setAuth(text.map(DatabaseToken.init(credential:)))
+            repo.persistCredential(text)
+        }
+    }
+
+    /// Takes credentials from `provider` whenever the connection needs one (nil: none).
+    ///
+    /// It is asked before connecting, when the server says the last one expired or was revoked,
+    /// and before a known expiry. A provider's credentials are never written to the persisted
+    /// store.
+    public func setTokenProvider(_ provider: (any DatabaseTokenProvider)?) {
+        let repo = repo
+        repo.queue.async {
+            repo.persistCredential(nil)
+            repo.connection.setTokenProvider(provider)
         }
     }
 }

@@ -28,6 +28,7 @@ extension PersistentConnection {
                 self.heldOnDisconnects.append(request)
                 self.writesPausedReason =
                     "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
+                self.credentialSpent()
                 return
             }
             request.onComplete?(status, data)
@@ -61,6 +62,7 @@ extension PersistentConnection {
             if let expiry = authExpiresAt, expiry <= clock() + status.serverTimeOffset {
                 writesPausedReason =
                     "the credential expired at \(expiry); set a new one to send queued writes"
+                credentialSpent()
             } else {
                 awaitingAuthAnswer = true
                 sendAuth(authCredential)
@@ -76,15 +78,14 @@ extension PersistentConnection {
 
     // MARK: - Auth
 
-    /// Sets the credential (an ID token, an emulator JWT, or `owner`); nil signs out.
+    /// Sets the credential (an ID token, an emulator JWT, `owner`, or a provider's); nil signs out.
     ///
     /// Writes paused by an expired credential go out once the new one is accepted (at once when
     /// signing out: the app chose to write as nobody). On a live connection, writes not yet sent
     /// wait for the server's answer to the new credential.
-    func setAuth(_ credential: String?) {
+    func setAuth(_ credential: DatabaseToken?) {
         authCredential = credential
-        authExpiresAt = credential.flatMap { try? AuthToken(credential: $0) }?.expiresAt.map(
-            UnixTime.init(secondsSince1970:))
+        authExpiresAt = credential?.expiresAt
         if credential == nil { writesPausedReason = nil }
         guard isReady else { return }
         if let credential {
@@ -97,18 +98,17 @@ extension PersistentConnection {
         }
     }
 
-    private func sendAuth(_ credential: String) {
-        let request: ClientRequest =
-            credential == AuthToken.ownerCredential
-            ? .gauth(credential: credential, authVariable: nil) : .auth(credential: credential, authVariable: nil)
-        send(request) { [weak self] status, data in
+    private func sendAuth(_ credential: DatabaseToken) {
+        send(credential.request) { [weak self] status, data in
             guard let self, self.authCredential == credential else { return }
             self.awaitingAuthAnswer = false
             if status.isOK {
                 self.writesPausedReason = nil
+                self.credentialAccepted(credential)
                 self.sendQueuedPuts()
             } else {
                 self.writesPausedReason = "the server refused the credential (\(status): \(data.stringValue ?? ""))"
+                self.credentialSpent()
             }
         }
     }
@@ -199,6 +199,7 @@ extension PersistentConnection {
                 self.outstandingPuts[position].sent = false
                 self.writesPausedReason =
                     "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
+                self.credentialSpent()
                 return
             }
             self.outstandingPuts.remove(at: position)

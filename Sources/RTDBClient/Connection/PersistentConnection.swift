@@ -58,10 +58,10 @@ final class PersistentConnection: @unchecked Sendable {
     weak var delegate: (any PersistentConnectionDelegate)?
 
     var connection: (any TransportConnection)?
-    private var generation = 0
+    var generation = 0
     private var assembler = FrameAssembler(maxMessageBytes: 512 << 20)
     var isReady = false
-    private var interrupted = true
+    private(set) var interrupted = true
     /// Set by `shutDown()`: the instance was closed and never connects again.
     private var isShutDown = false
     private var failures = 0
@@ -82,7 +82,17 @@ final class PersistentConnection: @unchecked Sendable {
     /// onDisconnect operations held while writes are paused (they are writes too: made signed
     /// out, the rules would refuse them, and the entry they protect would become a ghost).
     var heldOnDisconnects: [QueuedRequest] = []
-    var authCredential: String?
+    var authCredential: DatabaseToken?
+    /// Where credentials come from, if the app set a provider (``PersistentConnection+Tokens``).
+    var tokenProvider: (any DatabaseTokenProvider)?
+    /// Whether the provider's last credential was refused or expired: the next must be new.
+    var tokenRefused = false
+    /// Credentials refused in a row since one was accepted (a provider that keeps handing out
+    /// refused tokens is not asked again until the next connection).
+    var refusedInARow = 0
+    /// Counts the provider's credentials asked for, so that a late answer to an earlier request
+    /// is not taken.
+    var tokenRequest = 0
     /// When the credential expires (server time), if it says.
     var authExpiresAt: UnixTime?
     /// Whether a new credential was sent on this connection and its answer has not come: writes
@@ -174,10 +184,40 @@ final class PersistentConnection: @unchecked Sendable {
         callbacks = [:]
     }
 
+    /// Gives up an attempt under way (not yet connected) and starts another at once.
+    func restartAttempt() {
+        guard !interrupted, !isShutDown, !isReady else { return }
+        generation += 1
+        connection?.close()
+        connection = nil
+        establishConnection()
+    }
+
     private func establishConnection() {
         guard !interrupted, connection == nil else { return }
         generation += 1
         let current = generation
+        setPhase(.connecting(attempt: failures + 1))
+        // A provider's credential comes first, as FirebaseDatabase asks Auth for a token before
+        // it opens the socket: the listens restored at the handshake are then made signed in.
+        if tokenProvider != nil {
+            obtainToken(forcing: tokenRefused) { [weak self] result in
+                guard let self, self.generation == current, !self.interrupted, self.connection == nil else { return }
+                switch result {
+                case .success(let token):
+                    self.tokenRefused = false
+                    self.setAuth(token)
+                    self.openTransport(generation: current)
+                case .failure(let error):
+                    self.scheduleReconnect(reason: "could not get a credential: \(error)")
+                }
+            }
+        } else {
+            openTransport(generation: current)
+        }
+    }
+
+    private func openTransport(generation current: Int) {
         assembler = FrameAssembler(maxMessageBytes: 512 << 20)
         connectStartedAt = clock()
         let timeout = retryPolicy.connectTimeout
@@ -190,7 +230,6 @@ final class PersistentConnection: @unchecked Sendable {
             self.forgetCachedHost()
             self.scheduleReconnect(reason: "no answer from the server within \(timeout.wholeMilliseconds) ms")
         }
-        setPhase(.connecting(attempt: failures + 1))
         var url = "\(scheme)://\(internalHost)/.ws?v=5&ns=\(namespace)"
         if let lastSessionID { url += "&ls=\(lastSessionID)" }
         let queue = queue
@@ -260,6 +299,7 @@ final class PersistentConnection: @unchecked Sendable {
                 // The credential expired on the live connection: the server now treats it as signed
                 // out, so writes wait for a new credential instead of being refused by the rules.
                 writesPausedReason = "the server revoked the credential (\(status): \(reason)); set a new one"
+                credentialSpent()
             }
             delegate?.connectionDidReceive(push)
         case .request:
@@ -347,7 +387,7 @@ final class PersistentConnection: @unchecked Sendable {
         delegate?.connectionDidDisconnect()
     }
 
-    private func scheduleReconnect(reason: String) {
+    func scheduleReconnect(reason: String) {
         guard !interrupted else { return }
         failures += 1
         // Whole milliseconds, so that the wait is exactly the one `retryAt` shows.

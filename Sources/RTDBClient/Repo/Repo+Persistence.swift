@@ -50,7 +50,9 @@ extension Repo {
             pendingWrites.requestFlush = requestFlush
             manager.requestFlush = requestFlush
             nextWriteID = try store.highestWriteID() + 1
-            if let credential = try store.setting("credential") { connection.setAuth(credential) }
+            if let credential = try store.setting("credential") {
+                connection.setAuth(DatabaseToken(credential: credential))
+            }
             if let host = try store.setting("host \(connection.configuredHost)") { connection.useCachedHost(host) }
             let opened = DispatchTime.now().uptimeNanoseconds
             let restored = try pendingWrites.restore()

@@ -141,8 +141,8 @@ extension DatabaseEngine {
             outcome = .success("")
         case .get(let path, let query):
             outcome = Result { () throws(WireError) in try read(path, query: query, auth: auth).result.exportJSON }
-        case .auth(let credential, _), .gauth(let credential, _):
-            outcome = authenticate(outlet, credential: credential)
+        case .auth(let credential, let authVariable), .gauth(let credential, let authVariable):
+            outcome = authenticate(outlet, credential: credential, actingAs: authVariable)
         case .unauth:
             setAuth(nil, for: outlet)
             outcome = .success("")
@@ -169,9 +169,22 @@ extension DatabaseEngine {
         send(.wire(message.text), to: outlet)
     }
 
-    private func authenticate(_ outlet: Outlet, credential: String) -> Result<JSONValue, WireError> {
+    /// Takes a credential for a session; with the admin credential, `authVariable` (`authvar`,
+    /// firebase-admin's `databaseAuthVariableOverride`) is the `auth` the rules see instead.
+    private func authenticate(
+        _ outlet: Outlet, credential: String, actingAs authVariable: JSONValue?
+    ) -> Result<JSONValue, WireError> {
         do throws(WireError) {
-            let token = try credentials.token(for: credential, now: clock())
+            var token = try credentials.token(for: credential, now: clock())
+            if let authVariable {
+                guard token.isAdmin else {
+                    throw WireError(status: .invalidToken, message: "authvar needs the admin credential")
+                }
+                guard case .object = authVariable else {
+                    throw WireError(status: .invalidToken, message: "authvar must be a JSON object")
+                }
+                token = AuthToken(claims: authVariable)
+            }
             setAuth(token, for: outlet)
             if credentials.enforcesExpiry, let expiresAt = token.expiresAt, sessions[outlet.id] != nil {
                 sessions[outlet.id]?.expiry = revokeAtExpiry(token, at: expiresAt, of: outlet)
