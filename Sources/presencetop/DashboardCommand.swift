@@ -31,6 +31,19 @@ struct DashboardCommand: AsyncParsableCommand {
 
     @OptionGroup var population: PopulationOptions
     @OptionGroup var scenarioOption: ScenarioOption
+    @OptionGroup(title: "Signing in to --url") var credentialOptions: CredentialOptions
+
+    @Flag(
+        help:
+            "On a --url database not on this machine: let this device show its presence and write (under --write-path)."
+    )
+    var device = false
+
+    @Option(help: "A PEM file of certificates to trust besides the system's (a corporate proxy's or a test CA).")
+    var caFile: String?
+
+    @Option(help: "Where this device's own writes go (w's notes, t's counter); needed with --device on a real project.")
+    var writePath: String?
 
     @Option(help: "The user this device signs in as.")
     var user = "morgan"
@@ -89,6 +102,13 @@ struct DashboardCommand: AsyncParsableCommand {
         if maxPendingBytes < 1 {
             throw ValidationError("--max-pending-bytes must be at least 1, not \(maxPendingBytes)")
         }
+        if let writePath, writePath.contains(where: { ".#$[]".contains($0) }) || writePath.utf8.count > 512 {
+            throw ValidationError("--write-path '\(writePath)' is not a valid path (no . # $ [ ], at most 512 bytes)")
+        }
+        if population.url == nil, credentialOptions.isGiven || credentialOptions.asUID != nil || device {
+            throw ValidationError(
+                "the sign-in options and --device go with --url (the embedded server is this machine's)")
+        }
         if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
             throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")
         }
@@ -113,11 +133,13 @@ struct DashboardCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
+        // The server and the credentials too (a key file that cannot be read, a write on someone
+        // else's database): said before the screen is taken.
+        var options = try options()
         try Self.requireTerminal()
         let logger = try makeLogger()
         let wake = try WakePipe()
         let inbox = ActionInbox()
-        var options = try options()
         if let scenario { ScenarioOption.apply(scenario, to: &options) }
         let simulation = try await Simulation.start(options, logger: logger) { event in
             inbox.append(.event(event))
@@ -170,7 +192,8 @@ struct DashboardCommand: AsyncParsableCommand {
     static let configurableOptions: [String: Bool] = [
         "url": false, "user": false, "presence-path": false, "users": false, "simulate": false, "devices": false,
         "seed": false, "link": false, "heartbeat-timeout": false, "churn": false, "memory": true, "data": false,
-        "theme": false, "log": false, "max-pending-bytes": false, "proxy-control": false,
+        "theme": false, "log": false, "max-pending-bytes": false, "proxy-control": false, "credentials": false,
+        "as-uid": false, "device": true, "write-path": false, "ca-file": false,
     ]
 
     /// The settings file, read once for the whole run (its options before parsing, its keys when
@@ -215,8 +238,30 @@ struct DashboardCommand: AsyncParsableCommand {
         let state = Database.defaultPersistenceDirectory
         options.thisDevice = SimulationOptions.ThisDevice(
             user: user, persistenceDirectory: state, maxPendingBytes: maxPendingBytes)
-        if population.url != nil {
+        if let url = population.url {
+            let target = try SimulationFlags.target(url: url)
             options.users = simulate
+            if let (provider, identity) = try credentialOptions.provider(for: target) {
+                (options.credentials, options.identity) = (provider, identity)
+            }
+            // Someone's real database: nothing is written unless this device is asked in.
+            options.readOnly = !target.isLocal && !device
+            if !target.isLocal {
+                if simulate > 0 {
+                    throw ValidationError("--simulate writes made-up users into \(target.url): only on a local server")
+                }
+                if device, writePath == nil {
+                    throw ValidationError("--device on \(target.url) needs --write-path: where this device's writes go")
+                }
+            }
+            options.writePath = writePath ?? ""
+            if let caFile {
+                do {
+                    options.transport = try WebSocketTransport.trusting(certificatesAt: caFile)
+                } catch {
+                    throw ValidationError("--ca-file: \(error)")
+                }
+            }
         } else {
             options.users = users
             let data =

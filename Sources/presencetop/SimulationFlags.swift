@@ -17,7 +17,9 @@ enum SimulationFlags {
     /// The server named by `--url`, or an error showing the expected form.
     static func target(url: String) throws -> ServerTarget {
         guard let target = ServerTarget(url: url) else {
-            throw ValidationError("--url '\(url)' is not http://HOST:PORT?ns=NAMESPACE")
+            throw ValidationError(
+                "--url '\(url)' is not a database URL (http://HOST:PORT?ns=NAME, https://<db>.firebaseio.com or "
+                    + "https://<db>.<region>.firebasedatabase.app; FIREBASE_DATABASE_EMULATOR_HOST must be host:port)")
         }
         return target
     }

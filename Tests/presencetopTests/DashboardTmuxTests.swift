@@ -306,7 +306,10 @@ import Testing
         let cases: [([String], String)] = [
             (["--link", "moon"], "--link 'moon' is not a preset"),
             (["--devices", "9"], "--devices must be between 1 and 6, not 9"),
-            (["--url", "ftp://x"], "--url 'ftp://x' is not http://HOST:PORT?ns=NAMESPACE"),
+            (
+                ["--url", "ftp://x"],
+                "--url 'ftp://x' is not a database URL (http://HOST:PORT?ns=NAME, https://<db>.firebaseio.com"
+            ),
             (["--memory", "--data", "/tmp/x"], "--data and --memory cannot be used together"),
             // Was: "Missing value for '--users <users>'".
             (["--users", "-1"], "--users must be between 0 and 500, not -1"),
@@ -315,6 +318,32 @@ import Testing
             (
                 ["--url", "http://127.0.0.1:1?ns=a", "--proxy-control", "ftp://x"],
                 "--proxy-control 'ftp://x' is not http://HOST:PORT"
+            ),
+            // Signing in to someone's database, and writing nothing there unasked.
+            (["--credentials", "key.json"], "the sign-in options and --device go with --url"),
+            (
+                ["--url", "https://my-app.firebaseio.com", "--email", "a@b.c"],
+                "--email needs --password-file and --api-key"
+            ),
+            (
+                ["--url", "https://my-app.firebaseio.com", "--credentials", "/nonexistent/key.json"],
+                "--credentials: cannot read the key file /nonexistent/key.json"
+            ),
+            (
+                ["--url", "https://my-app.europe-west1.firebasedatabase.app", "--simulate", "3"],
+                "--simulate writes made-up users into https://my-app.europe-west1.firebasedatabase.app?ns=my-app"
+            ),
+            (
+                ["--url", "https://my-app.firebaseio.com", "--device"],
+                "--device on https://my-app.firebaseio.com?ns=my-app needs --write-path"
+            ),
+            (
+                ["--url", "https://my-app.firebaseio.com", "--as-uid", "alice"],
+                "--as-uid on https://my-app.firebaseio.com?ns=my-app needs --credentials"
+            ),
+            (
+                ["--url", "http://127.0.0.1:1", "--credentials", "k.json", "--database-secret-file", "s"],
+                "--credentials and --database-secret-file cannot be used together"
             ),
         ]
         for (arguments, message) in cases {

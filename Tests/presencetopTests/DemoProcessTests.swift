@@ -24,7 +24,10 @@ import Testing
         let cases: [([String], String)] = [
             (["demo", "--link", "moon"], "--link 'moon' is not a preset (perfect, lan, wifi, mobile, poor)"),
             (["demo", "--users", "0"], "--users must be between 1 and 500, not 0"),
-            (["demo", "--url", "ftp://x"], "--url 'ftp://x' is not http://HOST:PORT?ns=NAMESPACE"),
+            (
+                ["demo", "--url", "ftp://x"],
+                "--url 'ftp://x' is not a database URL (http://HOST:PORT?ns=NAME, https://<db>.firebaseio.com"
+            ),
             (["demo", "--interval-ms", "1"], "--interval-ms must be at least 10, not 1"),
         ]
         for (arguments, message) in cases {

@@ -7,7 +7,11 @@ extension DashboardRenderer {
     /// last heard from, the bytes, the session and a strip of recent history.
     func drawConnection(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
         guard let device = state.snapshot?.thisDevice else {
-            grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
+            if let snapshot = state.snapshot, snapshot.access != SimulationSnapshot.Access() {
+                drawWatcher(&grid, rect, snapshot)
+            } else {
+                grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
+            }
             return
         }
         let now = state.now
@@ -102,6 +106,29 @@ extension DashboardRenderer {
             case .connecting: Segment(String(glyphs.levels[1]), .warn)
             case .disconnected: Segment(String(glyphs.levels[0]), .bad)
             }
+        }
+    }
+
+    /// Without a device of its own (read-only): the database, who watches it, and the watching
+    /// connection.
+    private func drawWatcher(_ grid: inout CellGrid, _ rect: Rect, _ snapshot: SimulationSnapshot) {
+        var lines: [[Segment]] = [
+            [Segment("database ", .muted), Segment(snapshot.server, .text)],
+            [Segment("as ", .muted), Segment(snapshot.access.identity ?? "an emulator user", .text)],
+        ]
+        if snapshot.access.isReadOnly {
+            lines.append([
+                Segment("read-only", .warn), Segment(": writes nothing (--device to take part)", .muted),
+            ])
+        }
+        switch snapshot.presenceFeed?.phase {
+        case .connected?: lines.append([Segment("\(glyphs.on) watching", .good)])
+        case .waitingToRetry(_, _, let reason)?:
+            lines.append([Segment("\(glyphs.off) not watching", .bad), Segment(" · \(reason)", .muted)])
+        default: lines.append([Segment("\(glyphs.off) connecting…", .warn)])
+        }
+        for (row, line) in lines.prefix(rect.height).enumerated() {
+            grid.put(line, x: rect.x + 1, y: rect.y + row, limit: rect.maxX, glyphs: glyphs)
         }
     }
 }

@@ -99,8 +99,12 @@ public struct DashboardRenderer: Sendable {
             return title
         case .connection:
             // What this is looking at: the server (embedded, or the --url one) and namespace.
-            guard let server = state.snapshot?.server else { return [Segment(pane.title, .title)] }
-            return [Segment(pane.title, .title), Segment(" to \(server)", .muted)]
+            guard let snapshot = state.snapshot else { return [Segment(pane.title, .title)] }
+            var title = [Segment(pane.title, .title)]
+            if snapshot.access.isReadOnly { title.append(Segment(" read-only", .warn)) }
+            title.append(Segment(" to \(snapshot.server)", .muted))
+            if let identity = snapshot.access.identity { title.append(Segment(" as \(identity)", .muted)) }
+            return title
         case .events:
             // Scrolled back from the newest: where in the timeline this is.
             let skip = state.scroll[.events] ?? 0

@@ -127,6 +127,12 @@ public enum DashboardReducer {
     }
 
     private static func perform(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
+        if case .effect(let effect) = command, let snapshot = state.snapshot,
+            let refusal = effect.refusal(under: snapshot.access, server: snapshot.server)
+        {
+            state.notice = EventLine(at: state.now, text: refusal, role: .warn)
+            return []
+        }
         switch command {
         case .effect(.writeForbidden) where !(state.snapshot?.enforcesPresenceRules ?? false):
             // On a server whose rules are not known, the write may go through: say so, and ask.

@@ -51,7 +51,7 @@ extension Simulation {
     /// server's time): they wait in the queue while offline and drain when it comes back.
     public func queueWrites(_ count: Int) {
         guard let device = thisDevice, count > 0 else { return }
-        let notes = device.database.reference(withPath: "notes/\(device.user)")
+        let notes = device.database.reference(withPath: writePath("notes/\(device.user)"))
         // A full queue refuses the rest of the batch: told once, with how full it is.
         let told = Mutex(false)
         for index in 0..<count {
@@ -78,7 +78,7 @@ extension Simulation {
     /// ``SimulationEvent/Kind/transaction(path:_:)``.
     public func runTransaction() {
         guard let device = thisDevice else { return }
-        device.database.reference(withPath: Self.counterPath(of: device.user))
+        device.database.reference(withPath: counterPath(of: device.user))
             .runTransactionBlock(named: Self.tapTransaction)
     }
 

@@ -17,6 +17,11 @@ extension Simulation {
     ///
     /// The renewal waits on ``SimulationOptions/timers``.
     func signIn(_ device: SimulatedDevice, renewal: Bool = false) {
+        if let credentials = options.credentials {
+            // The user's own credentials (a real project): its provider renews them.
+            device.database.setTokenProvider(credentials)
+            return
+        }
         let issuedAt = UnixTime(secondsSince1970: device.clock.now().secondsSince1970)
         let token = AuthToken.emulatorToken(
             uid: device.user, issuedAt: issuedAt.secondsSince1970,

@@ -30,21 +30,45 @@ extension Simulation {
     /// `/.inspect/coverage.json` (one request; ask while something shows it, every few seconds).
     public func rulesSummary() async -> RulesSummary {
         var components = URLComponents()
-        (components.scheme, components.host, components.port) = ("http", target.host, target.port)
+        (components.scheme, components.host, components.port) = (target.scheme, target.host, target.port)
         components.path = "/.inspect/coverage.json"
         components.queryItems = [URLQueryItem(name: "ns", value: target.namespace)]
+        do {
+            components.queryItems? += try await Self.credentialParameters(options.credentials)
+        } catch {
+            return RulesSummary(problem: "no credential for the rules report: \(error)")
+        }
         guard let url = components.url else { return RulesSummary(problem: "no URL for \(target)") }
         var request = URLRequest(url: url)
         request.timeoutInterval = 5
         do {
             let (data, response) = try await URLSession.shared.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if status == 404 {
+                return RulesSummary(
+                    problem: "this server keeps no rules coverage report (only presencetop serve does; "
+                        + "Firebase keeps its rules evaluation to itself)")
+            }
             guard status == 200 else {
-                return RulesSummary(problem: "the server answered \(status): it may not serve /.inspect/coverage.json")
+                let reason = (try? JSONParser.parse(bytes: data))?["error"]?.stringValue ?? "no reason given"
+                return RulesSummary(problem: "the rules report was refused (HTTP \(status): \(reason))")
             }
             return RulesSummary(try RulesCoverageReport(json: JSONParser.parse(bytes: data)))
         } catch {
             return RulesSummary(problem: "\(error)")
         }
+    }
+
+    /// The query parameters that carry the watcher's credential over REST, as the SDKs send it:
+    /// `access_token=` for an OAuth2 token, `auth=` otherwise, and `auth_variable_override`
+    /// when acting as a user.
+    static func credentialParameters(_ provider: (any DatabaseTokenProvider)?) async throws -> [URLQueryItem] {
+        guard let provider else { return [] }
+        let token = try await provider.token(forcingRefresh: false)
+        var items = [URLQueryItem(name: token.kind == .googleOAuth ? "access_token" : "auth", value: token.value)]
+        if let variable = token.authVariable {
+            items.append(URLQueryItem(name: "auth_variable_override", value: variable.jsonString))
+        }
+        return items
     }
 }

@@ -80,7 +80,7 @@ extension Simulation {
                 throw StepError(description: "\(error)")
             }
         case .write(_, let count):
-            let notes = device.database.reference(withPath: "notes/\(device.user)")
+            let notes = device.database.reference(withPath: writePath("notes/\(device.user)"))
             for index in 0..<count {
                 notes.childByAutoId().setValue(
                     ["text": "note \(index + 1) of \(count)", "at": ServerValue.timestamp()], andPriority: nil)

@@ -35,6 +35,9 @@ extension Simulation {
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
         snapshot.enforcesPresenceRules = embedded != nil
+        snapshot.access = SimulationSnapshot.Access(
+            identity: options.credentials == nil ? nil : options.identity, isReadOnly: options.readOnly,
+            isLocal: target.isLocal, linkInPath: !target.isSecure)
         snapshot.staleAfter = max(
             snapshot.heartbeatTimeout ?? .seconds(15), Self.feedPingInterval * 3 + Self.feedPingGrace)
         return snapshot

@@ -76,6 +76,8 @@ public final class Simulation: Sendable {
         case .remote(let remote):
             target = remote
         }
+        var options = options
+        if options.readOnly { (options.thisDevice, options.users) = (nil, 0) }
         var thisDevice: SimulatedDevice?
         if let device = options.thisDevice { thisDevice = try await makeThisDevice(device, options, target, logger) }
         let population = try await Population(
@@ -100,13 +102,17 @@ public final class Simulation: Sendable {
         self.population = population
         self.thisDevice = thisDevice
         self.logger = logger
-        watcher = Database(url: target.url, logger: logger)
+        watcher = Database(url: target.url, transport: options.transport, logger: logger)
         var watcherPolicy = options.retryPolicy
         // Pinged as often as this device, so that a server gone silent shows as stale within seconds.
         watcherPolicy.pingInterval = Self.feedPingInterval
         watcher.retryPolicy = watcherPolicy
-        // Reading presence needs a signed-in user (PresenceRules): the watcher reads as this device's.
-        watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
+        if let credentials = options.credentials {
+            watcher.setTokenProvider(credentials)
+        } else {
+            // Reading presence needs a signed-in user (PresenceRules): the watcher reads as this device's.
+            watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
+        }
         directory = PresenceDirectory(database: watcher, root: options.presencePath)
         state = Mutex(
             State(
@@ -149,8 +155,11 @@ public final class Simulation: Sendable {
             seed: options.seed &+ 0xD15C, logger: logger)
         let port = try await link.start()
         let clock = SkewedClock()
+        // TLS goes end to end: the link cannot stand in the middle of it, and stays idle.
+        let url = target.isSecure ? target.url : "http://127.0.0.1:\(port)?ns=\(target.namespace)"
         let database = Database(
-            url: "http://127.0.0.1:\(port)?ns=\(target.namespace)", clock: clock.now, logger: logger)
+            url: url, transport: target.isSecure ? options.transport : WebSocketTransport(), clock: clock.now,
+            logger: logger)
         // Pinged every 2 s, this device shows a silent server and a moved clock within seconds.
         var policy = options.retryPolicy
         policy.pingInterval = Self.feedPingInterval
@@ -200,7 +209,7 @@ public final class Simulation: Sendable {
         }
         device.database.observePendingWrites { [weak self] queue in self?.pendingWritesChanged(queue) }
         // Registered at every start, so a tap left unfinished by an earlier run resumes now.
-        let counter = Self.counterPath(of: device.user)
+        let counter = counterPath(of: device.user)
         device.database.registerTransaction(named: Self.tapTransaction, update: Self.tap) {
             [weak self] error, committed, snapshot in
             let outcome: SimulationEvent.TransactionOutcome =
@@ -249,7 +258,13 @@ public final class Simulation: Sendable {
     static let tapTransaction = "tap"
 
     /// The counter a user's taps go to.
-    static func counterPath(of user: String) -> String { "counters/\(user)/taps" }
+    func counterPath(of user: String) -> String { writePath("counters/\(user)/taps") }
+
+    /// `path` under the write path (``SimulationOptions/writePath``).
+    func writePath(_ path: String) -> String {
+        let base = options.writePath.split(separator: "/").joined(separator: "/")
+        return base.isEmpty ? path : "\(base)/\(path)"
+    }
 
     /// Adds one to the counter.
     @Sendable static func tap(_ data: MutableData) -> TransactionResult {

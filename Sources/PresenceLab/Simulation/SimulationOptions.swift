@@ -42,6 +42,19 @@ public struct SimulationOptions: Sendable {
 
     /// The server.
     public var server: Server = .embedded(dataDirectory: nil)
+    /// Where the watcher's credentials come from (`--credentials` and its kin); nil: an
+    /// emulator-style token for this device's user.
+    public var credentials: (any DatabaseTokenProvider)?
+    /// Who the watcher is signed in as, in words for the header (never the credential).
+    public var identity = "emulator user"
+    /// Whether nothing is written: no device of this machine, no population (the default for a
+    /// database not on this machine, which is someone's real data).
+    public var readOnly = false
+    /// How clients reach a `--url` server straight (the watcher, and this device over TLS): the
+    /// default trusts the system's roots; `--ca-file` adds one.
+    public var transport: any Transport = WebSocketTransport()
+    /// Where this device's own writes go (`w` notes, `t` counter), under the root when empty.
+    public var writePath = ""
     /// The embedded server's namespace.
     public var namespace = "presencetop"
     /// The embedded server's heartbeat timeout (how long a blackhole goes unnoticed).

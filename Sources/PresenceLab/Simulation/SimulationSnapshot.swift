@@ -77,6 +77,26 @@ public struct SimulationSnapshot: Sendable, Equatable {
         }
     }
 
+    /// What the dashboard may do to the server it watches, and as whom.
+    public struct Access: Sendable, Equatable {
+        /// Who the watcher is signed in as, when it is not the lab's own emulator token.
+        public var identity: String?
+        /// Whether nothing is written (a database not on this machine, without `--device`).
+        public var isReadOnly = false
+        /// Whether the server is on this machine, or is the emulator.
+        public var isLocal = true
+        /// Whether this device's link stands between it and the server (it cannot, over TLS).
+        public var linkInPath = true
+
+        /// Full access to a local server, with the lab's own tokens.
+        public init(identity: String? = nil, isReadOnly: Bool = false, isLocal: Bool = true, linkInPath: Bool = true) {
+            self.identity = identity
+            self.isReadOnly = isReadOnly
+            self.isLocal = isLocal
+            self.linkInPath = linkInPath
+        }
+    }
+
     /// When it was taken (the machine's clock).
     public var takenAt: UnixTime
     /// The server, for the header (`embedded 127.0.0.1:41234 ns=presencetop`).
@@ -102,6 +122,8 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// How long a connection may go without hearing from the server before what it fed counts
     /// as stale: the server's heartbeat timeout, and never less than three pings.
     public var staleAfter: Duration = .seconds(15)
+    /// What the dashboard may do, and as whom.
+    public var access = Access()
 
     /// Makes a snapshot.
     public init(

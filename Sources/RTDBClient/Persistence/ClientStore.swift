@@ -90,6 +90,13 @@ final class ClientStore: Sendable {
         }
     }
 
+    /// Closes the database files now (`Database.close()`), once the transactions already started
+    /// have committed, instead of whenever the last reference to this store goes.
+    func close() throws {
+        waitForLaterTransactions()
+        try queue.close()
+    }
+
     /// Returns once every transaction started with ``transactionLater(_:failed:)`` has committed.
     func waitForLaterTransactions() {
         guard transactionsInFlight.load(ordering: .acquiring) > 0 else { return }

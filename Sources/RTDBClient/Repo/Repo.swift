@@ -282,6 +282,11 @@ extension Repo {
         readAhead.invalidate()
         persistence = nil
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
+        do {
+            try store?.close()
+        } catch {
+            logger.warning("the persisted store is closed when its last reader is done: \(error)")
+        }
         store = nil
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import RTDBTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The dashboard on a database that is not on this machine: it watches and writes nothing.
+///
+/// The server listens on every address and the dashboard reaches it through this machine's
+/// non-loopback address, as it would reach someone's real database.
+@Suite(.serialized) struct ReadOnlyDashboardTests {
+    /// This machine's first IPv4 address that is not loopback, if it has one.
+    static var outwardAddress: String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else {
+                continue
+            }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            let found = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                var raw = inet.pointee.sin_addr
+                return inet_ntop(AF_INET, &raw, &text, socklen_t(INET_ADDRSTRLEN)) != nil
+            }
+            let string = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if found, !string.hasPrefix("127.") { return string }
+        }
+        return nil
+    }
+
+    @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func aDatabaseNotOnThisMachineIsWatchedAndNothingIsWritten() async throws {
+        let address = try #require(Self.outwardAddress, "this machine has no address but loopback")
+        let (server, port) = try await ChildProcess.serve(["--memory", "--host", "0.0.0.0"])
+        defer { server.signal(SIGTERM) }
+        // Someone's presence, written by their own app.
+        _ = try await http(
+            "PUT", "/users/alice.json?ns=demo", port: port,
+            body: #"{"connections": {"-Nphone": true}, "lastOnline": 1764000000000}"#)
+
+        let (command, home) = try DashboardTmuxTests.command("--url 'http://\(address):\(port)?ns=demo'")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 160, height: 40)
+        defer { tmux.close() }
+        var (ok, screen) = try await tmux.waitFor {
+            $0.contains("read-only") && $0.contains("watching") && $0.contains("alice")
+        }
+        #expect(ok, "the header says read-only, and alice's presence shows:\n\(screen)")
+        #expect(screen.contains("database \(address):\(port) ns=demo"), "\(screen)")
+
+        for key in ["w", "W", "t", "r", "a"] {
+            try await tmux.send(key)
+            (ok, screen) = try await tmux.waitFor { $0.contains("read-only: nothing is written to") }
+            #expect(ok, "\(key) explains why it is off:\n\(screen)")
+        }
+        let (quit, _) = try await tmux.quit()
+        #expect(quit)
+        let stored = try await http("GET", "/.json?ns=demo", port: port).json
+        #expect(
+            stored?.objectValue?.keys.map(\.string) == ["users"],
+            "nothing but alice's own: \(String(describing: stored))")
+        #expect(stored?["users"]?.objectValue?.keys.map(\.string) == ["alice"])
+    }
+}
