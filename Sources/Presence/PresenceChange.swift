@@ -40,9 +40,9 @@ public enum PresenceChange: Sendable, Equatable, CustomStringConvertible {
         case .userOnline(let user): "\(user) online"
         case .userOffline(let user, _): "\(user) offline"
         case .deviceConnected(let user, let device, let count):
-            "\(user)/\(device ?? "?") connected (\(count) connection\(count == 1 ? "" : "s"))"
+            "\(device.map { "\(user)/\($0)" } ?? user) connected (\(count) connection\(count == 1 ? "" : "s"))"
         case .deviceDisconnected(let user, let device, let count):
-            "\(user)/\(device ?? "?") disconnected (\(count) connection\(count == 1 ? "" : "s") left)"
+            "\(device.map { "\(user)/\($0)" } ?? user) disconnected (\(count) connection\(count == 1 ? "" : "s") left)"
         }
     }
 }

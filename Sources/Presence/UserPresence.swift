@@ -49,7 +49,9 @@ public struct UserPresence: Sendable, Equatable, Identifiable {
             let connections = entries.map { key, entry in
                 Connection(
                     id: key.string, device: entry["device"]?.stringValue,
-                    connectedAt: entry["connectedAt"]?.intValue.map(UnixTime.init(millisecondsSince1970:)))
+                    // The documentation's `true` entries say nothing more; their push id says when.
+                    connectedAt: entry["connectedAt"]?.intValue.map(UnixTime.init(millisecondsSince1970:))
+                        ?? PushIDGenerator.timestamp(of: key.string))
             }
             return UserPresence(
                 id: id.string,

@@ -147,7 +147,7 @@ public final class ChildProcess: Sendable {
         }
         for _ in 0..<600 {
             let out = child.standardOutput
-            if let line = out.split(separator: "\n").first, line.hasPrefix("listening on http://"),
+            if let line = out.split(separator: "\n").first, line.hasPrefix("listening on http"),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
             {
                 return (child, port)

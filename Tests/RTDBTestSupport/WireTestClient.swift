@@ -116,17 +116,19 @@ public final class WireTestClient: Sendable {
     /// The next message, waiting at most `seconds` (a guard against a hang, not a time limit:
     /// a 10 MB request on a loaded single core took over 30 s beside the other suites).
     public func next(within seconds: Double = 60) async throws -> WireMessage {
-        try await withThrowingTaskGroup(of: WireMessage?.self) { group in
-            group.addTask { try await self.iterator.next() }
+        // nil: the time ran out; .some(nil): the connection ended.
+        try await withThrowingTaskGroup(of: WireMessage??.self) { group in
+            group.addTask { .some(try await self.iterator.next()) }
             group.addTask {
                 try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 return nil
             }
             defer { group.cancelAll() }
-            guard let message = try await group.next() ?? nil else {
-                throw TestFailure("no message within \(seconds) s")
+            switch try await group.next() ?? nil {
+            case .some(.some(let message)): return message
+            case .some(.none): throw TestFailure("the server closed the connection")
+            case .none: throw TestFailure("no message within \(seconds) s")
             }
-            return message
         }
     }
 

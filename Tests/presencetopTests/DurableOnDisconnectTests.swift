@@ -43,9 +43,10 @@ import Testing
         }
     }
 
-    private static func serve(_ directory: URL, rules: URL) async throws -> (ChildProcess, Int) {
+    /// A server on `directory`; its heartbeat timeout is `grace` unless said otherwise.
+    private static func serve(_ directory: URL, rules: URL, heartbeat: Int = grace) async throws -> (ChildProcess, Int) {
         try await ChildProcess.serve([
-            "--data", directory.path, "--rules", rules.path, "--heartbeat-timeout", String(grace), "--log-level",
+            "--data", directory.path, "--rules", rules.path, "--heartbeat-timeout", String(heartbeat), "--log-level",
             "info",
         ])
     }
@@ -74,7 +75,10 @@ import Testing
     /// same data.
     private static func killWithDevicesAndRestart(in directory: URL) async throws -> (ChildProcess, Int, [Device]) {
         let rules = try await presenceRules(in: directory)
-        let (killed, firstPort) = try await serve(directory, rules: rules)
+        // The first server is killed, never waited out: a long heartbeat, so that a loaded machine
+        // connecting twenty raw clients (which answer pings only while read) cannot end the first
+        // ones' sessions before the kill.
+        let (killed, firstPort) = try await serve(directory, rules: rules, heartbeat: 120)
         var devices: [Device] = []
         for index in 0..<Self.devices { devices.append(try await Device.connect(index, port: firstPort, round: 1)) }
         #expect(try await read("users", port: firstPort).objectValue?.count == Self.devices)

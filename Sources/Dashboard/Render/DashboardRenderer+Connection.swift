@@ -51,6 +51,8 @@ extension DashboardRenderer {
             } else {
                 link = [Segment("proxy ", .muted), Segment(proxy.problem ?? "reading…", .warn)]
             }
+        } else if !(state.snapshot?.access.linkInPath ?? true) {
+            link = [Segment("no link", .muted), Segment(" · TLS goes straight to the server", .muted)]
         } else {
             let mode = device.link.mode
             link = [Segment("link ", .muted), Segment(mode.rawValue, mode == .up ? .good : .bad)]
@@ -67,15 +69,21 @@ extension DashboardRenderer {
         } else {
             heard.append(Segment("never", .muted))
         }
-        heard.append(
-            Segment("   up \(Format.bytes(device.link.bytesUp))  down \(Format.bytes(device.link.bytesDown))", .muted))
+        if state.snapshot?.access.linkInPath ?? true {
+            heard.append(
+                Segment(
+                    "   up \(Format.bytes(device.link.bytesUp))  down \(Format.bytes(device.link.bytesDown))", .muted))
+        }
         lines.append(heard)
         // Line 4: history.
         let stripWidth = max(0, rect.width - 10)
         lines.append([Segment("history ", .muted)] + historyStrip(state.connectionHistory.values, width: stripWidth))
         // Line 5: who and which session.
-        var who: [Segment] = [Segment("as ", .muted), Segment(device.user, .accent)]
-        if device.credentialExpired {
+        let access = state.snapshot?.access ?? SimulationSnapshot.Access()
+        var who: [Segment] = [Segment("as ", .muted), Segment(access.identity ?? device.user, .accent)]
+        if access.identity != nil {
+            // The user's own credentials: their provider renews them, nothing to count down here.
+        } else if device.credentialExpired {
             who.append(Segment("  credential expired: writes paused", .warn))
         } else if let expiresAt = device.credentialExpiresAt {
             let left = expiresAt - state.now
@@ -114,7 +122,14 @@ extension DashboardRenderer {
     private func drawWatcher(_ grid: inout CellGrid, _ rect: Rect, _ snapshot: SimulationSnapshot) {
         var lines: [[Segment]] = [
             [Segment("database ", .muted), Segment(snapshot.server, .text)],
-            [Segment("as ", .muted), Segment(snapshot.access.identity ?? "an emulator user", .text)],
+            [
+                Segment("as ", .muted),
+                Segment(
+                    Format.fit(
+                        snapshot.access.identity ?? "an emulator user", max(1, rect.width - 4),
+                        ellipsis: glyphs.ellipsis),
+                    .text),
+            ],
         ]
         if snapshot.access.isReadOnly {
             lines.append([
@@ -136,6 +151,8 @@ extension DashboardRenderer {
 extension Segment {
     /// What a pane shows before the first snapshot.
     static func waiting(_ state: DashboardState) -> [Segment] {
-        [Segment(state.snapshot == nil ? "starting…" : "no device of its own (population only)", .muted)]
+        guard let snapshot = state.snapshot else { return [Segment("starting…", .muted)] }
+        if snapshot.access.isReadOnly { return [Segment("read-only: this dashboard writes nothing here", .muted)] }
+        return [Segment("no device of its own (population only)", .muted)]
     }
 }

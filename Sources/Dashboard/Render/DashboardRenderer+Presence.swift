@@ -89,7 +89,7 @@ extension DashboardRenderer {
         -> [Segment]
     {
         let own = snapshot.ownEntryKeys.contains(connection.id)
-        var text = own ? "this device" : (connection.device ?? "?")
+        var text = own ? "this device" : (connection.device ?? "connection")
         if let at = connection.connectedAt { text += " " + Format.shortDuration(serverNow - at) }
         var segments = [Segment(text, own ? .accent : .text)]
         if snapshot.isSuspect(entryKey: connection.id), let silence = snapshot.silence[connection.id] {
@@ -104,7 +104,7 @@ extension DashboardRenderer {
     ) -> [Segment] {
         var segments = [
             Segment("\(glyphs.expanded) ", .muted),
-            Segment(Format.fit(connection.device ?? "?", 12), .text),
+            Segment(Format.fit(connection.device ?? "connection", 12), .text),
         ]
         if let at = connection.connectedAt {
             segments.append(
