@@ -44,7 +44,8 @@ import Testing
     }
 
     /// A server on `directory`; its heartbeat timeout is `grace` unless said otherwise.
-    private static func serve(_ directory: URL, rules: URL, heartbeat: Int = grace) async throws -> (ChildProcess, Int) {
+    private static func serve(_ directory: URL, rules: URL, heartbeat: Int = grace) async throws -> (ChildProcess, Int)
+    {
         try await ChildProcess.serve([
             "--data", directory.path, "--rules", rules.path, "--heartbeat-timeout", String(heartbeat), "--log-level",
             "info",
