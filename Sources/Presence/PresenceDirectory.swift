@@ -6,6 +6,7 @@ import Synchronization
 public final class PresenceDirectory: Sendable {
     private let database: Database
     private let root: String
+    private let layout: PresenceLayout
     private let state = Mutex(State())
 
     private struct State {
@@ -14,10 +15,11 @@ public final class PresenceDirectory: Sendable {
         var updates = 0
     }
 
-    /// Makes a directory of the users under `root` (default `users`).
-    public init(database: Database, root: String = "users") {
+    /// Makes a directory of the users under `root` (default `users`), read in `layout`.
+    public init(database: Database, root: String = "users", layout: PresenceLayout = .documented) {
         self.database = database
         self.root = root
+        self.layout = layout
     }
 
     /// The users as last seen, sorted by id.
@@ -29,7 +31,7 @@ public final class PresenceDirectory: Sendable {
     /// Starts listening; `onChange` gets the whole list after every change.
     public func start(onChange: @escaping @Sendable ([UserPresence]) -> Void = { _ in }) {
         let handle = database.reference(withPath: root).observe(.value) { [self] snapshot in
-            let users = UserPresence.users(from: snapshot.node.plainJSON())
+            let users = layout.users(from: snapshot.node.plainJSON())
             state.withLock { state in
                 state.users = users
                 state.updates += 1

@@ -26,41 +26,27 @@ public struct UserPresence: Sendable, Equatable, Identifiable {
     public var connections: [Connection]
     /// The server time of the user's last disconnect, if they have one.
     public var lastOnline: UnixTime?
+    /// Online or not as a status-node layout states it, which lists no connections (nil: the
+    /// connections say).
+    public var reportedOnline: Bool?
+    /// Since when a status-node layout says the user is online (server time), if it says.
+    public var onlineSince: UnixTime?
+    /// Why the entry fits its layout in no way, if it does not (it is listed, never dropped).
+    public var problem: String?
 
     /// Makes a user entry.
-    public init(id: String, connections: [Connection] = [], lastOnline: UnixTime? = nil) {
+    public init(id: String, connections: [Connection] = [], lastOnline: UnixTime? = nil, problem: String? = nil) {
         self.id = id
         self.connections = connections
         self.lastOnline = lastOnline
+        self.problem = problem
     }
 
     /// Whether any device is connected: the documented rule (an empty list means offline).
-    public var isOnline: Bool { !connections.isEmpty }
+    public var isOnline: Bool { reportedOnline ?? !connections.isEmpty }
 
-    /// The users under a `users` node, sorted by id.
-    ///
-    /// Accepts the documentation's shape (`connections/<key>: true`) and the richer one
-    /// presencetop's sessions write (`connections/<key>: {device, connectedAt}`); anything else
-    /// under a user is ignored.
+    /// The users under a `users` node in the documented layout, sorted by id.
     public static func users(from json: JSONValue) -> [UserPresence] {
-        guard let users = json.objectValue else { return [] }
-        return users.map { id, user in
-            let entries = user["connections"]?.objectValue ?? [:]
-            let connections = entries.map { key, entry in
-                Connection(
-                    id: key.string, device: entry["device"]?.stringValue,
-                    // The documentation's `true` entries say nothing more; their push id says when.
-                    connectedAt: entry["connectedAt"]?.intValue.map(UnixTime.init(millisecondsSince1970:))
-                        ?? PushIDGenerator.timestamp(of: key.string))
-            }
-            return UserPresence(
-                id: id.string,
-                connections: connections.sorted {
-                    ($0.connectedAt ?? .epoch, CodeUnitString($0.id)) < (
-                        $1.connectedAt ?? .epoch, CodeUnitString($1.id)
-                    )
-                },
-                lastOnline: user["lastOnline"]?.intValue.map(UnixTime.init(millisecondsSince1970:)))
-        }.sorted { UTF16Order.lessThan($0.id, $1.id) }
+        PresenceLayout.documented.users(from: json)
     }
 }

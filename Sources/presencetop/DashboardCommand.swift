@@ -48,8 +48,7 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(help: "The user this device signs in as.")
     var user = "morgan"
 
-    @Option(help: "Where the presence tree lives.")
-    var presencePath = "users"
+    @OptionGroup(title: "The presence layout") var layout: LayoutOptions
 
     @Option(parsing: .unconditional, help: "Simulated users on the embedded server.")
     var users = 8
@@ -104,6 +103,11 @@ struct DashboardCommand: AsyncParsableCommand {
         }
         if let writePath, writePath.contains(where: { ".#$[]".contains($0) }) || writePath.utf8.count > 512 {
             throw ValidationError("--write-path '\(writePath)' is not a valid path (no . # $ [ ], at most 512 bytes)")
+        }
+        if population.url == nil, layout.presenceLayout != .documented {
+            throw ValidationError(
+                "--layout \(layout.presenceLayout) reads an app's own presence and goes with --url "
+                    + "(the lab's devices write the documented layout)")
         }
         if population.url == nil, credentialOptions.isGiven || credentialOptions.asUID != nil || device {
             throw ValidationError(
@@ -193,7 +197,9 @@ struct DashboardCommand: AsyncParsableCommand {
         "url": false, "user": false, "presence-path": false, "users": false, "simulate": false, "devices": false,
         "seed": false, "link": false, "heartbeat-timeout": false, "churn": false, "memory": true, "data": false,
         "theme": false, "log": false, "max-pending-bytes": false, "proxy-control": false, "credentials": false,
-        "as-uid": false, "device": true, "write-path": false, "ca-file": false,
+        "as-uid": false, "device": true, "write-path": false, "ca-file": false, "layout": false,
+        "connections-child": false, "last-online-child": false, "state-child": false, "online-value": false,
+        "changed-child": false,
     ]
 
     /// The settings file, read once for the whole run (its options before parsing, its keys when
@@ -233,11 +239,21 @@ struct DashboardCommand: AsyncParsableCommand {
     private func options() throws -> SimulationOptions {
         var options = SimulationOptions()
         try population.apply(to: &options)
-        options.presencePath = presencePath
+        options.presencePath = layout.root
+        options.layout = layout.presenceLayout
         options.linkControl = proxyControl.flatMap(URL.init(string:))
         let state = Database.defaultPersistenceDirectory
         options.thisDevice = SimulationOptions.ThisDevice(
             user: user, persistenceDirectory: state, maxPendingBytes: maxPendingBytes)
+        if options.layout != .documented {
+            // The lab's devices write the documented layout only: in another app's tree they would
+            // be entries that fit nothing.
+            guard simulate == 0, !device else {
+                throw ValidationError(
+                    "--layout \(options.layout) only watches: --simulate and --device write the documented layout")
+            }
+            options.thisDevice = nil
+        }
         if let url = population.url {
             let target = try SimulationFlags.target(url: url)
             options.users = simulate

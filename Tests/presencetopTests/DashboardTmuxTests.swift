@@ -319,6 +319,13 @@ import Testing
                 ["--url", "http://127.0.0.1:1?ns=a", "--proxy-control", "ftp://x"],
                 "--proxy-control 'ftp://x' is not http://HOST:PORT"
             ),
+            (["--layout", "moon"], "--layout 'moon' is not connections or status"),
+            (["--layout", "status"], "--layout status reads an app's own presence and goes with --url"),
+            (
+                ["--url", "http://127.0.0.1:1", "--layout", "status", "--simulate", "2"],
+                "--layout status only watches: --simulate and --device write the documented layout"
+            ),
+            (["--state-child", "a.b"], "--state-child 'a.b' is not a valid key"),
             // Signing in to someone's database, and writing nothing there unasked.
             (["--credentials", "key.json"], "the sign-in options and --device go with --url"),
             (

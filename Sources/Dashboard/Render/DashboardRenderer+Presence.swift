@@ -26,10 +26,24 @@ extension DashboardRenderer {
                 line[0] = Segment(
                     Format.fit("\(user.id) \(glyphs.mine)", nameWidth, ellipsis: glyphs.ellipsis), .accent)
             }
+            if let problem = user.problem {
+                // Listed, never dropped: what the layout could not read, by kind (never the value).
+                line.append(Segment("? unfit ", .warn))
+                line.append(Segment("  -  ", .muted))
+                line.append(Segment("fits no layout: \(problem)", .warn))
+                return line
+            }
             line.append(
                 user.isOnline ? Segment("\(glyphs.on) online ", .good) : Segment("\(glyphs.off) offline", .muted))
-            line.append(Segment("  \(user.connections.count)  ", .text))
-            if user.isOnline {
+            // A status node states online or offline and lists no connections.
+            line.append(Segment(user.reportedOnline == nil ? "  \(user.connections.count)  " : "  -  ", .text))
+            if user.reportedOnline == true {
+                if wide { line.append(Segment(Format.fit("—", 24), .muted)) }
+                let since = user.onlineSince.map {
+                    "since \(Format.timeOfDay($0, zone: state.timeZone)) (\(Format.duration(serverNow - $0)))"
+                }
+                line.append(Segment("status online" + (since.map { " " + $0 } ?? ""), .text))
+            } else if user.isOnline {
                 if wide { line.append(Segment(Format.fit("—", 24), .muted)) }
                 for (index, connection) in user.connections.enumerated() {
                     if index > 0 { line.append(Segment(" · ", .muted)) }

@@ -87,6 +87,8 @@ public struct DashboardRenderer: Sendable {
                 Segment("Presence", .title),
                 Segment(" (\(counted), \(Format.count(connections, "connection")))", .title),
             ]
+            let unfit = state.snapshot?.users.lazy.filter { $0.problem != nil }.count ?? 0
+            if unfit > 0 { title.append(Segment("  \(unfit) unfit", .warn)) }
             if !state.filter.isEmpty { title.append(Segment("  /\(state.filter)", .filter)) }
             return title
         case .pending:

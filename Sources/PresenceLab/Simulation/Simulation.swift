@@ -113,7 +113,7 @@ public final class Simulation: Sendable {
             // Reading presence needs a signed-in user (PresenceRules): the watcher reads as this device's.
             watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
         }
-        directory = PresenceDirectory(database: watcher, root: options.presencePath)
+        directory = PresenceDirectory(database: watcher, root: options.presencePath, layout: options.layout)
         state = Mutex(
             State(
                 onEvent: onEvent, random: SeededRandom(seed: options.seed &+ 0x5EED),

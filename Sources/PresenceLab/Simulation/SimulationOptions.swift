@@ -1,5 +1,6 @@
 import Foundation
 import LinkSim
+import Presence
 import RTDBClient
 import RTDBCore
 
@@ -61,6 +62,9 @@ public struct SimulationOptions: Sendable {
     public var heartbeatTimeout: Duration = .seconds(5)
     /// Where the presence tree lives (`users`, as documented).
     public var presencePath = "users"
+    /// How the watched presence tree is laid out (this device and the population write the
+    /// documented layout).
+    public var layout: PresenceLayout = .documented
     /// This device; nil runs the population alone (the headless demo).
     public var thisDevice: ThisDevice? = ThisDevice()
     /// Simulated users (0: none).
