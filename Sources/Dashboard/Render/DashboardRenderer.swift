@@ -80,14 +80,16 @@ public struct DashboardRenderer: Sendable {
             // What the list shows: with a filter, the users that match out of all.
             let all = state.snapshot?.users.count ?? 0
             let users = state.visibleUsers
-            let connections = users.reduce(0) { $0 + $1.connections.count }
+            let connections =
+                state.filter.isEmpty
+                ? state.presenceTotals.connections : users.reduce(0) { $0 + $1.connections.count }
             let counted =
                 users.count == all ? Format.count(all, "user") : "\(users.count) of \(Format.count(all, "user"))"
             var title = [
                 Segment("Presence", .title),
                 Segment(" (\(counted), \(Format.count(connections, "connection")))", .title),
             ]
-            let unfit = state.snapshot?.users.lazy.filter { $0.problem != nil }.count ?? 0
+            let unfit = state.presenceTotals.unfit
             if unfit > 0 { title.append(Segment("  \(unfit) unfit", .warn)) }
             if !state.filter.isEmpty { title.append(Segment("  /\(state.filter)", .filter)) }
             return title

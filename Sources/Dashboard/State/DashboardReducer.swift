@@ -21,9 +21,16 @@ public enum DashboardReducer {
             state.onDisconnect = summary
         case .rules(let summary):
             state.rules = summary
-        case .snapshot(let snapshot):
-            state.snapshot = snapshot
-            sortUsers(&state)
+        case .snapshot(var snapshot):
+            let key = PresenceTotals.Key(version: snapshot.usersVersion, sort: state.sort)
+            if snapshot.usersVersion != 0, state.presenceTotals.key == key, let previous = state.snapshot {
+                // The same list as the last frame: already sorted and counted.
+                snapshot.users = previous.users
+                state.snapshot = snapshot
+            } else {
+                state.snapshot = snapshot
+                sortUsers(&state)
+            }
             // A notice made before the first snapshot had no time yet: its time starts now.
             if state.now == .epoch, state.notice?.at == .epoch { state.notice?.at = snapshot.takenAt }
             state.now = snapshot.takenAt
@@ -220,10 +227,20 @@ public enum DashboardReducer {
         state.layout.rect(for: state.focus).map { max(1, $0.height - 3) } ?? 1
     }
 
-    /// Puts the snapshot's users in the order chosen with < and >.
+    /// Puts the snapshot's users in the order chosen with < and >, and counts what the title
+    /// shows (once per version of the list).
     private static func sortUsers(_ state: inout DashboardState) {
         let sort = state.sort
         state.snapshot?.users.sort { sort.orders($0, before: $1) }
+        var totals = PresenceTotals()
+        for user in state.snapshot?.users ?? [] {
+            totals.connections += user.connections.count
+            if user.problem != nil { totals.unfit += 1 }
+            // Counting characters stops at 18: no name column is wider.
+            if totals.longestName < 18 { totals.longestName = max(totals.longestName, user.id.prefix(18).count) }
+        }
+        totals.key = state.snapshot.map { PresenceTotals.Key(version: $0.usersVersion, sort: sort) }
+        state.presenceTotals = totals
     }
 
     private static func move(by delta: Int, _ state: inout DashboardState) {

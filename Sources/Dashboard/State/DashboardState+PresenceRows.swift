@@ -10,9 +10,19 @@ struct PresenceRow: Equatable {
     var connection: Int?
 }
 
-extension DashboardState {
-    /// The Presence pane's rows in order: each user, and under an expanded one its connections.
-    func presenceRows(_ users: [UserPresence]) -> [PresenceRow] {
+/// The Presence pane's rows: one per user, worked out only where a user is expanded (a project's
+/// list can hold 100,000 users, and a frame shows a few dozen).
+struct PresenceRows: RandomAccessCollection {
+    /// Every row, when some user is expanded; nil when each row is its user.
+    private let expandedRows: [PresenceRow]?
+    private let userCount: Int
+
+    init(_ users: [UserPresence], expanded: Set<String>) {
+        userCount = users.count
+        guard !expanded.isEmpty else {
+            expandedRows = nil
+            return
+        }
         var rows: [PresenceRow] = []
         for (index, user) in users.enumerated() {
             rows.append(PresenceRow(user: index))
@@ -20,7 +30,24 @@ extension DashboardState {
                 rows += user.connections.indices.map { PresenceRow(user: index, connection: $0) }
             }
         }
-        return rows
+        expandedRows = rows
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { expandedRows?.count ?? userCount }
+    subscript(position: Int) -> PresenceRow { expandedRows?[position] ?? PresenceRow(user: position) }
+
+    /// The row of user `user`'s own line.
+    func row(ofUser user: Int) -> Int? {
+        guard let expandedRows else { return (0..<userCount).contains(user) ? user : nil }
+        return expandedRows.firstIndex { $0.user == user && $0.connection == nil }
+    }
+}
+
+extension DashboardState {
+    /// The Presence pane's rows in order: each user, and under an expanded one its connections.
+    func presenceRows(_ users: [UserPresence]) -> PresenceRows {
+        PresenceRows(users, expanded: expanded)
     }
 
     /// How many rows of users fit inside the pane (below the header, above the filter line).
@@ -29,8 +56,8 @@ extension DashboardState {
     }
 
     /// The rows on screen: a window of `capacity` rows that keeps the selected user near the middle.
-    func presenceWindow(_ rows: [PresenceRow], capacity: Int) -> Range<Int> {
-        let selectedRow = rows.firstIndex { $0.user == selectedUser && $0.connection == nil } ?? 0
+    func presenceWindow(_ rows: PresenceRows, capacity: Int) -> Range<Int> {
+        let selectedRow = rows.row(ofUser: selectedUser) ?? 0
         let first = max(0, min(selectedRow - capacity / 2, rows.count - capacity))
         return first..<min(rows.count, first + capacity)
     }

@@ -59,6 +59,8 @@ public struct DashboardState: Sendable, Equatable {
     public var bindings: [KeyBinding] = KeyMap.bindings
     /// How the presence list is ordered.
     public var sort: PresenceSort = .name
+    /// What was derived from the users of one version of the list, kept until the next.
+    public var presenceTotals = PresenceTotals()
     /// The first key binding the help shows (it scrolls where the terminal is short).
     public var helpScroll = 0
     /// The themes there are.
@@ -144,4 +146,28 @@ extension DashboardState {
         if let selected = selectedDeadLetter, letters.contains(where: { $0.id == selected }) { return selected }
         return letters.last?.id
     }
+}
+
+/// What the Presence pane shows about the whole list, worked out once per version of it (a
+/// project's list can hold 100,000 users; a frame must not walk them all).
+public struct PresenceTotals: Sendable, Equatable {
+    /// The list's version, and the order it was sorted in (nil: not worked out).
+    public var key: Key?
+    /// Connections in all.
+    public var connections = 0
+    /// Entries that fit no layout.
+    public var unfit = 0
+    /// The longest user id, in characters, up to 18 (the name column's width).
+    public var longestName = 0
+
+    /// A version of the list and an order.
+    public struct Key: Sendable, Equatable {
+        /// ``SimulationSnapshot/usersVersion``.
+        public var version: Int
+        /// The order.
+        public var sort: PresenceSort
+    }
+
+    /// No totals yet.
+    public init() {}
 }

@@ -54,6 +54,9 @@ extension Simulation {
                 return RulesSummary(problem: "the rules report was refused (HTTP \(status): \(reason))")
             }
             return RulesSummary(try RulesCoverageReport(json: JSONParser.parse(bytes: data)))
+        } catch let error as URLError {
+            // Its description would carry the URL, and the URL the credential: the words only.
+            return RulesSummary(problem: "the rules report could not be read: \(error.localizedDescription)")
         } catch {
             return RulesSummary(problem: "\(error)")
         }

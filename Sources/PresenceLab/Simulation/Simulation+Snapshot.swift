@@ -34,6 +34,7 @@ extension Simulation {
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
+        snapshot.usersVersion = directory.updates
         snapshot.enforcesPresenceRules = embedded != nil
         snapshot.access = SimulationSnapshot.Access(
             identity: options.credentials == nil ? nil : options.identity, isReadOnly: options.readOnly,

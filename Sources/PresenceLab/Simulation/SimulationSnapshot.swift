@@ -124,6 +124,9 @@ public struct SimulationSnapshot: Sendable, Equatable {
     public var staleAfter: Duration = .seconds(15)
     /// What the dashboard may do, and as whom.
     public var access = Access()
+    /// Which version of ``users`` this is (it changes whenever the list does; 0: unknown, as in a
+    /// snapshot made by hand): a frame that sees the same version reuses what it derived.
+    public var usersVersion = 0
 
     /// Makes a snapshot.
     public init(

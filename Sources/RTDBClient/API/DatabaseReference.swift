@@ -25,9 +25,7 @@ public final class DatabaseReference: DatabaseQuery, @unchecked Sendable {
 
     /// A child under a new push id: chronologically ordered, unique.
     public func childByAutoId() -> DatabaseReference {
-        let repo = database.repo
-        let key = repo.queue.sync { repo.nextPushID() }
-        return child(key)
+        child(database.repo.nextPushID())
     }
 
     /// The location's URL: the database URL with the path (`http://host:9000/users/morgan?ns=demo`).

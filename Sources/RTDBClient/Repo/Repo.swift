@@ -23,8 +23,14 @@ final class Repo: @unchecked Sendable {
     var maxPendingBytes: Int
     /// Identifies this client instance in idempotency keys (kept on disk with persistence).
     var instanceID = Repo.makeInstanceID()
-    var serverTimeOffset = Duration.zero
-    var pushIDs = PushIDGenerator()
+    var serverTimeOffset = Duration.zero {
+        didSet { publishedOffset.store(serverTimeOffset.wholeMilliseconds, ordering: .relaxed) }
+    }
+    /// ``serverTimeOffset`` in ms for callers off the queue (push ids).
+    private let publishedOffset = Atomic<Int64>(0)
+    /// Push ids are made under a lock, on any thread, as the SDKs make them: never a hop onto the
+    /// queue (a transaction's update block runs on it and may call `childByAutoId()`).
+    private let pushIDs = Mutex(PushIDGenerator())
     var onDisconnectTree = SparseSnapshotTree()
     /// The onDisconnect operations of this connection, as registered (for the report).
     var onDisconnectRegistrations: [OnDisconnectRegistration] = []
@@ -106,7 +112,11 @@ final class Repo: @unchecked Sendable {
     /// The server's time as estimated here.
     var serverTime: UnixTime { clock() + serverTimeOffset }
 
-    func nextPushID() -> String { pushIDs.next(now: serverTime) }
+    /// A push id for now in server time; callable from any thread.
+    func nextPushID() -> String {
+        let now = clock() + .milliseconds(publishedOffset.load(ordering: .relaxed))
+        return pushIDs.withLock { $0.next(now: now) }
+    }
 
     func updateInfo(_ path: String, _ node: Node) {
         infoData = infoData.updating(at: Path(path), with: node)

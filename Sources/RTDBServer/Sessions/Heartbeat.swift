@@ -17,6 +17,9 @@ final class Heartbeat: Sendable {
     private static let neverPinged = -1
     private let reads = Atomic<Int>(0)
     private let readsAtPing = Atomic<Int>(Heartbeat.neverPinged)
+    /// Whether the server itself has stopped reading this peer (its request window is full): the
+    /// peer's bytes wait unread, and silence then says nothing about the peer.
+    private let readsHeld = Atomic<Bool>(false)
 
     /// Notes that bytes arrived (called for every read, before decoding).
     func heard() {
@@ -30,6 +33,19 @@ final class Heartbeat: Sendable {
     func judge(onTime: Bool) -> Verdict {
         let reads = reads.load(ordering: .relaxed)
         let atPing = readsAtPing.exchange(reads, ordering: .relaxed)
-        return onTime && atPing == reads ? .silent : .ping
+        let held = readsHeld.load(ordering: .relaxed)
+        return onTime && !held && atPing == reads ? .silent : .ping
+    }
+
+    /// Notes that the server stops reading this peer until ``resumeReads()`` (and that it
+    /// resumed: what it reads then counts as hearing).
+    func holdReads() {
+        readsHeld.store(true, ordering: .relaxed)
+    }
+
+    /// Notes that the server reads this peer again.
+    func resumeReads() {
+        readsHeld.store(false, ordering: .relaxed)
+        heard()
     }
 }

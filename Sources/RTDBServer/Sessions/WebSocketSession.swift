@@ -147,7 +147,9 @@ final class WebSocketSession: Sendable {
                 // Closing: what the peer sent after it is not taken.
                 if live.writer.isClosing { return }
                 if let wait = budget.spend(now: clock()) {
+                    live.heartbeat.holdReads()
                     try await throttle(for: wait, budget: budget, toldAboutRate: &toldAboutRate, outlet: live.outlet)
+                    live.heartbeat.resumeReads()
                 }
                 guard await admit(message, assembler: &assembler, live: live) else { return }
             }
@@ -179,7 +181,12 @@ final class WebSocketSession: Sendable {
             return true
         case .request(let request):
             // Waiting is the rare case: its frames are only pushed when the window is full.
-            if !live.window.tryEnter() { await live.window.enter() }
+            if !live.window.tryEnter() {
+                // Held by the server's own window: the heartbeat does not take that for silence.
+                live.heartbeat.holdReads()
+                await live.window.enter()
+                live.heartbeat.resumeReads()
+            }
             live.requests.append(request)
             return true
         case .end:

@@ -7,6 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Run benchmarks (build with -c release for meaningful figures).",
         subcommands: [
             ServerWriteBenchmark.self, ClientEventBenchmark.self, ColdStartBenchmark.self, RenderBenchmark.self,
+            ProjectBenchmark.self,
             FloodBenchmark.self, DrainBenchmark.self, LatencyBenchmark.self, PresenceBenchmark.self,
         ]
     )

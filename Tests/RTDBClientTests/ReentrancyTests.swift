@@ -1,0 +1,32 @@
+import Foundation
+import RTDBClient
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+/// The API called from inside the engine's own callbacks: a transaction's update block runs on
+/// the engine's queue, and what it calls must not wait for that queue.
+@Suite struct ReentrancyTests {
+    @Test func childByAutoIdInsideATransactionsUpdateBlockDoesNotDeadlock() async throws {
+        // Offline: the update block runs at once, locally.
+        let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        database.goOffline()
+        let list = database.reference(withPath: "lists/a")
+        let keys = Recorder<String>()
+        list.runTransactionBlock(
+            { data in
+                let key = list.childByAutoId().key ?? ""
+                keys.record(key)
+                data.value = [key: true]
+                return .success(withValue: data)
+            }, andCompletionBlock: nil)
+        // Was: the block waited for the queue it runs on, and nothing ever came back.
+        #expect(try await eventually { keys.all.count >= 1 }, "the update block returned")
+        let key = try #require(keys.last)
+        #expect(PushIDGenerator.timestamp(of: key) != nil, "a push id: \(key)")
+        let seen = Recorder<Bool>()
+        list.observeSingleEvent(of: .value) { snapshot in seen.record(snapshot.hasChild(key)) }
+        #expect(try await eventually { seen.last == true }, "applied locally")
+        database.close()
+    }
+}
