@@ -1,0 +1,55 @@
+import Foundation
+import RTDBClient
+import RTDBCore
+import RTDBRules
+import RTDBTestSupport
+import RTDBWire
+import Testing
+
+/// A provider's credential revoked by the server (`ac` with `expired_token`): the engine asks the
+/// provider for a new one, forcing a refresh, and the connection goes on with its listens.
+@Suite struct TokenRevocationTests {
+    /// Hands out a token that lasts 60 s, without saying so (the engine learns of its end only
+    /// from the server), and records how it was asked.
+    final class ForgetfulProvider: DatabaseTokenProvider {
+        let secret: String
+        let time: TestTime
+        let asked = Recorder<Bool>()
+
+        init(secret: String, time: TestTime) {
+            self.secret = secret
+            self.time = time
+        }
+
+        func token(forcingRefresh: Bool) async throws -> DatabaseToken {
+            asked.record(forcingRefresh)
+            let claims: JSONValue = ["uid": "alice", "exp": .int(time.nowSeconds + 60)]
+            return DatabaseToken(value: AuthToken.signedJWT(claims: claims, secret: secret), kind: .user)
+        }
+    }
+
+    @Test func aRevokedCredentialIsReplacedByAForcedRefresh() async throws {
+        let time = TestTime()
+        let secret = "secret-\(UUID().uuidString)"
+        let rules = try SecurityRules(
+            text: #"{"rules": {"users": {"$uid": {".write": "auth.uid === $uid", ".read": true}}}}"#)
+        let server = try await TestServer.start(clock: time.wall, timers: time.timers) {
+            $0.authSecret = secret
+            $0.rules = rules
+        }
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", clock: time.wall, timers: time.timers)
+        let provider = ForgetfulProvider(secret: secret, time: time)
+        client.setTokenProvider(provider)
+        try await client.reference(withPath: "users/alice/a").setValue("before")
+        let session = try #require(server.server.connections.connections.first?.sessionID)
+        #expect(provider.asked.all == [false])
+
+        await time.advance(by: .seconds(61))
+        #expect(try await eventually { provider.asked.all == [false, true] }, "asked again, forcing a refresh")
+        try await client.reference(withPath: "users/alice/b").setValue("after the revocation")
+        #expect(server.server.connections.connections.map(\.sessionID) == [session], "the same connection")
+        #expect(server.server.connections.connections.map(\.authUID) == ["alice"])
+        client.close()
+        await server.stop()
+    }
+}
