@@ -6,7 +6,6 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "presencetop", targets: ["presencetop"]),
-        .executable(name: "presencetop-latency-probe", targets: ["presencetop-latency-probe"]),
         .library(name: "RTDBCore", targets: ["RTDBCore"]),
         .library(name: "RTDBWire", targets: ["RTDBWire"]),
         .library(name: "RTDBRules", targets: ["RTDBRules"]),
@@ -155,7 +154,17 @@ let package = Package(
                 "PresenceLab",
                 "Dashboard",
                 "CursesBackend",
-                "BenchWorkloads",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The benchmarks, apart from the tool they measure (they start `presencetop` beside them).
+        .executableTarget(
+            name: "presencetop-bench",
+            dependencies: [
+                "RTDBCore", "RTDBRules", "RTDBServer", "RTDBClient", "RTDBWire", "LinkSim", "Presence", "PresenceLab",
+                "Dashboard", "BenchWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

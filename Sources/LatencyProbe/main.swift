@@ -1,7 +1,7 @@
 import BenchWorkloads
 import Foundation
 
-// `presencetop bench latency --callgrind` runs this under valgrind: the latency workload and
+// `presencetop-bench latency --callgrind` runs this under valgrind: the latency workload and
 // nothing else (valgrind 3.19 cannot load the whole presencetop binary).
 // Usage: presencetop-latency-probe SETS CHILDREN
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }

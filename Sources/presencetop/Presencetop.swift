@@ -16,7 +16,7 @@ struct Presencetop: AsyncParsableCommand {
         version: version,
         subcommands: [
             DashboardCommand.self, ServeCommand.self, DemoCommand.self, ChaosCommand.self, ProxyCommand.self,
-            ReplayCommand.self, BenchCommand.self,
+            ReplayCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )

@@ -42,6 +42,9 @@ public final class ChildProcess: Sendable {
     /// The built `presencetop` executable.
     public static var presencetop: URL { productsDirectory.appendingPathComponent("presencetop") }
 
+    /// The built `presencetop-bench` executable.
+    public static var bench: URL { productsDirectory.appendingPathComponent("presencetop-bench") }
+
     /// Starts `executable` with `arguments` (and `environment` on top of this process's own).
     ///
     /// Returns once the process is running; throws if it could not be started.

@@ -3,12 +3,12 @@ import RTDBCore
 import RTDBTestSupport
 import Testing
 
-/// `presencetop bench` as a user runs it: the figures (not their values: tests assert no timing)
+/// `presencetop-bench` as a user runs it: the figures (not their values: tests assert no timing)
 /// and the clean-up of what a run started.
 @Suite struct BenchProcessTests {
     @Test func jsonIsOneObjectWithTheMachineAndTheFigures() async throws {
         let bench = try await ChildProcess(
-            ChildProcess.presencetop, ["bench", "client-events", "--writes", "50", "--load-children", "100", "--json"])
+            ChildProcess.bench, ["client-events", "--writes", "50", "--load-children", "100", "--json"])
         #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
         let lines = bench.standardOutput.split(separator: "\n")
         #expect(lines.count == 1, "only the object: \(bench.standardOutput)")
@@ -24,8 +24,8 @@ import Testing
     /// entry go after the mass disconnect (counts, not times: tests assert no timing).
     @Test func thePresenceLoadGeneratorSeesItsClientsComeAndGo() async throws {
         let bench = try await ChildProcess(
-            ChildProcess.presencetop,
-            ["bench", "presence", "--clients", "60", "--rate", "100", "--seconds", "0.5", "--json"])
+            ChildProcess.bench,
+            ["presence", "--clients", "60", "--rate", "100", "--seconds", "0.5", "--json"])
         #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
         let object = try JSONParser.parse(String(bench.standardOutput.split(separator: "\n").last ?? ""))
         #expect(object["clients_connected"] == 60, "\(object)")
@@ -48,8 +48,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let profile = directory.appendingPathComponent("server").path
         let bench = try await ChildProcess(
-            ChildProcess.presencetop,
-            ["bench", "presence", "--clients", "20", "--rate", "50", "--seconds", "0.3", "--heap-profile", profile])
+            ChildProcess.bench,
+            ["presence", "--clients", "20", "--rate", "50", "--seconds", "0.3", "--heap-profile", profile])
         #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
         #expect(bench.standardOutput.contains("heap profile: \(profile).zst"), "\(bench.standardOutput)")
         let size = (try? FileManager.default.attributesOfItem(atPath: profile + ".zst")[.size] as? Int) ?? 0
@@ -73,7 +73,7 @@ import Testing
     @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
     func anInterruptedRunLeavesNothingRunning() async throws {
         let bench = try await ChildProcess(
-            ChildProcess.presencetop, ["bench", "render", "--frames", "5", "--users", "10", "--idle-seconds", "30"])
+            ChildProcess.bench, ["render", "--frames", "5", "--users", "10", "--idle-seconds", "30"])
         // The dashboard starts in tmux; the run then waits 5 s for it to settle. It is running
         // before the interrupt (else the checks below would prove nothing).
         let socket = "presencetop-bench-\(bench.pid)"

@@ -9,7 +9,7 @@ import RTDBCore
     import FoundationNetworking
 #endif
 
-/// `presencetop bench project`: the dashboard watching a real app's size, read-only, as it
+/// `presencetop-bench project`: the dashboard watching a real app's size, read-only, as it
 /// would watch your project: 100,000 users of about 1 KB each (a profile beside presence) under
 /// the presence root of a `presencetop serve` in its own process.
 struct ProjectBenchmark: AsyncParsableCommand {
@@ -33,7 +33,7 @@ struct ProjectBenchmark: AsyncParsableCommand {
     private func measure(_ report: BenchReport) async throws {
         let port = try LoopbackPort.free()
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        server.executableURL = try BenchSupport.presencetop()
         server.arguments = ["serve", "--memory", "--port", "\(port)"]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice

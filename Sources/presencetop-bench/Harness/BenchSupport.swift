@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import PresenceLab
@@ -25,6 +26,18 @@ enum BenchSupport {
     }
 
     /// Raises this process's open-file limit to its hard limit (children inherit it); the limit now.
+    /// The `presencetop` executable beside this one: the benchmarks start its server and its
+    /// dashboard (build both: `swift build -c release`).
+    static func presencetop() throws -> URL {
+        let url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("presencetop")
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw ValidationError(
+                "no presencetop beside this benchmark at \(url.path): build both with swift build -c release")
+        }
+        return url
+    }
+
     static func raiseDescriptorLimit() -> Int {
         DescriptorHeadroom.raiseToHardLimit()
     }

@@ -125,7 +125,7 @@ struct PresenceBenchmark: AsyncParsableCommand {
     }
 
     private func startServer(port: Int, _ report: BenchReport) throws -> Process {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let binary = try BenchSupport.presencetop()
         let server = Process()
         var arguments = [
             "serve", "--memory", "--port", "\(port)", "--heartbeat-timeout", "30", "--max-sessions-per-namespace",

@@ -10,14 +10,13 @@ extension RenderBenchmark {
             report.record("idle_cpu", "skipped: no tmux")
             return
         }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         try await idleCPU(
             of: "--churn 0 --memory", setting: "embedded server, 8 users × 2 devices, this device",
             key: "idle_cpu_simulation_percent_of_a_core", target: 1, tag: "simulation", tmux: tmux, report)
         // A quiet server of its own: the dashboard attached, this device and its watcher only.
         let port = try LoopbackPort.free()
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: binary)
+        server.executableURL = try BenchSupport.presencetop()
         server.arguments = ["serve", "--memory", "--port", "\(port)"]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
@@ -38,7 +37,7 @@ extension RenderBenchmark {
     ) async throws {
         let socket = "presencetop-bench-\(getpid())-\(tag)"
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let binary = try BenchSupport.presencetop().path
         let command =
             "env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(home.path)/state XDG_DATA_HOME=\(home.path)/data "
             + "\(binary) \(arguments)"

@@ -1,9 +1,10 @@
 import ArgumentParser
 
-/// `presencetop bench`: measurements that are not tests.
-struct BenchCommand: AsyncParsableCommand {
+/// `presencetop-bench`: measurements that are not tests, in an executable of their own (they were
+/// half of `presencetop`'s size).
+@main struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "presencetop-bench",
         abstract: "Run benchmarks (build with -c release for meaningful figures).",
         subcommands: [
             ServerWriteBenchmark.self, ClientEventBenchmark.self, ColdStartBenchmark.self, RenderBenchmark.self,

@@ -7,7 +7,7 @@ import PresenceLab
 import RTDBClient
 import RTDBCore
 
-/// `presencetop bench render`: what a frame costs, and what the running dashboard costs at rest.
+/// `presencetop-bench render`: what a frame costs, and what the running dashboard costs at rest.
 struct RenderBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
