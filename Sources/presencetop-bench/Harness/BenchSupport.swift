@@ -25,7 +25,6 @@ enum BenchSupport {
         return directory
     }
 
-    /// Raises this process's open-file limit to its hard limit (children inherit it); the limit now.
     /// The `presencetop` executable beside this one: the benchmarks start its server and its
     /// dashboard (build both: `swift build -c release`).
     static func presencetop() throws -> URL {
@@ -38,6 +37,7 @@ enum BenchSupport {
         return url
     }
 
+    /// Raises this process's open-file limit to its hard limit (children inherit it); the limit now.
     static func raiseDescriptorLimit() -> Int {
         DescriptorHeadroom.raiseToHardLimit()
     }
