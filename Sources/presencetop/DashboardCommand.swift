@@ -151,7 +151,7 @@ struct DashboardCommand: AsyncParsableCommand {
         }
         // A scenario file is the population's script: no random churn beside it.
         let player = scenario.map { scenario in Task { _ = await simulation.play(scenario) } }
-        if churn > 0, scenario == nil { simulation.startScenario(every: try Self.churnRange.option(churn, "--churn")) }
+        if churn > 0, scenario == nil { simulation.startChurn(every: try Self.churnRange.option(churn, "--churn")) }
         let loop = DashboardLoop(
             source: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
             bindings: bindings, recorder: recorder, logger: logger)

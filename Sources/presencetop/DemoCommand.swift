@@ -141,7 +141,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard ScenarioRun.summary(scenario, verdicts).passed else { throw ExitCode(1) }
     }
 
-    static func describe(_ action: ScenarioStep.Action) -> String {
+    static func describe(_ action: ChurnStep.Action) -> String {
         switch action {
         case .network(.up): "network back"
         case .network(.offline): "network lost (reset: both ends know at once)"

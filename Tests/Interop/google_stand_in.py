@@ -19,7 +19,9 @@ import base64
 import hashlib
 import hmac
 import json
+import os
 import secrets
+import signal
 import sys
 import time
 import urllib.parse
@@ -232,6 +234,9 @@ def make_handler(stand_in):
 
 
 def main():
+    # A child of a test runner can inherit its blocked signals: take SIGTERM back.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     parser = argparse.ArgumentParser()
     parser.add_argument("--key-file", required=True)
     parser.add_argument("--access-token", required=True)
@@ -243,7 +248,7 @@ def main():
     stand_in = StandIn(args)
     server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(stand_in))
     stand_in.write_key_file(server.server_port)
-    print(f"PORT {server.server_port}", flush=True)
+    print(f"PORT {server.server_port} PID {os.getpid()}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -24,7 +24,7 @@ import Testing
         #expect(population.devices.map(\.label) == ["morgan/phone", "morgan/laptop", "alex/phone", "alex/laptop"])
         #expect(try await eventually { population.isSettled(directory.users) }, "all four online")
 
-        var generator = ScenarioGenerator(seed: 5)
+        var generator = ChurnGenerator(seed: 5)
         for _ in 0..<24 {
             population.apply(generator.next(states: population.states))
             try await Task.sleep(for: .milliseconds(150))

@@ -42,9 +42,9 @@ import Testing
     }
 
     @Test func theScenarioIsRepeatableAndNetworksComeBack() {
-        let states = Array(repeating: ScenarioGenerator.DeviceState(network: .up, signedIn: true), count: 6)
-        func run(seed: UInt64) -> [ScenarioStep] {
-            var generator = ScenarioGenerator(seed: seed)
+        let states = Array(repeating: ChurnGenerator.DeviceState(network: .up, signedIn: true), count: 6)
+        func run(seed: UInt64) -> [ChurnStep] {
+            var generator = ChurnGenerator(seed: seed)
             var states = states
             return (0..<200).map { _ in
                 let step = generator.next(states: states)

@@ -26,21 +26,30 @@ public final class GoogleStandIn: Sendable {
         ]
         for user in users { arguments += ["--user", user] }
         let process = try await ChildProcess(python, arguments)
-        var port: Int?
+        // Its first line: `PORT <port> PID <pid>`.
+        var words: [Substring] = []
         _ = try await eventually {
-            port = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("PORT ") }
-                .flatMap { Int($0.dropFirst(5)) }
-            return port != nil || !process.isRunning
+            words =
+                process.standardOutput.split(separator: "\n").first { $0.hasPrefix("PORT ") }?
+                .split(separator: " ") ?? []
+            return words.count == 4 || !process.isRunning
         }
-        guard let port else { throw TestFailure("the stand-in did not start: \(process.standardError)") }
-        return GoogleStandIn(process: process, port: port, keyFile: keyFile)
+        guard words.count == 4, let port = Int(words[1]), let pid = Int32(words[3]) else {
+            process.signal(SIGKILL)
+            throw TestFailure("the stand-in did not start: \(process.standardError)")
+        }
+        return GoogleStandIn(process: process, port: port, pid: pid, keyFile: keyFile)
     }
 
-    private init(process: ChildProcess, port: Int, keyFile: String) {
+    private init(process: ChildProcess, port: Int, pid: Int32, keyFile: String) {
         self.process = process
         self.port = port
+        self.pid = pid
         self.keyFile = keyFile
     }
+
+    /// The stand-in's own process id, as it printed it.
+    private let pid: Int32
 
     /// The requests it answered, one JSON object each, in order.
     public var requests: [JSONValue] {
@@ -50,8 +59,10 @@ public final class GoogleStandIn: Sendable {
     /// `host:port`, as `FIREBASE_AUTH_EMULATOR_HOST` takes it.
     public var host: String { "127.0.0.1:\(port)" }
 
-    /// Stops it.
+    /// Stops it: SIGKILL to the pid it printed (it keeps nothing; a stand-in left running kept
+    /// the test process from exiting).
     public func stop() {
-        process.signal(SIGTERM)
+        process.signal(SIGKILL)
+        kill(pid, SIGKILL)
     }
 }

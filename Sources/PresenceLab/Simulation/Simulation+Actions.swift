@@ -162,12 +162,12 @@ extension Simulation {
         emit(.deviceCrashed(device.label))
     }
 
-    /// Picks and applies the scenario's next step, and returns it with the device's label.
+    /// Picks and applies the churn's next step, and returns it with the device's label.
     @discardableResult
-    public func step() -> (label: String, action: ScenarioStep.Action)? {
+    public func step() -> (label: String, action: ChurnStep.Action)? {
         let devices = population.devices
         guard !devices.isEmpty else { return nil }
-        let step = state.withLock { $0.scenario.next(states: devices.map(\.state)) }
+        let step = state.withLock { $0.churn.next(states: devices.map(\.state)) }
         let device = devices[step.device]
         guard !device.isCrashed else { return nil }
         population.apply(step)
@@ -175,8 +175,9 @@ extension Simulation {
         return (device.label, step.action)
     }
 
-    /// Applies a scenario step every `interval` until ``stopScenario()``.
-    public func startScenario(every interval: Duration) {
+    /// Applies a churn step (`--churn`: a drop, a blackhole, a sign-out) every `interval` until
+    /// ``stopChurn()``.
+    public func startChurn(every interval: Duration) {
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
@@ -185,23 +186,23 @@ extension Simulation {
             }
         }
         let previous = state.withLock { state in
-            defer { state.scenarioTask = task }
-            return state.scenarioTask
+            defer { state.churnTask = task }
+            return state.churnTask
         }
         previous?.cancel()
     }
 
-    /// Stops the scenario's steps.
-    public func stopScenario() {
+    /// Stops the churn's steps.
+    public func stopChurn() {
         state.withLock { state in
-            state.scenarioTask?.cancel()
-            state.scenarioTask = nil
+            state.churnTask?.cancel()
+            state.churnTask = nil
         }
     }
 
-    /// Stops the scenario, brings every network back and signs every user in again.
+    /// Stops the churn, brings every network back and signs every user in again.
     public func settle() {
-        stopScenario()
+        stopChurn()
         population.settle()
     }
 }

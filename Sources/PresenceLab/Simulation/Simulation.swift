@@ -48,8 +48,8 @@ public final class Simulation: Sendable {
         var credentialExpiresAt: UnixTime?
         var credentialRefresh: Task<Void, Never>?
         var random: SeededRandom
-        var scenario: ScenarioGenerator
-        var scenarioTask: Task<Void, Never>?
+        var churn: ChurnGenerator
+        var churnTask: Task<Void, Never>?
         /// The standalone link this device's traffic crosses (``SimulationOptions/linkControl``).
         var proxy: ProxyLink?
         var proxyWatch: Task<Void, Never>?
@@ -117,7 +117,7 @@ public final class Simulation: Sendable {
         state = Mutex(
             State(
                 onEvent: onEvent, random: SeededRandom(seed: options.seed &+ 0x5EED),
-                scenario: ScenarioGenerator(seed: options.seed)))
+                churn: ChurnGenerator(seed: options.seed)))
     }
 
     /// The embedded server's configuration, the same at each start.
@@ -290,11 +290,11 @@ public final class Simulation: Sendable {
     /// Entries no signed-in device owns.
     public var ghosts: [String] { population.ghosts(in: users, others: ownEntryKeys) }
 
-    /// Stops the scenario, the watcher, every device and the embedded server.
+    /// Stops the churn, the watcher, every device and the embedded server.
     public func stop() async {
         let tasks = state.withLock { state in
             state.stopped = true
-            return [state.scenarioTask, state.credentialRefresh, state.proxyWatch]
+            return [state.churnTask, state.credentialRefresh, state.proxyWatch]
         }
         for task in tasks { task?.cancel() }
         directory.stop()

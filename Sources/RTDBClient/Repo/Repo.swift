@@ -9,7 +9,9 @@ import Synchronization
 /// (docs/client-engine.md#the-repo).
 ///
 /// `@unchecked Sendable` is safe because all mutable state is touched only on `queue`, a serial
-/// queue; the API hops onto it with `queue.async`, and the connection delivers on it.
+/// queue: the API hops onto it (`perform`, `queue.async`, and `queue.sync` where it returns a
+/// value; never from a callback that runs on it), and the connection delivers on it. Push ids
+/// and the published status are the exceptions, each under its own lock.
 final class Repo: @unchecked Sendable {
     let queue: DispatchQueue
     let callbackQueue: DispatchQueue

@@ -1,7 +1,7 @@
 import LinkSim
 
 /// One thing that happens to one simulated device.
-public struct ScenarioStep: Sendable, Equatable, CustomStringConvertible {
+public struct ChurnStep: Sendable, Equatable, CustomStringConvertible {
     /// What happens.
     public enum Action: Sendable, Equatable {
         /// The device's network changes (it loses it, or it comes back).

@@ -1,12 +1,12 @@
 import LinkSim
 import RTDBCore
 
-/// Picks what happens next in a simulated population, from a seed: the same seed and the same
-/// states give the same steps.
+/// Picks what happens next in a simulated population (`--churn`), from a seed: the same seed
+/// and the same states give the same steps. (Scenario files are another thing: docs/scenarios.md.)
 ///
 /// A device whose network is down gets it back most of the time; one that is up loses it
 /// (reset or blackhole) or has its user sign out or in.
-public struct ScenarioGenerator: Sendable {
+public struct ChurnGenerator: Sendable {
     /// What the generator needs to know of a device.
     public struct DeviceState: Sendable, Equatable {
         /// Its network.
@@ -29,12 +29,12 @@ public struct ScenarioGenerator: Sendable {
     }
 
     /// The next step for one of `states.count` devices.
-    public mutating func next(states: [DeviceState]) -> ScenarioStep {
-        precondition(!states.isEmpty, "a scenario needs at least one device")
+    public mutating func next(states: [DeviceState]) -> ChurnStep {
+        precondition(!states.isEmpty, "the churn needs at least one device")
         let device = Int.random(in: 0..<states.count, using: &random)
         let state = states[device]
         let roll = Int.random(in: 0..<100, using: &random)
-        let action: ScenarioStep.Action
+        let action: ChurnStep.Action
         if state.network != .up {
             action = roll < 80 ? .network(.up) : .network(state.network == .offline ? .blackhole : .offline)
         } else if !state.signedIn {
@@ -46,6 +46,6 @@ public struct ScenarioGenerator: Sendable {
             default: action = .signOut
             }
         }
-        return ScenarioStep(device: device, action: action)
+        return ChurnStep(device: device, action: action)
     }
 }

@@ -80,10 +80,10 @@ public final class Population: Sendable {
     public var devices: [SimulatedDevice] { state.withLock { $0 } }
 
     /// Every device's state, for the scenario generator.
-    public var states: [ScenarioGenerator.DeviceState] { devices.map(\.state) }
+    public var states: [ChurnGenerator.DeviceState] { devices.map(\.state) }
 
     /// Applies a step.
-    public func apply(_ step: ScenarioStep) {
+    public func apply(_ step: ChurnStep) {
         let devices = devices
         guard devices.indices.contains(step.device) else { return }
         devices[step.device].apply(step.action)

@@ -46,12 +46,12 @@ public final class SimulatedDevice: Sendable {
     public var isCrashed: Bool { flags.withLock { $0.crashed } }
 
     /// The device's state, as the scenario generator sees it.
-    public var state: ScenarioGenerator.DeviceState {
-        ScenarioGenerator.DeviceState(network: link.mode, signedIn: isSignedIn)
+    public var state: ChurnGenerator.DeviceState {
+        ChurnGenerator.DeviceState(network: link.mode, signedIn: isSignedIn)
     }
 
     /// Applies one scenario action (a crashed device ignores them).
-    public func apply(_ action: ScenarioStep.Action) {
+    public func apply(_ action: ChurnStep.Action) {
         guard !isCrashed else { return }
         switch action {
         case .network(let mode): link.mode = mode
