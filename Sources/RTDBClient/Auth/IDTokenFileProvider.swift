@@ -16,13 +16,7 @@ public struct IDTokenFileProvider: DatabaseTokenProvider {
 
     /// The token the file holds now (surrounding white space dropped).
     public func token(forcingRefresh: Bool) async throws -> DatabaseToken {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw TokenProviderError("cannot read the ID token file \(path): \(error.localizedDescription)")
-        }
-        guard data.count <= 64 << 10 else { throw TokenProviderError("the ID token file \(path) is over 64 KiB") }
+        let data = try CredentialFile.read(path, limit: 64 << 10, what: "the ID token file")
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw TokenProviderError("the ID token file \(path) is empty") }
         guard let claims = try? AuthToken(credential: text) else {

@@ -41,13 +41,7 @@ public struct ServiceAccountKey: Sendable, CustomStringConvertible {
 
     /// Reads the key file at `path`.
     public init(contentsOf path: String) throws(TokenProviderError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw TokenProviderError("cannot read the key file \(path): \(error.localizedDescription)")
-        }
-        guard data.count <= 1 << 20 else { throw TokenProviderError("the key file \(path) is over 1 MiB") }
+        let data = try CredentialFile.read(path, limit: 1 << 20, what: "the key file")
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes: data)
