@@ -1,4 +1,5 @@
 import Foundation
+import RTDBClient
 
 /// The server a simulation's clients reach, read from a database URL as the SDKs read it.
 ///
@@ -41,15 +42,9 @@ public struct ServerTarget: Sendable, Equatable, CustomStringConvertible {
         self.host = host
         guard let port = components.port ?? (secure ? 443 : nil), (1...65_535).contains(port) else { return nil }
         self.port = port
-        let labels = host.split(separator: ".")
-        if let named = components.queryItems?.first(where: { $0.name == "ns" })?.value {
-            guard Self.isNamespace(named) else { return nil }
-            namespace = named
-        } else if labels.count >= 3, Int(labels[0]) == nil {
-            namespace = String(labels[0])
-        } else {
-            namespace = "demo"
-        }
+        let named = components.queryItems?.first(where: { $0.name == "ns" })?.value
+        if let named, !Self.isNamespace(named) { return nil }
+        namespace = DatabaseURL.namespace(host: host, parameter: named)
         if let emulatorHost, !emulatorHost.isEmpty {
             guard let emulator = URLComponents(string: "http://\(emulatorHost)"), let host = emulator.host,
                 let port = emulator.port, emulator.path.isEmpty
