@@ -27,6 +27,7 @@ public final class PresenceSession: Sendable {
         var handle: DatabaseHandle?
         var entryKey: String?
         var connects = 0
+        var armedConnect = 0
     }
 
     /// Makes a session for `device` of `userID` under `root` (default `users`, as documented).
@@ -49,6 +50,10 @@ public final class PresenceSession: Sendable {
     /// How many times the session has (re)connected.
     public var connectCount: Int { state.withLock { $0.connects } }
 
+    /// Whether the server has taken this connection's `lastOnline` onDisconnect, so that the end
+    /// of the connection's session writes `lastOnline` (false between a connect and that answer).
+    public var isArmed: Bool { state.withLock { $0.connects > 0 && $0.armedConnect == $0.connects } }
+
     /// Starts following `.info/connected`.
     public func start() {
         let handle = database.reference(withPath: ".info/connected").observe(.value) { [self] snapshot in
@@ -60,18 +65,25 @@ public final class PresenceSession: Sendable {
 
     private func connected() {
         let entry = connectionsRef.childByAutoId()
-        let previous = state.withLock { state -> String? in
+        let (previous, connect) = state.withLock { state -> (String?, Int) in
             defer {
                 state.entryKey = entry.key
                 state.connects += 1
             }
-            return state.entryKey
+            return (state.entryKey, state.connects + 1)
         }
         // Removals are queued after the writes they undo, so the server takes them in that order.
         for path in staleEntries(besides: previous) { database.reference(withPath: path.description).removeValue() }
+        // Both onDisconnects before the entry: once the server shows the entry, the end of this
+        // session both removes it and writes `lastOnline`.
         entry.onDisconnectRemoveValue()
+        lastOnlineRef.onDisconnectSetValue(ServerValue.timestamp()) { [self] error, _ in
+            guard error == nil else { return }
+            state.withLock { state in
+                if state.connects == connect { state.armedConnect = connect }
+            }
+        }
         entry.setValue(["device": device, "connectedAt": ServerValue.timestamp()], andPriority: nil)
-        lastOnlineRef.onDisconnectSetValue(ServerValue.timestamp())
     }
 
     /// The entries this device wrote for connections that are gone: the previous one, and any

@@ -53,8 +53,10 @@ public final class ChaosDevice: Sendable {
     public var isGone: Bool { state.withLock { $0.isGone } }
     /// Whether a connection of it ever ended: its user must then have a `lastOnline`.
     ///
-    /// It ended when the device saw `.info/connected` go false, or crashed while connected. A fault
-    /// the connection rode out (a blackhole shorter than the heartbeat) does not count.
+    /// It ended when the device saw `.info/connected` go false, or crashed while connected, after
+    /// the server had taken the session's `lastOnline` onDisconnect (a session cut before that
+    /// leaves no `lastOnline`, as in the documented flow). A fault the connection rode out (a
+    /// blackhole shorter than the heartbeat) does not count.
     public var wentOffline: Bool { state.withLock { $0.wentOffline } }
     /// The key of its current connection entry.
     public var entryKey: String? { state.withLock { $0.session?.entryKey } }
@@ -111,7 +113,7 @@ public final class ChaosDevice: Sendable {
     private func connectionChanged(to connected: Bool, boot: Int) {
         state.withLock { state in
             guard state.boots == boot, !state.isDown else { return }
-            if !connected, state.online { state.wentOffline = true }
+            if !connected, state.online, state.session?.isArmed == true { state.wentOffline = true }
             state.online = connected
         }
     }
@@ -132,7 +134,7 @@ public final class ChaosDevice: Sendable {
         state.withLock { state -> LinkProxy? in
             guard !state.isDown else { return nil }
             state.isDown = true
-            if state.online { state.wentOffline = true }
+            if state.online, state.session?.isArmed == true { state.wentOffline = true }
             state.online = false
             state.session = nil
             state.database?.close()
