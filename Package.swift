@@ -12,7 +12,9 @@ let package = Package(
         .library(name: "RTDBServer", targets: ["RTDBServer"]),
         .library(name: "RTDBClient", targets: ["RTDBClient"]),
         .library(name: "LinkSim", targets: ["LinkSim"]),
+        .library(name: "PresenceModel", targets: ["PresenceModel"]),
         .library(name: "Presence", targets: ["Presence"]),
+        .library(name: "LabModel", targets: ["LabModel"]),
         .library(name: "PresenceLab", targets: ["PresenceLab"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
     ],
@@ -107,27 +109,37 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Presence as values: a user's devices and lastOnline, the layouts presence is kept in, a
+        // change. RTDBCore only, so that what shows presence needs no engine.
+        .target(name: "PresenceModel", dependencies: ["RTDBCore"]),
         // The presence component an app uses: a device's session, the directory of everyone's
-        // presence, the rules as text. Client side only: RTDBClient → Presence.
-        .target(name: "Presence", dependencies: ["RTDBCore", "RTDBClient"]),
+        // presence, the rules as text. Client side only: RTDBClient → Presence (which re-exports
+        // PresenceModel).
+        .target(name: "Presence", dependencies: ["PresenceModel", "RTDBCore", "RTDBClient"]),
+        // What the lab shows, as values: its snapshots and events, the summaries of a device's
+        // cache, onDisconnects, queue and the rules, and the readers of the text files (TOML) that
+        // scenarios, themes and settings share. RTDBCore, PresenceModel and TOMLKit only.
+        .target(
+            name: "LabModel",
+            dependencies: ["PresenceModel", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         // The lab around it: an embedded server, links, a simulated population, scenarios, this
         // device, the chaos run. Presence, RTDBServer, LinkSim → PresenceLab.
         .target(
             name: "PresenceLab",
             dependencies: [
-                "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
+                "LabModel", "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid, from
-        // the lab's snapshots and events, whose types are the lab's or core's (PresenceLab → Dashboard;
-        // never the engine or the links directly). Presence for a user's presence, RTDBCore for a
-        // connection's status, time and the order of keys.
+        // the lab's snapshots and events as values (LabModel → Dashboard). Never the lab, the
+        // engine, the server or the links: DependencyRuleTests fails on an import of them.
         .target(
             name: "Dashboard",
-            dependencies: ["Presence", "PresenceLab", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["LabModel", "PresenceModel", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // What a benchmark runs, in one place for the timed run and the instruction count.
         .target(
@@ -170,6 +182,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The one-way rule between the layers, read from the sources (no module dependencies).
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
         .testTarget(name: "RTDBRulesTests", dependencies: ["RTDBRules", "RTDBCore"]),
@@ -194,7 +208,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "Dashboard",
+                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "PresenceLab", "Dashboard",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -228,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "Presence", "PresenceLab", "RTDBCore",
+                "Dashboard", "LabModel", "PresenceModel", "RTDBCore",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"],

@@ -1,6 +1,6 @@
 import Dashboard
 import Foundation
-import PresenceLab
+import LabModel
 import RTDBCore
 import Testing
 

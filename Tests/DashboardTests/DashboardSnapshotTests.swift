@@ -1,7 +1,7 @@
 import Dashboard
 import Foundation
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 import SnapshotTesting
 import Testing

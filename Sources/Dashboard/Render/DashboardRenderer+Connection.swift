@@ -1,5 +1,5 @@
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 extension DashboardRenderer {

@@ -1,5 +1,5 @@
 import Foundation
-import PresenceLab
+import LabModel
 
 extension DashboardRenderer {
     /// A view over the panes (the Cache and onDisconnect views): a box of lines that scrolls.

@@ -1,6 +1,6 @@
 import Foundation
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 extension DashboardRenderer {

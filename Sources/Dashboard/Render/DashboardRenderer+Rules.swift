@@ -1,5 +1,5 @@
 import Foundation
-import PresenceLab
+import LabModel
 import RTDBCore
 
 extension DashboardRenderer {

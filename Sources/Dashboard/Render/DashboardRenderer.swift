@@ -1,5 +1,5 @@
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 /// Draws a ``DashboardState`` into a ``CellGrid``: a pure function of the state.

@@ -1,5 +1,5 @@
 import Foundation
-import PresenceLab
+import LabModel
 import TOMLKit
 
 /// The dashboard's settings file, `$XDG_CONFIG_HOME/presencetop/config.toml` (or

@@ -1,5 +1,5 @@
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 /// Everything that can happen to the dashboard: keys, size, the engine's snapshots and events.

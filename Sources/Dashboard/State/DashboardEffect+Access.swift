@@ -1,4 +1,4 @@
-import PresenceLab
+import LabModel
 
 extension DashboardEffect {
     /// Why this effect is off on a server watched with `access`, in words for the notice line;

@@ -1,6 +1,6 @@
 import Foundation
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 /// The dashboard's one state machine: an action changes the state and may ask for effects.

@@ -1,5 +1,5 @@
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 /// One row of the Presence pane: a user, or one connection of an expanded user.

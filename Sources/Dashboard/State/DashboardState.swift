@@ -1,6 +1,6 @@
 import Foundation
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 /// Everything the screen shows, as one value: the reducer changes it, the renderer draws it, and

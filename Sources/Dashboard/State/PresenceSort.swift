@@ -1,5 +1,5 @@
-import Presence
-import PresenceLab
+import LabModel
+import PresenceModel
 import RTDBCore
 
 /// How the presence list is ordered (`<` and `>` move between these, as in htop).

@@ -1,4 +1,4 @@
-import PresenceLab
+import LabModel
 import TOMLKit
 
 extension Theme {

@@ -1,4 +1,5 @@
 import Foundation
+import RTDBCore
 
 /// Why a persistence setting was refused.
 public struct PersistenceSettingError: Error, CustomStringConvertible, Sendable {
@@ -48,7 +49,7 @@ extension Database {
     }
 
     /// The bound of ``persistenceMaxPendingBytes`` unless set: 100 MB.
-    public static let defaultMaxPendingBytes = 100 * 1024 * 1024
+    public static let defaultMaxPendingBytes = WriteQueueLimits.defaultMaxPendingBytes
 
     /// The most bytes the write queue's data may take (as stored, JSON text): 100 MB by default.
     ///

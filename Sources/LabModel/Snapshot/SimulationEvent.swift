@@ -1,4 +1,4 @@
-import Presence
+import PresenceModel
 import RTDBCore
 
 /// Something that happened in a ``Simulation``, as a timeline shows it.

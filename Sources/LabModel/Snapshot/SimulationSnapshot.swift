@@ -1,5 +1,4 @@
-import Presence
-import RTDBClient
+import PresenceModel
 import RTDBCore
 
 /// Everything a dashboard shows of a ``Simulation`` at one moment: plain values, cheap to make.
@@ -42,7 +41,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
         public init(
             user: String, device: String, entryKey: String? = nil, status: ConnectionStatus, link: DeviceLink,
             isSlow: Bool = false, clockOffset: Duration = .zero, pendingWrites: [QueuedWrite] = [],
-            pendingBytesBound: Int = Database.defaultMaxPendingBytes, deadLetters: [QueuedWrite] = [],
+            pendingBytesBound: Int = WriteQueueLimits.defaultMaxPendingBytes, deadLetters: [QueuedWrite] = [],
             credentialExpired: Bool = false, credentialExpiresAt: UnixTime? = nil
         ) {
             self.pendingBytesBound = pendingBytesBound
