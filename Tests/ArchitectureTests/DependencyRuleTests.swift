@@ -62,6 +62,42 @@ import Testing
         }
     }
 
+    /// The client engine has one door: outside `Repo/`, code calls Repo's verbs only, never its
+    /// queue (`repo.queue`) or one of its parts (`repo.connection.…`, `repo.pendingWrites.…`).
+    @Test func theClientEntersItsEngineThroughRepoVerbsOnly() throws {
+        let folder = Self.root.appendingPathComponent("Sources/RTDBClient")
+        let walker = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+        var read = 0
+        for case let file as URL in walker where file.pathExtension == "swift" {
+            guard !file.path.contains("/Sources/RTDBClient/Repo/") else { continue }
+            read += 1
+            let lines = try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                if let reach = Self.reachIntoRepo(String(line)) {
+                    Issue.record("\(file.lastPathComponent):\(number + 1): \(reach) — call a verb of Repo+Door.swift")
+                }
+            }
+        }
+        #expect(read > 10, "the API's files were read")
+    }
+
+    @Test func theDoorCheckSeesAReach() {
+        #expect(Self.reachIntoRepo("        repo.queue.async { repo.connection.resume() }") == "repo.queue")
+        #expect(Self.reachIntoRepo("  database.repo.pendingWrites.snapshot") == "repo.pendingWrites.snapshot")
+        #expect(Self.reachIntoRepo("        repo.resume()") == nil)
+        #expect(Self.reachIntoRepo("        database.repo.set(path, value: value)") == nil)
+    }
+
+    /// The first reach past Repo's verbs in a line of code, or nil.
+    static func reachIntoRepo(_ line: String) -> String? {
+        // Simple word boundaries: by Unicode's rules `repo.queue` is one word, with none inside.
+        let queue = /\brepo\.queue\b/.wordBoundaryKind(.simple)
+        let part = /\brepo\.[A-Za-z_]+\.[A-Za-z_]+/.wordBoundaryKind(.simple)
+        if let found = line.firstMatch(of: queue) { return String(found.output) }
+        return line.firstMatch(of: part).map { String($0.output) }
+    }
+
     @Test func theCheckSeesAForbiddenImport() {
         let found = Self.importedModules(
             in:

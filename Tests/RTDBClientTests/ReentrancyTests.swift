@@ -29,4 +29,30 @@ import Testing
         #expect(try await eventually { seen.last == true }, "applied locally")
         database.close()
     }
+
+    /// The calls that return a value at once (the queue, its bytes, the dead letters, the cache,
+    /// the status) answered from inside an update block, which runs on the engine's queue.
+    @Test func readsInsideATransactionsUpdateBlockDoNotDeadlock() async throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        database.persistenceDirectory = folder
+        database.isPersistenceEnabled = true
+        database.goOffline()
+        database.reference(withPath: "queued").setValue("waits", andPriority: nil)
+        let seen = Recorder<String>()
+        database.reference(withPath: "counter").runTransactionBlock(
+            { data in
+                // Was: each of these waited (queue.sync) for the queue the block runs on.
+                seen.record("queue \(!database.pendingWrites.isEmpty), \(database.pendingWriteBytes > 0)")
+                seen.record("dead letters \(database.deadLetters.count)")
+                seen.record("cache \(database.cacheReport() != nil)")
+                seen.record("phase \(database.connectionStatus.phase.isConnected)")
+                data.value = 1
+                return .success(withValue: data)
+            }, andCompletionBlock: nil)
+        #expect(try await eventually { seen.all.count >= 4 }, "the update block returned: \(seen.all)")
+        #expect(Array(seen.all.prefix(4)) == ["queue true, true", "dead letters 0", "cache true", "phase false"])
+        database.close()
+    }
 }

@@ -33,13 +33,7 @@ extension Database {
     /// Authenticates the connection (nil signs out); a change is sent on the live connection and
     /// restored first on every reconnect.
     public func setCredential(_ credential: DatabaseCredential?) {
-        let repo = repo
-        let text = credential?.wireText
-        repo.queue.async {
-            repo.connection.setTokenProvider(nil)
-            repo.connection.setAuth(text.map(DatabaseToken.init(credential:)))
-            repo.persistCredential(text)
-        }
+        repo.setCredential(credential?.wireText)
     }
 
     /// Takes credentials from `provider` whenever the connection needs one (nil: none).
@@ -48,10 +42,6 @@ extension Database {
     /// and before a known expiry. A provider's credentials are never written to the persisted
     /// store.
     public func setTokenProvider(_ provider: (any DatabaseTokenProvider)?) {
-        let repo = repo
-        repo.queue.async {
-            repo.persistCredential(nil)
-            repo.connection.setTokenProvider(provider)
-        }
+        repo.setTokenProvider(provider)
     }
 }

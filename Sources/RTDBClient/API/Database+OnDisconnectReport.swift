@@ -9,7 +9,7 @@ extension Database {
     public func onDisconnectReport() async throws -> OnDisconnectReport {
         let repo = repo
         return try await withCheckedThrowingContinuation { continuation in
-            repo.queue.async { repo.onDisconnectReport { continuation.resume(with: $0) } }
+            repo.requestOnDisconnectReport { continuation.resume(with: $0) }
         }
     }
 }

@@ -1,33 +1,32 @@
 extension Database {
     /// The writes not yet acknowledged by the server, oldest first.
     public var pendingWrites: [PendingWrite] {
-        let repo = repo
-        return repo.queue.sync { repo.pendingWrites.snapshot }
+        repo.pendingWriteSnapshot()
     }
 
     /// The writes the server refused, with its reasons.
     public var deadLetters: [DeadLetter] {
-        let repo = repo
-        return repo.queue.sync { repo.pendingWrites.deadLetterSnapshot }
+        repo.deadLetterSnapshot()
     }
 
     /// Calls `observer` on the callback queue with the queue after it changes (at most once per
     /// batch of changes), starting with the current queue.
     @discardableResult
     public func observePendingWrites(_ observer: @escaping @Sendable ([PendingWrite]) -> Void) -> DatabaseHandle {
-        addObserver(\.pendingObservers, current: { $0.pendingWrites.snapshot }, observer)
+        let handle = nextHandle()
+        repo.addPendingWritesObserver(handle: handle, observer)
+        return handle
     }
 
     /// Stops a pending-writes observer.
     public func removePendingWritesObserver(withHandle handle: DatabaseHandle) {
-        removeObserver(\.pendingObservers, handle)
+        repo.removePendingWritesObserver(handle: handle)
     }
 
     /// Calls `completion` once every write made before this call has been answered by the server
     /// (acknowledged, or refused into the dead letters).
     public func waitForPendingWrites(_ completion: @escaping @Sendable () -> Void) {
-        let repo = repo
-        repo.queue.async { repo.whenPendingWritesDrain(completion) }
+        repo.waitForPendingWrites(completion)
     }
 
     /// Returns once every write made before this call has been answered by the server (or the
@@ -38,13 +37,11 @@ extension Database {
 
     /// Sends a dead letter again, as a new write at the end of the queue.
     public func retryDeadLetter(withID id: Int, completion: (@Sendable (DatabaseError?) -> Void)? = nil) {
-        let repo = repo
-        repo.queue.async { repo.retryDeadLetter(id, completion: completion) }
+        repo.resendDeadLetter(id, completion: completion)
     }
 
     /// Forgets a dead letter.
     public func discardDeadLetter(withID id: Int) {
-        let repo = repo
-        repo.queue.async { _ = repo.pendingWrites.takeDeadLetter(id) }
+        repo.discardDeadLetter(id)
     }
 }

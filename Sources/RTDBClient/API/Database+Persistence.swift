@@ -78,14 +78,13 @@ extension Database {
             state.maxPendingBytes = bytes
             return state.repo
         }
-        if let repo = started { repo.queue.async { repo.maxPendingBytes = bytes } }
+        started?.setMaxPendingBytes(bytes)
     }
 
     /// The bytes the queued writes' data takes now (as stored), against
     /// ``persistenceMaxPendingBytes``.
     public var pendingWriteBytes: Int {
-        let repo = repo
-        return repo.queue.sync { repo.pendingWrites.bytes }
+        repo.pendingWriteBytes()
     }
 
     /// Sets the cache size without the 1 MB floor, for tests of pruning.
@@ -153,13 +152,11 @@ extension Database {
     /// Bytes per top-level path, tracked queries (complete, active, keepSynced), and what the next
     /// prune would remove.
     public func cacheReport() -> CacheReport? {
-        let repo = repo
-        return repo.queue.sync { repo.persistence?.report() }
+        repo.cacheReport()
     }
 
     /// Empties the disk cache (the write queue is kept; listeners keep their data in memory).
     public func clearPersistentCache() {
-        let repo = repo
-        repo.queue.sync { repo.persistence?.clear() }
+        repo.clearCache()
     }
 }

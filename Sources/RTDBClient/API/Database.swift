@@ -122,8 +122,8 @@ public final class Database: Sendable {
         if isNew, state.withLock({ $0.persistenceEnabled }) {
             // keepSynced flags saved by an earlier run hold again from the start: declared once
             // the file is open, without making this first call wait for it.
-            repo.queue.async { [weak self] in
-                for query in repo.restoredKeepSynced { self?.setKeepSynced(query, true) }
+            repo.withRestoredKeepSynced { [weak self] queries in
+                for query in queries { self?.setKeepSynced(query, true) }
             }
         }
         return repo
@@ -151,21 +151,18 @@ public final class Database: Sendable {
 
     /// Disconnects and stays offline until ``goOnline()``.
     public func goOffline() {
-        let repo = repo
-        repo.queue.async { repo.connection.interrupt() }
+        repo.interrupt()
     }
 
     /// Reconnects after ``goOffline()``.
     public func goOnline() {
-        let repo = repo
-        repo.queue.async { repo.connection.resume() }
+        repo.resume()
     }
 
     /// Tries to connect now instead of waiting out the back-off, when waiting to retry (nothing
     /// otherwise): what a person asks for when they know the network is back.
     public func reconnectNow() {
-        let repo = repo
-        repo.queue.async { repo.connection.reconnectNow() }
+        repo.reconnectNow()
     }
 
     /// Disconnects and releases the instance's connection.
@@ -182,7 +179,7 @@ public final class Database: Sendable {
             return state.closed ? nil : state.repo
         }
         guard let repo else { return }
-        repo.queue.sync { repo.shutDown() }
+        repo.close()
         Database.registry.withLock { registry in
             if registry.instances[url] === self { registry.instances[url] = nil }
         }
@@ -190,11 +187,7 @@ public final class Database: Sendable {
 
     /// The connection's current state, round trip and clock-skew estimate.
     public var connectionStatus: ConnectionStatus {
-        let repo = repo
-        var status = repo.statusSnapshot.withLock { $0 }
-        let heard = repo.connection.lastHeard.load(ordering: .relaxed)
-        status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
-        return status
+        repo.publishedStatus()
     }
 
     // MARK: - Listener bookkeeping
@@ -215,10 +208,7 @@ public final class Database: Sendable {
             state.registrations[handle] = (query, registration)
             return registration
         }
-        let repo = repo
-        // While the engine starts, the listen's cached data is read beside the queue's restore.
-        if repo.persistsWrites, query.path.front != ".info" { repo.readAhead.request(query.path) }
-        repo.queue.async { repo.raise(repo.tree(for: query.path).addEventRegistration(registration, for: query)) }
+        repo.addEventRegistration(registration, for: query)
         return registration.handle
     }
 
@@ -226,23 +216,13 @@ public final class Database: Sendable {
         guard let (query, registration) = state.withLock({ $0.registrations.removeValue(forKey: handle) }) else {
             return
         }
-        let repo = repo
-        repo.queue.async { repo.raise(repo.tree(for: query.path).removeEventRegistration(registration, for: query)) }
+        repo.removeEventRegistrations([(query, registration)])
     }
 
     /// keepSynced: a listener with no callback keeps the location's data flowing.
     func setKeepSynced(_ query: QuerySpec, _ keep: Bool) {
         let key = query.description
-        let repo = repo
-        repo.queue.async {
-            guard let persistence = repo.persistence else { return }
-            if keep { persistence.keptSynced.insert(query) } else { persistence.keptSynced.remove(query) }
-            do {
-                try repo.store?.setKeepSynced(query, keep)
-            } catch {
-                repo.logger.error("persistence: saving keepSynced at \(query.path) failed: \(error)")
-            }
-        }
+        repo.setKeptSynced(query, keep)
         if keep {
             guard state.withLock({ $0.keptSynced[key] == nil }) else { return }
             let handle = register(query) { handle in
@@ -261,11 +241,6 @@ public final class Database: Sendable {
             for handle in matching.keys { state.registrations[handle] = nil }
             return Array(matching.values)
         }
-        let repo = repo
-        repo.queue.async {
-            for (query, registration) in removed {
-                repo.raise(repo.tree(for: query.path).removeEventRegistration(registration, for: query))
-            }
-        }
+        repo.removeEventRegistrations(removed)
     }
 }

@@ -74,37 +74,9 @@ public class DatabaseQuery: @unchecked Sendable {
 
     /// Reads the current value once: from complete local data, else from the server.
     public func getData(completion: @escaping @Sendable ((any Error)?, DataSnapshot?) -> Void) {
-        let repo = database.repo
-        let spec = spec
-        let ref = ref
-        repo.queue.async {
-            if let cached = repo.serverTree.completeServerCache(spec.path) {
-                let node = spec.loadsAllData ? cached : spec.params.filter(cached)
-                repo.callbackQueue.async {
-                    completion(nil, DataSnapshot(ref: ref, node: node, index: spec.params.index))
-                }
-                return
-            }
-            repo.connection.get(spec) { status, data in
-                var node = (try? Node(json: data, at: spec.path)) ?? .empty
-                var error = status.isOK ? nil : DatabaseError(status: status, data: data)
-                if status == .clientOffline {
-                    // Offline: the disk cache, if it holds the query whole (as the SDKs do).
-                    if let cached = repo.persistence?.serverCache(for: spec), cached.complete {
-                        (node, error) = (spec.loadsAllData ? cached.node : spec.params.filter(cached.node), nil)
-                    } else {
-                        error = DatabaseError(
-                            code: .clientOffline,
-                            message:
-                                "unable to get the latest value at \(spec.path): the client is offline, with no listener and no disk cache entry for it"
-                        )
-                    }
-                }
-                let (failure, snapshot) = (
-                    error, error == nil ? DataSnapshot(ref: ref, node: node, index: spec.params.index) : nil
-                )
-                repo.callbackQueue.async { completion(failure, snapshot) }
-            }
+        let (spec, ref) = (spec, ref)
+        database.repo.getValue(spec) { error, node in
+            completion(error, error == nil ? DataSnapshot(ref: ref, node: node, index: spec.params.index) : nil)
         }
     }
 

@@ -22,13 +22,8 @@ extension DatabaseReference {
         andCompletionBlock completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?,
         withLocalEvents: Bool
     ) {
-        let repo = database.repo
-        let path = path
-        let database = database
-        repo.queue.async {
-            repo.startTransaction(
-                path, database: database, update: block, completion: completion, applyLocally: withLocalEvents)
-        }
+        database.repo.runTransaction(
+            at: path, database: database, update: block, completion: completion, applyLocally: withLocalEvents)
     }
 
     /// Runs a transaction and returns whether it committed, with the final data.
@@ -57,10 +52,7 @@ extension DatabaseReference {
         named name: String,
         andCompletionBlock completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)? = nil
     ) {
-        let repo = database.repo
-        let path = path
-        let database = database
-        repo.queue.async { repo.runNamedTransaction(name, at: path, completion: completion, database: database) }
+        database.repo.runTransaction(named: name, at: path, database: database, completion: completion)
     }
 }
 
@@ -71,9 +63,7 @@ extension Database {
         named name: String, update: @escaping @Sendable (MutableData) -> TransactionResult,
         completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)? = nil
     ) {
-        let repo = repo
-        repo.queue.async { [self] in
-            repo.registerTransaction(name, NamedTransaction(update: update, completion: completion), database: self)
-        }
+        repo.register(
+            transaction: NamedTransaction(update: update, completion: completion), named: name, database: self)
     }
 }

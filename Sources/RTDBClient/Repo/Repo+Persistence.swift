@@ -147,19 +147,6 @@ extension Repo {
         )
     }
 
-    /// Runs `body` on the queue and returns when it has run, with or without persistence.
-    ///
-    /// An API call that returns has been taken: its local events are raised, and with
-    /// persistence its write is on disk (behind the opening of the file, which the queue runs
-    /// first), so a crash just after cannot lose it. Already on the queue, it runs at once.
-    func perform(_ body: @escaping @Sendable () -> Void) {
-        if DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self) {
-            body()
-        } else {
-            queue.sync(execute: body)
-        }
-    }
-
     /// Saves the credential for the next run (nil forgets it).
     func persistCredential(_ credential: String?) {
         persistSetting("credential", credential)

@@ -70,7 +70,7 @@ extension Repo {
     /// time), queued (on disk with persistence), then sent; acknowledged, reverted or moved to the
     /// dead letters when the server answers.
     func set(_ path: Path, json: JSONValue, completion: Completion?) {
-        perform { [self] in
+        performNow {
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             let write = StoredWrite(
                 id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, data: node.exportJSON,
@@ -90,7 +90,7 @@ extension Repo {
         } catch {
             return fail(completion, error)
         }
-        perform { [self] in
+        performNow {
             let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
                 nodes = try Repo.updateNodes(children, at: path)
@@ -200,7 +200,7 @@ extension Repo {
         } catch {
             return fail(completion, error)
         }
-        queue.async { [self] in
+        schedule { [self] in
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             connection.onDisconnect(.onDisconnectPut(path: path, data: json)) { [self] status, data in
                 if status.isOK {
@@ -219,7 +219,7 @@ extension Repo {
         } catch {
             return fail(completion, error)
         }
-        queue.async { [self] in
+        schedule { [self] in
             let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
                 nodes = try Repo.updateNodes(children, at: path)
@@ -239,7 +239,7 @@ extension Repo {
     }
 
     func onDisconnectCancel(_ path: Path, completion: Completion?) {
-        queue.async { [self] in
+        schedule { [self] in
             connection.onDisconnect(.onDisconnectCancel(path: path)) { [self] status, data in
                 if status.isOK {
                     onDisconnectTree.forget(path)

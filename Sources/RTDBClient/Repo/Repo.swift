@@ -9,9 +9,10 @@ import Synchronization
 /// (docs/client-engine.md#the-repo).
 ///
 /// `@unchecked Sendable` is safe because all mutable state is touched only on `queue`, a serial
-/// queue: the API hops onto it (`perform`, `queue.async`, and `queue.sync` where it returns a
-/// value; never from a callback that runs on it), and the connection delivers on it. Push ids
-/// and the published status are the exceptions, each under its own lock.
+/// queue: the API enters it only through the verbs of `Repo+Door.swift`, each of which hops
+/// itself (`schedule`, or the re-entrant `performNow` where it returns a value), and the
+/// connection delivers on it. Push ids and the published status are the exceptions, each under
+/// its own lock.
 final class Repo: @unchecked Sendable {
     let queue: DispatchQueue
     let callbackQueue: DispatchQueue

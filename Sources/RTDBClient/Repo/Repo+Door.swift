@@ -1,0 +1,201 @@
+import Dispatch
+import RTDBCore
+
+/// The engine's one door: every call the API makes, one verb per action.
+///
+/// The API never touches the queue or the repo's parts: each verb hops onto the queue itself,
+/// through ``schedule(_:)`` (later, for calls that return nothing) or ``performNow(_:)`` (now,
+/// re-entrant, for calls that return a value), so a verb called from code that already runs on
+/// the queue (a transaction's update block) runs inline instead of waiting for itself.
+/// `ArchitectureTests` fails on `repo.queue` or a reach into a part (`repo.x.y`) outside `Repo/`.
+extension Repo {
+    /// Whether the caller runs on this repo's queue.
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self) }
+
+    /// Runs `body` on the queue after what is already there.
+    func schedule(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
+
+    /// Runs `body` on the queue and returns its result; already on the queue, runs it at once.
+    ///
+    /// A write that returns has been taken: its local events are raised, and with persistence it
+    /// is on disk (behind the opening of the file, which the queue runs first), so a crash just
+    /// after cannot lose it.
+    func performNow<T>(_ body: () -> T) -> T { isOnQueue ? body() : queue.sync(execute: body) }
+
+    /// Calls `done` on the callback queue once everything scheduled before it has run and the
+    /// callbacks that raised have run (``Database/barrier()``).
+    func barrier(_ done: @escaping @Sendable () -> Void) { schedule { self.callbackQueue.async(execute: done) } }
+
+    // MARK: - Connection
+
+    /// Disconnects and stays offline until ``resume()``.
+    func interrupt() { schedule { self.connection.interrupt() } }
+
+    /// Reconnects after ``interrupt()``.
+    func resume() { schedule { self.connection.resume() } }
+
+    /// Tries to connect now instead of waiting out the back-off.
+    func reconnectNow() { schedule { self.connection.reconnectNow() } }
+
+    /// Closes the connection and the store, and returns once they are closed.
+    func close() { performNow { shutDown() } }
+
+    /// The connection's status as last published, with when the server was last heard from.
+    func publishedStatus() -> ConnectionStatus {
+        var status = statusSnapshot.withLock { $0 }
+        let heard = connection.lastHeard.load(ordering: .relaxed)
+        status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
+        return status
+    }
+
+    /// Authenticates with `credential` (wire text; nil signs out) and keeps it for the next run.
+    func setCredential(_ credential: String?) {
+        schedule {
+            self.connection.setTokenProvider(nil)
+            self.connection.setAuth(credential.map(DatabaseToken.init(credential:)))
+            self.persistCredential(credential)
+        }
+    }
+
+    /// Takes credentials from `provider` from now on; none of them is kept on disk.
+    func setTokenProvider(_ provider: (any DatabaseTokenProvider)?) {
+        schedule {
+            self.persistCredential(nil)
+            self.connection.setTokenProvider(provider)
+        }
+    }
+
+    // MARK: - Listeners
+
+    /// Adds a listener (its cached data read ahead while the engine starts).
+    func addEventRegistration(_ registration: ObserverRegistration, for query: QuerySpec) {
+        if persistsWrites, query.path.front != ".info" { readAhead.request(query.path) }
+        schedule { self.raise(self.tree(for: query.path).addEventRegistration(registration, for: query)) }
+    }
+
+    /// Removes listeners.
+    func removeEventRegistrations(_ removed: [(QuerySpec, ObserverRegistration)]) {
+        schedule {
+            for (query, registration) in removed {
+                self.raise(self.tree(for: query.path).removeEventRegistration(registration, for: query))
+            }
+        }
+    }
+
+    /// Keeps (or stops keeping) `query` synced in the disk cache, and saves that for the next run.
+    func setKeptSynced(_ query: QuerySpec, _ keep: Bool) {
+        schedule {
+            guard let persistence = self.persistence else { return }
+            if keep { persistence.keptSynced.insert(query) } else { persistence.keptSynced.remove(query) }
+            do {
+                try self.store?.setKeepSynced(query, keep)
+            } catch {
+                self.logger.error("persistence: saving keepSynced at \(query.path) failed: \(error)")
+            }
+        }
+    }
+
+    /// Calls `body` on the queue with the keepSynced queries an earlier run saved.
+    func withRestoredKeepSynced(_ body: @escaping @Sendable ([QuerySpec]) -> Void) {
+        schedule { body(self.restoredKeepSynced) }
+    }
+
+    /// Calls `observer` on the callback queue with every change of the connection's status,
+    /// starting with the current one.
+    func addStatusObserver(handle: DatabaseHandle, _ observer: @escaping @Sendable (ConnectionStatus) -> Void) {
+        addObserver(\.statusObservers, handle: handle, current: { $0.connection.status }, observer)
+    }
+
+    /// Stops a connection-status observer.
+    func removeStatusObserver(handle: DatabaseHandle) { schedule { self.statusObservers[handle] = nil } }
+
+    /// Calls `observer` on the callback queue with the write queue after it changes, starting
+    /// with the current one.
+    func addPendingWritesObserver(handle: DatabaseHandle, _ observer: @escaping @Sendable ([PendingWrite]) -> Void) {
+        addObserver(\.pendingObservers, handle: handle, current: { $0.pendingWrites.snapshot }, observer)
+    }
+
+    /// Stops a write-queue observer.
+    func removePendingWritesObserver(handle: DatabaseHandle) { schedule { self.pendingObservers[handle] = nil } }
+
+    /// Adds an observer to one of the repo's tables and tells it the current value.
+    private func addObserver<Value: Sendable>(
+        _ table: ReferenceWritableKeyPath<Repo, [DatabaseHandle: @Sendable (Value) -> Void]>, handle: DatabaseHandle,
+        current: @escaping @Sendable (Repo) -> Value, _ observer: @escaping @Sendable (Value) -> Void
+    ) {
+        nonisolated(unsafe) let table = table  // key paths are immutable values
+        schedule {
+            self[keyPath: table][handle] = observer
+            let value = current(self)
+            self.callbackQueue.async { observer(value) }
+        }
+    }
+
+    // MARK: - The write queue
+
+    /// The writes not yet acknowledged, oldest first.
+    func pendingWriteSnapshot() -> [PendingWrite] { performNow { pendingWrites.snapshot } }
+
+    /// The writes the server refused, with its reasons.
+    func deadLetterSnapshot() -> [DeadLetter] { performNow { pendingWrites.deadLetterSnapshot } }
+
+    /// The bytes the queued writes' data takes now.
+    func pendingWriteBytes() -> Int { performNow { pendingWrites.bytes } }
+
+    /// Sets the write queue's bound.
+    func setMaxPendingBytes(_ bytes: Int) { schedule { self.maxPendingBytes = bytes } }
+
+    /// Calls `waiter` once every write made before this call has been answered.
+    func waitForPendingWrites(_ waiter: @escaping @Sendable () -> Void) {
+        schedule { self.whenPendingWritesDrain(waiter) }
+    }
+
+    /// Sends a dead letter again, as a new write at the end of the queue.
+    func resendDeadLetter(_ id: Int, completion: Completion?) {
+        schedule { self.retryDeadLetter(id, completion: completion) }
+    }
+
+    /// Forgets a dead letter.
+    func discardDeadLetter(_ id: Int) { schedule { _ = self.pendingWrites.takeDeadLetter(id) } }
+
+    // MARK: - Persistence
+
+    /// What the disk cache holds; nil without persistence.
+    func cacheReport() -> CacheReport? { performNow { persistence?.report() } }
+
+    /// Empties the disk cache, and returns once it is empty.
+    func clearCache() { performNow { persistence?.clear() } }
+
+    // MARK: - onDisconnect and transactions
+
+    /// Asks the server for this connection's onDisconnect operations, each judged by its rules.
+    func requestOnDisconnectReport(
+        _ completion: @escaping @Sendable (Result<OnDisconnectReport, DatabaseError>) -> Void
+    ) {
+        schedule { self.onDisconnectReport(completion) }
+    }
+
+    /// Starts a transaction at `path`.
+    func runTransaction(
+        at path: Path, database: Database, update: @escaping @Sendable (MutableData) -> TransactionResult,
+        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool
+    ) {
+        schedule {
+            self.startTransaction(
+                path, database: database, update: update, completion: completion, applyLocally: applyLocally)
+        }
+    }
+
+    /// Starts the transaction registered under `name` at `path`.
+    func runTransaction(
+        named name: String, at path: Path, database: Database,
+        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?
+    ) {
+        schedule { self.runNamedTransaction(name, at: path, completion: completion, database: database) }
+    }
+
+    /// Registers a named transaction (those an earlier run left unfinished resume).
+    func register(transaction: NamedTransaction, named name: String, database: Database) {
+        schedule { self.registerTransaction(name, transaction, database: database) }
+    }
+}
