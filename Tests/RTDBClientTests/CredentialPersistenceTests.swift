@@ -59,7 +59,7 @@ import Testing
                 return false
             })
         #expect(try await eventually { signedInUIDs() == [nil] }, "connected, and the expired credential was not sent")
-        try await Task.sleep(for: .milliseconds(200))
+        await second.barrier()
         #expect(signedInUIDs() == [nil])
         #expect(try await http("GET", "/notes/second.json", port: port).json == .null, "the write waits")
 

@@ -44,7 +44,7 @@ import Testing
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await second.barrier()
         #expect(answers.all.isEmpty, "it waits for a connection first")
         await time.advance(by: .milliseconds(3_100))
         #expect(try await eventually { answers.all.count == 2 })

@@ -47,7 +47,7 @@ import Testing
         byScore.queryLimited(toLast: 6).observe(.value) { events.record("6 value \($0.childrenCount)") }
         // Six asked for, four cached: child_added for those four at once, no value event.
         #expect(try await eventually { events.all.count >= 6 })
-        try await Task.sleep(for: .milliseconds(300))
+        await offline.barrier()
         #expect(
             events.all == [
                 "2 added linhenykus", "2 added pterodactyl",

@@ -20,7 +20,9 @@ import Testing
         client.reference(withPath: "stuck").setValue(2, andPriority: nil)
         client.waitForPendingWrites { events.record("after") }
         #expect(try await eventually { events.all == ["before"] })
-        try await Task.sleep(for: .milliseconds(200))
+        // A later write's answer, then the engine's queue and the callbacks: "after" stays.
+        try await client.reference(withPath: "later").setValue(3)
+        await client.barrier()
         #expect(events.all == ["before"], "the write that never gets an answer holds back only later waiters")
         let stuck = try #require(client.pendingWrites.first)
         #expect(stuck.path == "/stuck")
@@ -49,7 +51,7 @@ import Testing
                 return .success(withValue: data)
             }, andCompletionBlock: nil)
         #expect(try await eventually { client.pendingWrites.count == 1 })
-        try await Task.sleep(for: .milliseconds(100))
+        await client.barrier()
         #expect(client.pendingWrites.first?.state == .queued, "\(client.pendingWrites)")
         #expect(client.pendingWrites.first?.attempts == 0)
         client.goOnline()

@@ -56,8 +56,12 @@ import Testing
             "device \(device.connectionStatus.phase), watcher \(watcher.connectionStatus.phase), seen \(connections.all), device trace \(trace.all)"
         )
         // Exactly one entry: the first connection's write, re-sent after its ack was lost to
-        // goOffline, is not applied a second time (idempotency keys).
-        try await Task.sleep(for: .milliseconds(200))
+        // goOffline, is not applied a second time (idempotency keys). Barrier: the device's writes
+        // answered, then a write of the watcher's answered (the server sends it what came
+        // before on the same connection, in order), then the watcher's callbacks.
+        await device.waitForPendingWrites()
+        try await watcher.reference(withPath: "barrier/watcher").setValue(true)
+        await watcher.barrier()
         #expect(connections.last == 1, "seen \(connections.all)")
         // Closing the instance also runs the server-side onDisconnect writes.
         let sessionsBefore = server.server.connections.connections.map(\.sessionID)

@@ -1,9 +1,11 @@
 import RTDBCore
 
 extension Repo {
-    /// Reads `spec` once for `getData`: from complete local data, else from the server, else
-    /// (offline) from the disk cache when it holds the query whole, as the SDKs do. `completion`
-    /// runs on the callback queue with an error or the node.
+    /// Reads `spec` once, for `getData`.
+    ///
+    /// From complete local data, else from the server, else (offline) from the disk cache when it
+    /// holds the query whole, as the SDKs do. `completion` runs on the callback queue with an
+    /// error or the node.
     func getValue(_ spec: QuerySpec, completion: @escaping @Sendable (DatabaseError?, Node) -> Void) {
         schedule { [self] in
             if let cached = serverTree.completeServerCache(spec.path) {
