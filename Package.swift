@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LabModel", targets: ["LabModel"]),
         .library(name: "PresenceLab", targets: ["PresenceLab"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
+        .library(name: "DashboardRuntime", targets: ["DashboardRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -141,6 +142,12 @@ let package = Package(
             name: "Dashboard",
             dependencies: ["LabModel", "PresenceModel", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // The dashboard's loop, apart from any terminal or engine: it takes a terminal, a source
+        // and a clock (MemoryTerminal keeps every frame, for tests). Dashboard, LabModel → here.
+        .target(
+            name: "DashboardRuntime",
+            dependencies: ["Dashboard", "LabModel", .product(name: "Logging", package: "swift-log")]
+        ),
         // What a benchmark runs, in one place for the timed run and the instruction count.
         .target(
             name: "BenchWorkloads",
@@ -165,6 +172,7 @@ let package = Package(
                 "Presence",
                 "PresenceLab",
                 "Dashboard",
+                "DashboardRuntime",
                 "CursesBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -248,6 +256,8 @@ let package = Package(
             exclude: ["__Snapshots__"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(
+            name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "Dashboard", "LabModel", "RTDBCore"]),
         .testTarget(
             name: "presencetopTests",
             dependencies: ["presencetop", "RTDBTestSupport", .product(name: "Subprocess", package: "swift-subprocess")]

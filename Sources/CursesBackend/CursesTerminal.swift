@@ -11,7 +11,7 @@ import RTDBCore
 /// The terminal, through ncursesw: draws a ``CellGrid`` in a ``Theme`` and reads keys.
 ///
 /// Not thread-safe: ncurses is not, so one thread (the dashboard's loop) owns it.
-public final class CursesTerminal {
+public final class CursesTerminal: DashboardTerminal {
     /// The colours the terminal shows (monochrome with `NO_COLOR`).
     public let capability: ColorCapability
     /// Unicode glyphs when the locale is UTF-8, else ASCII.

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CursesBackend
 import Dashboard
+import DashboardRuntime
 import Foundation
 import LinkSim
 import Logging
@@ -154,7 +156,8 @@ struct DashboardCommand: AsyncParsableCommand {
         if churn > 0, scenario == nil { simulation.startChurn(every: try Self.churnRange.option(churn, "--churn")) }
         let loop = DashboardLoop(
             source: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
-            bindings: bindings, recorder: recorder, logger: logger)
+            bindings: bindings, recorder: recorder, logger: logger, afterFrame: FrameHook.afterFrame,
+            makeTerminal: { CursesTerminal(theme: $0, environment: ProcessInfo.processInfo.environment) })
         let status = await loop.run()
         recorder?.close()
         if let recorder, let failure = recorder.failure {

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CursesBackend
 import Dashboard
+import DashboardRuntime
 import Foundation
 import Logging
 import PresenceLab
@@ -60,7 +62,9 @@ struct ReplayCommand: AsyncParsableCommand {
             file: file, bytes: bytes, offset: try SecondsRange.offset.option(at, "--at"), speed: speed,
             playing: !paused, changed: { wake.signal() })
         let loop = DashboardLoop(
-            source: source, inbox: ActionInbox(), wake: wake, themeName: theme, catalog: .standard(), logger: logger)
+            source: source, inbox: ActionInbox(), wake: wake, themeName: theme, catalog: .standard(), logger: logger,
+            afterFrame: FrameHook.afterFrame,
+            makeTerminal: { CursesTerminal(theme: $0, environment: ProcessInfo.processInfo.environment) })
         let status = await loop.run()
         source.abandon()
         if let failure = source.failure {

@@ -1,4 +1,5 @@
 import Dashboard
+import DashboardRuntime
 import Foundation
 import PresenceLab
 import RTDBCore
@@ -11,9 +12,9 @@ import Synchronization
 /// at once however long the file is (`q` quits in the middle of a million lines); until it is
 /// read the panes say how far the reading has come.
 ///
-/// Its keys (taken before the dashboard's): Space plays or pauses, ←/→ step to the previous or
+/// Its keys are `KeyMap`'s replay bindings (Space plays or pauses, ←/→ step to the previous or
 /// next change, `[`/`]` move 10 s, Home/End go to the start or the end, `-`/`+` halve or double
-/// the speed.
+/// the speed), which the reducer turns into `.replay` effects for ``perform(_:)``.
 final class ReplaySource: DashboardSource {
     private let clock: @Sendable () -> ContinuousClock.Instant
     private let state: Mutex<State>
@@ -156,61 +157,63 @@ final class ReplaySource: DashboardSource {
         }
     }
 
-    var replayedEvents: [SimulationEvent]? { events.withLock { $0 } }
-
-    func take(_ key: KeyEvent) -> Bool {
+    /// Moves the cursor as a replay key asked; anything else a key would do to a session is not
+    /// done (a replay only watches).
+    func perform(_ effect: DashboardEffect) {
+        guard case .replay(let step) = effect else { return }
         let now = clock()
-        return state.withLock { state in
-            guard case .ready(let timeline) = state.load, var cursor = state.cursor else { return false }
+        state.withLock { state in
+            guard case .ready(let timeline) = state.load, var cursor = state.cursor else { return }
             Self.advance(&cursor, timeline, to: now)
-            defer { state.cursor = cursor }
-            switch key {
-            case .character(" "):
-                if !cursor.playing, cursor.time >= timeline.end { cursor.time = timeline.start }
-                cursor.playing.toggle()
-            case .right:
-                cursor.time = timeline.nextChange(after: cursor.time) ?? timeline.end
-                cursor.playing = false
-            case .left:
-                cursor.time = timeline.previousChange(before: cursor.time) ?? timeline.start
-                cursor.playing = false
-            case .character("]"): cursor.time = min(timeline.end, cursor.time + .seconds(10))
-            case .character("["): cursor.time = max(timeline.start, cursor.time - .seconds(10))
-            case .home: cursor.time = timeline.start
-            case .end:
-                cursor.time = timeline.end
-                cursor.playing = false
-            case .character("+"), .character("="): cursor.speed = min(Self.speeds.upperBound, cursor.speed * 2)
-            case .character("-"): cursor.speed = max(Self.speeds.lowerBound, cursor.speed / 2)
-            default: return false
-            }
-            return true
+            Self.move(&cursor, step, in: timeline)
+            state.cursor = cursor
         }
     }
 
-    var status: ReplayStatus? {
+    private static func move(_ cursor: inout Cursor, _ step: ReplayStep, in timeline: RecordingTimeline) {
+        switch step {
+        case .playPause:
+            if !cursor.playing, cursor.time >= timeline.end { cursor.time = timeline.start }
+            cursor.playing.toggle()
+        case .nextChange:
+            cursor.time = timeline.nextChange(after: cursor.time) ?? timeline.end
+            cursor.playing = false
+        case .previousChange:
+            cursor.time = timeline.previousChange(before: cursor.time) ?? timeline.start
+            cursor.playing = false
+        case .forward: cursor.time = min(timeline.end, cursor.time + .seconds(10))
+        case .back: cursor.time = max(timeline.start, cursor.time - .seconds(10))
+        case .start: cursor.time = timeline.start
+        case .end:
+            cursor.time = timeline.end
+            cursor.playing = false
+        case .faster: cursor.speed = min(speeds.upperBound, cursor.speed * 2)
+        case .slower: cursor.speed = max(speeds.lowerBound, cursor.speed / 2)
+        }
+    }
+
+    func replayed() -> (status: ReplayStatus, events: [SimulationEvent])? {
+        (status, events.withLock { $0 })
+    }
+
+    /// Where the cursor is, for the status line.
+    var status: ReplayStatus {
         guard let (timeline, cursor) = current() else {
-            return ReplayStatus(cursor: "REPLAY reading \(file)… \(progress)", keys: [])
+            return ReplayStatus(cursor: "REPLAY reading \(file)… \(progress)")
         }
         let time = Format.timeOfDay(cursor.time, zone: TimeZone(identifier: "UTC") ?? .current, milliseconds: true)
         let speed = cursor.speed == cursor.speed.rounded() ? "\(Int(cursor.speed))" : "\(cursor.speed)"
         return ReplayStatus(
             cursor: "REPLAY \(time) UTC \(cursor.playing ? "▶" : "❚❚") ×\(speed)  "
-                + "\(Format.shortDuration(cursor.time - timeline.start)) of \(Format.shortDuration(timeline.end - timeline.start))",
-            keys: [
-                .init("Space", cursor.playing ? "pause" : "play"), .init("←/→", "change"), .init("[/]", "10 s"),
-                .init("Home/End", "ends"), .init("-/+", "speed"),
-            ])
+                + "\(Format.shortDuration(cursor.time - timeline.start)) of \(Format.shortDuration(timeline.end - timeline.start))"
+        )
     }
 
-    func cacheSummary() -> CacheSummary? { nil }
+    func cacheSummary() async -> CacheSummary? { nil }
 
     func onDisconnectSummary() async -> OnDisconnectSummary {
         OnDisconnectSummary(problem: "a replay has no server to ask")
     }
 
     func rulesSummary() async -> RulesSummary { RulesSummary(problem: "a replay has no server to ask") }
-
-    /// A replay only watches: what a key would do to a session is not done.
-    func perform(_ effect: DashboardEffect) {}
 }

@@ -19,6 +19,7 @@ import Testing
         "Presence": ["PresenceModel", "RTDBCore", "RTDBClient"],
         "LabModel": ["PresenceModel", "RTDBCore"],
         "Dashboard": ["LabModel", "PresenceModel", "RTDBCore"],
+        "DashboardRuntime": ["Dashboard", "LabModel", "PresenceModel", "RTDBCore"],
         "CursesBackend": ["CNcursesw", "Dashboard", "RTDBCore"],
     ]
 

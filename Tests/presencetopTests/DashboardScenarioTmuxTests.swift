@@ -127,7 +127,7 @@ extension DashboardRecordTmuxTests {
         #expect(ok, "paused at the start:\n\(screen)")
         #expect(alex(screen)?.contains("● online") == true && screen.contains("Pending writes (0)"), "\(screen)")
         #expect(
-            screen.contains("Space play  ←/→ change") && !screen.contains("n network"),
+            screen.contains("Space play/pause  ←/→ change") && !screen.contains("n network"),
             "the footer shows the replay's keys, not the live session's:\n\(screen)")
         // → steps to the next change: this device cut off, its write queued.
         try await tmux.send("Right")

@@ -138,14 +138,7 @@ public struct DashboardRenderer: Sendable {
         guard rect.height > 0 else { return }
         grid.fill(rect, role: .footer)
         var segments: [Segment] = [Segment(" ")]
-        if let replay = state.replay {
-            for key in replay.keys {
-                segments += [Segment(glyphs.fold(key.label), .key), Segment(" \(key.hint)  ", .footer)]
-            }
-            segments += [
-                Segment("?", .key), Segment(" help  ", .footer), Segment("q", .key), Segment(" quit", .footer),
-            ]
-        } else if state.isEditingFilter {
+        if state.isEditingFilter {
             segments = [
                 Segment(" filter: ", .footer), Segment(state.filter + "▏", .filter),
                 Segment("   Enter keep · Esc clear", .footer),
@@ -153,8 +146,13 @@ public struct DashboardRenderer: Sendable {
         } else {
             // Help and quit always show; the others fill what is left, in the keymap's order.
             // Neighbours with one hint share an entry (`+/- clock`).
+            // While a recording replays, its own keys stand in for the others.
+            let shown = state.bindings.filter { binding in
+                let essential = binding.command == .toggleHelp || binding.command == .quit
+                return essential || binding.mode == (state.replay == nil ? .always : .replaying)
+            }
             var entries: [(labels: [String], hint: String, essential: Bool)] = []
-            for binding in state.bindings {
+            for binding in shown {
                 guard let hint = binding.hint else { continue }
                 let essential = binding.command == .toggleHelp || binding.command == .quit
                 if let last = entries.last, last.hint == hint, !essential {
@@ -182,7 +180,7 @@ public struct DashboardRenderer: Sendable {
     }
 
     private func drawHelp(_ grid: inout CellGrid, _ state: DashboardState) {
-        let bindings = state.bindings
+        let bindings = state.bindingsInForce
         let labelWidth = bindings.map { CellGrid.columns(of: glyphs.fold($0.label)) }.max() ?? 1
         let lines = bindings.map { binding in
             Format.fit(glyphs.fold(binding.label), labelWidth) + "  " + glyphs.fold(binding.help)

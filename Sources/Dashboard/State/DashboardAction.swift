@@ -18,6 +18,9 @@ public enum DashboardAction: Sendable {
     case rules(RulesSummary)
     /// Something happened in the simulation.
     case event(SimulationEvent)
+    /// A replay's cursor moved: its status, and the recording's events up to the cursor, which
+    /// take the place of the list.
+    case replayed(ReplayStatus, events: [SimulationEvent])
     /// The themes there are, and the one in use.
     case themes([String], current: String)
     /// A message for the person at the keyboard (a bad theme file, say).

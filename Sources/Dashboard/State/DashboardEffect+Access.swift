@@ -9,7 +9,7 @@ extension DashboardEffect {
     /// or simulated devices.
     func refusal(under access: SimulationSnapshot.Access, server: String) -> String? {
         switch self {
-        case .useTheme, .quit:
+        case .useTheme, .quit, .replay:
             return nil
         default:
             break

@@ -26,6 +26,8 @@ public enum DashboardEffect: Sendable, Equatable {
     case addDevice
     /// Crash a simulated device.
     case crashDevice
+    /// Move a replay's time cursor.
+    case replay(ReplayStep)
     /// Load and use a theme by name.
     case useTheme(String)
     /// Leave.

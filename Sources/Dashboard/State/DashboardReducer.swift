@@ -39,6 +39,10 @@ public enum DashboardReducer {
             clampSelection(&state)
         case .event(let event):
             record(event, &state)
+        case .replayed(let status, let events):
+            state.replay = status
+            state.events = []
+            for event in events { record(event, &state) }
         case .themes(let names, let current):
             state.themeNames = names
             state.themeName = current
@@ -78,7 +82,9 @@ public enum DashboardReducer {
             if state.focus == .presence, let user = state.presenceUser(atRow: y) { state.selectedUser = user }
             return []
         }
-        guard let command = KeyMap.command(for: key, in: state.bindings) else { return [] }
+        guard let command = KeyMap.command(for: key, in: state.bindings, replaying: state.replay != nil) else {
+            return []
+        }
         if key == .interrupt { state.isInterrupted = true }
         if state.showsHelp { return helpKey(command, &state) }
         if let overlay = state.overlay { return overlayKey(command, overlay, &state) }

@@ -129,14 +129,21 @@ public struct DashboardState: Sendable, Equatable {
 }
 
 extension DashboardState {
+    /// The bindings in force, as the help lists them: while a recording replays, its own keys
+    /// first, then the others.
+    public var bindingsInForce: [KeyBinding] {
+        let always = bindings.filter { $0.mode == .always }
+        return replay == nil ? always : bindings.filter { $0.mode == .replaying } + always
+    }
+
     /// How many key bindings the help overlay shows at once at this size.
     public var helpCapacity: Int {
         // The box takes two rows and its closing line one; it leaves a row above and below.
-        max(1, min(height - 2, bindings.count + 3) - 3)
+        max(1, min(height - 2, bindingsInForce.count + 3) - 3)
     }
 
     /// The largest useful ``helpScroll``.
-    public var maxHelpScroll: Int { max(0, bindings.count - helpCapacity) }
+    public var maxHelpScroll: Int { max(0, bindingsInForce.count - helpCapacity) }
 }
 
 extension DashboardState {

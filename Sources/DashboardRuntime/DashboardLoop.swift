@@ -1,10 +1,8 @@
-import CursesBackend
 import Dashboard
 import Dispatch
 import Foundation
+import LabModel
 import Logging
-import Presence
-import PresenceLab
 import Synchronization
 
 #if canImport(Glibc)
@@ -13,17 +11,20 @@ import Synchronization
     import Darwin
 #endif
 
-/// The dashboard's one loop, on a thread of its own (it blocks in `poll`, which must never hold
-/// one of Swift's few cooperative threads): input, the source's events and a low tick become
-/// actions; the reducer changes the state; the screen is redrawn only when the state changed;
-/// effects go to the source (a live simulation, or a replay) without waiting for it.
-final class DashboardLoop: Sendable {
+/// The dashboard's one loop: input, the source's answers and a low tick become actions; the
+/// reducer changes the state (every change goes through it); the screen is redrawn only when the
+/// state changed; effects go to the source (a live simulation, or a replay) without waiting.
+///
+/// It takes a terminal, a source and a clock, so a test runs it in memory and moves time by hand
+/// (`MemoryTerminal`); `presencetop` runs it on a thread of its own with ncurses (it blocks in
+/// `poll`, which must never hold one of Swift's few cooperative threads).
+public final class DashboardLoop: Sendable {
     /// The idle tick: times on screen ("3m 12s ago") move once a second.
-    static let tick: Duration = .seconds(1)
-    /// How often the onDisconnect view asks the server again while it is open.
-    static let onDisconnectInterval: Duration = .seconds(2)
+    public static let tick: Duration = .seconds(1)
+    /// How often a view that asks the server (onDisconnect, Rules) asks again while it is open.
+    public static let viewInterval: Duration = .seconds(2)
     /// Bursts of events are gathered for this long before the next snapshot and frame.
-    static let frame: Duration = .milliseconds(50)
+    public static let frame: Duration = .milliseconds(50)
 
     private let source: any DashboardSource
     private let inbox: ActionInbox
@@ -34,15 +35,27 @@ final class DashboardLoop: Sendable {
     private let bindings: [KeyBinding]
     private let logger: Logger
     /// Where what is shown is recorded (`--record`), if anywhere.
-    private let recorder: SessionRecorder?
+    private let recorder: (any SnapshotRecorder)?
+    /// Monotonic time, injected so that a test moves it by hand.
+    private let now: @Sendable () -> Duration
+    /// Makes the terminal, on the loop's thread, with the first theme.
+    private let makeTerminal: @Sendable (Theme) -> any DashboardTerminal
+    /// Called after each frame drawn (a test fault's trigger in debug builds).
+    private let afterFrame: (@Sendable (DashboardState) -> Void)?
+    /// Whether the theme `T` chose is written to the settings file.
+    private let remembersTheme: Bool
     /// The signal that asked it to stop, or 0.
     private let quitSignal = Atomic<Int32>(0)
     /// Whether it stopped because the source failed.
     private let sourceFailed = Atomic<Bool>(false)
 
-    init(
+    /// Makes a loop; nothing runs until ``run()`` or ``runHere()``.
+    public init(
         source: any DashboardSource, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
-        bindings: [KeyBinding] = KeyMap.bindings, recorder: SessionRecorder? = nil, logger: Logger
+        bindings: [KeyBinding] = KeyMap.bindings, recorder: (any SnapshotRecorder)? = nil, logger: Logger,
+        now: @escaping @Sendable () -> Duration = DashboardLoop.monotonicNow, remembersTheme: Bool = true,
+        afterFrame: (@Sendable (DashboardState) -> Void)? = nil,
+        makeTerminal: @escaping @Sendable (Theme) -> any DashboardTerminal
     ) {
         self.bindings = bindings
         self.recorder = recorder
@@ -52,27 +65,41 @@ final class DashboardLoop: Sendable {
         self.themeName = themeName
         self.catalog = catalog
         self.logger = logger
+        self.now = now
+        self.remembersTheme = remembersTheme
+        self.afterFrame = afterFrame
+        self.makeTerminal = makeTerminal
     }
 
-    /// Runs until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, and gives the terminal back.
+    /// The time since the first call, from the monotonic clock.
+    public static let monotonicNow: @Sendable () -> Duration = {
+        let origin = ContinuousClock.now
+        return { ContinuousClock.now - origin }
+    }()
+
+    /// Runs on a thread of its own until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, and gives the
+    /// terminal back.
     ///
     /// - Returns: The exit status, as a shell reports it: 0 for `q`, 130 for Ctrl-C or SIGINT,
     ///   128 + the signal's number for the others, 2 when the source failed (its `failure` says
     ///   why).
-    func run() async -> Int32 {
+    public func run() async -> Int32 {
         let signals = watchSignals()
         let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
-            let thread = Thread { [self] in
-                let interrupted = loop()
-                let signal = quitSignal.load(ordering: .relaxed)
-                let status = signal != 0 ? 128 + signal : (interrupted ? 128 + SIGINT : 0)
-                done.resume(returning: sourceFailed.load(ordering: .relaxed) ? 2 : status)
-            }
+            let thread = Thread { [self] in done.resume(returning: runHere()) }
             thread.name = "presencetop.dashboard"
             thread.start()
         }
         for source in signals { source.cancel() }
         return status
+    }
+
+    /// Runs on the calling thread until asked to quit; returns the exit status as ``run()`` does.
+    public func runHere() -> Int32 {
+        let interrupted = loop()
+        let signal = quitSignal.load(ordering: .relaxed)
+        let status = signal != 0 ? 128 + signal : (interrupted ? 128 + SIGINT : 0)
+        return sourceFailed.load(ordering: .relaxed) ? 2 : status
     }
 
     private func watchSignals() -> [any DispatchSourceSignal] {
@@ -90,8 +117,8 @@ final class DashboardLoop: Sendable {
 
     /// Draws and reacts until asked to quit; true when that was Ctrl-C.
     private func loop() -> Bool {
-        var (theme, themeError) = catalog.load(themeName)
-        let terminal = CursesTerminal(theme: theme, environment: ProcessInfo.processInfo.environment)
+        let (theme, themeError) = catalog.load(themeName)
+        let terminal = makeTerminal(theme)
         defer { terminal.close() }
         let renderer = DashboardRenderer(glyphs: terminal.glyphs)
         let size = terminal.size
@@ -100,39 +127,12 @@ final class DashboardLoop: Sendable {
         _ = DashboardReducer.reduce(&state, .themes(catalog.names, current: themeError == nil ? themeName : "default"))
         if let themeError { report(themeError, &state) }
         var drawn: DashboardState?
-        let clock = ContinuousClock()
-        var lastSnapshot: ContinuousClock.Instant?
+        var views = ViewReads()
+        var lastSnapshot: Duration?
         var recordingFailureShown = false
-        var lastOverlayRead: ContinuousClock.Instant?
-        var overlayRead: DashboardState.Overlay?
         while !state.isQuitting {
-            let now = clock.now
-            // An overlay's data is read only while it is open: at once, then now and then.
-            if state.overlay != overlayRead {
-                (overlayRead, lastOverlayRead) = (state.overlay, nil)
-            }
-            switch state.overlay {
-            case .cache? where lastOverlayRead.map({ now - $0 >= Self.tick }) ?? true:
-                _ = DashboardReducer.reduce(&state, .cache(source.cacheSummary()))
-                lastOverlayRead = now
-            case .onDisconnect? where lastOverlayRead.map({ now - $0 >= Self.onDisconnectInterval }) ?? true:
-                // One request to the server, answered into the inbox.
-                lastOverlayRead = now
-                let (source, inbox, wake) = (source, inbox, wake)
-                Task {
-                    inbox.append(.onDisconnect(await source.onDisconnectSummary()))
-                    wake.signal()
-                }
-            case .rules? where lastOverlayRead.map({ now - $0 >= Self.onDisconnectInterval }) ?? true:
-                lastOverlayRead = now
-                let (source, inbox, wake) = (source, inbox, wake)
-                Task {
-                    inbox.append(.rules(await source.rulesSummary()))
-                    wake.signal()
-                }
-            default:
-                break
-            }
+            let now = now()
+            views.ask(for: state.overlay, at: now, source: source, inbox: inbox, wake: wake)
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
                 if source.failure != nil {
                     sourceFailed.store(true, ordering: .relaxed)
@@ -140,10 +140,8 @@ final class DashboardLoop: Sendable {
                 }
                 let snapshot = source.snapshot()
                 _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
-                state.replay = source.status
-                if let events = source.replayedEvents {
-                    state.events = []
-                    for event in events { _ = DashboardReducer.reduce(&state, .event(event)) }
+                if let (status, events) = source.replayed() {
+                    _ = DashboardReducer.reduce(&state, .replayed(status, events: events))
                 }
                 recorder?.observe(snapshot)
                 if let recorder, !recordingFailureShown, let failure = recorder.failure {
@@ -157,13 +155,10 @@ final class DashboardLoop: Sendable {
             if drawn != state {
                 terminal.present(renderer.render(state))
                 drawn = state
-                #if DEBUG
-                    if state.snapshot != nil { TestFault.requested?.trigger() }
-                #endif
+                afterFrame?(state)
             }
             // Sleep until the next tick, or sooner if events are waiting for their frame.
-            let pending = !inbox.isEmpty
-            let until = pending ? Self.frame : Self.tick
+            let until = inbox.isEmpty ? Self.tick : Self.frame
             let timeout = until - (lastSnapshot.map { now - $0 } ?? .zero)
             let (keys, resized) = terminal.waitForInput(timeout: max(.milliseconds(1), timeout), wakeFD: wake.readEnd)
             wake.drain()
@@ -174,26 +169,26 @@ final class DashboardLoop: Sendable {
             }
             var effects: [DashboardEffect] = []
             for action in inbox.takeAll() { effects += DashboardReducer.reduce(&state, action) }
-            for key in keys where !source.take(key) { effects += DashboardReducer.reduce(&state, .key(key)) }
-            for effect in effects {
-                if case .useTheme(let name) = effect {
-                    (theme, themeError) = catalog.load(name)
-                    terminal.setTheme(theme)
-                    _ = DashboardReducer.reduce(
-                        &state, .themes(catalog.names, current: themeError == nil ? name : "default"))
-                    if let themeError {
-                        report(themeError, &state)
-                    } else {
-                        _ = DashboardReducer.reduce(&state, .notice("theme \(name)", role: .muted))
-                        rememberTheme(name)
-                    }
-                } else {
-                    source.perform(effect)
-                }
-            }
+            for key in keys { effects += DashboardReducer.reduce(&state, .key(key)) }
+            for effect in effects { apply(effect, terminal: terminal, &state) }
             if !keys.isEmpty { lastSnapshot = nil }
         }
         return state.isInterrupted
+    }
+
+    /// Carries out an effect: a theme is the terminal's (loaded here, its outcome an action);
+    /// everything else is the source's.
+    private func apply(_ effect: DashboardEffect, terminal: any DashboardTerminal, _ state: inout DashboardState) {
+        guard case .useTheme(let name) = effect else { return source.perform(effect) }
+        let (theme, themeError) = catalog.load(name)
+        terminal.setTheme(theme)
+        _ = DashboardReducer.reduce(&state, .themes(catalog.names, current: themeError == nil ? name : "default"))
+        if let themeError {
+            report(themeError, &state)
+        } else {
+            _ = DashboardReducer.reduce(&state, .notice("theme \(name)", role: .muted))
+            if remembersTheme { rememberTheme(name) }
+        }
     }
 
     /// Keeps the theme `T` chose in the settings file, for the next run.

@@ -1,0 +1,106 @@
+import Dashboard
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A terminal in memory, for tests: it keeps every frame presented and the themes set, plays a
+/// script of input, and keeps the loop's clock, which moves only when the script says so.
+///
+/// Each time the loop waits for input it takes the script's next step. When the script runs
+/// out it answers Ctrl-C, so a loop never outlives its test (exit status 130).
+public final class MemoryTerminal: DashboardTerminal, Sendable {
+    /// One step of the script.
+    public enum Step: Sendable {
+        /// These keys arrive at once.
+        case keys([KeyEvent])
+        /// Nothing arrives for this long (taken in as many waits as the loop makes meanwhile).
+        case wait(Duration)
+        /// The loop's whole wait passes with nothing (a tick, or the next frame).
+        case idle
+        /// The screen takes this size.
+        case resize(width: Int, height: Int)
+        /// Waits (for real, up to 10 s) until something wakes the loop: an answer the source sent
+        /// to the inbox. A barrier on that answer, not a sleep.
+        case awaitWake
+    }
+
+    private struct State {
+        var size: (width: Int, height: Int)
+        var script: [Step]
+        var clock: Duration = .zero
+        var frames: [CellGrid] = []
+        var themes: [Theme] = []
+        var isClosed = false
+    }
+
+    private let state: Mutex<State>
+    /// The glyphs frames are drawn with.
+    public let glyphs: Glyphs
+
+    /// A `width` × `height` screen that will play `script`.
+    public init(width: Int, height: Int, glyphs: Glyphs = .unicode, script: [Step]) {
+        self.glyphs = glyphs
+        state = Mutex(State(size: (width, height), script: script))
+    }
+
+    /// The loop's clock: the time the script has let pass.
+    public var now: @Sendable () -> Duration { { [self] in state.withLock { $0.clock } } }
+
+    /// Every frame presented, oldest first.
+    public var frames: [CellGrid] { state.withLock { $0.frames } }
+
+    /// The last frame's text, one line per row.
+    public var screen: String { state.withLock { $0.frames.last?.text ?? "" } }
+
+    /// The themes set after the first, oldest first.
+    public var themes: [Theme] { state.withLock { $0.themes } }
+
+    /// Whether the loop gave the terminal back.
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// The size now.
+    public var size: (width: Int, height: Int) { state.withLock { $0.size } }
+
+    /// Keeps the theme.
+    public func setTheme(_ theme: Theme) { state.withLock { $0.themes.append(theme) } }
+
+    /// Keeps the frame.
+    public func present(_ grid: CellGrid) { state.withLock { $0.frames.append(grid) } }
+
+    /// Takes the script's next step.
+    public func waitForInput(timeout: Duration?, wakeFD: Int32) -> (keys: [KeyEvent], resized: Bool) {
+        let step = state.withLock { state -> Step? in
+            guard !state.script.isEmpty else { return nil }
+            if case .wait(let left) = state.script[0], let timeout, timeout < left {
+                state.script[0] = .wait(left - timeout)
+                state.clock += timeout
+                return .idle
+            }
+            let step = state.script.removeFirst()
+            switch step {
+            case .wait(let left): state.clock += left
+            case .idle: state.clock += timeout ?? .zero
+            case .resize(let width, let height): state.size = (width, height)
+            case .keys, .awaitWake: break
+            }
+            return step
+        }
+        switch step {
+        case nil: return ([.interrupt], false)
+        case .keys(let keys)?: return (keys, false)
+        case .resize?: return ([], true)
+        case .awaitWake?:
+            var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 10_000)
+            return ([], false)
+        case .wait?, .idle?: return ([], false)
+        }
+    }
+
+    /// Marks the terminal given back.
+    public func close() { state.withLock { $0.isClosed = true } }
+}
