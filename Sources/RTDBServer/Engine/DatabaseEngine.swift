@@ -19,7 +19,6 @@ public actor DatabaseEngine {
     let clock: WallClock
     let connections: ConnectionTable
     let logger: Logger
-    let checkpointInterval: Int
     /// How credentials are read (and whether they expire).
     let credentials: CredentialPolicy
     /// What the engine's timers sleep on (credential expiry, the grace of orphaned sessions, a
@@ -28,16 +27,8 @@ public actor DatabaseEngine {
 
     var root: Node
     var appliedSequence: UInt64
-    var durableSequence: UInt64
-    var pendingRecords: [LogRecord] = []
-    var dirtyKeys: Set<CodeUnitString>? = []
-    var recordsSinceCheckpoint = 0
-    var checkpointRequested = false
-    /// Stored onDisconnect changes not yet committed, the newest per session.
-    var pendingOnDisconnect = OrderedDictionary<String, OnDisconnectRecord>()
-    /// Counts onDisconnect changes, so that an answer waits for the one it reflects.
-    var onDisconnectTicket: UInt64 = 0
-    var durableOnDisconnectTicket: UInt64 = 0
+    /// What is applied but not yet on disk, and what waits for it (DurabilityPipeline.swift).
+    var durability: DurabilityPipeline
     /// Sessions of an earlier run of the server that have not come back: their onDisconnect
     /// writes run when they do (``openSession(outlet:sessionID:supersedes:)``) or after
     /// ``orphanGrace``, whichever is first.
@@ -47,8 +38,6 @@ public actor DatabaseEngine {
     /// How long sessions of an earlier run have to come back (the heartbeat timeout).
     let orphanGrace: Duration
     var orphanTimer: Task<Void, Never>?
-    var outbox = Deque<(sequence: UInt64, ticket: UInt64, outlet: Outlet, item: OutboundItem)>()
-    var durabilityWaiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     var flusherWakeup: CheckedContinuation<Void, Never>?
     var flusher: Task<Void, Never>?
     var isClosed = false
@@ -104,10 +93,9 @@ public actor DatabaseEngine {
         self.clock = clock
         self.connections = connections
         self.logger = logger
-        self.checkpointInterval = checkpointInterval
         self.root = root
         self.appliedSequence = sequence
-        self.durableSequence = sequence
+        self.durability = DurabilityPipeline(durableSequence: sequence, checkpointInterval: checkpointInterval)
         self.pushIDs = PushIDGenerator()
     }
 
@@ -135,9 +123,8 @@ public actor DatabaseEngine {
     /// Whether the namespace can be closed without anyone noticing: no session, no listen or
     /// stream, every write durable and delivered, and the rules it opened with.
     public var isIdle: Bool {
-        sessions.isEmpty && listens.count == 0 && pendingRecords.isEmpty && outbox.isEmpty
-            && durabilityWaiters.isEmpty && !rulesReplaced && durableSequence == appliedSequence
-            && orphans.isEmpty && pendingOnDisconnect.isEmpty && durableOnDisconnectTicket == onDisconnectTicket
+        sessions.isEmpty && listens.count == 0 && durability.isSettled(applied: appliedSequence) && !rulesReplaced
+            && orphans.isEmpty
     }
 
     /// Waits for pending writes to be durable, writes a checkpoint and releases the store.
@@ -145,7 +132,7 @@ public actor DatabaseEngine {
         guard !isClosed else { return }
         orphanTimer?.cancel()
         // The flusher commits what is pending with a final checkpoint, then stops.
-        checkpointRequested = true
+        durability.requestCheckpoint()
         isClosed = true
         flusherWakeup?.resume()
         flusherWakeup = nil
@@ -164,27 +151,27 @@ public actor DatabaseEngine {
     /// Records an applied write for the flusher.
     func log(_ record: LogRecord) {
         if store.isVolatile {
-            durableSequence = record.sequence
+            durability.volatileApplied(record.sequence)
             return
         }
-        pendingRecords.append(record)
-        flusherWakeup?.resume()
-        flusherWakeup = nil
+        durability.append(record)
+        wakeFlusher()
     }
 
     /// Returns once every write up to `sequence` is durable.
     public func waitUntilDurable(_ sequence: UInt64) async {
-        if sequence <= durableSequence { return }
-        await withCheckedContinuation { continuation in
-            durabilityWaiters.append((sequence, continuation))
-        }
+        if sequence <= durability.durableSequence { return }
+        await withCheckedContinuation { continuation in durability.wait(for: sequence, continuation) }
     }
 
     /// Records a change to a session's stored onDisconnect writes for the flusher.
     func log(_ record: OnDisconnectRecord) {
         guard !store.isVolatile else { return }
-        pendingOnDisconnect[record.sessionID] = record
-        onDisconnectTicket += 1
+        durability.append(record)
+        wakeFlusher()
+    }
+
+    private func wakeFlusher() {
         flusherWakeup?.resume()
         flusherWakeup = nil
     }
@@ -193,80 +180,31 @@ public actor DatabaseEngine {
         while let batch = await nextBatch() {
             do {
                 try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
-                markDurable(batch.records.last?.sequence ?? durableSequence, ticket: batch.ticket)
+                for held in durability.committed(batch) { held.outlet.send(held.item) }
             } catch {
                 logger.error(
                     "commit of \(batch.records.count) writes to namespace \(namespace) failed, retrying: \(error)")
-                pendingRecords.insert(contentsOf: batch.records, at: 0)
-                for record in batch.onDisconnect where pendingOnDisconnect[record.sessionID] == nil {
-                    // Not replaced meanwhile: still the newest for its session.
-                    pendingOnDisconnect[record.sessionID] = record
-                }
-                if batch.checkpoint != nil { checkpointRequested = true }
+                durability.failed(batch)
                 try? await timers.sleep(for: .milliseconds(500))
             }
         }
     }
 
     /// What the flusher commits next, in one transaction; nil once closed with nothing left.
-    private func nextBatch() async -> (
-        records: [LogRecord], onDisconnect: [OnDisconnectRecord], ticket: UInt64, checkpoint: Checkpoint?
-    )? {
-        while pendingRecords.isEmpty && pendingOnDisconnect.isEmpty && !checkpointRequested {
+    private func nextBatch() async -> DurabilityPipeline.Batch? {
+        while !durability.hasWork {
             if isClosed { return nil }
             await withCheckedContinuation { flusherWakeup = $0 }
         }
-        let records = pendingRecords
-        pendingRecords = []
-        let onDisconnect = Array(pendingOnDisconnect.values)
-        pendingOnDisconnect = [:]
-        recordsSinceCheckpoint += records.count
-        var checkpoint: Checkpoint?
-        if checkpointRequested || recordsSinceCheckpoint >= checkpointInterval {
-            checkpoint = Checkpoint(root: root, sequence: appliedSequence, dirtyKeys: dirtyKeys)
-            dirtyKeys = []
-            recordsSinceCheckpoint = 0
-            checkpointRequested = false
-        }
-        return (records, onDisconnect, onDisconnectTicket, checkpoint)
-    }
-
-    private func markDurable(_ sequence: UInt64, ticket: UInt64) {
-        durableSequence = max(durableSequence, sequence)
-        durableOnDisconnectTicket = max(durableOnDisconnectTicket, ticket)
-        while let first = outbox.first, first.sequence <= durableSequence, first.ticket <= durableOnDisconnectTicket {
-            outbox.removeFirst()
-            first.outlet.send(first.item)
-        }
-        if !durabilityWaiters.isEmpty {
-            var waiting: [(sequence: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
-            for waiter in durabilityWaiters {
-                if waiter.sequence <= durableSequence {
-                    waiter.continuation.resume()
-                } else {
-                    waiting.append(waiter)
-                }
-            }
-            durabilityWaiters = waiting
-        }
+        return durability.takeBatch(root: root, applied: appliedSequence)
     }
 
     /// Sends an item once the newest applied write and onDisconnect change are durable, after
     /// everything queued before it.
     func send(_ item: OutboundItem, to outlet: Outlet) {
-        if outbox.isEmpty && appliedSequence <= durableSequence && onDisconnectTicket <= durableOnDisconnectTicket {
-            outlet.send(item)
-        } else {
-            outbox.append((appliedSequence, onDisconnectTicket, outlet, item))
-        }
+        if let now = durability.hold(item, for: outlet, applied: appliedSequence) { outlet.send(now) }
     }
 
     /// Notes which top-level key a write touched, for the next checkpoint.
-    func markDirty(_ path: Path) {
-        guard let front = path.front else {
-            dirtyKeys = nil
-            return
-        }
-        dirtyKeys?.insert(CodeUnitString(front))
-    }
+    func markDirty(_ path: Path) { durability.markDirty(path) }
 }
