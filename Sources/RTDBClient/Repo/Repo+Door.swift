@@ -112,11 +112,13 @@ extension Repo {
     /// Calls `observer` on the callback queue with the write queue after it changes, starting
     /// with the current one.
     func addPendingWritesObserver(handle: DatabaseHandle, _ observer: @escaping @Sendable ([PendingWrite]) -> Void) {
-        addObserver(\.pendingObservers, handle: handle, current: { $0.pendingWrites.snapshot }, observer)
+        addObserver(\.pendingWatchers.observers, handle: handle, current: { $0.pendingWrites.snapshot }, observer)
     }
 
     /// Stops a write-queue observer.
-    func removePendingWritesObserver(handle: DatabaseHandle) { schedule { self.pendingObservers[handle] = nil } }
+    func removePendingWritesObserver(handle: DatabaseHandle) {
+        schedule { self.pendingWatchers.observers[handle] = nil }
+    }
 
     /// Adds an observer to one of the repo's tables and tells it the current value.
     private func addObserver<Value: Sendable>(

@@ -5,11 +5,11 @@ extension Repo {
     /// writes changed in it.
     func pendingWritesChanged() {
         // Nobody to tell: no hop through the queue (it would cost every write a thread switch).
-        guard !pendingPublishScheduled, !pendingObservers.isEmpty || !pendingWaiters.isEmpty else { return }
-        pendingPublishScheduled = true
-        queue.async { [self] in
-            pendingPublishScheduled = false
-            let observers = Array(pendingObservers.values)
+        guard !pendingWatchers.publishScheduled, !pendingWatchers.isEmpty else { return }
+        pendingWatchers.publishScheduled = true
+        schedule { [self] in
+            pendingWatchers.publishScheduled = false
+            let observers = Array(pendingWatchers.observers.values)
             if !observers.isEmpty {
                 let snapshot = pendingWrites.snapshot
                 callbackQueue.async { for observer in observers { observer(snapshot) } }
@@ -21,17 +21,15 @@ extension Repo {
     /// Calls `waiter` once every write made so far has been answered by the server (later writes
     /// do not hold it back).
     func whenPendingWritesDrain(_ waiter: @escaping @Sendable () -> Void) {
-        pendingWaiters.append((nextWriteID - 1, waiter))
+        pendingWatchers.wait(upTo: nextWriteID - 1, waiter)
         releaseWaiters()
     }
 
     private func releaseWaiters() {
-        guard !pendingWaiters.isEmpty else { return }
-        let oldest = pendingWrites.oldestID ?? .max
-        let ready = pendingWaiters.filter { $0.upTo < oldest }
+        guard pendingWatchers.hasWaiters else { return }
+        let ready = pendingWatchers.takeReady(oldestPending: pendingWrites.oldestID)
         guard !ready.isEmpty else { return }
-        pendingWaiters.removeAll { $0.upTo < oldest }
-        callbackQueue.async { for entry in ready { entry.waiter() } }
+        callbackQueue.async { for waiter in ready { waiter() } }
     }
 
     /// Sends a dead letter again as a new write at the end of the queue.

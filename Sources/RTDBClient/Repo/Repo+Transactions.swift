@@ -1,39 +1,6 @@
 import RTDBCore
 import RTDBWire
 
-/// One transaction in flight (docs/client-engine.md#transactions).
-final class TransactionRecord {
-    enum Status { case run, sent, sentNeedsAbort, needsAbort, completed }
-
-    let path: Path
-    let update: (MutableData) -> TransactionResult
-    let completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?
-    let applyLocally: Bool
-    let watcher: ObserverRegistration
-    var status = Status.run
-    var retryCount = 0
-    var abortReason: WireStatus?
-    var writeID = 0
-    /// The transaction's id in the pending-writes list (its first write id; stable across reruns).
-    var pendingID = 0
-    /// A named transaction is kept on disk and rerun after a restart.
-    var name: String?
-    var outputRaw = Node.empty
-    var outputResolved = Node.empty
-
-    init(
-        path: Path, update: @escaping (MutableData) -> TransactionResult,
-        completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool,
-        watcher: ObserverRegistration
-    ) {
-        self.path = path
-        self.update = update
-        self.completion = completion
-        self.applyLocally = applyLocally
-        self.watcher = watcher
-    }
-}
-
 extension Repo {
     static let maxTransactionRetries = 25
 
@@ -73,7 +40,7 @@ extension Repo {
         record.pendingID = queuedID
         let input = serverTree.calcCompleteEventCache(path)
         guard run(record, input: input, database: database) else { return }
-        transactions[path, default: []].append(record)
+        transactions.append(record)
         sendReadyTransactions(database: database)
     }
 
@@ -118,7 +85,7 @@ extension Repo {
 
     /// Sends every queue whose transactions are all ready (docs/client-engine.md#transactions).
     func sendReadyTransactions(database: Database) {
-        for (path, queue) in transactions where !queue.isEmpty && queue.allSatisfy({ $0.status == .run }) {
+        for (path, queue) in transactions.readyToSend {
             let excluded = Set(queue.map(\.writeID))
             let latest = serverTree.calcCompleteEventCache(path, excluding: excluded)
             let hash = latest.hashString
@@ -182,7 +149,7 @@ extension Repo {
 
     /// Reruns the transactions at `path` on fresh data; aborts those marked or out of retries.
     func rerunTransactions(at path: Path, database: Database) {
-        guard let queue = transactions[path] else { return }
+        guard let queue = transactions.records(at: path) else { return }
         let excluded = Set(queue.filter { $0.status == .run }.map(\.writeID))
         for record in queue {
             switch record.status {
@@ -210,27 +177,23 @@ extension Repo {
                 continue
             }
         }
-        transactions[path] = queue.filter { $0.status != .completed }
-        if transactions[path]?.isEmpty == true { transactions[path] = nil }
+        transactions.removeCompleted(at: path)
         sendReadyTransactions(database: database)
     }
 
     /// Server data changed at `path`: rerun the transactions it may affect.
     func rerunTransactions(affectedBy path: Path, database: Database) {
-        for transactionPath in transactions.keys where transactionPath.contains(path) || path.contains(transactionPath)
+        for transactionPath in transactions.paths(overlapping: path) where transactions.hasRunnable(at: transactionPath)
         {
-            if transactions[transactionPath]?.contains(where: { $0.status == .run }) == true {
-                rerunTransactions(at: transactionPath, database: database)
-            }
+            rerunTransactions(at: transactionPath, database: database)
         }
     }
 
     /// A user set or update at `path` aborts overlapping transactions
     /// (docs/client-engine.md#transactions).
     func abortTransactions(overlapping path: Path, database: Database) {
-        for transactionPath in transactions.keys where transactionPath.contains(path) || path.contains(transactionPath)
-        {
-            for record in transactions[transactionPath] ?? [] {
+        for transactionPath in transactions.paths(overlapping: path) {
+            for record in transactions.records(at: transactionPath) ?? [] {
                 switch record.status {
                 case .run:
                     record.status = .needsAbort

@@ -38,7 +38,8 @@ final class Repo: @unchecked Sendable {
     /// The onDisconnect operations of this connection, as registered (for the report).
     var onDisconnectRegistrations: [OnDisconnectRegistration] = []
     var infoData = Node.empty
-    var transactions: [Path: [TransactionRecord]] = [:]
+    /// The transactions in flight.
+    var transactions = TransactionQueue()
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
     private var infoProvider: InfoListenProvider?
@@ -55,10 +56,8 @@ final class Repo: @unchecked Sendable {
     let readAhead = ReadAhead()
     /// Writes waiting for the server, and the dead letters.
     var pendingWrites: PendingWriteQueue
-    var pendingObservers: [DatabaseHandle: @Sendable ([PendingWrite]) -> Void] = [:]
-    /// Callers of `waitForPendingWrites`, each with the newest write id made before it asked.
-    var pendingWaiters: [(upTo: Int, waiter: @Sendable () -> Void)] = []
-    var pendingPublishScheduled = false
+    /// The write queue's observers and the callers waiting for it to drain.
+    var pendingWatchers = PendingWriteWatchers()
     /// Named transactions registered by the app.
     var namedTransactions: [String: NamedTransaction] = [:]
     /// Named transactions restored from disk, waiting for their name to be registered.
@@ -279,14 +278,11 @@ extension Repo {
     func shutDown() {
         connection.shutDown()
         saveAcknowledgements()
-        let waiters = pendingWaiters
-        pendingWaiters = []
-        for (_, waiter) in waiters { callbackQueue.async(execute: waiter) }
+        for waiter in pendingWatchers.takeAll() { callbackQueue.async(execute: waiter) }
         serverTree.removeAll()
         infoTree.removeAll()
-        transactions = [:]
+        transactions.removeAll()
         statusObservers = [:]
-        pendingObservers = [:]
         namedTransactions = [:]
         heldTransactions = []
         restoredUnsent = []
