@@ -49,7 +49,7 @@ public final class DashboardLoop: Sendable {
     /// Whether it stopped because the source failed.
     private let sourceFailed = Atomic<Bool>(false)
 
-    /// Makes a loop; nothing runs until ``run()`` or ``runHere()``.
+    /// Makes a loop; nothing runs until ``run(watchingSignals:)`` or ``runHere()``.
     public init(
         source: any DashboardSource, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
         bindings: [KeyBinding] = KeyMap.bindings, recorder: (any SnapshotRecorder)? = nil, logger: Logger,
@@ -80,11 +80,13 @@ public final class DashboardLoop: Sendable {
     /// Runs on a thread of its own until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, and gives the
     /// terminal back.
     ///
+    /// - Parameter watchingSignals: Whether SIGINT, SIGTERM and SIGHUP stop it (the process's
+    ///   own dashboard); a test's loop leaves the process's signals alone.
     /// - Returns: The exit status, as a shell reports it: 0 for `q`, 130 for Ctrl-C or SIGINT,
     ///   128 + the signal's number for the others, 2 when the source failed (its `failure` says
     ///   why).
-    public func run() async -> Int32 {
-        let signals = watchSignals()
+    public func run(watchingSignals: Bool = true) async -> Int32 {
+        let signals = watchingSignals ? watchSignals() : []
         let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
             let thread = Thread { [self] in done.resume(returning: runHere()) }
             thread.name = "presencetop.dashboard"
@@ -94,7 +96,10 @@ public final class DashboardLoop: Sendable {
         return status
     }
 
-    /// Runs on the calling thread until asked to quit; returns the exit status as ``run()`` does.
+    /// Runs on the calling thread until asked to quit, and returns the exit status.
+    ///
+    /// The status is as ``run(watchingSignals:)`` returns it. It blocks in the terminal's wait:
+    /// never call it from a task.
     public func runHere() -> Int32 {
         let interrupted = loop()
         let signal = quitSignal.load(ordering: .relaxed)

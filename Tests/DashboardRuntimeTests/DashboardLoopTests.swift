@@ -51,57 +51,57 @@ import Testing
             now: terminal.now, remembersTheme: false, makeTerminal: { _ in terminal })
     }
 
-    @Test func keysBecomeEffectsAndQQuits() throws {
+    @Test func keysBecomeEffectsAndQQuits() async throws {
         let source = RecordingSource()
         let terminal = MemoryTerminal(
             width: 120, height: 40,
             script: [.idle, .keys([.character("n"), .character("w")]), .keys([.character("q")])])
-        let status = try Self.loop(source, terminal).runHere()
+        let status = try await Self.loop(source, terminal).run(watchingSignals: false)
         #expect(status == 0)
         #expect(source.effects.withLock { $0 } == [.toggleNetwork, .queueWrites(1), .quit])
         #expect(terminal.isClosed, "the terminal is given back")
         #expect(terminal.screen.contains("memory"), "the snapshot's server is on screen:\n\(terminal.screen)")
     }
 
-    @Test func aScriptThatRunsOutEndsAsCtrlC() throws {
+    @Test func aScriptThatRunsOutEndsAsCtrlC() async throws {
         let terminal = MemoryTerminal(width: 100, height: 30, script: [.idle])
-        #expect(try Self.loop(RecordingSource(), terminal).runHere() == 130)
+        #expect(try await Self.loop(RecordingSource(), terminal).run(watchingSignals: false) == 130)
     }
 
-    @Test func aFrameIsDrawnOnlyWhenTheStateChanged() throws {
+    @Test func aFrameIsDrawnOnlyWhenTheStateChanged() async throws {
         let terminal = MemoryTerminal(
             width: 100, height: 30, script: [.idle, .idle, .idle, .keys([.tab]), .idle, .keys([.character("q")])])
-        _ = try Self.loop(RecordingSource(), terminal).runHere()
+        _ = try await Self.loop(RecordingSource(), terminal).run(watchingSignals: false)
         // The source's snapshot never changes: three ticks draw nothing new; Tab moves the focus,
         // one frame more.
         #expect(terminal.frames.count == 2)
         #expect(terminal.now() == .seconds(4), "the script moved time four ticks, nothing else did")
     }
 
-    @Test func aResizeRedrawsAtTheNewSize() throws {
+    @Test func aResizeRedrawsAtTheNewSize() async throws {
         let terminal = MemoryTerminal(
             width: 100, height: 30, script: [.idle, .resize(width: 140, height: 45), .keys([.character("q")])])
-        _ = try Self.loop(RecordingSource(), terminal).runHere()
+        _ = try await Self.loop(RecordingSource(), terminal).run(watchingSignals: false)
         let last = try #require(terminal.frames.last)
         #expect(last.width == 140 && last.height == 45)
     }
 
-    @Test func theCacheViewIsReadAsynchronouslyAndShown() throws {
+    @Test func theCacheViewIsReadAsynchronouslyAndShown() async throws {
         let source = RecordingSource()
         let terminal = MemoryTerminal(
             width: 120, height: 40,
             script: [.keys([.character("C")]), .awaitWake, .idle, .keys([.character("q")])])
-        _ = try Self.loop(source, terminal).runHere()
+        _ = try await Self.loop(source, terminal).run(watchingSignals: false)
         #expect(source.cacheReads.load(ordering: .relaxed) >= 1)
         #expect(terminal.screen.contains("/users"), "the cache's paths are shown:\n\(terminal.screen)")
     }
 
-    @Test func whileReplayingTheReplayKeysComeFirstAndAreNamedInTheFooter() throws {
+    @Test func whileReplayingTheReplayKeysComeFirstAndAreNamedInTheFooter() async throws {
         let source = RecordingSource(replaying: ReplayStatus(cursor: "REPLAY 16:00:30.000 UTC ❚❚ ×1"))
         let terminal = MemoryTerminal(
             width: 160, height: 40,
             script: [.idle, .keys([.character(" "), .character("-"), .right, .home, .character("q")])])
-        _ = try Self.loop(source, terminal).runHere()
+        _ = try await Self.loop(source, terminal).run(watchingSignals: false)
         #expect(
             source.effects.withLock { $0 }
                 == [.replay(.playPause), .replay(.slower), .replay(.nextChange), .replay(.start), .quit],
@@ -112,28 +112,28 @@ import Testing
         #expect(!footer.contains("network"), "a session's keys are not offered in a replay: \(footer)")
     }
 
-    @Test func aReplayKeyMovedInTheSettingsIsTheOneThatActs() throws {
+    @Test func aReplayKeyMovedInTheSettingsIsTheOneThatActs() async throws {
         let bindings = try KeyMap.bindings(remapping: [(from: "replay -", to: "_")])
         let source = RecordingSource(replaying: ReplayStatus(cursor: "REPLAY"))
         let terminal = MemoryTerminal(
             width: 160, height: 40, script: [.keys([.character("_"), .character("-"), .character("q")])])
-        _ = try Self.loop(source, terminal, bindings: bindings).runHere()
+        _ = try await Self.loop(source, terminal, bindings: bindings).run(watchingSignals: false)
         #expect(
             source.effects.withLock { $0 } == [.replay(.slower), .shiftClock(by: .seconds(-1)), .quit],
             "_ slows the replay; - is the clock's again")
     }
 
-    @Test func theHelpNamesTheReplayKeysWhileReplaying() throws {
-        func help(_ source: RecordingSource) throws -> String {
+    @Test func theHelpNamesTheReplayKeysWhileReplaying() async throws {
+        func help(_ source: RecordingSource) async throws -> String {
             let terminal = MemoryTerminal(
                 width: 120, height: 80, script: [.keys([.character("?")]), .idle, .keys([.character("q")])])
-            _ = try Self.loop(source, terminal).runHere()
+            _ = try await Self.loop(source, terminal).run(watchingSignals: false)
             return terminal.frames.map(\.text).first { $0.contains("Help: keys") } ?? ""
         }
-        let replaying = try help(RecordingSource(replaying: ReplayStatus(cursor: "REPLAY")))
+        let replaying = try await help(RecordingSource(replaying: ReplayStatus(cursor: "REPLAY")))
         #expect(
             replaying.contains("replay: play or pause") && replaying.contains("replay: half as fast"), "\(replaying)")
-        let live = try help(RecordingSource())
+        let live = try await help(RecordingSource())
         #expect(!live.contains("replay:") && live.contains("this help"), "\(live)")
     }
 }
