@@ -198,6 +198,7 @@ let package = Package(
         .target(
             name: "RTDBTestSupport",
             dependencies: [
+                "RTDBClient",
                 "RTDBRules",
                 "RTDBServer",
                 "RTDBWire",

@@ -135,9 +135,10 @@ import Testing
     }
 
     @Test func onDisconnectOperationsWithCompletions() async throws {
-        let server = try await TestServer.start()
-        let client = Self.client(server)
-        let watcher = Self.client(server)
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let client = server.client(time)
+        let watcher = server.client(time)
         let completions = Recorder<String>()
         let ref = client.reference(withPath: "od")
         ref.child("set").onDisconnectSetValue("bye") { error, _ in completions.record("set:\(error == nil)") }
@@ -162,8 +163,9 @@ import Testing
     }
 
     @Test func invalidWritesReportErrorsWithoutCrashing() async throws {
-        let server = try await TestServer.start()
-        let client = Self.client(server)
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let client = server.client(time)
         let errors = Recorder<String>()
         client.reference(withPath: "a/b.c").setValue(1) { error, _ in errors.record("\(error!)") }
         client.reference(withPath: "ok").setValue(["bad#key": 1]) { error, _ in errors.record("\(error!)") }

@@ -80,8 +80,9 @@ import Testing
 
 @Suite struct ObserverLifecycleTests {
     @Test func removedObserversHearNothingMoreAndMovesAreReported() async throws {
-        let server = try await TestServer.start()
-        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let client = server.client(time)
         let scores = client.reference(withPath: "board")
         try await scores.setValue(["a": 1, "b": 2, "c": 3])
         let heard = Recorder<String>()

@@ -5,12 +5,14 @@ import Testing
 
 @testable import RTDBClient
 
+/// Transactions and queries against the namespace's engine in this process (InProcessServer: the
+/// real framing, no socket, the test's clock).
 @Suite struct TransactionAndQueryIntegrationTests {
     @Test func contendedTransactionsFromTwoInstancesSumCorrectly() async throws {
-        let server = try await TestServer.start()
-        let url = "http://127.0.0.1:\(server.port)?ns=demo"
-        let first = Database(url: url)
-        let second = Database(url: url)
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let first = server.client(time)
+        let second = server.client(time)
         let committed = Recorder<Bool>()
         let perClient = 15
         for database in [first, second] {
@@ -36,8 +38,9 @@ import Testing
     }
 
     @Test func abortedTransactionsLeaveTheDataAlone() async throws {
-        let server = try await TestServer.start()
-        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let client = server.client(time)
         let ref = client.reference(withPath: "kept")
         try await ref.setValue("original")
         let result = try await ref.runTransactionBlock { _ in .abort() }
@@ -57,10 +60,10 @@ import Testing
     }
 
     @Test func limitQueryWindowFollowsServerChanges() async throws {
-        let server = try await TestServer.start()
-        let url = "http://127.0.0.1:\(server.port)?ns=demo"
-        let writer = Database(url: url)
-        let reader = Database(url: url)
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let writer = server.client(time)
+        let reader = server.client(time)
         let scores = writer.reference(withPath: "scores")
         try await scores.setValue(["a": 10, "b": 20, "c": 30, "d": 40])
         let window = Recorder<[String]>()
@@ -86,10 +89,10 @@ import Testing
 
 @Suite struct OfflineTransactionTests {
     @Test func aTransactionStartedOfflineRunsOnReconnect() async throws {
-        let server = try await TestServer.start()
-        let url = "http://127.0.0.1:\(server.port)?ns=demo"
-        let client = Database(url: url)
-        let other = Database(url: url)
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let client = server.client(time)
+        let other = server.client(time)
         try await other.reference(withPath: "likes").setValue(41)
         let local = Recorder<Int>()
         client.reference(withPath: "likes").observe(.value) { snapshot in

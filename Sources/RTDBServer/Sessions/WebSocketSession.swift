@@ -135,11 +135,11 @@ final class WebSocketSession: Sendable {
     /// (telling the client once), and it queues requests only while the request window has room.
     ///
     /// The loop's own state is kept small: its frame lives as long as the session, so each message
-    /// is taken apart by ``take(_:assembler:outlet:)``, a synchronous call whose temporaries are
-    /// gone once it returns.
+    /// is taken apart by ``InboundMessages/take(_:outlet:report:)``, a synchronous call whose
+    /// temporaries are gone once it returns.
     @inline(never)
     private func readLoop(_ live: Live, inbound: WebSocketInboundStream) async {
-        var assembler = FrameAssembler(maxMessageBytes: 2 * configuration.maxWebSocketWriteBytes)
+        var assembler = InboundMessages(configuration: configuration, clock: clock)
         var budget = MessageBudget(perSecond: configuration.limits.messagesPerSecond)
         var toldAboutRate = false
         do {
@@ -175,7 +175,7 @@ final class WebSocketSession: Sendable {
     /// Takes one message in, queueing a request once the request window has room; `false` if the
     /// connection must end.
     @inline(never)
-    private func admit(_ message: WebSocketMessage, assembler: inout FrameAssembler, live: Live) async -> Bool {
+    private func admit(_ message: WebSocketMessage, assembler: inout InboundMessages, live: Live) async -> Bool {
         switch take(message, assembler: &assembler, outlet: live.outlet) {
         case .nothing:
             return true
@@ -194,65 +194,17 @@ final class WebSocketSession: Sendable {
         }
     }
 
-    /// What one inbound message comes to.
-    private enum Taken {
-        /// Nothing to queue: a fragment, a control message answered here, or an error told.
-        case nothing
-        /// A request (or the error to answer it with) for the namespace.
-        case request(SessionRequest)
-        /// The connection must end.
-        case end
-    }
-
-    /// Takes one inbound message apart: assembles fragments, answers pings, tells the client of
-    /// malformed messages, and turns a request into a ``SessionRequest``.
+    /// Takes one inbound message apart (``InboundMessages``); a binary one is no part of the
+    /// protocol.
     @inline(never)
-    private func take(_ message: WebSocketMessage, assembler: inout FrameAssembler, outlet: Outlet) -> Taken {
+    private func take(_ message: WebSocketMessage, assembler: inout InboundMessages, outlet: Outlet)
+        -> InboundMessages.Taken
+    {
         guard case .text(let frame) = message else {
             sendError("binary frames are not part of protocol v5", to: outlet)
             return .nothing
         }
-        let assembled: String?
-        do {
-            assembled = try assembler.receive(frame)
-        } catch {
-            sendError("\(error); closing the connection", to: outlet)
-            return .end
-        }
-        guard let text = assembled else { return .nothing }
-        let message: WireMessage
-        do {
-            message = try WireMessage(text: text)
-        } catch {
-            sendError(error.message, to: outlet)
-            return .nothing
-        }
-        switch message {
-        case .control(.ping):
-            // The pong carries the server time: clients that know it estimate clock skew from the
-            // round trip; the SDKs only need the `d` to be there.
-            outlet.send(.wire(ControlMessage.pongText(serverTime: clock().millisecondsSince1970)))
-            return .nothing
-        case .control:
-            return .nothing
-        case .request(let number, let action, let body):
-            if text.utf8.count > configuration.maxWebSocketWriteBytes {
-                let error = WireError(
-                    status: .tooBig,
-                    message: "request is \(text.utf8.count) bytes; the limit is \(configuration.maxWebSocketWriteBytes)"
-                )
-                return .request(SessionRequest(number: number, request: .failure(error)))
-            }
-            do {
-                let request = try ClientRequest(action: action, body: body)
-                return .request(SessionRequest(number: number, request: .success(request)))
-            } catch {
-                return .request(SessionRequest(number: number, request: .failure(error)))
-            }
-        case .response, .push:
-            sendError("clients send requests, not responses or pushes", to: outlet)
-            return .nothing
-        }
+        return assembler.take(frame, outlet: outlet) { sendError($0, to: outlet) }
     }
 
     @inline(never)

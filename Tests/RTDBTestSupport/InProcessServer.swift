@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import RTDBClient
+import RTDBCore
+import RTDBRules
+import RTDBServer
+import Synchronization
+
+/// A namespace in this process, reached by the client engine through ``InProcessSession``: the
+/// real framing and the real engine, no socket, on the test's clock.
+///
+/// `Database(url:transport:)` with ``transport`` connects to it; any URL will do.
+public final class InProcessServer: Sendable {
+    /// The namespace.
+    public let engine: DatabaseEngine
+    private let clock: WallClock
+    private let sessions = Mutex<[InProcessSession]>([])
+
+    /// Opens a namespace over a memory store, on `time` (the engine's wall clock and timers).
+    public static func start(time: TestTime, rules: SecurityRules = .open, authSecret: String? = nil) async throws
+        -> InProcessServer
+    {
+        var logger = Logger(label: "in-process")
+        logger.logLevel = .critical
+        let engine = try await DatabaseEngine.open(
+            namespace: "demo", store: MemoryStore(), clock: time.wall, connections: ConnectionTable(), logger: logger,
+            credentials: CredentialPolicy(secret: authSecret, enforcesExpiry: authSecret != nil), rules: rules,
+            timers: time.timers)
+        return InProcessServer(engine: engine, clock: time.wall)
+    }
+
+    private init(engine: DatabaseEngine, clock: @escaping WallClock) {
+        self.engine = engine
+        self.clock = clock
+    }
+
+    /// A client of this namespace on `time` (its wall clock and its timers).
+    public func client(_ time: TestTime) -> Database {
+        Database(url: "http://in-process?ns=demo", transport: transport, clock: time.wall, timers: time.timers)
+    }
+
+    /// Closes the namespace.
+    public func stop() async { await engine.close() }
+
+    /// A transport whose every connection is a new session with this namespace.
+    public var transport: any Transport { InProcessTransport(server: self) }
+
+    /// The sessions open now.
+    public var openSessions: Int { sessions.withLock { $0.count } }
+
+    /// Ends every session as a dropped connection would (their onDisconnect writes run).
+    public func dropConnections() async {
+        for session in sessions.withLock({ $0 }) { await session.close(reason: "dropped") }
+    }
+
+    fileprivate func connect(onEvent: @escaping @Sendable (TransportEvent) -> Void) -> InProcessSession {
+        let box = Mutex<InProcessSession?>(nil)
+        let session = InProcessSession(
+            engine: engine, clock: clock, deliver: { onEvent(.frame($0)) },
+            ended: { [weak self] reason in
+                if let ended = box.withLock({ $0 }) {
+                    self?.sessions.withLock { $0.removeAll { $0 === ended } }
+                }
+                onEvent(.closed(reason: reason))
+            })
+        box.withLock { $0 = session }
+        sessions.withLock { $0.append(session) }
+        return session
+    }
+}
+
+/// The client side of ``InProcessServer``: each connection opens a session, says `.opened`, then
+/// carries frames both ways.
+struct InProcessTransport: Transport {
+    let server: InProcessServer
+
+    func connect(to url: String, onEvent: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+        let session = server.connect(onEvent: onEvent)
+        let opening = Task {
+            onEvent(.opened)
+            await session.open()
+        }
+        return InProcessConnection(session: session, opening: opening)
+    }
+}
+
+/// One connection to an ``InProcessServer``.
+struct InProcessConnection: TransportConnection {
+    let session: InProcessSession
+    let opening: Task<Void, Never>
+
+    func send(_ frame: String) {
+        // After the hello and the session's opening, in order: the client sends only once it has
+        // the hello, which the opening delivers first.
+        session.receive(frame)
+    }
+
+    func close() {
+        Task {
+            await opening.value
+            await session.close(reason: "closed by the client")
+        }
+    }
+}
