@@ -28,7 +28,12 @@ import Testing
                     })
             }
         }
-        #expect(try await eventually(attempts: 600) { committed.all.count == 2 * perClient })
+        // Every transaction answered: both clients' writes are acknowledged, then their callbacks.
+        await first.waitForPendingWrites()
+        await second.waitForPendingWrites()
+        await first.barrier()
+        await second.barrier()
+        #expect(committed.all.count == 2 * perClient)
         #expect(committed.all.allSatisfy { $0 })
         let total = try await first.reference(withPath: "counter").getData().value as? NSNumber
         #expect(total?.intValue == 2 * perClient)
@@ -54,7 +59,8 @@ import Testing
             },
             andCompletionBlock: { error, committed, _ in invalid.record("\(committed) \(error.map { "\($0)" } ?? "")") }
         )
-        #expect(try await eventually { invalid.last?.contains("bad.key") == true })
+        await client.barrier()
+        #expect(invalid.last?.contains("bad.key") == true, "refused locally: \(invalid.all)")
         client.close()
         await server.stop()
     }
@@ -72,13 +78,19 @@ import Testing
         query.observe(.value) { snapshot in window.record(snapshot.children.map(\.key)) }
         query.observe(.childAdded) { events.record("+\($0.key)") }
         query.observe(.childRemoved) { events.record("-\($0.key)") }
-        #expect(try await eventually { window.last == ["c", "d"] })
+        // Each write acknowledged to the writer, then a round trip of the reader's: the server sent
+        // the reader what changed before it answered.
+        try await reader.serverRoundTrip()
+        #expect(window.last == ["c", "d"])
         try await scores.child("e").setValue(50)
-        #expect(try await eventually { window.last == ["d", "e"] })
+        try await reader.serverRoundTrip()
+        #expect(window.last == ["d", "e"])
         try await scores.child("e").setValue(nil)
-        #expect(try await eventually { window.last == ["c", "d"] }, "the server refills the window")
+        try await reader.serverRoundTrip()
+        #expect(window.last == ["c", "d"], "the server refills the window")
         try await scores.child("a").setValue(99)
-        #expect(try await eventually { window.last == ["d", "a"] })
+        try await reader.serverRoundTrip()
+        #expect(window.last == ["d", "a"])
         #expect(events.all.prefix(2).sorted() == ["+c", "+d"])
         #expect(events.all.contains("-c") && events.all.contains("+e") && events.all.contains("+a"))
         writer.close()
@@ -98,7 +110,8 @@ import Testing
         client.reference(withPath: "likes").observe(.value) { snapshot in
             if let value = snapshot.value as? NSNumber { local.record(value.intValue) }
         }
-        #expect(try await eventually { local.last == 41 })
+        try await client.serverRoundTrip()
+        #expect(local.last == 41)
         client.goOffline()
         try await other.reference(withPath: "likes").setValue(100)  // unseen by the offline client
         let result = Recorder<String>()
@@ -110,10 +123,13 @@ import Testing
             andCompletionBlock: { error, committed, snapshot in
                 result.record("\(error == nil) \(committed) \((snapshot?.value as? NSNumber)?.intValue ?? -1)")
             })
-        #expect(try await eventually { local.last == 42 }, "runs at once on cached data")
+        await client.barrier()
+        #expect(local.last == 42, "runs at once on cached data")
         #expect(result.all.isEmpty)
         client.goOnline()
-        #expect(try await eventually { result.last == "true true 101" }, "reruns on the server's data")
+        await client.waitForPendingWrites()
+        await client.barrier()
+        #expect(result.last == "true true 101", "reruns on the server's data")
         #expect(try await other.reference(withPath: "likes").getData().value as? NSNumber == 101)
         client.close()
         other.close()

@@ -15,6 +15,8 @@ public final class InProcessServer: Sendable {
     public let engine: DatabaseEngine
     private let clock: WallClock
     private let sessions = Mutex<[InProcessSession]>([])
+    /// The closes clients asked for, each ending its session in the namespace.
+    private let closes = Mutex<[Task<Void, Never>]>([])
 
     /// Opens a namespace over a memory store, on `time` (the engine's wall clock and timers).
     public static func start(time: TestTime, rules: SecurityRules = .open, authSecret: String? = nil) async throws
@@ -48,6 +50,22 @@ public final class InProcessServer: Sendable {
     /// The sessions open now.
     public var openSessions: Int { sessions.withLock { $0.count } }
 
+    /// Returns once every session a client closed so far has ended in the namespace (its
+    /// onDisconnect writes have run): a barrier after `goOffline()` or `close()` and the client's
+    /// ``Database/barrier()``.
+    public func closesFinished() async {
+        for close in closes.withLock({ $0 }) { await close.value }
+    }
+
+    /// Ends `session` for its client, after its opening.
+    fileprivate func close(_ session: InProcessSession, after opening: Task<Void, Never>) {
+        let task = Task {
+            await opening.value
+            await session.close(reason: "closed by the client")
+        }
+        closes.withLock { $0.append(task) }
+    }
+
     /// Ends every session as a dropped connection would (their onDisconnect writes run).
     public func dropConnections() async {
         for session in sessions.withLock({ $0 }) { await session.close(reason: "dropped") }
@@ -80,12 +98,13 @@ struct InProcessTransport: Transport {
             onEvent(.opened)
             await session.open()
         }
-        return InProcessConnection(session: session, opening: opening)
+        return InProcessConnection(server: server, session: session, opening: opening)
     }
 }
 
 /// One connection to an ``InProcessServer``.
 struct InProcessConnection: TransportConnection {
+    let server: InProcessServer
     let session: InProcessSession
     let opening: Task<Void, Never>
 
@@ -95,10 +114,17 @@ struct InProcessConnection: TransportConnection {
         session.receive(frame)
     }
 
-    func close() {
-        Task {
-            await opening.value
-            await session.close(reason: "closed by the client")
-        }
+    func close() { server.close(session, after: opening) }
+}
+
+extension Database {
+    /// A round trip through the server and back, then through the engine and its callbacks: once
+    /// it returns, everything the server sent this client before answering has been delivered.
+    ///
+    /// A read of a path nobody listens to goes to the server after every request made before it
+    /// and is answered after what the server sent before; then ``barrier()``.
+    public func serverRoundTrip() async throws {
+        _ = try await reference(withPath: "round-trips/\(UUID().uuidString)").getData()
+        await barrier()
     }
 }
