@@ -117,15 +117,12 @@ extension Simulation {
     /// Expires this device's credential (the server refuses it and writes pause), or signs in again.
     public func toggleCredential() {
         guard let device = thisDevice else { return }
-        let expire = state.withLock { state in
-            state.credentialExpired.toggle()
-            return state.credentialExpired
-        }
+        let expire = credential.toggleExpired()
         if expire {
             // Issued an hour and a minute ago, for an hour: expired a minute ago.
             let issuedAt = device.clock.now().secondsSince1970 - 3_660
             let token = AuthToken.emulatorToken(uid: device.user, issuedAt: issuedAt, lifetime: 3_600)
-            state.withLock { $0.credentialExpiresAt = UnixTime(secondsSince1970: issuedAt + 3_600) }
+            credential.issued(expiringAt: UnixTime(secondsSince1970: issuedAt + 3_600))
             device.database.setCredential(.idToken(token))
         } else {
             signIn(device)
@@ -140,7 +137,7 @@ extension Simulation {
             emit(.notice("no simulated users to add a device to (--users 0)"))
             return
         }
-        let user = state.withLock { users[Int.random(in: 0..<users.count, using: &$0.random)] }
+        guard let user = churn.pick(from: users) else { return }
         do {
             let device = try await population.addDevice(forUser: user)
             emit(.deviceAdded(device.label))
@@ -157,7 +154,7 @@ extension Simulation {
             emit(.notice("no simulated device left to crash"))
             return
         }
-        let device = state.withLock { alive[Int.random(in: 0..<alive.count, using: &$0.random)] }
+        guard let device = churn.pick(from: alive) else { return }
         await device.crash()
         emit(.deviceCrashed(device.label))
     }
@@ -167,7 +164,7 @@ extension Simulation {
     public func step() -> (label: String, action: ChurnStep.Action)? {
         let devices = population.devices
         guard !devices.isEmpty else { return nil }
-        let step = state.withLock { $0.churn.next(states: devices.map(\.state)) }
+        let step = churn.next(states: devices.map(\.state))
         let device = devices[step.device]
         guard !device.isCrashed else { return nil }
         population.apply(step)
@@ -185,19 +182,12 @@ extension Simulation {
                 step()
             }
         }
-        let previous = state.withLock { state in
-            defer { state.churnTask = task }
-            return state.churnTask
-        }
-        previous?.cancel()
+        churn.run(task)
     }
 
     /// Stops the churn's steps.
     public func stopChurn() {
-        state.withLock { state in
-            state.churnTask?.cancel()
-            state.churnTask = nil
-        }
+        churn.stop()
     }
 
     /// Stops the churn, brings every network back and signs every user in again.

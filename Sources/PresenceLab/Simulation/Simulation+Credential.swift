@@ -35,17 +35,10 @@ extension Simulation {
             } catch {
                 return  // cancelled: signed in again or expired on purpose meanwhile, or stopped
             }
-            guard let self, !state.withLock({ $0.credentialExpired || $0.stopped }) else { return }
+            guard let self, !credential.isDone else { return }
             signIn(device, renewal: true)
         }
-        let previous = state.withLock { state in
-            defer {
-                state.credentialExpiresAt = expiresAt
-                state.credentialRefresh = refresh
-            }
-            return state.credentialRefresh
-        }
-        previous?.cancel()
+        credential.issued(expiringAt: expiresAt, renewedBy: refresh)
         device.database.setCredential(.idToken(token))
         if renewal { emit(.credentialRenewed(expiresAt: expiresAt)) }
     }

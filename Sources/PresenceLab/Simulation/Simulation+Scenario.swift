@@ -60,7 +60,7 @@ extension Simulation {
         case .signIn(_, let on): device.apply(on ? .signIn : .signOut)
         case .clockJump(_, let seconds): shiftClock(by: .milliseconds(Int64(seconds * 1000)))
         case .credential(_, let expired):
-            if expired != state.withLock({ $0.credentialExpired }) { toggleCredential() }
+            if expired != credential.isExpired { toggleCredential() }
         default: break
         }
     }

@@ -46,12 +46,10 @@ extension Simulation {
 
     private func thisDeviceSnapshot() -> SimulationSnapshot.ThisDevice? {
         guard let device = thisDevice else { return nil }
-        let (pending, dead, slow, expired, expiresAt, explanations) = state.withLock {
-            (
-                $0.pendingWrites, $0.deadLetters, $0.isSlow, $0.credentialExpired, $0.credentialExpiresAt,
-                $0.refusalExplanations
-            )
+        let (pending, dead, slow, explanations) = state.withLock {
+            ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.refusalExplanations)
         }
+        let (expired, expiresAt) = (credential.isExpired, credential.expiresAt)
         var status = device.database.connectionStatus
         let link = device.link.stats
         status.phase = Self.explained(status.phase, link: link)

@@ -33,6 +33,11 @@ public final class Simulation: Sendable {
     let logger: Logger
     let state: Mutex<State>
 
+    /// This device's credential, kept fresh (Simulation+Credential.swift).
+    let credential = ThisDeviceCredential()
+    /// The churn and the seeded picks.
+    let churn: ChurnDriver
+
     struct State {
         var onEvent: @Sendable (SimulationEvent) -> Void
         var phase: ConnectionPhase?
@@ -43,13 +48,6 @@ public final class Simulation: Sendable {
         /// tells it (the client hears only Firebase's `Permission denied`).
         var refusalExplanations: [Int: String] = [:]
         var isSlow = false
-        var credentialExpired = false
-        /// When this device's credential expires (nil: never).
-        var credentialExpiresAt: UnixTime?
-        var credentialRefresh: Task<Void, Never>?
-        var random: SeededRandom
-        var churn: ChurnGenerator
-        var churnTask: Task<Void, Never>?
         /// The standalone link this device's traffic crosses (``SimulationOptions/linkControl``).
         var proxy: ProxyLink?
         var proxyWatch: Task<Void, Never>?
@@ -114,10 +112,8 @@ public final class Simulation: Sendable {
             watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
         }
         directory = PresenceDirectory(database: watcher, root: options.presencePath, layout: options.layout)
-        state = Mutex(
-            State(
-                onEvent: onEvent, random: SeededRandom(seed: options.seed &+ 0x5EED),
-                churn: ChurnGenerator(seed: options.seed)))
+        churn = ChurnDriver(seed: options.seed)
+        state = Mutex(State(onEvent: onEvent))
     }
 
     /// The embedded server's configuration, the same at each start.
@@ -294,7 +290,7 @@ public final class Simulation: Sendable {
     public func stop() async {
         let tasks = state.withLock { state in
             state.stopped = true
-            return [state.churnTask, state.credentialRefresh, state.proxyWatch]
+            return [churn.stop(), credential.stop(), state.proxyWatch]
         }
         for task in tasks { task?.cancel() }
         directory.stop()
