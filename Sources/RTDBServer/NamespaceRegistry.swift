@@ -183,6 +183,13 @@ public actor NamespaceRegistry {
         return false
     }
 
+    /// The server is stopping: namespaces whose disk fails stop waiting for it.
+    public func stopWaitingForFailingDisks() async {
+        for task in engines.values {
+            if let engine = try? await task.value { await engine.stopWaitingIfCommitsFail() }
+        }
+    }
+
     /// Flushes and closes every namespace.
     public func close() async {
         isClosed = true

@@ -103,7 +103,10 @@ public final class RTDBServer: Sendable {
         )
         var serviceConfiguration = ServiceGroupConfiguration(
             // Stopped in reverse order: sessions are closed first, while the server still runs.
-            services: [app, heartbeats, directory], logger: logger)
+            services: [
+                app, heartbeats, directory, StopWatcher { [registry] in await registry.stopWaitingForFailingDisks() },
+            ],
+            logger: logger)
         serviceConfiguration.gracefulShutdownSignals = configuration.stopsOnSignals ? [.sigterm, .sigint] : []
         serviceConfiguration.maximumGracefulShutdownDuration = Self.shutdownBound
         let group = ServiceGroup(configuration: serviceConfiguration)

@@ -144,6 +144,10 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.dataDirectory = URL(fileURLWithPath: dataDirectory)
         }
         if let tlsCert, let tlsKey { configuration.tls = (tlsCert, tlsKey) }
+        // A full disk (or a file size limit) fails the write with an error the engine reports,
+        // instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
+        if let folder = configuration.dataDirectory { Self.sayFreeSpace(of: folder, logger: logger) }
         if let rules { configuration.rules = try Self.loadRules(rules) }
         if authSecret == nil, !Self.isLoopback(host) { Self.warnOpenToAll(host: host, port: port) }
         let scheme = configuration.tls == nil ? "http" : "https"
@@ -180,6 +184,26 @@ extension ServeCommand {
     static func isLoopback(_ host: String) -> Bool {
         let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
+
+    /// Says how much room the data folder's file system has (the nearest folder that exists).
+    static func sayFreeSpace(of folder: URL, logger: Logger) {
+        var existing = folder
+        while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
+            existing.deleteLastPathComponent()
+        }
+        guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: existing.path),
+            let free = (attributes[.systemFreeSize] as? NSNumber)?.int64Value
+        else { return }
+        let megabytes = Double(free) / 1_048_576
+        logger.notice(
+            "data folder \(folder.path): \(megabytes < 10 ? String(format: "%.1f", megabytes) : String(Int(megabytes))) MB free"
+        )
+        if free < 64 * 1_048_576 {
+            logger.warning(
+                "data folder \(folder.path) has under 64 MB free: once it is full, writes wait unacknowledged until there is room"
+            )
+        }
     }
 
     /// Says on stderr, in words an operator cannot miss, that every client is admin.

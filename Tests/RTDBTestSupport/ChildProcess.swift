@@ -137,11 +137,20 @@ public final class ChildProcess: Sendable {
 
     /// Starts `presencetop serve` and waits for its `listening on` line; returns the process and port.
     ///
-    /// - Parameter descriptorLimit: When given, the server runs under `ulimit -n` of it.
-    public static func serve(_ arguments: [String], descriptorLimit: Int? = nil) async throws -> (ChildProcess, Int) {
+    /// - Parameters:
+    ///   - descriptorLimit: When given, the server runs under `ulimit -n` of it.
+    ///   - fileSizeLimit: When given, the server runs under an RLIMIT_FSIZE of this many bytes.
+    public static func serve(_ arguments: [String], descriptorLimit: Int? = nil, fileSizeLimit: Int? = nil)
+        async throws -> (ChildProcess, Int)
+    {
         let serveArguments = ["serve", "--port", "0"] + arguments
         let child: ChildProcess
-        if let descriptorLimit {
+        if let fileSizeLimit {
+            // RLIMIT_FSIZE: what a full disk looks like to the program (its writes fail past it).
+            child = try await ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/prlimit"),
+                ["--fsize=\(fileSizeLimit)", presencetop.path] + serveArguments)
+        } else if let descriptorLimit {
             let command = ([presencetop.path] + serveArguments).map { "'\($0)'" }.joined(separator: " ")
             child = try await ChildProcess(
                 URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -n \(descriptorLimit) && exec \(command)"])

@@ -38,6 +38,8 @@ public actor DatabaseEngine {
     /// How long sessions of an earlier run have to come back (the heartbeat timeout).
     let orphanGrace: Duration
     var orphanTimer: Task<Void, Never>?
+    /// Since when commits fail, and how often they have (nil: they work).
+    var commitFailure: (since: UnixTime, attempts: Int)?
     var flusherWakeup: CheckedContinuation<Void, Never>?
     var flusher: Task<Void, Never>?
     var isClosed = false
@@ -158,10 +160,12 @@ public actor DatabaseEngine {
         wakeFlusher()
     }
 
-    /// Returns once every write up to `sequence` is durable.
-    public func waitUntilDurable(_ sequence: UInt64) async {
-        if sequence <= durability.durableSequence { return }
-        await withCheckedContinuation { continuation in durability.wait(for: sequence, continuation) }
+    /// Returns once every write up to `sequence` is durable: true, or false when the namespace
+    /// closed before its disk took them (they were never acknowledged).
+    @discardableResult
+    public func waitUntilDurable(_ sequence: UInt64) async -> Bool {
+        if sequence <= durability.durableSequence { return true }
+        return await withCheckedContinuation { continuation in durability.wait(for: sequence, continuation) }
     }
 
     /// Records a change to a session's stored onDisconnect writes for the flusher.
@@ -176,18 +180,51 @@ public actor DatabaseEngine {
         flusherWakeup = nil
     }
 
+    /// Commits batches as writes come; a commit that fails is retried every half second.
+    ///
+    /// It says so once when commits start failing and once when they work again, and it gives up
+    /// when the namespace closes (SIGTERM): what was never stored was never acknowledged.
     private func runFlusher() async {
         while let batch = await nextBatch() {
             do {
                 try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
+                if let (since, attempts) = commitFailure {
+                    logger.notice(
+                        "commits to namespace \(namespace) work again, after \(attempts) failed attempts over \((clock() - since).wholeMilliseconds) ms"
+                    )
+                    commitFailure = nil
+                }
             } catch {
-                logger.error(
-                    "commit of \(batch.records.count) writes to namespace \(namespace) failed, retrying: \(error)")
                 durability.failed(batch)
+                if commitFailure == nil {
+                    logger.error(
+                        "commits to namespace \(namespace) fail: \(error). Its writes wait, unacknowledged, and are tried again every 0.5 s"
+                    )
+                    commitFailure = (clock(), 0)
+                }
+                commitFailure?.attempts += 1
+                if isClosed {
+                    giveUp()
+                    return
+                }
                 try? await timers.sleep(for: .milliseconds(500))
             }
         }
+    }
+
+    /// The server stops while this namespace's commits fail: what is not on disk is given up now
+    /// (its writers are answered that it was not stored, its messages never sent), so that a
+    /// disk that may never come back does not hold the stop.
+    public func stopWaitingIfCommitsFail() {
+        guard commitFailure != nil else { return }
+        giveUp()
+    }
+
+    private func giveUp() {
+        let lost = durability.abandon(batch: nil)
+        guard lost > 0 else { return }
+        logger.error("namespace \(namespace) gave up \(lost) writes its disk did not take; none was acknowledged")
     }
 
     /// What the flusher commits next, in one transaction; nil once closed with nothing left.

@@ -47,7 +47,7 @@ struct DurabilityPipeline {
     private var durableOnDisconnectTicket: UInt64 = 0
     /// Messages held for durability, in the order they were sent.
     private var outbox = Deque<Held>()
-    private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
 
     /// A pipeline whose store holds everything up to `sequence`.
     init(durableSequence sequence: UInt64, checkpointInterval: Int) {
@@ -127,10 +127,10 @@ struct DurabilityPipeline {
             released.append(outbox.removeFirst())
         }
         if !waiters.isEmpty {
-            var waiting: [(sequence: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+            var waiting: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
             for waiter in waiters {
                 if waiter.sequence <= durableSequence {
-                    waiter.continuation.resume()
+                    waiter.continuation.resume(returning: true)
                 } else {
                     waiting.append(waiter)
                 }
@@ -151,12 +151,28 @@ struct DurabilityPipeline {
         return nil
     }
 
-    /// Resumes `continuation` once every write up to `sequence` is durable (at once if it is).
-    mutating func wait(for sequence: UInt64, _ continuation: CheckedContinuation<Void, Never>) {
+    /// Resumes `continuation` with true once every write up to `sequence` is durable (at once if
+    /// it is), with false if the pipeline is abandoned first.
+    mutating func wait(for sequence: UInt64, _ continuation: CheckedContinuation<Bool, Never>) {
         if sequence <= durableSequence {
-            continuation.resume()
+            continuation.resume(returning: true)
         } else {
             waiters.append((sequence, continuation))
         }
+    }
+
+    /// Gives up on what is not durable (the namespace closes while its disk fails).
+    ///
+    /// The held messages are dropped, never sent, and the waiters told it was not stored.
+    /// Returns how many writes that leaves behind, none of them acknowledged.
+    mutating func abandon(batch: Batch?) -> Int {
+        let lost = pendingRecords.count + (batch?.records.count ?? 0)
+        pendingRecords = []
+        pendingOnDisconnect = [:]
+        checkpointRequested = false
+        outbox.removeAll()
+        for waiter in waiters { waiter.continuation.resume(returning: false) }
+        waiters = []
+        return lost
     }
 }

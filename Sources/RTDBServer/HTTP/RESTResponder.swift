@@ -60,7 +60,7 @@ struct RESTResponder: HTTPResponder {
                     rest.path, data: children, auth: rest.auth, refusesWithoutStorage: true
                 ).get(
                     or: RESTError.init)
-                await engine.waitUntilDurable(sequence)
+                try await durable(sequence, engine)
                 return reply(rest, .object(children))
             case .post:
                 var request = request
@@ -69,13 +69,23 @@ struct RESTResponder: HTTPResponder {
                     rest.path, data: data, auth: rest.auth, refusesWithoutStorage: true
                 ).get(
                     or: RESTError.init)
-                await engine.waitUntilDurable(sequence)
+                try await durable(sequence, engine)
                 return reply(rest, ["name": .string(name)])
             default:
                 throw RESTError.methodNotAllowed(rest.method.rawValue)
             }
         } catch let error as RESTError {
             return error.response
+        }
+    }
+
+    /// Waits for a write to be on disk before it is answered; a write the namespace closed
+    /// without storing (its disk failed as the server stopped) is answered 503, never 200.
+    private func durable(_ sequence: UInt64, _ engine: DatabaseEngine) async throws {
+        guard await engine.waitUntilDurable(sequence) else {
+            throw RESTError(
+                .serviceUnavailable,
+                "the write could not be stored (the database's disk failed) and was not applied; try again later")
         }
     }
 
@@ -113,7 +123,7 @@ struct RESTResponder: HTTPResponder {
             rest.path, data: data, expectedHash: expectedHash, auth: rest.auth, refusesWithoutStorage: true)
         {
         case .success(let sequence):
-            await engine.waitUntilDurable(sequence)
+            try await durable(sequence, engine)
             // A caller the rules do not let read here gets back what it sent: the stored form of
             // an increment (even by 0) or its ETag would tell it what was there.
             guard await engine.mayRead(rest.path, auth: rest.auth) else {
