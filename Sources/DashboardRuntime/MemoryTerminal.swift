@@ -23,8 +23,8 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
         case idle
         /// The screen takes this size.
         case resize(width: Int, height: Int)
-        /// Waits (for real, up to 10 s) until something wakes the loop: an answer the source sent
-        /// to the inbox. A barrier on that answer, not a sleep.
+        /// Waits (for real, up to a minute) until something wakes the loop: an answer the source
+        /// sent to the inbox. A barrier on that answer, not a sleep.
         case awaitWake
     }
 
@@ -95,7 +95,7 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
         case .resize?: return ([], true)
         case .awaitWake?:
             var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 10_000)
+            _ = poll(&descriptor, 1, 60_000)
             return ([], false)
         case .wait?, .idle?: return ([], false)
         }

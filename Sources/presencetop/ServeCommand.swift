@@ -147,8 +147,8 @@ struct ServeCommand: AsyncParsableCommand {
         // A full disk (or a file size limit) fails the write with an error the engine reports,
         // instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
-        if let folder = configuration.dataDirectory { Self.sayFreeSpace(of: folder, logger: logger) }
         if let rules { configuration.rules = try Self.loadRules(rules) }
+        if let folder = configuration.dataDirectory { Self.sayFreeSpace(of: folder, logger: logger) }
         if authSecret == nil, !Self.isLoopback(host) { Self.warnOpenToAll(host: host, port: port) }
         let scheme = configuration.tls == nil ? "http" : "https"
         let server = RTDBServer(configuration: configuration, logger: logger)
