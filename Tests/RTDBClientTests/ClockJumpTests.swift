@@ -7,15 +7,15 @@ import Testing
 @testable import RTDBClient
 
 /// A step of this device's wall clock is noticed and the server-time offset moved at once,
-/// against a real server on loopback, with time moved by hand. (Firebase's Apple SDK keeps the
+/// against the engine in process (InProcessServer), with time moved by hand. (Firebase's Apple SDK keeps the
 /// handshake's offset until the next handshake.)
 @Suite struct ClockJumpTests {
     @Test func aStepOfTheWallClockMovesTheOffsetAtOnce() async throws {
         let time = TestTime()
-        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
+        let server = try await InProcessServer.start(time: time)
         let step = Mutex(Duration.zero)
         let database = Database(
-            url: "http://127.0.0.1:\(server.port)?ns=demo", clock: { time.now + step.withLock { $0 } },
+            url: "http://in-process?ns=demo", transport: server.transport, clock: { time.now + step.withLock { $0 } },
             timers: time.timers)
         var policy = RetryPolicy()
         policy.pingInterval = .seconds(1)
@@ -25,7 +25,8 @@ import Testing
             offsets.record(snapshot.value as? Int ?? -1)
         }
         try await database.reference(withPath: "warmup").setValue(true)
-        #expect(try await eventually { database.connectionStatus.phase.isConnected })
+        await database.barrier()
+        #expect(database.connectionStatus.phase.isConnected, "a write was acknowledged")
         let before = try #require(offsets.all.last)
         #expect(abs(before) < 100, "the clocks agree: \(offsets.all)")
 
