@@ -217,7 +217,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "PresenceLab", "Dashboard",
+                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "PresenceLab", "Dashboard",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

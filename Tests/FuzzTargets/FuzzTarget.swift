@@ -21,6 +21,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case recording
     /// The dashboard's settings file, `config.toml`.
     case settings
+    /// A service account key, a token endpoint's answer, an ID token, a database URL.
+    case credentials
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -33,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .scenario: Self.scenario(bytes)
         case .recording: Self.recording(bytes)
         case .settings: Self.settings(bytes)
+        case .credentials: Self.credentials(bytes)
         }
     }
 }

@@ -43,13 +43,21 @@ public struct ServiceAccountTokenProvider: DatabaseTokenProvider {
             let answer = try await TokenEndpoint(url: key.tokenURI, name: "the token endpoint").post(form: [
                 ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion),
             ])
-            guard let accessToken = answer["access_token"]?.stringValue, !accessToken.isEmpty else {
-                throw TokenProviderError("the token endpoint's answer has no access_token")
-            }
-            let lifetime = answer["expires_in"]?.intValue.map { Duration.seconds(max(0, $0)) } ?? .seconds(3_600)
-            return DatabaseToken(
-                value: accessToken, kind: .googleOAuth, authVariable: authVariable, expiresAt: issuedAt + lifetime)
+            return try Self.accessToken(in: answer, issuedAt: issuedAt, authVariable: authVariable)
         }
+    }
+
+    /// The access token in the token endpoint's answer (`access_token`, `expires_in` seconds, an
+    /// hour when it says nothing), as the server is given it.
+    public static func accessToken(in answer: JSONValue, issuedAt: UnixTime, authVariable: JSONValue?)
+        throws(TokenProviderError) -> DatabaseToken
+    {
+        guard let accessToken = answer["access_token"]?.stringValue, !accessToken.isEmpty else {
+            throw TokenProviderError("the token endpoint's answer has no access_token")
+        }
+        let lifetime = answer["expires_in"]?.intValue.map { Duration.seconds(max(0, $0)) } ?? .seconds(3_600)
+        return DatabaseToken(
+            value: accessToken, kind: .googleOAuth, authVariable: authVariable, expiresAt: issuedAt + lifetime)
     }
 
     /// The signed assertion: header `kid` = the key's id; `iss`, `scope`, `aud`, `iat`, `exp`.

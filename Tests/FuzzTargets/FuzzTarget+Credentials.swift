@@ -1,0 +1,29 @@
+import Foundation
+import PresenceLab
+import RTDBClient
+import RTDBCore
+
+extension FuzzTarget {
+    /// What `--credentials`, `--id-token-file` and a database URL bring in: a service account key
+    /// file, a token endpoint's answer, an ID token, and the URL of a database.
+    static func credentials(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let json = try? JSONParser.parse(text) {
+            _ = try? ServiceAccountKey(json: json)
+            let issued = UnixTime(millisecondsSince1970: 1_700_000_000_000)
+            if let token = try? ServiceAccountTokenProvider.accessToken(in: json, issuedAt: issued, authVariable: nil) {
+                fuzzInvariant(token.expiresAt.map { $0 >= issued } ?? true, "a token that expired before it was issued")
+                let secret = json["access_token"]?.stringValue ?? ""
+                fuzzInvariant(secret.utf8.count < 12 || !"\(token)".contains(secret), "the token's text was printed")
+            }
+        }
+        let token = DatabaseToken(credential: text)
+        fuzzInvariant(text.utf8.count < 12 || !"\(token)".contains(text), "the ID token's text was printed")
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true).prefix(4) {
+            if let target = ServerTarget(url: String(line), emulatorHost: nil) {
+                fuzzInvariant((1...65_535).contains(target.port), "a port out of range: \(target.port)")
+                fuzzInvariant(!target.host.isEmpty, "a database URL without a host")
+            }
+        }
+    }
+}
