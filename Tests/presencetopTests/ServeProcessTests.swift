@@ -28,9 +28,10 @@ import Testing
     /// suspended machine or a starved one does) does not take its clients for silent when it runs
     /// again: they answered every ping it sent.
     @Test func aServerThatWasStoppedKeepsItsClients() async throws {
-        // Pings every 3 s: room for a loaded machine to answer each in time.
+        // Pings every 6 s: room for a loaded machine to answer each in time (at 3 s, a CI run
+        // whose cooperative threads were busy missed one).
         let (server, port) = try await ChildProcess.serve([
-            "--memory", "--heartbeat-timeout", "6", "--log-level", "info",
+            "--memory", "--heartbeat-timeout", "12", "--log-level", "info",
         ])
         let session = try await RawTCPClient(port: port)
         defer { Task { await session.close() } }
@@ -40,7 +41,7 @@ import Testing
         try await session.sendWebSocketPong("hb")
         server.signal(SIGSTOP)
         // The stall itself (over two ticks' worth, longer than the timeout), not a wait for something.
-        try await Task.sleep(for: .seconds(7))
+        try await Task.sleep(for: .seconds(13))
         server.signal(SIGCONT)
         for _ in 0..<2 {
             try await session.readWebSocketPing("hb")
