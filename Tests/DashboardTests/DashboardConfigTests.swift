@@ -70,6 +70,10 @@ struct DashboardConfigTests {
             ("[keys]\nZ = \"N\"\n", "config.toml:2: key 'Z' is not bound to anything"),
             ("[keys]\nn = \"Nope\"\n", "config.toml:2: key 'Nope' is not a key"),
             ("[keys]\nn = 3\n", "config.toml:2: 'n' must name a key"),
+            ("[keys]\n\"replay \" = \"x\"\n", "config.toml:2: key 'replay ' is not a key"),
+            ("[keys]\n\"replay Nope\" = \"x\"\n", "config.toml:2: key 'replay Nope' is not a key"),
+            ("[keys]\n\"replay n\" = \"x\"\n", "config.toml:2: key 'replay n' is not bound to anything"),
+            ("[keys]\n\"replay -\" = \"]\"\n", "config.toml:2: key ']' already does 'replay: 10 s on'"),
         ]
         for (text, message) in mistakes {
             do {

@@ -14,7 +14,6 @@ public final class InProcessServer: Sendable {
     /// The namespace.
     public let engine: DatabaseEngine
     private let clock: WallClock
-    private let sessions = Mutex<[InProcessSession]>([])
     /// The closes clients asked for, each ending its session in the namespace.
     private let closes = Mutex<[Task<Void, Never>]>([])
 
@@ -47,9 +46,6 @@ public final class InProcessServer: Sendable {
     /// A transport whose every connection is a new session with this namespace.
     public var transport: any Transport { InProcessTransport(server: self) }
 
-    /// The sessions open now.
-    public var openSessions: Int { sessions.withLock { $0.count } }
-
     /// Returns once every session a client closed so far has ended in the namespace (its
     /// onDisconnect writes have run): a barrier after `goOffline()` or `close()` and the client's
     /// ``Database/barrier()``.
@@ -66,24 +62,10 @@ public final class InProcessServer: Sendable {
         closes.withLock { $0.append(task) }
     }
 
-    /// Ends every session as a dropped connection would (their onDisconnect writes run).
-    public func dropConnections() async {
-        for session in sessions.withLock({ $0 }) { await session.close(reason: "dropped") }
-    }
-
     fileprivate func connect(onEvent: @escaping @Sendable (TransportEvent) -> Void) -> InProcessSession {
-        let box = Mutex<InProcessSession?>(nil)
-        let session = InProcessSession(
+        InProcessSession(
             engine: engine, clock: clock, deliver: { onEvent(.frame($0)) },
-            ended: { [weak self] reason in
-                if let ended = box.withLock({ $0 }) {
-                    self?.sessions.withLock { $0.removeAll { $0 === ended } }
-                }
-                onEvent(.closed(reason: reason))
-            })
-        box.withLock { $0 = session }
-        sessions.withLock { $0.append(session) }
-        return session
+            ended: { reason in onEvent(.closed(reason: reason)) })
     }
 }
 

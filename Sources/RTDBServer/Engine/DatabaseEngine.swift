@@ -222,7 +222,7 @@ public actor DatabaseEngine {
     }
 
     private func giveUp() {
-        let lost = durability.abandon(batch: nil)
+        let lost = durability.abandon()
         guard lost > 0 else { return }
         logger.error("namespace \(namespace) gave up \(lost) writes its disk did not take; none was acknowledged")
     }

@@ -165,8 +165,8 @@ struct DurabilityPipeline {
     ///
     /// The held messages are dropped, never sent, and the waiters told it was not stored.
     /// Returns how many writes that leaves behind, none of them acknowledged.
-    mutating func abandon(batch: Batch?) -> Int {
-        let lost = pendingRecords.count + (batch?.records.count ?? 0)
+    mutating func abandon() -> Int {
+        let lost = pendingRecords.count
         pendingRecords = []
         pendingOnDisconnect = [:]
         checkpointRequested = false

@@ -79,13 +79,15 @@ struct RESTResponder: HTTPResponder {
         }
     }
 
-    /// Waits for a write to be on disk before it is answered; a write the namespace closed
-    /// without storing (its disk failed as the server stopped) is answered 503, never 200.
-    private func durable(_ sequence: UInt64, _ engine: DatabaseEngine) async throws {
+    /// Waits for what an answer reflects to be on disk; when the namespace gave it up (its disk
+    /// failed as the server stopped) the answer is 503, never a write taken or data not stored.
+    private func durable(_ sequence: UInt64, _ engine: DatabaseEngine, reading: Bool = false) async throws {
         guard await engine.waitUntilDurable(sequence) else {
             throw RESTError(
                 .serviceUnavailable,
-                "the write could not be stored (the database's disk failed) and was not applied; try again later")
+                reading
+                    ? "the data could not be read: writes before it were not stored (the database's disk failed); try again later"
+                    : "the write could not be stored (the database's disk failed) and was not applied; try again later")
         }
     }
 
@@ -96,7 +98,7 @@ struct RESTResponder: HTTPResponder {
         } catch {
             throw RESTError(error)
         }
-        await engine.waitUntilDurable(sequence)
+        try await durable(sequence, engine, reading: true)
         let etag = RESTResponder.etag(of: node)
         if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch == etag {
             return Response(status: .notModified, headers: [RESTResponder.etagHeader: etag])
@@ -142,7 +144,7 @@ struct RESTResponder: HTTPResponder {
             }
             // A writer whose conditional write lost sees what won (firebase-admin retries on it).
             let (current, sequence) = await engine.snapshot(rest.path)
-            await engine.waitUntilDurable(sequence)
+            try await durable(sequence, engine, reading: true)
             return RESTResponder.json(
                 current.plainJSON(arrays: true), status: .preconditionFailed,
                 headers: [RESTResponder.etagHeader: RESTResponder.etag(of: current)])
