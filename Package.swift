@@ -195,9 +195,12 @@ let package = Package(
         .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
         .testTarget(name: "RTDBRulesTests", dependencies: ["RTDBRules", "RTDBCore"]),
+        // A fault-injecting SQLite VFS (full disk, failing and held syncs), as SQLite's own tests use.
+        .target(name: "SQLiteFaults", path: "Tests/SQLiteFaults", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "RTDBTestSupport",
             dependencies: [
+                "SQLiteFaults",
                 "RTDBClient",
                 "RTDBRules",
                 "RTDBServer",

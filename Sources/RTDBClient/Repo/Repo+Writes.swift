@@ -185,10 +185,12 @@ extension Repo {
             onComplete: onComplete)
     }
 
-    /// Refusals that sending again would not change: the write becomes a dead letter.
+    /// Refusals that sending again would not change, and a server that could not store the write
+    /// (`unavailable`, its disk failed): the write becomes a dead letter, kept with the reason
+    /// for the user to send again or forget, never dropped unseen.
     static let deadLetterStatuses: Set<WireStatus> = [
         .permissionDenied, .tooBig, .invalidData, .invalidPath, .invalidRequest, .invalidQuery, .unknownAction,
-        .writeTooBig,
+        .writeTooBig, .unavailable,
     ]
 
     // MARK: - onDisconnect

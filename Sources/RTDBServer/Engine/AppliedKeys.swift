@@ -31,6 +31,17 @@ struct AppliedKeys: Sendable {
     /// Whether a write with this (scoped) key has been applied.
     func contains(_ key: String) -> Bool { sequences[CodeUnitString(key)] != nil }
 
+    /// The sequence number of the write applied under this (scoped) key, if one was.
+    func sequence(of key: String) -> UInt64? { sequences[CodeUnitString(key)] }
+
+    /// Forgets the keys of writes after `sequence` (they were refused, not stored).
+    mutating func forget(after sequence: UInt64) {
+        while let newest = order.last, let applied = sequences[newest], applied > sequence {
+            order.removeLast()
+            sequences[newest] = nil
+        }
+    }
+
     /// Remembers a scoped key, forgetting the oldest beyond the capacity.
     mutating func insert(_ key: String, sequence: UInt64) {
         let key = CodeUnitString(key)

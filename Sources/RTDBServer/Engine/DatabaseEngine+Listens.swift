@@ -7,14 +7,14 @@ extension DatabaseEngine {
     /// Registers a listen and sends its initial data (unless `hash` shows the client has it), if
     /// the read rules let `auth` read `path`.
     ///
-    /// The initial data and the registration happen in one step of the write order, so no
-    /// update is lost or duplicated between them. A listen with the same outlet, path and query
+    /// The initial data is the stored tree's, and the registration happens in the same step, so
+    /// no published update is lost or duplicated between them. A listen with the same outlet, path and query
     /// replaces the previous one.
     func addListen(outlet: Outlet, path: Path, query: QueryParams, format: ListenFormat, hash: String?, auth: RuleAuth)
         throws(WireError)
     {
         try authorizeRead(path, auth: auth, operation: .listen)
-        let node = root.child(at: path)
+        let node = servedRoot.child(at: path)
         let result = query.loadsAllData ? node : query.filter(node)
         let key = Listen.Key(outlet: outlet.id, path: path, queryIdentifier: query.queryIdentifier)
         listens.insert(
@@ -51,8 +51,8 @@ extension DatabaseEngine {
         listens.removeAll(outlet: outlet.id)
     }
 
-    /// Sends `listen` what `change` did to its data.
-    func deliver(_ change: Change, to listen: Listen, oldRoot: Node) {
+    /// Sends `listen` what `change` did to its data (the tree `before` it and `after` it).
+    func deliver(_ change: Change, to listen: Listen, before oldRoot: Node, after root: Node) {
         let listenPath = listen.path
         guard listen.query.loadsAllData else {
             let result = listen.query.filter(root.child(at: listenPath))

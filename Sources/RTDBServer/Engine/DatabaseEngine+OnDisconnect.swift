@@ -49,7 +49,9 @@ extension DatabaseEngine {
         let writes = session.onDisconnect.overwrites()
         guard !writes.isEmpty || session.isStored else { return }
         sessions[outlet.id]?.isStored = !writes.isEmpty
-        log(OnDisconnectRecord(sessionID: session.sessionID, auth: session.onDisconnectAuth, writes: writes))
+        log(
+            OnDisconnectRecord(sessionID: session.sessionID, auth: session.onDisconnectAuth, writes: writes),
+            by: outlet.id)
     }
 
     /// Runs a session's onDisconnect writes in order, each resolved and checked against the rules
@@ -59,7 +61,7 @@ extension DatabaseEngine {
         for (path, node) in writes {
             switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now) {
             case .success(let resolved):
-                apply(.set(path: path, node: resolved))
+                apply(.set(path: path, node: resolved), byServer: true)
             case .failure(let refusal):
                 if let byRules = refusal.byRules {
                     noteDenial(byRules, auth: auth, path: path, operation: .onDisconnect)
@@ -153,6 +155,6 @@ extension DatabaseEngine {
     /// not change it, as for a live session), and removes them from the store in the same commit.
     func run(_ record: OnDisconnectRecord) {
         runOnDisconnect(record.writes, auth: RuleAuth(record.auth), of: record.sessionID)
-        log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []))
+        log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []), by: nil)
     }
 }

@@ -64,14 +64,16 @@ extension DatabaseEngine {
 
     /// Whether the rules let `auth` read `path` (what a write's answer may show of the data).
     func mayRead(_ path: Path, auth: RuleAuth) -> Bool {
-        path.isInfo || rules.read(path, auth: auth, root: root, now: clock()).isAllowed
+        path.isInfo || rules.read(path, auth: auth, root: servedRoot, now: clock()).isAllowed
     }
 
     /// Refuses a read (a listen, a get, a REST read or stream) the rules do not allow, and notes
     /// the denial.
     func authorizeRead(_ path: Path, auth: RuleAuth, operation: RuleDenial.Operation) throws(WireError) {
         if path.isInfo { return }
-        guard case .denied(let refusal) = rules.read(path, auth: auth, root: root, now: clock()) else { return }
+        guard case .denied(let refusal) = rules.read(path, auth: auth, root: servedRoot, now: clock()) else {
+            return
+        }
         logger.info("namespace \(namespace): \(operation.rawValue) at \(path) by \(auth) refused: \(refusal)")
         noteDenial(refusal, auth: auth, path: path, operation: operation)
         throw WireError.permissionDenied
@@ -82,7 +84,8 @@ extension DatabaseEngine {
     func revokeListensNoLongerAllowed(_ candidates: [Listen]) {
         let now = clock()
         for listen in candidates where !listen.path.isInfo {
-            guard case .denied(let refusal) = rules.read(listen.path, auth: listen.auth, root: root, now: now) else {
+            guard case .denied(let refusal) = rules.read(listen.path, auth: listen.auth, root: servedRoot, now: now)
+            else {
                 continue
             }
             listens.remove(listen.key)

@@ -47,7 +47,7 @@ extension SessionState {
     /// out is answered `expired_token`: the client keeps it and sends it again once it has a new
     /// credential, instead of giving it up as refused. (The revocation `ac` and a write sent before the client heard it cross on
     /// the wire; without this, that write would be lost.)
-    func explainingExpiry(_ outcome: Result<JSONValue, WireError>) -> Result<JSONValue, WireError> {
+    func explainingExpiry<Value>(_ outcome: Result<Value, WireError>) -> Result<Value, WireError> {
         guard credentialExpired, case .failure(let error) = outcome, error.status == .permissionDenied else {
             return outcome
         }
@@ -84,7 +84,7 @@ extension DatabaseEngine {
         listens.removeAll(outlet: outlet.id)
         runOnDisconnect(
             session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth), of: session.sessionID)
-        if session.isStored { log(OnDisconnectRecord(sessionID: session.sessionID, auth: nil, writes: [])) }
+        if session.isStored { log(OnDisconnectRecord(sessionID: session.sessionID, auth: nil, writes: []), by: nil) }
     }
 
     /// Handles requests of one connection in order, queueing their responses and pushes.
@@ -123,22 +123,27 @@ extension DatabaseEngine {
             updateListenCount(outlet)
             outcome = .success("")
         case .put(let path, let data, let hash, let key):
-            outcome = session.explainingExpiry(
-                set(path, data: data, expectedHash: hash, idempotencyKey: key, auth: auth).map { _ in "" })
+            let result = set(path, data: data, expectedHash: hash, idempotencyKey: key, auth: auth)
+            acknowledge(number, session.explainingExpiry(result), to: outlet)
+            return
         case .merge(let path, let data, let key):
-            outcome = session.explainingExpiry(
-                update(path, data: data, idempotencyKey: key, auth: auth).map { _ in "" })
+            acknowledge(
+                number, session.explainingExpiry(update(path, data: data, idempotencyKey: key, auth: auth)), to: outlet)
+            return
         case .onDisconnectPut(let path, let data):
-            outcome = session.explainingExpiry(
-                registerOnDisconnect(outlet, path: path, children: [(.root, data)], auth: auth))
+            let outcome = registerOnDisconnect(outlet, path: path, children: [(.root, data)], auth: auth)
+            respondOnceStored(number, session.explainingExpiry(outcome), to: outlet)
+            return
         case .onDisconnectMerge(let path, let data):
-            outcome = session.explainingExpiry(
-                registerOnDisconnect(
-                    outlet, path: path, children: data.map { (Path($0.key.string), $0.value) }, auth: auth))
+            let outcome = registerOnDisconnect(
+                outlet, path: path, children: data.map { (Path($0.key.string), $0.value) }, auth: auth)
+            respondOnceStored(number, session.explainingExpiry(outcome), to: outlet)
+            return
         case .onDisconnectCancel(let path):
             sessions[outlet.id]?.onDisconnect.forget(path)
             onDisconnectChanged(outlet)
-            outcome = .success("")
+            respondOnceStored(number, .success(""), to: outlet)
+            return
         case .get(let path, let query):
             outcome = Result { () throws(WireError) in try read(path, query: query, auth: auth).result.exportJSON }
         case .auth(let credential, let authVariable), .gauth(let credential, let authVariable):
@@ -156,17 +161,43 @@ extension DatabaseEngine {
 
     /// Queues the response to request `number`.
     public func respond(_ number: Int, _ outcome: Result<JSONValue, WireError>, to outlet: Outlet) {
+        send(DatabaseEngine.response(number, outcome), to: outlet)
+    }
+
+    static func response(_ number: Int, _ outcome: Result<JSONValue, WireError>) -> OutboundItem {
         let message: WireMessage
         switch outcome {
         case .success(.string("")):
             // The most common answer (every write's ack), without building a JSON tree.
-            send(.wire(WireMessage.acknowledgementText(number: number)), to: outlet)
-            return
+            return .wire(WireMessage.acknowledgementText(number: number))
         case .success(let data): message = .response(number: number, status: .ok, data: data)
         case .failure(let error):
             message = .response(number: number, status: error.status, data: .string(error.message))
         }
-        send(.wire(message.text), to: outlet)
+        return .wire(message.text)
+    }
+
+    /// Answers a write request: a refusal at once, an acknowledgement once the write is published.
+    private func acknowledge(_ number: Int, _ result: Result<UInt64, WireError>, to outlet: Outlet) {
+        switch result {
+        case .success(let sequence):
+            if durability.acknowledge(sequence, outlet: outlet, number: number) {
+                respond(number, .success(""), to: outlet)
+            }
+        case .failure(let error):
+            respond(number, .failure(error), to: outlet)
+        }
+    }
+
+    /// Answers an onDisconnect request once the change it made is stored (`unavailable` if the
+    /// disk does not take it).
+    private func respondOnceStored(_ number: Int, _ outcome: Result<JSONValue, WireError>, to outlet: Outlet) {
+        let item = DatabaseEngine.response(number, outcome)
+        guard case .success = outcome else { return send(item, to: outlet) }
+        let refusal = DatabaseEngine.response(number, .failure(.notStored))
+        if let now = durability.hold(item, for: outlet, ticket: durability.onDisconnectTicket, refusal: refusal) {
+            outlet.send(now)
+        }
     }
 
     /// Takes a credential for a session; with the admin credential, `authVariable` (`authvar`,

@@ -21,7 +21,8 @@ extension DatabaseEngine {
     ///
     /// - Parameter expectedHash: When given, the write applies only if the current data at `path`
     ///   has this hash (`""` for no data); otherwise it fails with `datastale`.
-    /// - Returns: The write's sequence number (wait for it with ``waitUntilDurable(_:)``).
+    /// - Returns: The write's sequence number (wait for it with ``waitUntilDurable(_:)``); for a
+    ///   keyed write already applied, the number of that write.
     ///   - idempotencyKey: When given, a write already applied under this key is not applied again:
     ///     the result is the sequence number of the newest write, as for a write just applied.
     ///   - refusesWithoutStorage: Refuse the write (`unavailable`) rather than apply it when the
@@ -31,7 +32,7 @@ extension DatabaseEngine {
         refusesWithoutStorage: Bool = false
     ) -> Result<UInt64, WireError> {
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
-        if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
+        if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             try DatabaseEngine.checkWritable(path)
             let node: Node
@@ -68,7 +69,7 @@ extension DatabaseEngine {
     ) -> Result<UInt64, WireError> {
         if data.isEmpty { return .success(appliedSequence) }
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
-        if let idempotencyKey, appliedKeys.contains(idempotencyKey) { return .success(appliedSequence) }
+        if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             try DatabaseEngine.checkWritable(path)
             let relatives = data.keys.map { Path($0.string) }
@@ -130,10 +131,12 @@ extension DatabaseEngine {
         }
     }
 
-    /// Applies a resolved change: the tree, the log, then every affected listen.
+    /// Applies a resolved change to the working tree and hands it to the flusher, which publishes
+    /// it to listens once it is stored.
     ///
     /// `newRoot` is the data with the change made, when the rules made it while judging it.
-    func apply(_ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil) {
+    /// `byServer`: the server's own write (an onDisconnect write run), kept if a commit fails.
+    func apply(_ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil, byServer: Bool = false) {
         let oldRoot = root
         let recordData: String
         switch change {
@@ -152,40 +155,37 @@ extension DatabaseEngine {
         appliedSequence += 1
         let kind: LogRecord.Kind
         if case .set = change { kind = .set } else { kind = .merge }
-        log(
-            LogRecord(
-                sequence: appliedSequence, path: change.path, kind: kind, data: recordData,
-                idempotencyKey: idempotencyKey))
+        let record = LogRecord(
+            sequence: appliedSequence, path: change.path, kind: kind, data: recordData, idempotencyKey: idempotencyKey)
         if let idempotencyKey { appliedKeys.insert(idempotencyKey, sequence: appliedSequence) }
         switch change {
         case .set(let path, _): markDirty(path)
         case .merge(let path, let children): for child in children { markDirty(path.child(child.relative)) }
         }
-        for listen in listens.affected(by: change.path) {
-            deliver(change, to: listen, oldRoot: oldRoot)
-        }
-        // Read rules that look at data can be changed by any write.
-        if rules.readsDependOnData { revokeListensNoLongerAllowed(listens.all) }
+        log(
+            DurabilityPipeline.Applied(record: record, change: change, before: oldRoot, after: root, byServer: byServer)
+        )
     }
 }
 
 extension DatabaseEngine {
-    /// The data at `path` (and the query's result when one is given) as of the newest applied
-    /// write, with that write's sequence number.
+    /// The data at `path` (and the query's result when one is given) as stored, with the newest
+    /// stored write's sequence number.
     ///
     /// - Throws: `permission_denied` when the rules do not let `auth` read `path`.
     public func read(_ path: Path, query: QueryParams? = nil, auth: RuleAuth) throws(WireError)
         -> (node: Node, result: Node, sequence: UInt64)
     {
         try authorizeRead(path, auth: auth, operation: .read)
-        let node = root.child(at: path)
+        let node = servedRoot.child(at: path)
         let result = query.map { $0.loadsAllData ? node : $0.filter(node) } ?? node
-        return (node, result, appliedSequence)
+        return (node, result, durability.durableSequence)
     }
 
-    /// The data at `path` and the newest write's sequence number, without a rules check: for what
-    /// a request may see whatever the read rules say (the echo of its own write).
+    /// The data at `path` as stored and the newest stored write's sequence number, without a
+    /// rules check: for what a request may see whatever the read rules say (the echo of its own
+    /// write, once stored).
     func snapshot(_ path: Path) -> (node: Node, sequence: UInt64) {
-        (root.child(at: path), appliedSequence)
+        (servedRoot.child(at: path), durability.durableSequence)
     }
 }

@@ -8,10 +8,12 @@ import RTDBWire
 /// One namespace (database): the tree, its listens and sessions, and its durability pipeline.
 ///
 /// Every write of the namespace, from any connection or REST request, is applied here in one
-/// total order. Nothing leaves the server before the state it reflects is durable: each outgoing
-/// message is stamped with the sequence number of the newest applied write and held until that
-/// write has been committed to disk. The flusher commits everything pending in one transaction
-/// while new writes keep arriving (group commit).
+/// total order, to a working tree that the next writes are judged on. Readers see another tree,
+/// the stored one: the flusher commits everything pending in one transaction while new writes
+/// keep arriving (group commit), and only then publishes the batch's writes to listens and
+/// acknowledges them. A batch the disk does not take is refused with what came after it (the
+/// working tree goes back to the stored one), so nothing a reader saw or a writer was told is
+/// ever lost (docs/reliability.md).
 public actor DatabaseEngine {
     /// The namespace's name.
     public let namespace: String
@@ -25,7 +27,10 @@ public actor DatabaseEngine {
     /// failed commit's retry).
     let timers: any Clock<Duration>
 
+    /// The working tree: every applied write, stored or not; writes are judged on it.
     var root: Node
+    /// The stored tree: what reads, listens and streams see (the tree as of ``DurabilityPipeline/durableSequence``).
+    var servedRoot: Node
     var appliedSequence: UInt64
     /// What is applied but not yet on disk, and what waits for it (DurabilityPipeline.swift).
     var durability: DurabilityPipeline
@@ -96,6 +101,7 @@ public actor DatabaseEngine {
         self.connections = connections
         self.logger = logger
         self.root = root
+        self.servedRoot = root
         self.appliedSequence = sequence
         self.durability = DurabilityPipeline(durableSequence: sequence, checkpointInterval: checkpointInterval)
         self.pushIDs = PushIDGenerator()
@@ -150,13 +156,15 @@ public actor DatabaseEngine {
 
     // MARK: - Durability
 
-    /// Records an applied write for the flusher.
-    func log(_ record: LogRecord) {
+    /// Hands an applied write to the flusher; with a store that keeps nothing it is published at
+    /// once.
+    func log(_ write: DurabilityPipeline.Applied) {
         if store.isVolatile {
-            durability.volatileApplied(record.sequence)
+            durability.volatileApplied(write.record.sequence)
+            publish(write)
             return
         }
-        durability.append(record)
+        durability.append(write)
         wakeFlusher()
     }
 
@@ -169,9 +177,12 @@ public actor DatabaseEngine {
     }
 
     /// Records a change to a session's stored onDisconnect writes for the flusher.
-    func log(_ record: OnDisconnectRecord) {
+    ///
+    /// - Parameter outletID: The live session that made it (its answer waits for it, and it is
+    ///   refused if the disk does not take it); nil when the server made it as a session ended.
+    func log(_ record: OnDisconnectRecord, by outletID: Int?) {
         guard !store.isVolatile else { return }
-        durability.append(record)
+        durability.append(record, by: outletID)
         wakeFlusher()
     }
 
@@ -180,7 +191,8 @@ public actor DatabaseEngine {
         flusherWakeup = nil
     }
 
-    /// Commits batches as writes come; a commit that fails is retried every half second.
+    /// Commits batches as writes come, then publishes them; a batch that fails is refused
+    /// (``refuse(_:)``) and what the server itself wrote is tried again every half second.
     ///
     /// It says so once when commits start failing and once when they work again, and it gives up
     /// when the namespace closes (SIGTERM): what was never stored was never acknowledged.
@@ -189,6 +201,7 @@ public actor DatabaseEngine {
             do {
                 try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
+                for write in batch.writes { publish(write) }
                 if let (since, attempts) = commitFailure {
                     logger.notice(
                         "commits to namespace \(namespace) work again, after \(attempts) failed attempts over \((clock() - since).wholeMilliseconds) ms"
@@ -196,14 +209,15 @@ public actor DatabaseEngine {
                     commitFailure = nil
                 }
             } catch {
-                durability.failed(batch)
+                let refused = refuse(batch)
                 if commitFailure == nil {
                     logger.error(
-                        "commits to namespace \(namespace) fail: \(error). Its writes wait, unacknowledged, and are tried again every 0.5 s"
+                        "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried every 0.5 s"
                     )
                     commitFailure = (clock(), 0)
                 }
                 commitFailure?.attempts += 1
+                logger.debug("namespace \(namespace): \(refused) writes refused, not stored")
                 if isClosed {
                     giveUp()
                     return
@@ -236,10 +250,9 @@ public actor DatabaseEngine {
         return durability.takeBatch(root: root, applied: appliedSequence)
     }
 
-    /// Sends an item once the newest applied write and onDisconnect change are durable, after
-    /// everything queued before it.
+    /// Sends an item after everything held before it for the same outlet.
     func send(_ item: OutboundItem, to outlet: Outlet) {
-        if let now = durability.hold(item, for: outlet, applied: appliedSequence) { outlet.send(now) }
+        if let now = durability.hold(item, for: outlet) { outlet.send(now) }
     }
 
     /// Notes which top-level key a write touched, for the next checkpoint.

@@ -1,52 +1,87 @@
-import DequeModule
 import OrderedCollections
 import RTDBCore
 
 /// A namespace's way to the disk: what is applied but not yet committed, what is committed, and
-/// what waits for that (outgoing messages, callers of `waitUntilDurable`).
+/// what waits for that (write acknowledgements, held messages, callers of `waitUntilDurable`).
 ///
 /// Values only, owned by the `DatabaseEngine` actor, which runs the flusher (the task that
-/// commits each ``Batch`` and reports back with ``committed(_:)`` or ``failed(_:)``). Every
-/// rule of the pipeline lives here: nothing leaves before the state it reflects is durable, a
-/// batch that failed goes back in front of what came after it, a checkpoint every
-/// `checkpointInterval` writes.
+/// commits each ``Batch`` and reports back with ``committed(_:)`` or ``refuse(_:)``). Every
+/// rule of the pipeline lives here: a write reaches readers only once it is stored (the engine
+/// publishes a committed batch's writes), a write is acknowledged only then, a batch that cannot
+/// be stored is refused with everything applied after it, except the server's own writes, which
+/// are kept and tried again; a checkpoint every `checkpointInterval` writes.
 struct DurabilityPipeline {
+    /// A write applied to the working tree, kept until it is stored and published.
+    struct Applied {
+        /// The write as it is logged.
+        var record: LogRecord
+        /// The write as listens hear it.
+        var change: DatabaseEngine.Change
+        /// The tree before it and after it.
+        var before: Node
+        var after: Node
+        /// Made by the server itself (a session's onDisconnect writes run): nobody can be told it
+        /// was refused, so a failed commit keeps it to be tried again.
+        var byServer: Bool
+    }
+
     /// What the flusher commits in one transaction.
     struct Batch {
         /// The writes, oldest first.
-        var records: [LogRecord]
+        var writes: [Applied]
         /// The newest stored onDisconnect change of each session in it.
         var onDisconnect: [OnDisconnectRecord]
         /// The onDisconnect ticket the batch makes durable.
         var ticket: UInt64
         /// The checkpoint written with it, if one is due.
         var checkpoint: Checkpoint?
+
+        /// The writes as the store logs them.
+        var records: [LogRecord] { writes.map(\.record) }
     }
 
-    /// Something held until the state it reflects is durable.
-    struct Held {
-        var sequence: UInt64
-        var ticket: UInt64
+    /// The answer a write request gets once its write is published.
+    struct Acknowledgement {
         var outlet: Outlet
-        var item: OutboundItem
+        var number: Int
     }
 
-    /// The newest write on disk.
+    /// What a refused batch leaves for the engine to do.
+    struct Refusal {
+        /// Writes whose requests are answered that they were not stored.
+        var acknowledgements: [Acknowledgement] = []
+        /// The server's own writes, oldest first, to apply again on the stored tree.
+        var kept: [Applied] = []
+        /// How many requested writes were refused.
+        var refused = 0
+        /// Live sessions whose onDisconnect writes go back to what the store holds for them
+        /// (by outlet; nil: nothing stored).
+        var onDisconnectRestored: [(outletID: Int, record: OnDisconnectRecord?)] = []
+        /// Held messages that may leave now (refusals of onDisconnect changes among them).
+        var released: [HeldMessages.Held] = []
+    }
+
+    /// The newest write on disk (and published to readers).
     private(set) var durableSequence: UInt64
     /// Writes applied and not yet handed to the flusher.
-    private var pendingRecords: [LogRecord] = []
+    private var pending: [Applied] = []
     /// The top-level keys written since the last checkpoint (nil: the root itself).
     private var dirtyKeys: Set<CodeUnitString>? = []
     private var recordsSinceCheckpoint = 0
     private var checkpointRequested = false
     private let checkpointInterval: Int
-    /// Stored onDisconnect changes not yet committed, the newest per session.
-    private var pendingOnDisconnect = OrderedDictionary<String, OnDisconnectRecord>()
+    /// Stored onDisconnect changes not yet committed, the newest per session, with the outlet of
+    /// the live session that made it (nil: the server, as a session ended).
+    private var pendingOnDisconnect = OrderedDictionary<String, (record: OnDisconnectRecord, outletID: Int?)>()
+    /// The onDisconnect changes of the batch the flusher is committing.
+    private var inFlightOnDisconnect = OrderedDictionary<String, (record: OnDisconnectRecord, outletID: Int?)>()
+    /// What the store holds for each live session that has stored onDisconnect writes.
+    private var storedOnDisconnect: [String: OnDisconnectRecord] = [:]
     /// Counts onDisconnect changes, so that an answer waits for the one it reflects.
     private(set) var onDisconnectTicket: UInt64 = 0
-    private var durableOnDisconnectTicket: UInt64 = 0
-    /// Messages held for durability, in the order they were sent.
-    private var outbox = Deque<Held>()
+    private(set) var durableOnDisconnectTicket: UInt64 = 0
+    private var held = HeldMessages()
+    private var acknowledgements: [UInt64: [Acknowledgement]] = [:]
     private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
 
     /// A pipeline whose store holds everything up to `sequence`.
@@ -57,19 +92,21 @@ struct DurabilityPipeline {
 
     /// Whether nothing is pending, held or waited for, with every write up to `applied` durable.
     func isSettled(applied: UInt64) -> Bool {
-        pendingRecords.isEmpty && outbox.isEmpty && waiters.isEmpty && durableSequence == applied
+        pending.isEmpty && held.isEmpty && acknowledgements.isEmpty && waiters.isEmpty && durableSequence == applied
             && pendingOnDisconnect.isEmpty && durableOnDisconnectTicket == onDisconnectTicket
     }
 
     /// Whether the flusher has something to commit.
-    var hasWork: Bool { !pendingRecords.isEmpty || !pendingOnDisconnect.isEmpty || checkpointRequested }
+    var hasWork: Bool { !pending.isEmpty || !pendingOnDisconnect.isEmpty || checkpointRequested }
 
     /// Takes an applied write for the next batch.
-    mutating func append(_ record: LogRecord) { pendingRecords.append(record) }
+    mutating func append(_ write: Applied) { pending.append(write) }
 
     /// Takes a session's onDisconnect change for the next batch (it replaces an older one).
-    mutating func append(_ record: OnDisconnectRecord) {
-        pendingOnDisconnect[record.sessionID] = record
+    ///
+    /// - Parameter outletID: The live session's outlet that made it; nil when the server did.
+    mutating func append(_ record: OnDisconnectRecord, by outletID: Int?) {
+        pendingOnDisconnect[record.sessionID] = (record, outletID)
         onDisconnectTicket += 1
     }
 
@@ -91,11 +128,11 @@ struct DurabilityPipeline {
     /// Takes everything pending as one batch; a checkpoint of `root` at `applied` goes with it
     /// when one is due.
     mutating func takeBatch(root: Node, applied: UInt64) -> Batch {
-        let records = pendingRecords
-        pendingRecords = []
-        let onDisconnect = Array(pendingOnDisconnect.values)
+        let writes = pending
+        pending = []
+        inFlightOnDisconnect = pendingOnDisconnect
         pendingOnDisconnect = [:]
-        recordsSinceCheckpoint += records.count
+        recordsSinceCheckpoint += writes.count
         var checkpoint: Checkpoint?
         if checkpointRequested || recordsSinceCheckpoint >= checkpointInterval {
             checkpoint = Checkpoint(root: root, sequence: applied, dirtyKeys: dirtyKeys)
@@ -103,56 +140,90 @@ struct DurabilityPipeline {
             recordsSinceCheckpoint = 0
             checkpointRequested = false
         }
-        return Batch(records: records, onDisconnect: onDisconnect, ticket: onDisconnectTicket, checkpoint: checkpoint)
+        return Batch(
+            writes: writes, onDisconnect: inFlightOnDisconnect.values.map(\.record), ticket: onDisconnectTicket,
+            checkpoint: checkpoint)
     }
 
-    /// A batch that could not be committed goes back in front of what came after it.
-    mutating func failed(_ batch: Batch) {
-        pendingRecords.insert(contentsOf: batch.records, at: 0)
-        for record in batch.onDisconnect where pendingOnDisconnect[record.sessionID] == nil {
-            // Not replaced meanwhile: still the newest for its session.
-            pendingOnDisconnect[record.sessionID] = record
-        }
-        recordsSinceCheckpoint -= batch.records.count
-        if batch.checkpoint != nil { checkpointRequested = true }
-    }
-
-    /// A batch is on disk: returns the messages that may now leave, in order, and resumes the
-    /// callers waiting for it.
-    mutating func committed(_ batch: Batch) -> [Held] {
-        durableSequence = max(durableSequence, batch.records.last?.sequence ?? durableSequence)
+    /// A batch is on disk: its writes may be published, in order (the engine takes each one's
+    /// acknowledgements with ``acknowledgements(of:)`` after publishing it); returns the held
+    /// messages that may now leave and resumes the callers waiting for it.
+    mutating func committed(_ batch: Batch) -> [HeldMessages.Held] {
+        durableSequence = max(durableSequence, batch.writes.last?.record.sequence ?? durableSequence)
         durableOnDisconnectTicket = max(durableOnDisconnectTicket, batch.ticket)
-        var released: [Held] = []
-        while let first = outbox.first, first.sequence <= durableSequence, first.ticket <= durableOnDisconnectTicket {
-            released.append(outbox.removeFirst())
+        for (sessionID, change) in inFlightOnDisconnect {
+            // A session the server ended (outlet nil) is gone; a live one's copy is what it sent.
+            storedOnDisconnect[sessionID] = change.outletID == nil || change.record.isRemoval ? nil : change.record
         }
-        if !waiters.isEmpty {
-            var waiting: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
-            for waiter in waiters {
-                if waiter.sequence <= durableSequence {
-                    waiter.continuation.resume(returning: true)
-                } else {
-                    waiting.append(waiter)
-                }
-            }
-            waiters = waiting
-        }
-        return released
+        inFlightOnDisconnect = [:]
+        resumeWaiters()
+        return held.release(stored: durableOnDisconnectTicket)
     }
 
-    /// Holds `item` for `outlet` until every write up to `applied` and the newest onDisconnect
-    /// change are durable, after everything held before it; returns it instead when it may
-    /// leave now.
-    mutating func hold(_ item: OutboundItem, for outlet: Outlet, applied: UInt64) -> OutboundItem? {
-        if outbox.isEmpty && applied <= durableSequence && onDisconnectTicket <= durableOnDisconnectTicket {
-            return item
+    /// Takes the answers that wait for the write `sequence` to be published.
+    mutating func acknowledgements(of sequence: UInt64) -> [Acknowledgement] {
+        acknowledgements.removeValue(forKey: sequence) ?? []
+    }
+
+    /// A batch could not be stored: it and everything applied after it are refused (the engine
+    /// goes back to the stored tree), except the server's own writes and onDisconnect changes,
+    /// which are handed back to be applied and tried again.
+    mutating func refuse(_ batch: Batch) -> Refusal {
+        var refusal = Refusal()
+        for write in batch.writes + pending {
+            if write.byServer {
+                refusal.kept.append(write)
+            } else {
+                refusal.refused += 1
+                refusal.acknowledgements += acknowledgements(of: write.record.sequence)
+            }
         }
-        outbox.append(Held(sequence: applied, ticket: onDisconnectTicket, outlet: outlet, item: item))
-        return nil
+        pending = []
+        // Acknowledgements of keyed writes sent again wait for the refused write they name.
+        for sequence in acknowledgements.keys where sequence > durableSequence {
+            refusal.acknowledgements += acknowledgements(of: sequence)
+        }
+        recordsSinceCheckpoint -= batch.writes.count
+        if batch.checkpoint != nil { checkpointRequested = true }
+        var changes = inFlightOnDisconnect
+        for (sessionID, change) in pendingOnDisconnect { changes[sessionID] = change }
+        inFlightOnDisconnect = [:]
+        pendingOnDisconnect = [:]
+        for (sessionID, change) in changes {
+            if let outletID = change.outletID {
+                refusal.onDisconnectRestored.append((outletID, storedOnDisconnect[sessionID]))
+            } else {
+                pendingOnDisconnect[sessionID] = change
+            }
+        }
+        // Every change up to now is decided: stored before, kept as pending, or refused.
+        let decided = durableOnDisconnectTicket
+        durableOnDisconnectTicket = onDisconnectTicket
+        if !pendingOnDisconnect.isEmpty { onDisconnectTicket += 1 }
+        refusal.released = held.refuse(after: decided)
+        resumeWaiters(refused: true)
+        return refusal
+    }
+
+    /// Holds `item` for `outlet` until the onDisconnect change `ticket` is stored, after every
+    /// message held before it for that outlet; returns it instead when it may leave now.
+    ///
+    /// - Parameter refusal: Sent instead if that change is refused.
+    mutating func hold(
+        _ item: OutboundItem, for outlet: Outlet, ticket: UInt64 = 0, refusal: OutboundItem? = nil
+    ) -> OutboundItem? {
+        held.hold(item, for: outlet, ticket: ticket, stored: durableOnDisconnectTicket, refusal: refusal)
+    }
+
+    /// Answers a write request once the write `sequence` is published: true when it is already.
+    mutating func acknowledge(_ sequence: UInt64, outlet: Outlet, number: Int) -> Bool {
+        if sequence <= durableSequence { return true }
+        acknowledgements[sequence, default: []].append(Acknowledgement(outlet: outlet, number: number))
+        return false
     }
 
     /// Resumes `continuation` with true once every write up to `sequence` is durable (at once if
-    /// it is), with false if the pipeline is abandoned first.
+    /// it is), with false if it is refused or the pipeline abandoned first.
     mutating func wait(for sequence: UInt64, _ continuation: CheckedContinuation<Bool, Never>) {
         if sequence <= durableSequence {
             continuation.resume(returning: true)
@@ -161,16 +232,36 @@ struct DurabilityPipeline {
         }
     }
 
+    /// Resumes the waiters whose write is stored with true; with `refused`, every other one
+    /// with false (the engine goes back to ``durableSequence``, and numbers after it are made
+    /// again).
+    private mutating func resumeWaiters(refused: Bool = false) {
+        guard !waiters.isEmpty else { return }
+        var waiting: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        for waiter in waiters {
+            if waiter.sequence <= durableSequence {
+                waiter.continuation.resume(returning: true)
+            } else if refused {
+                waiter.continuation.resume(returning: false)
+            } else {
+                waiting.append(waiter)
+            }
+        }
+        waiters = waiting
+    }
+
     /// Gives up on what is not durable (the namespace closes while its disk fails).
     ///
-    /// The held messages are dropped, never sent, and the waiters told it was not stored.
-    /// Returns how many writes that leaves behind, none of them acknowledged.
+    /// The held messages and acknowledgements are dropped, never sent, and the waiters told it
+    /// was not stored. Returns how many writes that leaves behind, none of them acknowledged.
     mutating func abandon() -> Int {
-        let lost = pendingRecords.count
-        pendingRecords = []
+        let lost = pending.count
+        pending = []
         pendingOnDisconnect = [:]
+        inFlightOnDisconnect = [:]
         checkpointRequested = false
-        outbox.removeAll()
+        held.removeAll()
+        acknowledgements = [:]
         for waiter in waiters { waiter.continuation.resume(returning: false) }
         waiters = []
         return lost

@@ -1,0 +1,53 @@
+import RTDBCore
+import RTDBWire
+
+extension DatabaseEngine {
+    /// A stored write reaches readers: the served tree moves to it, each listen it touches hears
+    /// it, and then its writers are acknowledged (a client hears the data before the `ok`).
+    func publish(_ write: DurabilityPipeline.Applied) {
+        servedRoot = write.after
+        for listen in listens.affected(by: write.change.path) {
+            deliver(write.change, to: listen, before: write.before, after: write.after)
+        }
+        // Read rules that look at data can be changed by any write.
+        if rules.readsDependOnData { revokeListensNoLongerAllowed(listens.all) }
+        for acknowledgement in durability.acknowledgements(of: write.record.sequence) {
+            respond(acknowledgement.number, .success(""), to: acknowledgement.outlet)
+        }
+    }
+
+    /// Refuses a batch the disk did not take; returns how many writes were refused.
+    ///
+    /// The engine goes back to the stored tree, the batch's writes and those applied after it are
+    /// refused (`unavailable`; REST 503), the onDisconnect changes of live sessions go back to
+    /// what is stored for them, and the server's own writes are applied again to be tried with
+    /// the next batch.
+    func refuse(_ batch: DurabilityPipeline.Batch) -> Int {
+        let refusal = durability.refuse(batch)
+        root = servedRoot
+        appliedSequence = durability.durableSequence
+        appliedKeys.forget(after: appliedSequence)
+        for acknowledgement in refusal.acknowledgements {
+            respond(acknowledgement.number, .failure(.notStored), to: acknowledgement.outlet)
+        }
+        for (outletID, record) in refusal.onDisconnectRestored {
+            guard let session = sessions[outletID] else { continue }
+            var writes = SparseSnapshotTree()
+            for (path, node) in record?.writes ?? [] { writes.remember(path, node) }
+            sessions[outletID]?.onDisconnect = writes
+            sessions[outletID]?.isStored = record != nil
+            connections.update(session.sessionID) { $0.onDisconnectCount = writes.count }
+        }
+        for held in refusal.released { held.outlet.send(held.item) }
+        for write in refusal.kept { apply(write.change, byServer: true) }
+        return refusal.refused
+    }
+}
+
+extension WireError {
+    /// A write (or onDisconnect change) the namespace's disk did not take: nothing was applied,
+    /// and the client may send it again later.
+    static let notStored = WireError(
+        status: .unavailable,
+        message: "the database could not store the write (its disk failed); nothing was applied, try again later")
+}

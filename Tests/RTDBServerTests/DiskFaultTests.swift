@@ -1,0 +1,101 @@
+import Foundation
+import RTDBCore
+import RTDBServer
+import RTDBTestSupport
+import RTDBWire
+import Testing
+
+/// A namespace whose disk fails or stalls, through a fault-injecting SQLite VFS on real files:
+/// writes it cannot store are refused soon and never seen, reads and other namespaces go on, and
+/// it recovers by itself.
+@Suite struct DiskFaultTests {
+    /// Whether any data push in `messages` carries `value`.
+    static func heard(_ value: JSONValue, in messages: [WireMessage]) -> Bool {
+        messages.contains {
+            if case .push(.data(_, let data, _)) = $0 { return data == value }
+            return false
+        }
+    }
+
+    @Test func aWriteTheDiskCannotTakeIsRefusedNeverSeenAndTheNamespaceRecovers() async throws {
+        let disk = try FaultyDisk(files: "demo.")
+        let server = try await TestServer.start(dataDirectory: disk.folder)
+        let writer = WireTestClient(url: server.webSocketURL)
+        _ = try await writer.hello()
+        let reader = WireTestClient(url: server.webSocketURL)
+        _ = try await reader.hello()
+        #expect(try await writer.call(.put(path: Path("a"), data: 1, hash: nil)).status == .ok)
+        let listen = try await reader.call(.listen(path: Path("a"), query: .default, tag: nil, hash: ""))
+        #expect(listen.status == .ok && Self.heard(1, in: listen.before))
+
+        disk.fill(after: 0)
+        let refused = try await writer.call(.put(path: Path("a"), data: 2, hash: nil))
+        #expect(refused.status == .unavailable, "\(refused)")
+        #expect(refused.data.stringValue?.contains("could not store") == true)
+        let merge = try await writer.call(.merge(path: .root, data: ["b": 2]))
+        #expect(merge.status == .unavailable)
+        let onDisconnect = try await writer.call(.onDisconnectPut(path: Path("gone"), data: true))
+        #expect(onDisconnect.status == .unavailable, "an onDisconnect the disk did not take is refused")
+        let rest = try await http("PUT", "/a.json?ns=demo", port: server.port, body: "3")
+        #expect(rest.status == 503, "\(rest.body)")
+        #expect(disk.failures > 0)
+
+        // Reads go on, with what is stored; another namespace (another file) is served.
+        let read = try await reader.call(.get(path: Path("a"), query: .default))
+        #expect(read.status == .ok && read.data == 1)
+        let restRead = try await http("GET", "/a.json?ns=demo", port: server.port)
+        #expect(restRead.status == 200 && restRead.body == "1")
+        let other = WireTestClient(url: "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=other")
+        _ = try await other.hello()
+        #expect(try await other.call(.put(path: Path("x"), data: 1, hash: nil)).status == .ok)
+
+        // Room again: the namespace takes writes by itself, and readers never saw the refused ones.
+        disk.fill(after: nil)
+        let recovered = try await writer.call(.put(path: Path("a"), data: 4, hash: nil))
+        #expect(recovered.status == .ok)
+        let after = try await reader.call(.get(path: Path("a"), query: .default))
+        let messages = listen.before + read.before + after.before
+        #expect(Self.heard(4, in: after.before))
+        #expect(!Self.heard(2, in: messages) && !Self.heard(3, in: messages), "\(messages)")
+        await writer.close()
+        await reader.close()
+        await other.close()
+        await server.stop()
+
+        let restarted = try await TestServer.start(dataDirectory: disk.folder)
+        let again = WireTestClient(url: restarted.webSocketURL)
+        _ = try await again.hello()
+        let stored = try await again.call(.get(path: .root, query: .default))
+        #expect(stored.data == ["a": 4], "only what was acknowledged is stored: \(stored.data)")
+        await again.close()
+        await restarted.stop()
+    }
+
+    @Test func readsAndListensAreServedWhileACommitWaitsOnTheDisk() async throws {
+        let disk = try FaultyDisk(files: "demo.")
+        let server = try await TestServer.start(dataDirectory: disk.folder)
+        let writer = WireTestClient(url: server.webSocketURL)
+        _ = try await writer.hello()
+        let reader = WireTestClient(url: server.webSocketURL)
+        _ = try await reader.hello()
+        #expect(try await writer.call(.put(path: Path("a"), data: 1, hash: nil)).status == .ok)
+
+        disk.holdSyncs(true)
+        let pending = await writer.send(.put(path: Path("a"), data: 2, hash: nil))
+        #expect(try await eventually { disk.heldSyncs > 0 }, "the commit waits on its sync")
+        let read = try await reader.call(.get(path: Path("a"), query: .default))
+        #expect(read.status == .ok && read.data == 1, "what is stored, at once")
+        let listen = try await reader.call(.listen(path: Path("a"), query: .default, tag: nil, hash: ""))
+        #expect(listen.status == .ok && Self.heard(1, in: listen.before) && !Self.heard(2, in: listen.before))
+        let restRead = try await http("GET", "/a.json?ns=demo", port: server.port)
+        #expect(restRead.body == "1")
+
+        disk.holdSyncs(false)
+        #expect(try await writer.response(to: pending).status == .ok)
+        let after = try await reader.call(.get(path: Path("b"), query: .default))
+        #expect(Self.heard(2, in: after.before), "the listen hears the write once it is stored")
+        await writer.close()
+        await reader.close()
+        await server.stop()
+    }
+}

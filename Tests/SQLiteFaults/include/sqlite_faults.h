@@ -1,0 +1,36 @@
+// A fault-injecting SQLite VFS for tests, in the way SQLite's own test suite injects I/O errors
+// and full disks: it wraps the default VFS and, for files under a registered folder, fails
+// writes past a byte budget (SQLITE_FULL, as a full disk), fails syncs (SQLITE_IOERR_FSYNC), or
+// holds syncs until released (a slow disk, without a clock). Files elsewhere pass through.
+#ifndef SQLITE_FAULTS_H
+#define SQLITE_FAULTS_H
+
+#include <stdint.h>
+
+/// Installs the VFS as the process's default (once; later calls do nothing). Returns 0 on success.
+int sqlite_faults_install(void);
+
+/// Starts watching files whose path begins with `folder` (up to 16 folders). Returns a handle
+/// (>= 0), or -1 when the table is full.
+int sqlite_faults_watch(const char *folder);
+
+/// Stops watching a folder: its files pass through again.
+void sqlite_faults_unwatch(int handle);
+
+/// Writes to the folder's files fail with SQLITE_FULL once `bytes` more bytes have been
+/// written (-1: no limit).
+void sqlite_faults_set_write_budget(int handle, int64_t bytes);
+
+/// Syncs of the folder's files fail with SQLITE_IOERR_FSYNC (nonzero) or work (zero).
+void sqlite_faults_set_failing_syncs(int handle, int failing);
+
+/// Syncs of the folder's files wait (nonzero) until released (zero).
+void sqlite_faults_set_holding_syncs(int handle, int holding);
+
+/// How many syncs of the folder's files are waiting now.
+int sqlite_faults_held_syncs(int handle);
+
+/// How many writes and syncs of the folder's files have failed.
+int64_t sqlite_faults_failures(int handle);
+
+#endif
