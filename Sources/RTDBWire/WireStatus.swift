@@ -37,9 +37,11 @@ public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// A transaction's put lost with its connection, which the client fails as the SDKs do (a
     /// client-side status; no server sends it).
     public static let disconnect = WireStatus(rawValue: "disconnect")
-    /// The namespace cannot store a write now (its file cannot be opened: out of descriptors).
+    /// The namespace cannot store a write now (its disk failed, or its file cannot be opened: out
+    /// of descriptors).
     ///
-    /// Nothing was applied. REST answers it as `503`; WebSocket writes wait for the disk instead.
+    /// Nothing was applied, and nobody saw it. REST answers it as `503`. A client may send the
+    /// write again later (this client keeps it as a dead letter to send again).
     public static let unavailable = WireStatus(rawValue: "unavailable")
 
     /// A per-connection limit of the server (listens) was reached; the message names it.
@@ -65,6 +67,9 @@ public struct WireStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// A write refused because the write queue is at its bound (`persistenceMaxPendingBytes`):
     /// nothing was applied or queued.
     public static let queueFull = WireStatus(rawValue: "queue_full")
+    /// A write this device's store could not save (its disk is full or failing): nothing was
+    /// applied or queued.
+    public static let storeFailed = WireStatus(rawValue: "store_failed")
     /// A failure with nothing more specific to say.
     public static let unknown = WireStatus(rawValue: "unknown")
 

@@ -211,6 +211,21 @@ extension DashboardSnapshotTests {
         _ = DashboardReducer.reduce(&state, .cache(nil))
         #expect(DashboardRenderer().render(state).text.contains("without persistence"))
     }
+
+    /// A store that does not take writes (a full disk) is said first in the Cache view.
+    @Test func theCacheViewSaysWhenTheStoreDoesNotTakeWrites() {
+        var state = Fixture.state(width: 120, height: 30, snapshot: Fixture.snapshot(connected: true, mode: .up))
+        _ = DashboardReducer.reduce(&state, .key(.character("C")))
+        let failing = CacheSummary(
+            totalBytes: 4_096, limitBytes: 10_485_760, bytesByPath: [], queries: [], nextPrune: [], pruneDue: false,
+            storeFailing: (Fixture.now - .seconds(12), "SQLite error 13: database or disk is full"))
+        _ = DashboardReducer.reduce(&state, .cache(failing))
+        let lines = DashboardRenderer().render(state).text.split(separator: "\n")
+        let said = lines.firstIndex { $0.contains("the store does not take writes (since 12s)") }
+        let reason = said.map { lines[$0 + 1] }
+        #expect(
+            reason?.contains("SQLite error 13: database or disk is full") == true, "\(lines.joined(separator: "\n"))")
+    }
 }
 
 extension DashboardSnapshotTests {

@@ -19,6 +19,15 @@ extension DashboardRenderer {
             [],
             [Segment("BYTES BY PATH", .header)],
         ]
+        if let failing = cache.storeFailing {
+            let since = Format.shortDuration(state.deviceNow - failing.since)
+            lines.insert(
+                contentsOf: [
+                    [Segment("the store does not take writes (since \(since)):", .bad)],
+                    [Segment("  " + Format.fit(failing.reason, max(8, width - 4), ellipsis: glyphs.ellipsis), .warn)],
+                    [Segment("  new writes are refused; queued ones are kept and still sent", .muted)],
+                ], at: 1)
+        }
         let pathWidth = max(12, min(40, width / 3))
         if cache.bytesByPath.isEmpty { lines.append([Segment("  nothing cached", .muted)]) }
         for size in cache.bytesByPath {

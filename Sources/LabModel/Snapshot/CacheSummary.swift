@@ -57,12 +57,24 @@ public struct CacheSummary: Sendable, Equatable {
     public var nextPrune: [String]
     /// Whether a prune round is due.
     public var pruneDue: Bool
+    /// Since when, and why, the store does not take writes (nil: it does).
+    public var storeFailing: (since: UnixTime, reason: String)? {
+        get { storeFailingSince.map { ($0, storeFailingReason) } }
+        set {
+            storeFailingSince = newValue?.since
+            storeFailingReason = newValue?.reason ?? ""
+        }
+    }
+    private var storeFailingSince: UnixTime?
+    private var storeFailingReason = ""
 
     /// Makes a cache summary.
     public init(
         totalBytes: Int, limitBytes: Int, bytesByPath: [PathSize], queries: [Query],
-        nextPrune: [String], pruneDue: Bool
+        nextPrune: [String], pruneDue: Bool, storeFailing: (since: UnixTime, reason: String)? = nil
     ) {
+        self.storeFailingSince = storeFailing?.since
+        self.storeFailingReason = storeFailing?.reason ?? ""
         self.totalBytes = totalBytes
         self.limitBytes = limitBytes
         self.bytesByPath = bytesByPath

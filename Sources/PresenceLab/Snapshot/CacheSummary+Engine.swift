@@ -14,6 +14,7 @@ extension CacheSummary {
                 Query(
                     path: $0.path, query: $0.query, complete: $0.complete, active: $0.active,
                     keepSynced: $0.keepSynced, lastUse: $0.lastUse)
-            }, nextPrune: report.nextPrune, pruneDue: report.pruneDue)
+            }, nextPrune: report.nextPrune, pruneDue: report.pruneDue,
+            storeFailing: report.storeFailure.map { ($0.since, $0.reason) })
     }
 }

@@ -44,7 +44,7 @@ extension ClientStore {
 
     /// At startup nothing is listening yet: every query becomes inactive, used now.
     func resetActiveTrackedQueries(now: Int64) throws {
-        try queue.write { db in
+        try transaction { db in
             try db.execute(
                 sql: "UPDATE tracked_queries SET active = 0, last_use = ? WHERE active = 1", arguments: [now])
         }
@@ -82,7 +82,7 @@ extension ClientStore {
     }
 
     func setKeepSynced(_ query: QuerySpec, _ keep: Bool) throws {
-        try queue.write { db in
+        try transaction { db in
             let arguments: StatementArguments = [query.path.description, query.params.wireObject.jsonString]
             if keep {
                 try db.execute(

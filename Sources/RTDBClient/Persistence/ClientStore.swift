@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import RTDBCore
 import Synchronization
 
@@ -15,12 +16,18 @@ final class ClientStore: Sendable {
     let queue: DatabasePool
     /// The file's path.
     let path: String
+    /// Whether the file takes writes (every write transaction reports there).
+    let health: StoreHealth
     /// Transactions started with ``transactionLater(_:failed:)`` and not yet committed.
     private let transactionsInFlight = Atomic<Int>(0)
 
     /// Opens (creating if needed) the file at `path`.
-    init(path: String) throws {
+    init(
+        path: String, clock: @escaping @Sendable () -> UnixTime = { UnixTime.now() },
+        logger: Logger = Logger(label: "presencetop.client.store")
+    ) throws {
         self.path = path
+        health = StoreHealth(clock: clock, logger: logger)
         var configuration = Configuration()
         configuration.label = "presencetop.client.store"
         // Another connection to the file may hold a lock for a moment: an instance just closed
@@ -69,9 +76,16 @@ final class ClientStore: Sendable {
         return migrator
     }
 
-    /// Runs `body` in one transaction.
+    /// Runs `body` in one write transaction, telling ``health`` whether the file took it.
     func transaction<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        try queue.write(body)
+        do {
+            let result = try queue.write(body)
+            health.written()
+            return result
+        } catch {
+            health.failed(error)
+            throw error
+        }
     }
 
     /// Runs `body` in one transaction on the writer's queue, without waiting for it; `failed`
@@ -85,7 +99,12 @@ final class ClientStore: Sendable {
     ) {
         transactionsInFlight.add(1, ordering: .relaxed)
         queue.asyncWrite(body) { [self] _, result in
-            if case .failure(let error) = result { failed(error) }
+            switch result {
+            case .success: health.written()
+            case .failure(let error):
+                health.failed(error)
+                failed(error)
+            }
             transactionsInFlight.subtract(1, ordering: .releasing)
         }
     }
@@ -112,7 +131,7 @@ final class ClientStore: Sendable {
     }
 
     func setSetting(_ name: String, _ value: String?) throws {
-        try queue.write { db in
+        try transaction { db in
             if let value {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, value])
@@ -125,7 +144,7 @@ final class ClientStore: Sendable {
     // MARK: - Write queue
 
     func insertWrite(_ write: StoredWrite, dataText: String? = nil) throws {
-        try queue.write { db in
+        try transaction { db in
             // Cached statements: parsing and authorizing the SQL for every write costs as much as
             // the insert itself.
             try db.cachedStatement(
@@ -142,7 +161,7 @@ final class ClientStore: Sendable {
     /// Records that a write id was used by a write that is not stored (a transaction), so that
     /// no later write, after a restart, uses it again.
     func noteWriteID(_ id: Int) throws {
-        try queue.write { db in try ClientStore.noteWriteID(id, in: db) }
+        try transaction { db in try ClientStore.noteWriteID(id, in: db) }
     }
 
     /// Ids are never used twice, even after the queue empties: an id names the write in its
@@ -158,12 +177,12 @@ final class ClientStore: Sendable {
     }
 
     func removeWrite(_ id: Int) throws {
-        try queue.write { db in try db.cachedStatement(sql: "DELETE FROM writes WHERE id = ?").execute(arguments: [id])
+        try transaction { db in try db.cachedStatement(sql: "DELETE FROM writes WHERE id = ?").execute(arguments: [id])
         }
     }
 
     func setData(_ id: Int, _ data: JSONValue) throws {
-        try queue.write { db in
+        try transaction { db in
             try db.execute(sql: "UPDATE writes SET data = ? WHERE id = ?", arguments: [data.jsonString, id])
         }
     }
@@ -200,7 +219,7 @@ final class ClientStore: Sendable {
     }
 
     func insertDeadLetter(_ letter: StoredWrite, failedAt: UnixTime, status: String, reason: String) throws {
-        try queue.write { db in
+        try transaction { db in
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO dead_letters
@@ -216,7 +235,7 @@ final class ClientStore: Sendable {
     }
 
     func removeDeadLetter(_ id: Int) throws {
-        try queue.write { db in try db.execute(sql: "DELETE FROM dead_letters WHERE id = ?", arguments: [id]) }
+        try transaction { db in try db.execute(sql: "DELETE FROM dead_letters WHERE id = ?", arguments: [id]) }
     }
 
     func loadDeadLetters() throws -> [(write: StoredWrite, failedAt: UnixTime, status: String, reason: String)] {

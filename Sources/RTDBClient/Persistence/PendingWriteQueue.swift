@@ -86,8 +86,9 @@ final class PendingWriteQueue {
     /// Adds a write unless it would take the queue past `bound` bytes; with persistence it is on
     /// disk when this returns (with `persist` false, only its id is).
     ///
-    /// - Throws: `queue_full`, naming the queue's size and bound, when the write does not fit:
-    ///   nothing is queued then.
+    /// - Throws: `queue_full`, naming the queue's size and bound, when the write does not fit;
+    ///   `store_failed` when this device's store cannot save it (a full disk): nothing is queued
+    ///   then.
     func add(_ write: StoredWrite, persist: Bool = true, within bound: Int) throws(DatabaseError) {
         let text = write.dataText
         let size = text.utf8.count
@@ -107,7 +108,11 @@ final class PendingWriteQueue {
                     try store.noteWriteID(write.id)
                 }
             } catch {
-                logger.error("persistence: saving write \(write.id) failed; it is kept in memory only: \(error)")
+                throw DatabaseError(
+                    code: .storeFailed,
+                    message:
+                        "this device's store could not save the write (\(error)), so it was neither applied nor queued; writes queued before it are kept and still sent"
+                )
             }
         }
         entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
@@ -193,6 +198,12 @@ final class PendingWriteQueue {
 
     /// Whether acknowledgements or attempt counts wait to be saved.
     var hasUnsaved: Bool { !unsavedRemovals.isEmpty || !unsavedAttempts.isEmpty }
+
+    /// Takes back acks and attempt counts whose save failed (newer counts win).
+    func takeBack(removals: [Int], attempts: [Int: Int]) {
+        unsavedRemovals = removals + unsavedRemovals
+        unsavedAttempts.merge(attempts) { newer, _ in newer }
+    }
 
     /// The acks and attempt counts gathered since the last save, for a transaction that runs later.
     func takeUnsaved() -> (removals: [Int], attempts: [Int: Int]) {

@@ -85,7 +85,8 @@ extension PersistenceManager {
             totalBytes: size, limitBytes: policy.maxSizeBytes,
             bytesByTopLevelPath: (try? store.serverCacheSizeByTopLevelKey()) ?? [:], trackedQueries: queries,
             nextPrune: plan.prune.map { "\($0.query.path)$\($0.query.queryIdentifier)" },
-            pruneDue: policy.shouldPrune(cacheSize: size, prunableCount: prunableCount))
+            pruneDue: policy.shouldPrune(cacheSize: size, prunableCount: prunableCount),
+            storeFailure: store.health.current)
     }
 }
 
@@ -119,4 +120,6 @@ public struct CacheReport: Sendable, Hashable {
     public var nextPrune: [String]
     /// Whether the cache is over its limit (or holds too many inactive queries), so a round is due.
     public var pruneDue: Bool
+    /// Why the store does not take writes now (a full or failing disk); nil when it does.
+    public var storeFailure: StoreFailure?
 }

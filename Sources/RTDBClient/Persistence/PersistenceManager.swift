@@ -289,6 +289,12 @@ final class PersistenceManager {
         return unsaved
     }
 
+    /// Takes back saves that failed, before those gathered since (the store has one writer queue,
+    /// so they still run in order).
+    func takeBack(_ saves: [@Sendable (GRDB.Database) throws -> Void]) {
+        unsaved = saves + unsaved
+    }
+
     /// Before a read of the cache: saves what is unsaved, and waits for saves still running.
     func flushUnsaved() {
         if hasUnsaved { write("caching acknowledged writes") { _ in } }

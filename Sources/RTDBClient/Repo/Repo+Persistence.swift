@@ -30,7 +30,7 @@ extension Repo {
         do {
             try FileManager.default.createDirectory(
                 at: settings.file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let store = try ClientStore(path: settings.file.path)
+            let store = try ClientStore(path: settings.file.path, clock: clock, logger: logger)
             let manager = try PersistenceManager(
                 store: store, clock: clock, policy: CachePolicy(maxSizeBytes: settings.cacheSizeBytes), logger: logger,
                 readAhead: readAhead)
@@ -126,12 +126,23 @@ extension Repo {
             for save in cache { try save(db) }
             try store.updateQueue(removing: removals, attempts: attempts, in: db)
         }
-        let logger = logger
-        let failed: @Sendable (any Error) -> Void = { error in
-            logger.error("persistence: saving acknowledgements failed: \(error)")
+        // Not saved: taken back to be saved with the next batch. A row left meanwhile only means
+        // the write is sent again after a restart, and the server acknowledges it without
+        // applying it twice (its idempotency key).
+        let failed: @Sendable (any Error) -> Void = { [weak self] _ in
+            guard let repo = self else { return }
+            repo.schedule { repo.takeBack(cache: cache, removals: removals, attempts: attempts) }
         }
         guard waiting else { return store.transactionLater(save, failed: failed) }
-        do { try store.transaction(save) } catch { failed(error) }
+        do { try store.transaction(save) } catch { takeBack(cache: cache, removals: removals, attempts: attempts) }
+    }
+
+    /// Keeps acknowledgements whose save failed, to be saved with the next batch.
+    private func takeBack(
+        cache: [@Sendable (GRDB.Database) throws -> Void], removals: [Int], attempts: [Int: Int]
+    ) {
+        persistence?.takeBack(cache)
+        pendingWrites.takeBack(removals: removals, attempts: attempts)
     }
 
     /// Gives the connection the restored writes it does not have yet, in order: on connecting,
