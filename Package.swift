@@ -124,13 +124,17 @@ let package = Package(
             name: "LabModel",
             dependencies: ["PresenceModel", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // A fault-injecting SQLite VFS (a full disk, failing and held syncs), as SQLite's own tests
+        // use, for tests and the chaos lab; C in one place, and the Swift face of it.
+        .target(name: "CSQLiteFaults", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "DiskFaults", dependencies: ["CSQLiteFaults"]),
         // The lab around it: an embedded server, links, a simulated population, scenarios, this
-        // device, the chaos run. Presence, RTDBServer, LinkSim → PresenceLab.
+        // device, the chaos run. Presence, RTDBServer, LinkSim, DiskFaults → PresenceLab.
         .target(
             name: "PresenceLab",
             dependencies: [
                 "LabModel", "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "DiskFaults", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -174,6 +178,7 @@ let package = Package(
                 "Dashboard",
                 "DashboardRuntime",
                 "CursesBackend",
+                "DiskFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -195,12 +200,10 @@ let package = Package(
         .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
         .testTarget(name: "RTDBRulesTests", dependencies: ["RTDBRules", "RTDBCore"]),
-        // A fault-injecting SQLite VFS (full disk, failing and held syncs), as SQLite's own tests use.
-        .target(name: "SQLiteFaults", path: "Tests/SQLiteFaults", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "RTDBTestSupport",
             dependencies: [
-                "SQLiteFaults",
+                "DiskFaults",
                 "RTDBClient",
                 "RTDBRules",
                 "RTDBServer",

@@ -13,7 +13,11 @@ import Synchronization
 ///   the server took it, so the server ran its onDisconnect removal before the write arrives, and
 ///   the replayed write would otherwise leave an entry nobody removes;
 /// - the entry names the device and carries the server's connect time;
-/// - ``stop()`` signs out cleanly: the entry goes and `lastOnline` is written at once.
+/// - ``stop()`` signs out cleanly: the entry goes and `lastOnline` is written at once;
+/// - a connect whose writes or onDisconnects could not be stored (the server's disk failed,
+///   `unavailable`, or this device's, `store_failed`) is made again after ``retryDelay``, until
+///   one is stored, so a full disk for a while does not leave an online device absent or its
+///   entry without its removal.
 public final class PresenceSession: Sendable {
     /// The user this device belongs to.
     public let userID: String
@@ -21,6 +25,8 @@ public final class PresenceSession: Sendable {
     public let device: String
     private let database: Database
     private let root: String
+    /// How long a connect whose writes could not be stored waits before it is made again.
+    public let retryDelay: Duration
     private let state = Mutex(State())
 
     private struct State {
@@ -28,14 +34,18 @@ public final class PresenceSession: Sendable {
         var entryKey: String?
         var connects = 0
         var armedConnect = 0
+        var retriedConnect = 0
     }
 
     /// Makes a session for `device` of `userID` under `root` (default `users`, as documented).
-    public init(database: Database, userID: String, device: String, root: String = "users") {
+    public init(
+        database: Database, userID: String, device: String, root: String = "users", retryDelay: Duration = .seconds(1)
+    ) {
         self.database = database
         self.userID = userID
         self.device = device
         self.root = root
+        self.retryDelay = retryDelay
     }
 
     private var connectionsRef: DatabaseReference {
@@ -76,14 +86,34 @@ public final class PresenceSession: Sendable {
         for path in staleEntries(besides: previous) { database.reference(withPath: path.description).removeValue() }
         // Both onDisconnects before the entry: once the server shows the entry, the end of this
         // session both removes it and writes `lastOnline`.
-        entry.onDisconnectRemoveValue()
+        entry.onDisconnectRemoveValue { [self] error, _ in retryIfNotStored(error, connect) }
         lastOnlineRef.onDisconnectSetValue(ServerValue.timestamp()) { [self] error, _ in
-            guard error == nil else { return }
+            guard error == nil else { return retryIfNotStored(error, connect) }
             state.withLock { state in
                 if state.connects == connect { state.armedConnect = connect }
             }
         }
-        entry.setValue(["device": device, "connectedAt": ServerValue.timestamp()], andPriority: nil)
+        entry.setValue(["device": device, "connectedAt": ServerValue.timestamp()], andPriority: nil) {
+            [self] error, _ in retryIfNotStored(error, connect)
+        }
+    }
+
+    /// Makes connect `connect` again after ``retryDelay`` when `error` says a disk did not store
+    /// one of its writes (once per connect, and only if it is still the current one).
+    private func retryIfNotStored(_ error: (any Error)?, _ connect: Int) {
+        guard let code = (error as? DatabaseError)?.code, code == .unavailable || code == .storeFailed else { return }
+        let first = state.withLock { state -> Bool in
+            guard state.connects == connect, state.retriedConnect != connect else { return false }
+            state.retriedConnect = connect
+            return true
+        }
+        guard first else { return }
+        let delay = retryDelay
+        Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self, state.withLock({ $0.connects == connect && $0.handle != nil }) else { return }
+            connected()
+        }
     }
 
     /// The entries this device wrote for connections that are gone: the previous one, and any

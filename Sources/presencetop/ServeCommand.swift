@@ -102,6 +102,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
+    /// The chaos lab's disk switch (SIGUSR1 full, SIGUSR2 room again); not for users.
+    @Flag(help: .hidden)
+    var labDiskFaults = false
+
     func validate() throws {
         if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
@@ -149,6 +153,9 @@ struct ServeCommand: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         if let rules { configuration.rules = try Self.loadRules(rules) }
         if let folder = configuration.dataDirectory { Self.sayFreeSpace(of: folder, logger: logger) }
+        let lab =
+            try labDiskFaults
+            ? configuration.dataDirectory.map { try Self.labDiskFaults(folder: $0, logger: logger) } : nil
         if authSecret == nil, !Self.isLoopback(host) { Self.warnOpenToAll(host: host, port: port) }
         let scheme = configuration.tls == nil ? "http" : "https"
         let server = RTDBServer(configuration: configuration, logger: logger)
@@ -156,6 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
             // One line, flushed at once: scripts and tests wait for it.
             FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
         }
+        withExtendedLifetime(lab) {}
     }
 }
 

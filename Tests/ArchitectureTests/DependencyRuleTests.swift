@@ -15,6 +15,7 @@ import Testing
         "RTDBServer": ["RTDBCore", "RTDBWire", "RTDBRules"],
         "RTDBClient": ["RTDBCore", "RTDBWire"],
         "LinkSim": ["RTDBCore"],
+        "DiskFaults": ["CSQLiteFaults"],
         "PresenceModel": ["RTDBCore"],
         "Presence": ["PresenceModel", "RTDBCore", "RTDBClient"],
         "LabModel": ["PresenceModel", "RTDBCore"],

@@ -51,7 +51,9 @@ import Testing
     @Test func aStoppingServerClosesItsSessionsAndStreamsAndKeepsWhatItAcknowledged() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await TestServer.start(dataDirectory: directory)
+        // The raw client answers no ping: a heartbeat it could outlive on a loaded machine (a CI
+        // run took 51 s here) would end its session first, without the close frame looked for.
+        let server = try await TestServer.start(dataDirectory: directory, heartbeatTimeout: .seconds(600))
         let session = try await RawTCPClient(port: server.port)
         try await session.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await session.read(until: #""t":"h""#)

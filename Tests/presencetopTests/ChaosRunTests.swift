@@ -28,6 +28,10 @@ import Testing
         #expect(report["seed"]?.stringValue == seed)
         let kinds = Set(report["faults"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? [])
         #expect(kinds.contains("server kill"), "every run kills the server at least once")
+        let disks = report["faults"]?.arrayValue?.filter { $0["kind"] == "disk" } ?? []
+        #expect(disks.contains { $0["device"] == .null }, "every run fills the server's disk at least once")
+        #expect(disks.contains { $0["device"] != .null }, "and a device's")
+        #expect(report["refusedOnFullDisk"]?.intValue != nil && report["sentAgainAfterServerDiskFull"]?.intValue != nil)
         #expect(kinds.count >= 4, "a mix of faults: \(kinds.sorted())")
         #expect(report["presenceSettledAfter"]?.numberValue?.doubleValue != nil)
         let accepted = report["accepted"]?.objectValue?.values.compactMap(\.intValue).reduce(0, +) ?? 0

@@ -1,3 +1,4 @@
+import DiskFaults
 import Foundation
 import LinkSim
 import Logging
@@ -20,6 +21,9 @@ public final class ChaosDevice: Sendable {
     let clock: SkewedClock
     let serverPort: @Sendable () -> Int
     let logger: Logger
+    /// The disk under its folder, which a fault fills (nil: the fault VFS could not be installed,
+    /// and the fault does nothing).
+    private let disk: FaultyFolder?
     private let state = Mutex(State())
 
     private struct State {
@@ -34,6 +38,8 @@ public final class ChaosDevice: Sendable {
         /// Counts boots, so a closed database's late callback cannot speak for the next one.
         var boots = 0
         var ledger = ChaosLedger()
+        /// Whether its disk is full now: every write it makes is refused (`store_failed`).
+        var diskFull = false
     }
 
     init(index: Int, user: String, name: String, folder: URL, serverPort: @escaping @Sendable () -> Int, logger: Logger)
@@ -45,6 +51,7 @@ public final class ChaosDevice: Sendable {
         self.serverPort = serverPort
         self.logger = logger
         clock = SkewedClock()
+        disk = try? FaultyFolder(prefix: folder.path + "/")
     }
 
     /// `user/name`.
@@ -74,8 +81,39 @@ public final class ChaosDevice: Sendable {
         return false
     }
 
-    /// Starts the device (again): a new link and a database over the same file.
+    /// Fills its disk (true) or gives it room again (false).
+    func setDiskFull(_ full: Bool) {
+        state.withLock { state in
+            disk?.fill(after: full ? 0 : nil)
+            state.diskFull = full
+        }
+    }
+
+    /// Sends again the writes the server could not store, as its app would; returns how many it
+    /// sent again and dropped.
+    ///
+    /// Those are its dead letters `unavailable`. The others the server refused that way are
+    /// dropped: a transaction's attempt (its completion said it did not commit) and the presence
+    /// flow's own writes (it made its connect again).
+    func retryWritesNotStored() -> (sentAgain: Int, dropped: Int) {
+        guard let database = state.withLock({ $0.database }) else { return (0, 0) }
+        var counts = (sentAgain: 0, dropped: 0)
+        for letter in database.deadLetters where letter.status == .unavailable {
+            if letter.write.kind != .transaction && letter.write.path.hasPrefix("/notes/") {
+                database.retryDeadLetter(withID: letter.id)
+                counts.sentAgain += 1
+            } else {
+                database.discardDeadLetter(withID: letter.id)
+                counts.dropped += 1
+            }
+        }
+        return counts
+    }
+
+    /// Starts the device (again): a new link and a database over the same file, once its disk
+    /// has room (an app cannot start on a full disk).
     func boot() async throws {
+        while state.withLock({ $0.diskFull }) { try await Task.sleep(for: .milliseconds(100)) }
         let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: serverPort(), logger: logger)
         let port = try await link.start()
         let database = Database(url: "http://127.0.0.1:\(port)?ns=chaos", clock: clock.now, logger: logger)
@@ -197,16 +235,20 @@ public final class ChaosDevice: Sendable {
             let base = database.reference(withPath: "notes/\(user)/\(name)")
             let number = state.ledger.next
             state.ledger.next += 1
+            // On a full disk every write is refused at once (store_failed): none is accepted,
+            // and none may reach the server.
+            let accepted = !state.diskFull
+            if !accepted { state.ledger.refusedOnFullDisk += 1 }
             switch choice % 4 {
             case 0:
                 base.child("s/\(number)").setValue(number)
-                state.ledger.sets.insert(number)
+                if accepted { state.ledger.sets.insert(number) }
             case 1:
                 base.updateChildValues(["m/\(number)": number, "mc": ServerValue.increment(1)])
-                state.ledger.updates.insert(number)
+                if accepted { state.ledger.updates.insert(number) }
             case 2:
                 base.child("c").setValue(ServerValue.increment(1))
-                state.ledger.increments += 1
+                if accepted { state.ledger.increments += 1 }
             default:
                 state.ledger.transactionsStarted += 1
                 base.child("t").runTransactionBlock({ data in

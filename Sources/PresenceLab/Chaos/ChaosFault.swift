@@ -18,11 +18,17 @@ public enum ChaosFault: Sendable, Equatable, CustomStringConvertible {
     case credentialExpiry(seconds: Double)
     /// The server is killed with SIGKILL and started again on the same data.
     case serverKill(downSeconds: Double)
+    /// The device's disk is full for a while: its store refuses every write.
+    case diskFull(seconds: Double)
+    /// The server's data folder is full for a while: its namespaces refuse writes.
+    case serverDiskFull(seconds: Double)
 
     /// Whether the fault strikes the server rather than one device.
     public var isServerFault: Bool {
-        if case .serverKill = self { return true }
-        return false
+        switch self {
+        case .serverKill, .serverDiskFull: true
+        default: false
+        }
     }
 
     /// A short name, for counts.
@@ -36,6 +42,7 @@ public enum ChaosFault: Sendable, Equatable, CustomStringConvertible {
         case .clockJump: "clock jump"
         case .credentialExpiry: "credential expiry"
         case .serverKill: "server kill"
+        case .diskFull, .serverDiskFull: "disk"
         }
     }
 
@@ -51,6 +58,7 @@ public enum ChaosFault: Sendable, Equatable, CustomStringConvertible {
         case .clockJump(let milliseconds): return "clock jumps \(milliseconds > 0 ? "+" : "")\(milliseconds / 1000) s"
         case .credentialExpiry(let seconds): return "credential expires, renewed after \(span(seconds))"
         case .serverKill(let down): return "SIGKILL, restarted after \(span(down))"
+        case .diskFull(let seconds), .serverDiskFull(let seconds): return "disk full for \(span(seconds))"
         }
     }
 }

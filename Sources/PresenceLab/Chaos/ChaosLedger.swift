@@ -11,6 +11,8 @@ public struct ChaosLedger: Sendable, Equatable {
     public var transactionsStarted = 0
     /// Transactions on `t` whose completion said they committed.
     public var transactionsCommitted = 0
+    /// Writes made while its disk was full: refused at once (`store_failed`), none accepted.
+    public var refusedOnFullDisk = 0
     /// The next sequence number.
     var next = 0
 

@@ -14,6 +14,13 @@ public struct ChaosReport: Sendable {
     public var events: [ChaosEvent]
     /// Writes the devices were told they made, by kind.
     public var accepted: [String: Int] = [:]
+    /// Writes made on a device's full disk (refused at once, checked absent).
+    public var refusedOnFullDisk = 0
+    /// Writes the server could not store (its disk was full), sent again at healing.
+    public var sentAgainAfterServerDiskFull = 0
+    /// Writes the server could not store that their app dropped (the presence flow made its
+    /// connect again; a transaction's attempt said it did not commit).
+    public var droppedNotStored = 0
     /// Devices that died for good at the end.
     public var gone = 0
     /// Seconds from the final deaths until presence showed the truth (nil: it never did).
@@ -36,6 +43,9 @@ public struct ChaosReport: Sendable {
         lines.append(
             "writes accepted: "
                 + accepted.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        lines.append(
+            "full disks: \(refusedOnFullDisk) writes refused on a device's full disk; \(sentAgainAfterServerDiskFull) the server could not store, sent again at healing (\(droppedNotStored) more dropped by their app)"
+        )
         lines.append("healing: queues empty after " + (drainedAfter.map { String(format: "%.1f s", $0) } ?? "never"))
         lines.append(
             "presence: \(gone) devices died for good; the truth shown after "
@@ -64,6 +74,9 @@ public struct ChaosReport: Sendable {
             accepted[CodeUnitString(kind)] = .int(Int64(count))
         }
         object["accepted"] = .object(accepted)
+        object["refusedOnFullDisk"] = .int(Int64(refusedOnFullDisk))
+        object["sentAgainAfterServerDiskFull"] = .int(Int64(sentAgainAfterServerDiskFull))
+        object["droppedNotStored"] = .int(Int64(droppedNotStored))
         object["gone"] = .int(Int64(gone))
         object["drainedAfter"] = drainedAfter.map { .double($0) } ?? .null
         object["presenceSettledAfter"] = presenceSettledAfter.map { .double($0) } ?? .null

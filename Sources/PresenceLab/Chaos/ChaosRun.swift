@@ -24,6 +24,7 @@ public enum ChaosRun {
             command: options.serverCommand + [
                 "--data", folder.appendingPathComponent("server").path, "--rules", rules.path, "--heartbeat-timeout",
                 String(options.heartbeatTimeout), "--enforce-token-expiry", "--log-level", "warning",
+                "--lab-disk-faults",
             ])
         try await server.start()
         defer { Task { await server.stop() } }
@@ -91,10 +92,17 @@ public enum ChaosRun {
     private static func strike(_ event: ChaosEvent, devices: [ChaosDevice], server: ChaosServer) async throws {
         func hold(_ seconds: Double) async throws { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) }
         guard let index = event.device else {
-            if case .serverKill(let down) = event.fault {
+            switch event.fault {
+            case .serverKill(let down):
                 await server.kill()
                 try await hold(down)
                 try await server.start()
+            case .serverDiskFull(let seconds):
+                server.setDiskFull(true)
+                try await hold(seconds)
+                server.setDiskFull(false)
+            default:
+                break
             }
             return
         }
@@ -127,7 +135,11 @@ public enum ChaosRun {
             device.expireCredential()
             try await hold(seconds)
             device.renewCredential()
-        case .serverKill:
+        case .diskFull(let seconds):
+            device.setDiskFull(true)
+            try await hold(seconds)
+            device.setDiskFull(false)
+        case .serverKill, .serverDiskFull:
             break
         }
     }
@@ -141,10 +153,16 @@ public enum ChaosRun {
         progress("healing")
         let start = ContinuousClock.now
         if !server.isRunning { try await server.start() }
+        server.setDiskFull(false)
         for device in devices {
+            device.setDiskFull(false)
             if device.isDown { try await device.boot() }
             device.setNetwork(.up)
             device.renewCredential()
+            // The app sends again what the server could not store (its disk was full).
+            let notStored = device.retryWritesNotStored()
+            report.sentAgainAfterServerDiskFull += notStored.sentAgain
+            report.droppedNotStored += notStored.dropped
         }
         let deadline = start + .seconds(120)
         var stuck: [String] = []
@@ -228,6 +246,7 @@ public enum ChaosRun {
             report.accepted["updates", default: 0] += ledger.updates.count
             report.accepted["increments", default: 0] += ledger.increments
             report.accepted["transactions committed", default: 0] += ledger.transactionsCommitted
+            report.refusedOnFullDisk += ledger.refusedOnFullDisk
             let node = notes[device.user]?[device.name]
             /// The numbered children of `child`; the REST API prints mostly-numbered ones as an
             /// array, as Firebase does.

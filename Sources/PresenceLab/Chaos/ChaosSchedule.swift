@@ -7,10 +7,12 @@ public enum ChaosSchedule {
     /// Every fault kind, as ``ChaosFault/kind`` names them.
     public static let kinds = [
         "offline", "blackhole", "latency", "bandwidth", "crash", "clock jump", "credential expiry", "server kill",
+        "disk",
     ]
 
     /// Faults for `devices` devices over `duration` seconds: about one per twenty devices per
-    /// second, and a server kill every 90 s or so (at least one).
+    /// second, a server kill every 90 s or so (at least one), a device's full disk per two hundred
+    /// devices per second and the server's every 60 s or so (at least one of each).
     ///
     /// - Parameter kinds: Keeps only faults of these kinds (``ChaosFault/kind``); the others are
     ///   still drawn, so the kept ones strike as they would in the full run.
@@ -45,6 +47,20 @@ public enum ChaosSchedule {
             let stretch = window / Double(kills)
             let at = stretch * Double(index) + uniform(stretch * 0.2...stretch * 0.8)
             events.append(ChaosEvent(at: at, device: nil, fault: .serverKill(downSeconds: uniform(0.5...3))))
+        }
+        // Drawn from a stream of their own, after the others: a seed keeps the faults it had
+        // before full disks were added.
+        var disks = SeededRandom(seed: seed ^ 0xD15C_F111)
+        for _ in 0..<max(1, Int((Double(devices) / 200 * window).rounded())) {
+            let at = Double.random(in: 0...window, using: &disks)
+            let device = Int.random(in: 0..<devices, using: &disks)
+            events.append(
+                ChaosEvent(at: at, device: device, fault: .diskFull(seconds: .random(in: 0.5...5, using: &disks))))
+        }
+        for _ in 0..<max(1, Int(duration / 60)) {
+            let at = Double.random(in: 0...window, using: &disks)
+            events.append(
+                ChaosEvent(at: at, device: nil, fault: .serverDiskFull(seconds: .random(in: 1...4, using: &disks))))
         }
         return events.filter { kinds?.contains($0.fault.kind) ?? true }.sorted {
             ($0.at, $0.device ?? -1) < ($1.at, $1.device ?? -1)

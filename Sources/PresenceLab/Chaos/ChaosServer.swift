@@ -78,6 +78,14 @@ public final class ChaosServer: Sendable {
         while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
     }
 
+    /// Makes the server's data folder full (true) or gives it room again (false).
+    ///
+    /// Through its `--lab-disk-faults` switch (SIGUSR1, SIGUSR2). A server started again has room.
+    public func setDiskFull(_ full: Bool) {
+        guard let process = state.withLock({ $0.process }), process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, full ? SIGUSR1 : SIGUSR2)
+    }
+
     /// Stops the server with SIGTERM (a clean stop) and waits.
     public func stop() async {
         guard let process = state.withLock({ $0.process }), process.isRunning else { return }

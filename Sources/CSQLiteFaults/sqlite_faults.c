@@ -1,14 +1,14 @@
 // The fault-injecting VFS (see include/sqlite_faults.h). A shim in the usual SQLite way: each
 // file is our header followed by the wrapped VFS's own file structure, and every method calls
 // the wrapped one unless a fault applies.
-#include "sqlite_faults.h"
+#include "csqlite_faults.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
 #include <string.h>
 
-#define MAX_WATCHED 16
-#define MAX_FOLDER 1024
+#define MAX_WATCHED 1024
+#define MAX_FOLDER 512
 
 typedef struct {
     int used;

@@ -1,17 +1,20 @@
-// A fault-injecting SQLite VFS for tests, in the way SQLite's own test suite injects I/O errors
-// and full disks: it wraps the default VFS and, for files under a registered folder, fails
-// writes past a byte budget (SQLITE_FULL, as a full disk), fails syncs (SQLITE_IOERR_FSYNC), or
-// holds syncs until released (a slow disk, without a clock). Files elsewhere pass through.
-#ifndef SQLITE_FAULTS_H
-#define SQLITE_FAULTS_H
+// A fault-injecting SQLite VFS for tests and the chaos lab, in the way SQLite's own test suite
+// injects I/O errors and full disks: it wraps the default VFS and, for files under a registered
+// folder, fails writes past a byte budget (SQLITE_FULL, as a full disk), fails syncs
+// (SQLITE_IOERR_FSYNC), or holds syncs until released (a slow disk, without a clock). Files
+// elsewhere pass through. Nothing is installed unless asked (the lab's `serve --lab-disk-faults`,
+// the chaos run, tests).
+#ifndef CSQLITE_FAULTS_H
+#define CSQLITE_FAULTS_H
 
 #include <stdint.h>
 
 /// Installs the VFS as the process's default (once; later calls do nothing). Returns 0 on success.
 int sqlite_faults_install(void);
 
-/// Starts watching files whose path begins with `folder` (up to 16 folders). Returns a handle
-/// (>= 0), or -1 when the table is full.
+/// Starts watching files whose path begins with `folder` (up to 1,024 at once, each at most 511
+/// bytes). Returns a handle (>= 0), or -1 when the table is full. A file is matched when it is
+/// opened: a folder must be watched before its files open.
 int sqlite_faults_watch(const char *folder);
 
 /// Stops watching a folder: its files pass through again.
