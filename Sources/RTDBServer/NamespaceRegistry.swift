@@ -183,10 +183,13 @@ public actor NamespaceRegistry {
         return false
     }
 
-    /// The server is stopping: namespaces whose disk fails stop waiting for it.
+    /// The server is stopping: namespaces whose disk fails or hangs stop waiting for it, all at
+    /// once.
     public func stopWaitingForFailingDisks() async {
-        for task in engines.values {
-            if let engine = try? await task.value { await engine.stopWaitingIfCommitsFail() }
+        await withTaskGroup(of: Void.self) { group in
+            for task in engines.values {
+                group.addTask { if let engine = try? await task.value { await engine.stopWaitingForTheDisk() } }
+            }
         }
     }
 

@@ -98,4 +98,22 @@ import Testing
         await reader.close()
         await server.stop()
     }
+
+    @Test func aStopIsNotHeldByADiskThatHangs() async throws {
+        let disk = try FaultyDisk(files: "demo.")
+        let server = try await TestServer.start(dataDirectory: disk.folder)
+        #expect(try await http("PUT", "/a.json?ns=demo", port: server.port, body: "1").status == 200)
+        disk.holdSyncs(true)
+        defer { disk.holdSyncs(false) }
+        let writer = Task { try await http("PUT", "/a.json?ns=demo", port: server.port, body: "2") }
+        #expect(try await eventually { disk.heldSyncs > 0 }, "the commit hangs in its sync")
+        let stopped = Recorder<Bool>()
+        Task {
+            await server.stop()
+            stopped.record(true)
+        }
+        #expect(try await eventually { stopped.all == [true] }, "the stop gives up what the disk holds")
+        let answer = try await writer.value
+        #expect(answer.status == 503, "never acknowledged: \(answer.status) \(answer.body)")
+    }
 }

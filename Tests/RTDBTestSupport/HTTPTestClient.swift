@@ -2,7 +2,7 @@ import Foundation
 import RTDBCore
 
 /// One HTTP/1.1 exchange over a fresh loopback connection (`Connection: close`).
-public struct HTTPResponse {
+public struct HTTPResponse: Sendable {
     /// The status code.
     public var status: Int
     /// Header fields, names lower-cased.

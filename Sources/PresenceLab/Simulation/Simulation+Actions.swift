@@ -52,19 +52,25 @@ extension Simulation {
     public func queueWrites(_ count: Int) {
         guard let device = thisDevice, count > 0 else { return }
         let notes = device.database.reference(withPath: writePath("notes/\(device.user)"))
-        // A full queue refuses the rest of the batch: told once, with how full it is.
+        // A full queue, or a store that cannot save (a full disk), refuses the rest of the batch:
+        // told once, with why.
         let told = Mutex(false)
         for index in 0..<count {
             notes.childByAutoId().setValue(
                 ["text": "note \(index + 1) of \(count)", "at": ServerValue.timestamp()]
             ) { [weak self] error, _ in
-                guard let error = error as? DatabaseError, error.code == .queueFull,
+                guard let error = error as? DatabaseError, error.code == .queueFull || error.code == .storeFailed,
                     !told.withLock({ told in
                         defer { told = true }
                         return told
                     })
                 else { return }
                 // Short, to fit a line: the full message is in the log.
+                guard error.code == .queueFull else {
+                    let reason = device.database.storeFailure?.reason ?? error.message
+                    self?.emit(.notice("this device's store cannot save writes (\(reason)): refused, not queued"))
+                    return
+                }
                 let (used, bound) = (device.database.pendingWriteBytes, device.database.persistenceMaxPendingBytes)
                 self?.emit(.notice("write queue full at \(used) of \(bound) bytes: writes are refused until it drains"))
             }

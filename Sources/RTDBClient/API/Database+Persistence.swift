@@ -147,6 +147,10 @@ extension Database {
         return true
     }
 
+    /// Why this device's store does not take writes now (a full or failing disk); nil when it
+    /// does, or without persistence.
+    public var storeFailure: StoreFailure? { repo.storeFailure() }
+
     /// What the disk cache holds; nil without persistence.
     ///
     /// Bytes per top-level path, tracked queries (complete, active, keepSynced), and what the next

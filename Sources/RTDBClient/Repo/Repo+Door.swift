@@ -165,6 +165,9 @@ extension Repo {
     /// What the disk cache holds; nil without persistence.
     func cacheReport() -> CacheReport? { performNow { persistence?.report() } }
 
+    /// Why the store does not take writes now.
+    func storeFailure() -> StoreFailure? { performNow { store?.health.current } }
+
     /// Empties the disk cache, and returns once it is empty.
     func clearCache() { performNow { persistence?.clear() } }
 

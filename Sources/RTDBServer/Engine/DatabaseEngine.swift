@@ -4,6 +4,7 @@ import OrderedCollections
 import RTDBCore
 import RTDBRules
 import RTDBWire
+import Synchronization
 
 /// One namespace (database): the tree, its listens and sessions, and its durability pipeline.
 ///
@@ -47,6 +48,10 @@ public actor DatabaseEngine {
     var commitFailure: (since: UnixTime, attempts: Int)?
     var flusherWakeup: CheckedContinuation<Void, Never>?
     var flusher: Task<Void, Never>?
+    /// Whether the flusher waits on the store for a commit now.
+    var committing = false
+    /// Whether the stop gave up what the disk had not stored.
+    var stopGaveUp = false
     var isClosed = false
     var listens = ListenRegistry()
     var sessions: [Int: SessionState] = [:]
@@ -135,7 +140,15 @@ public actor DatabaseEngine {
             && orphans.isEmpty
     }
 
+    /// How long a stop waits for a commit that does not return (a disk that hangs) before it
+    /// gives up what is not stored.
+    static let stopBound: Duration = .seconds(2)
+
     /// Waits for pending writes to be durable, writes a checkpoint and releases the store.
+    ///
+    /// A disk that does not return from a commit within ``stopBound`` does not hold the stop:
+    /// what it has not stored is given up (its writers answered that it was not stored, nothing
+    /// acknowledged), and the file is left as it is (SQLite's journal keeps it whole).
     public func close() async {
         guard !isClosed else { return }
         orphanTimer?.cancel()
@@ -144,7 +157,14 @@ public actor DatabaseEngine {
         isClosed = true
         flusherWakeup?.resume()
         flusherWakeup = nil
-        await flusher?.value
+        // A commit given up on as the server started to stop is not waited for twice.
+        let bound = committing && stopGaveUp ? Duration.zero : Self.stopBound
+        if let flusher, !(await Self.finishes(flusher, within: bound, on: timers)) {
+            logger.error(
+                "namespace \(namespace): its disk did not finish a commit within \(Self.stopBound) as it closes")
+            giveUp()
+            return
+        }
         do {
             // In a task of its own, so that a cancelled caller still closes the file cleanly.
             let store = store
@@ -186,68 +206,9 @@ public actor DatabaseEngine {
         wakeFlusher()
     }
 
-    private func wakeFlusher() {
+    func wakeFlusher() {
         flusherWakeup?.resume()
         flusherWakeup = nil
-    }
-
-    /// Commits batches as writes come, then publishes them; a batch that fails is refused
-    /// (``refuse(_:)``) and what the server itself wrote is tried again every half second.
-    ///
-    /// It says so once when commits start failing and once when they work again, and it gives up
-    /// when the namespace closes (SIGTERM): what was never stored was never acknowledged.
-    private func runFlusher() async {
-        while let batch = await nextBatch() {
-            do {
-                try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
-                for held in durability.committed(batch) { held.outlet.send(held.item) }
-                for write in batch.writes { publish(write) }
-                if let (since, attempts) = commitFailure {
-                    logger.notice(
-                        "commits to namespace \(namespace) work again, after \(attempts) failed attempts over \((clock() - since).wholeMilliseconds) ms"
-                    )
-                    commitFailure = nil
-                }
-            } catch {
-                let refused = refuse(batch)
-                if commitFailure == nil {
-                    logger.error(
-                        "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried every 0.5 s"
-                    )
-                    commitFailure = (clock(), 0)
-                }
-                commitFailure?.attempts += 1
-                logger.debug("namespace \(namespace): \(refused) writes refused, not stored")
-                if isClosed {
-                    giveUp()
-                    return
-                }
-                try? await timers.sleep(for: .milliseconds(500))
-            }
-        }
-    }
-
-    /// The server stops while this namespace's commits fail: what is not on disk is given up now
-    /// (its writers are answered that it was not stored, its messages never sent), so that a
-    /// disk that may never come back does not hold the stop.
-    public func stopWaitingIfCommitsFail() {
-        guard commitFailure != nil else { return }
-        giveUp()
-    }
-
-    private func giveUp() {
-        let lost = durability.abandon()
-        guard lost > 0 else { return }
-        logger.error("namespace \(namespace) gave up \(lost) writes its disk did not take; none was acknowledged")
-    }
-
-    /// What the flusher commits next, in one transaction; nil once closed with nothing left.
-    private func nextBatch() async -> DurabilityPipeline.Batch? {
-        while !durability.hasWork {
-            if isClosed { return nil }
-            await withCheckedContinuation { flusherWakeup = $0 }
-        }
-        return durability.takeBatch(root: root, applied: appliedSequence)
     }
 
     /// Sends an item after everything held before it for the same outlet.

@@ -1,0 +1,113 @@
+import RTDBCore
+import Synchronization
+
+extension DatabaseEngine {
+    /// Commits batches as writes come, then publishes them; a batch that fails is refused
+    /// (``refuse(_:)``) and what the server itself wrote is tried again every half second.
+    ///
+    /// It says so once when commits start failing and once when they work again, and it gives up
+    /// when the namespace closes (SIGTERM): what was never stored was never acknowledged.
+    func runFlusher() async {
+        while let batch = await nextBatch() {
+            committing = true
+            defer { committing = false }
+            do {
+                try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
+                for held in durability.committed(batch) { held.outlet.send(held.item) }
+                for write in batch.writes { publish(write) }
+                if let (since, attempts) = commitFailure {
+                    logger.notice(
+                        "commits to namespace \(namespace) work again, after \(attempts) failed attempts over \((clock() - since).wholeMilliseconds) ms"
+                    )
+                    commitFailure = nil
+                }
+            } catch {
+                let refused = refuse(batch)
+                if commitFailure == nil {
+                    logger.error(
+                        "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried every 0.5 s"
+                    )
+                    commitFailure = (clock(), 0)
+                }
+                commitFailure?.attempts += 1
+                logger.debug("namespace \(namespace): \(refused) writes refused, not stored")
+                if isClosed {
+                    giveUp()
+                    return
+                }
+                try? await timers.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    /// Gives up what the disk has not stored, as the server starts to stop, when it fails or hangs.
+    ///
+    /// A namespace whose commits fail, or whose disk does not finish what it has within
+    /// ``stopBound``, gives it up now (its writers are answered that it was not stored, its
+    /// messages never sent), so that a disk that may never come back does not hold the stop.
+    /// Nothing given up was acknowledged.
+    public func stopWaitingForTheDisk() async {
+        // The bound is one sleep of its own, so that a loaded machine's late wake-ups in the loop
+        // do not stretch it.
+        let expired = FirstAnswer()
+        let timers = timers
+        let bound = Task {
+            try? await timers.sleep(for: Self.stopBound)
+            _ = expired.claim()
+        }
+        defer { bound.cancel() }
+        while commitFailure == nil, committing || durability.hasWork, !expired.isClaimed {
+            try? await timers.sleep(for: .milliseconds(50))
+        }
+        guard commitFailure != nil || committing || durability.hasWork else { return }
+        if commitFailure == nil {
+            logger.error(
+                "namespace \(namespace): its disk did not finish a commit within \(Self.stopBound) as the server stops")
+        }
+        stopGaveUp = true
+        giveUp()
+    }
+
+    /// Whether `task` finishes within `bound` on `timers` (it is not cancelled either way).
+    static func finishes(_ task: Task<Void, Never>, within bound: Duration, on timers: any Clock<Duration>)
+        async -> Bool
+    {
+        let first = FirstAnswer()
+        return await withCheckedContinuation { continuation in
+            Task {
+                await task.value
+                if first.claim() { continuation.resume(returning: true) }
+            }
+            Task {
+                try? await timers.sleep(for: bound)
+                if first.claim() { continuation.resume(returning: false) }
+            }
+        }
+    }
+
+    func giveUp() {
+        let lost = durability.abandon()
+        guard lost > 0 else { return }
+        logger.error("namespace \(namespace) gave up \(lost) writes its disk did not take; none was acknowledged")
+    }
+
+    /// What the flusher commits next, in one transaction; nil once closed with nothing left.
+    func nextBatch() async -> DurabilityPipeline.Batch? {
+        while !durability.hasWork {
+            if isClosed { return nil }
+            await withCheckedContinuation { flusherWakeup = $0 }
+        }
+        return durability.takeBatch(root: root, applied: appliedSequence)
+    }
+}
+
+/// Lets only the first of several racing answers through.
+private final class FirstAnswer: Sendable {
+    private let answered = Atomic<Bool>(false)
+
+    /// True for the first caller only.
+    func claim() -> Bool { !answered.exchange(true, ordering: .acquiringAndReleasing) }
+
+    /// Whether someone has claimed it.
+    var isClaimed: Bool { answered.load(ordering: .acquiring) }
+}
