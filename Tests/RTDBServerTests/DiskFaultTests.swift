@@ -116,4 +116,36 @@ import Testing
         let answer = try await writer.value
         #expect(answer.status == 503, "never acknowledged: \(answer.status) \(answer.body)")
     }
+
+    @Test func aCommitThatWaitsOnTheDiskDoesNotEndALiveSession() async throws {
+        // Time moves only when the test says; the disk holds the commit until the test lets it go.
+        let disk = try FaultyDisk(files: "demo.")
+        let time = TestTime()
+        let server = try await TestServer.start(
+            dataDirectory: disk.folder, heartbeatTimeout: .seconds(15), clock: time.wall, timers: time.timers)
+        let raw = try await RawTCPClient(port: server.port)
+        try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+        _ = try await raw.read(until: #""t":"h""#)
+        let session = try #require(server.server.connections.connections.first?.sessionID)
+        disk.holdSyncs(true)
+        defer { disk.holdSyncs(false) }
+        try await raw.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":1}}}"#)
+        #expect(try await eventually { disk.heldSyncs > 0 }, "the write's commit waits on its sync")
+
+        // Two heartbeat timeouts pass while it waits: the client answers every ping and keeps its
+        // session.
+        for tick in 1...4 {
+            await time.advance(by: .milliseconds(7_501))
+            try await raw.readWebSocketPing("hb")
+            #expect(try await eventually { server.server.heartbeatTicksJudged >= tick })
+            try await raw.sendWebSocketPong("hb")
+            #expect(try await eventually { server.server.connections[session]?.lastHeardAt == time.now })
+        }
+        #expect(server.server.connections[session] != nil, "a live client outlives a slow disk")
+        disk.holdSyncs(false)
+        _ = try await raw.read(until: #""r":1"#)
+        await raw.close()
+        await server.stop()
+    }
 }
+
