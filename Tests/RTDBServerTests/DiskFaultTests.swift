@@ -90,8 +90,14 @@ import Testing
         let restRead = try await http("GET", "/a.json?ns=demo", port: server.port)
         #expect(restRead.body == "1")
 
+        // The writer reads its own write: its read waits for it, as a server that applies a
+        // connection's requests in order answers (firebase-js-sdk's get() returns that answer).
+        let ownRead = await writer.send(.get(path: Path("a"), query: .default))
+
         disk.holdSyncs(false)
         #expect(try await writer.response(to: pending).status == .ok)
+        let own = try await writer.response(to: ownRead)
+        #expect(own.status == .ok && own.data == 2, "the writer reads its own write: \(own)")
         let after = try await reader.call(.get(path: Path("b"), query: .default))
         #expect(Self.heard(2, in: after.before), "the listen hears the write once it is stored")
         await writer.close()
@@ -148,4 +154,3 @@ import Testing
         await server.stop()
     }
 }
-

@@ -1,4 +1,5 @@
 import RTDBCore
+import RTDBRules
 import RTDBWire
 
 extension DatabaseEngine {
@@ -14,6 +15,31 @@ extension DatabaseEngine {
         for acknowledgement in durability.acknowledgements(of: write.record.sequence) {
             respond(acknowledgement.number, .success(""), to: acknowledgement.outlet)
         }
+        for read in deferredReads.removeValue(forKey: write.record.sequence) ?? [] { answer(read) }
+    }
+
+    /// A read (`g`) a connection made after writes of its own: it waits for them, so that the
+    /// connection reads its own writes (the server applies a connection's requests in order;
+    /// firebase-js-sdk's `get()` returns the server's answer as it is).
+    struct DeferredRead {
+        var number: Int
+        var outlet: Outlet
+        var path: Path
+        var query: QueryParams
+        var auth: RuleAuth
+    }
+
+    /// Answers a read now, or once the connection's own writes are published.
+    func read(_ request: DeferredRead) {
+        guard let pending = durability.newestUnpublishedWrite(of: request.outlet) else { return answer(request) }
+        deferredReads[pending, default: []].append(request)
+    }
+
+    private func answer(_ request: DeferredRead) {
+        let outcome = Result { () throws(WireError) in
+            try read(request.path, query: request.query, auth: request.auth).result.exportJSON
+        }
+        respond(request.number, outcome, to: request.outlet)
     }
 
     /// Refuses a batch the disk did not take; returns how many writes were refused.
@@ -39,6 +65,10 @@ extension DatabaseEngine {
             connections.update(session.sessionID) { $0.onDisconnectCount = writes.count }
         }
         for held in refusal.released { held.outlet.send(held.item) }
+        // Reads that waited for refused writes are answered with what is stored.
+        let waiting = deferredReads.sorted { $0.key < $1.key }.flatMap(\.value)
+        deferredReads = [:]
+        for read in waiting { answer(read) }
         for write in refusal.kept { apply(write.change, byServer: true) }
         return refusal.refused
     }

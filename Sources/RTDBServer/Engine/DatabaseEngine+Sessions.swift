@@ -145,7 +145,8 @@ extension DatabaseEngine {
             respondOnceStored(number, .success(""), to: outlet)
             return
         case .get(let path, let query):
-            outcome = Result { () throws(WireError) in try read(path, query: query, auth: auth).result.exportJSON }
+            read(DeferredRead(number: number, outlet: outlet, path: path, query: query, auth: auth))
+            return
         case .auth(let credential, let authVariable), .gauth(let credential, let authVariable):
             outcome = authenticate(outlet, credential: credential, actingAs: authVariable)
         case .unauth:

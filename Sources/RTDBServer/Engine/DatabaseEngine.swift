@@ -35,6 +35,9 @@ public actor DatabaseEngine {
     var appliedSequence: UInt64
     /// What is applied but not yet on disk, and what waits for it (DurabilityPipeline.swift).
     var durability: DurabilityPipeline
+    /// Reads (`g`) of connections whose own writes were not published yet, by the newest of
+    /// those writes: answered once it is (DatabaseEngine+Publish.swift).
+    var deferredReads: [UInt64: [DeferredRead]] = [:]
     /// Sessions of an earlier run of the server that have not come back: their onDisconnect
     /// writes run when they do (``openSession(outlet:sessionID:supersedes:)``) or after
     /// ``orphanGrace``, whichever is first.

@@ -82,6 +82,8 @@ struct DurabilityPipeline {
     private(set) var durableOnDisconnectTicket: UInt64 = 0
     private var held = HeldMessages()
     private var acknowledgements: [UInt64: [Acknowledgement]] = [:]
+    /// The newest write each outlet waits to hear acknowledged (by outlet id).
+    private var newestUnpublished: [Int: UInt64] = [:]
     private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
 
     /// A pipeline whose store holds everything up to `sequence`.
@@ -162,8 +164,16 @@ struct DurabilityPipeline {
 
     /// Takes the answers that wait for the write `sequence` to be published.
     mutating func acknowledgements(of sequence: UInt64) -> [Acknowledgement] {
-        acknowledgements.removeValue(forKey: sequence) ?? []
+        let taken = acknowledgements.removeValue(forKey: sequence) ?? []
+        for acknowledgement in taken where newestUnpublished[acknowledgement.outlet.id] == sequence {
+            newestUnpublished[acknowledgement.outlet.id] = nil
+        }
+        return taken
     }
+
+    /// The newest write `outlet` sent that is not published yet (its reads wait for it: a
+    /// connection reads its own writes, as the server applies its requests in order).
+    func newestUnpublishedWrite(of outlet: Outlet) -> UInt64? { newestUnpublished[outlet.id] }
 
     /// A batch could not be stored: it and everything applied after it are refused (the engine
     /// goes back to the stored tree), except the server's own writes and onDisconnect changes,
@@ -179,6 +189,7 @@ struct DurabilityPipeline {
             }
         }
         pending = []
+        newestUnpublished = [:]
         // Acknowledgements of keyed writes sent again wait for the refused write they name.
         for sequence in acknowledgements.keys where sequence > durableSequence {
             refusal.acknowledgements += acknowledgements(of: sequence)
@@ -219,6 +230,7 @@ struct DurabilityPipeline {
     mutating func acknowledge(_ sequence: UInt64, outlet: Outlet, number: Int) -> Bool {
         if sequence <= durableSequence { return true }
         acknowledgements[sequence, default: []].append(Acknowledgement(outlet: outlet, number: number))
+        newestUnpublished[outlet.id] = max(newestUnpublished[outlet.id] ?? 0, sequence)
         return false
     }
 
@@ -262,6 +274,7 @@ struct DurabilityPipeline {
         checkpointRequested = false
         held.removeAll()
         acknowledgements = [:]
+        newestUnpublished = [:]
         for waiter in waiters { waiter.continuation.resume(returning: false) }
         waiters = []
         return lost
