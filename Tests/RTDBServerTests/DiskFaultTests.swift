@@ -153,4 +153,29 @@ import Testing
         await raw.close()
         await server.stop()
     }
+
+    @Test func everyRESTWriteOnAFullDiskIsAnswered503AndNoneIsTakenForAnother() async throws {
+        let disk = try FaultyDisk(files: "demo.")
+        let server = try await TestServer.start(dataDirectory: disk.folder)
+        #expect(try await http("PUT", "/a.json?ns=demo", port: server.port, body: "0").status == 200)
+        for round in 1...3 {
+            disk.fill(after: 0)
+            // Many at once: each must be answered, and 503, even when a batch is refused between
+            // its write and its wait (the numbers of refused writes are made again).
+            let answers = Recorder<Int>()
+            for index in 0..<12 {
+                Task {
+                    let body = "\(round * 100 + index)"
+                    answers.record(
+                        (try? await http("PUT", "/a.json?ns=demo", port: server.port, body: body))?.status ?? 0)
+                }
+            }
+            #expect(try await eventually { answers.all.count == 12 }, "round \(round): every write answered")
+            #expect(answers.all.allSatisfy { $0 == 503 }, "round \(round): \(answers.all)")
+            disk.fill(after: nil)
+            #expect(try await http("PUT", "/a.json?ns=demo", port: server.port, body: "\(round)").status == 200)
+            #expect(try await http("GET", "/a.json?ns=demo", port: server.port).body == "\(round)")
+        }
+        await server.stop()
+    }
 }

@@ -81,4 +81,31 @@ import Testing
         #expect(server.standardError.contains("none was acknowledged"), "\(server.standardError)")
         return acknowledged
     }
+
+    /// Was: after the disk had room again and filled once more, a REST write got no answer (its
+    /// wait began after its batch was refused, on a number later writes made again).
+    @Test func aDiskThatFillsAgainAndAgainAnswersEveryWrite() async throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, port) = try await ChildProcess.serve(["--data", folder.path, "--lab-disk-faults"])
+        #expect(try await http("PUT", "/a.json?ns=demo", port: port, body: "0").status == 200)
+        for round in 1...3 {
+            server.signal(SIGUSR1)
+            #expect(try await eventually { server.standardError.components(separatedBy: "disk is full").count > round })
+            for index in 0..<3 {
+                let answer = Recorder<Int>()
+                let body = "\(round * 10 + index)"
+                Task { answer.record((try? await http("PUT", "/a.json?ns=demo", port: port, body: body))?.status ?? 0) }
+                #expect(try await eventually { !answer.all.isEmpty }, "round \(round): a write on a full disk is answered")
+                #expect(answer.all == [503], "round \(round): \(answer.all)")
+            }
+            server.signal(SIGUSR2)
+            #expect(try await eventually { server.standardError.components(separatedBy: "given room").count > round })
+            #expect(try await http("PUT", "/a.json?ns=demo", port: port, body: "\(round)").status == 200)
+        }
+        #expect(try await http("GET", "/a.json?ns=demo", port: port).body == "3")
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit(seconds: 30) == 0)
+    }
 }
+

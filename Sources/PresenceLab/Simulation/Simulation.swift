@@ -138,9 +138,7 @@ public final class Simulation: Sendable {
             removals[key.codeUnitString] = .null
         }
         guard !removals.isEmpty else { return }
-        if case .success(let sequence) = await engine.update(root, data: removals, auth: .admin) {
-            await engine.waitUntilDurable(sequence)
-        }
+        _ = await engine.updateStored(root, data: removals, auth: .admin)
     }
 
     private static func makeThisDevice(

@@ -21,8 +21,8 @@ extension DatabaseEngine {
     ///
     /// - Parameter expectedHash: When given, the write applies only if the current data at `path`
     ///   has this hash (`""` for no data); otherwise it fails with `datastale`.
-    /// - Returns: The write's sequence number (wait for it with ``waitUntilDurable(_:)``); for a
-    ///   keyed write already applied, the number of that write.
+    /// - Returns: The write's sequence number (``setStored(_:data:expectedHash:auth:)`` waits for
+    ///   it to be stored); for a keyed write already applied, the number of that write.
     ///   - idempotencyKey: When given, a write already applied under this key is not applied again:
     ///     the result is the sequence number of the newest write, as for a write just applied.
     ///   - refusesWithoutStorage: Refuse the write (`unavailable`) rather than apply it when the

@@ -160,11 +160,12 @@ public actor DatabaseEngine {
         isClosed = true
         flusherWakeup?.resume()
         flusherWakeup = nil
-        // A commit given up on as the server started to stop is not waited for twice.
-        let bound = committing && stopGaveUp ? Duration.zero : Self.stopBound
+        // The stop already gave up on this disk: its last attempt is not waited for long again.
+        let bound = stopGaveUp ? Duration.milliseconds(250) : Self.stopBound
         if let flusher, !(await Self.finishes(flusher, within: bound, on: timers)) {
-            logger.error(
-                "namespace \(namespace): its disk did not finish a commit within \(Self.stopBound) as it closes")
+            if !stopGaveUp {
+                logger.error("namespace \(namespace): its disk did not finish a commit within \(bound) as it closes")
+            }
             giveUp()
             return
         }
@@ -191,10 +192,14 @@ public actor DatabaseEngine {
         wakeFlusher()
     }
 
-    /// Returns once every write up to `sequence` is durable: true, or false when the namespace
-    /// closed before its disk took them (they were never acknowledged).
+    /// Returns once every write up to `sequence` is durable: true, or false when the disk did not
+    /// take it (refused, or given up as the namespace closed; never acknowledged).
+    ///
+    /// Call it in the same turn of the engine as the write (as ``setStored(_:data:expectedHash:auth:)``
+    /// does): the numbers of refused writes are made again, so a wait that starts after a
+    /// refusal could wait for, or hear of, another write.
     @discardableResult
-    public func waitUntilDurable(_ sequence: UInt64) async -> Bool {
+    func waitUntilDurable(_ sequence: UInt64) async -> Bool {
         if sequence <= durability.durableSequence { return true }
         return await withCheckedContinuation { continuation in durability.wait(for: sequence, continuation) }
     }

@@ -56,21 +56,17 @@ struct RESTResponder: HTTPResponder {
                 guard case .object(let children) = try await body(of: &request) else {
                     throw RESTError(.badRequest, "PATCH needs a JSON object of paths to values")
                 }
-                let sequence = try await engine.update(
-                    rest.path, data: children, auth: rest.auth, refusesWithoutStorage: true
-                ).get(
+                let write = try await engine.updateStored(rest.path, data: children, auth: rest.auth).get(
                     or: RESTError.init)
-                try await durable(sequence, engine)
+                try stored(write)
                 return reply(rest, .object(children))
             case .post:
                 var request = request
                 let data = try await body(of: &request)
-                let (name, sequence) = try await engine.push(
-                    rest.path, data: data, auth: rest.auth, refusesWithoutStorage: true
-                ).get(
+                let write = try await engine.pushStored(rest.path, data: data, auth: rest.auth).get(
                     or: RESTError.init)
-                try await durable(sequence, engine)
-                return reply(rest, ["name": .string(name)])
+                try stored(write)
+                return reply(rest, ["name": .string(write.name ?? "")])
             default:
                 throw RESTError.methodNotAllowed(rest.method.rawValue)
             }
@@ -79,26 +75,24 @@ struct RESTResponder: HTTPResponder {
         }
     }
 
-    /// Waits for what an answer reflects to be on disk; when the namespace gave it up (its disk
-    /// failed as the server stopped) the answer is 503, never a write taken or data not stored.
-    private func durable(_ sequence: UInt64, _ engine: DatabaseEngine, reading: Bool = false) async throws {
-        guard await engine.waitUntilDurable(sequence) else {
+    /// A write the disk did not take (refused, or given up as the server stopped) is answered
+    /// 503, never 2xx.
+    private func stored(_ write: DatabaseEngine.StoredWrite) throws {
+        guard write.isStored else {
             throw RESTError(
                 .serviceUnavailable,
-                reading
-                    ? "the data could not be read: writes before it were not stored (the database's disk failed); try again later"
-                    : "the write could not be stored (the database's disk failed) and was not applied; try again later")
+                "the write could not be stored (the database's disk failed) and was not applied; try again later")
         }
     }
 
     private func get(_ rest: RESTRequest, request: Request, engine: DatabaseEngine) async throws -> Response {
-        let (node, result, sequence): (Node, Node, UInt64)
+        // The stored tree: nothing to wait for.
+        let (node, result): (Node, Node)
         do {
-            (node, result, sequence) = try await engine.read(rest.path, query: rest.query, auth: rest.auth)
+            (node, result, _) = try await engine.read(rest.path, query: rest.query, auth: rest.auth)
         } catch {
             throw RESTError(error)
         }
-        try await durable(sequence, engine, reading: true)
         let etag = RESTResponder.etag(of: node)
         if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch == etag {
             return Response(status: .notModified, headers: [RESTResponder.etagHeader: etag])
@@ -121,11 +115,9 @@ struct RESTResponder: HTTPResponder {
     {
         let ifMatch = request.headers[.ifMatch]
         let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
-        switch await engine.set(
-            rest.path, data: data, expectedHash: expectedHash, auth: rest.auth, refusesWithoutStorage: true)
-        {
-        case .success(let sequence):
-            try await durable(sequence, engine)
+        switch await engine.setStored(rest.path, data: data, expectedHash: expectedHash, auth: rest.auth) {
+        case .success(let write):
+            try stored(write)
             // A caller the rules do not let read here gets back what it sent: the stored form of
             // an increment (even by 0) or its ETag would tell it what was there.
             guard await engine.mayRead(rest.path, auth: rest.auth) else {
@@ -143,8 +135,7 @@ struct RESTResponder: HTTPResponder {
                 throw RESTError(.preconditionFailed, "\(error.message); the rules do not let you read it")
             }
             // A writer whose conditional write lost sees what won (firebase-admin retries on it).
-            let (current, sequence) = await engine.snapshot(rest.path)
-            try await durable(sequence, engine, reading: true)
+            let current = await engine.snapshot(rest.path).node
             return RESTResponder.json(
                 current.plainJSON(arrays: true), status: .preconditionFailed,
                 headers: [RESTResponder.etagHeader: RESTResponder.etag(of: current)])
