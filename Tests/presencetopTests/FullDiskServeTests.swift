@@ -96,7 +96,8 @@ import Testing
                 let answer = Recorder<Int>()
                 let body = "\(round * 10 + index)"
                 Task { answer.record((try? await http("PUT", "/a.json?ns=demo", port: port, body: body))?.status ?? 0) }
-                #expect(try await eventually { !answer.all.isEmpty }, "round \(round): a write on a full disk is answered")
+                #expect(
+                    try await eventually { !answer.all.isEmpty }, "round \(round): a write on a full disk is answered")
                 #expect(answer.all == [503], "round \(round): \(answer.all)")
             }
             server.signal(SIGUSR2)
@@ -108,4 +109,3 @@ import Testing
         #expect(try await server.waitForExit(seconds: 30) == 0)
     }
 }
-
