@@ -201,6 +201,26 @@ import Testing
         #expect(state.events.count == 4, "a new outage is a new line")
     }
 
+    /// Was: a notice made after a long gap between snapshots (a loaded machine) was counted from
+    /// the last snapshot's time and gone at the next one, before it was ever drawn.
+    @Test func aNoticeLivesItsWholeLifetimeFromTheFirstSnapshotAfterIt() {
+        var state = Fixture.state(width: 120, height: 40)
+        var snapshot = Fixture.snapshot()
+        snapshot.access.isReadOnly = true
+        _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+        _ = DashboardReducer.reduce(&state, .key(.character("w")))
+        #expect(state.notice?.text.contains("read-only") == true)
+        snapshot.takenAt = Fixture.now + .seconds(10)
+        _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+        #expect(state.notice != nil, "10 s since the last snapshot, none since the notice")
+        snapshot.takenAt = Fixture.now + .seconds(15)
+        _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+        #expect(state.notice != nil, "5 s shown")
+        snapshot.takenAt = Fixture.now + .seconds(17)
+        _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+        #expect(state.notice == nil, "7 s shown: gone")
+    }
+
     /// Was: on a server without rules `r` wrote another user's data, while the help said the
     /// rules refuse it.
     @Test func writingAnotherUsersPresenceAsksFirstWhereTheRulesAreNotKnown() {

@@ -35,7 +35,11 @@ public enum DashboardReducer {
             if state.now == .epoch, state.notice?.at == .epoch { state.notice?.at = snapshot.takenAt }
             state.now = snapshot.takenAt
             sample(&state)
-            if let notice = state.notice, state.now - notice.at > DashboardState.noticeLifetime { state.notice = nil }
+            if state.notice != nil, state.noticeSince == nil {
+                state.noticeSince = snapshot.takenAt
+            } else if let since = state.noticeSince, state.now - since > DashboardState.noticeLifetime {
+                state.notice = nil
+            }
             clampSelection(&state)
         case .event(let event):
             record(event, &state)

@@ -86,7 +86,11 @@ public struct DashboardState: Sendable, Equatable {
     /// Why this device's last connection attempt failed, for the folded reconnect line.
     public var lastRetryReason: String?
     /// A message shown above the footer for a few seconds.
-    public var notice: EventLine?
+    public var notice: EventLine? { didSet { noticeSince = nil } }
+    /// When the notice's few seconds began: the first snapshot after it was made (nil until
+    /// then), so that a notice made while snapshots are late (a loaded machine, a slow source)
+    /// is still shown for its whole lifetime.
+    public var noticeSince: UnixTime?
     /// The refused write `R` and `X` act on (nil: the newest).
     public var selectedDeadLetter: Int?
     /// When `r` last asked to be pressed again (on a server whose rules are not known).
