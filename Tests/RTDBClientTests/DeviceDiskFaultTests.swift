@@ -51,4 +51,30 @@ import Testing
         again.close()
         await server.stop()
     }
+
+    /// Was: a store that could not be opened (the disk full as the app started) left the device
+    /// without persistence, taking writes into memory only, which a crash would lose.
+    @Test func aStoreThatCannotBeOpenedRefusesWritesAndTheDeviceStillReads() async throws {
+        let disk = try FaultyDisk()
+        let server = try await TestServer.start()
+        #expect(
+            try await http("PUT", "/shared.json?ns=demo", port: server.port, body: "\"from the server\"").status == 200)
+        disk.fill(after: 0)
+        let client = PersistenceIntegrationTests.client(port: server.port, directory: disk.folder)
+        let answers = Recorder<String>()
+        client.reference(withPath: "mine").setValue("not saved") { error, _ in
+            answers.record(ServerDiskFaultTests.code(error))
+        }
+        #expect(try await eventually { answers.all == ["store_failed"] })
+        #expect(
+            client.storeFailure?.reason.contains("could not be opened") == true,
+            "\(String(describing: client.storeFailure))")
+        #expect(client.pendingWrites.isEmpty)
+        let read = Recorder<String>()
+        client.reference(withPath: "shared").observe(.value) { snapshot in read.record("\(snapshot.value ?? "nil")") }
+        #expect(try await eventually { read.all.contains("from the server") }, "reads go on")
+        #expect(try await http("GET", "/mine.json?ns=demo", port: server.port).json == .null)
+        client.close()
+        await server.stop()
+    }
 }

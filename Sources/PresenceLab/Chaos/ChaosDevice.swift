@@ -113,22 +113,7 @@ public final class ChaosDevice: Sendable {
     /// Starts the device (again): a new link and a database over the same file, once its disk
     /// has room (an app cannot start on a full disk).
     func boot() async throws {
-        while state.withLock({ $0.diskFull }) { try await Task.sleep(for: .milliseconds(100)) }
-        let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: serverPort(), logger: logger)
-        let port = try await link.start()
-        let database = Database(url: "http://127.0.0.1:\(port)?ns=chaos", clock: clock.now, logger: logger)
-        database.persistenceDirectory = folder
-        // Each boot reaches the server through a new link on a new port: named after the URL, the
-        // file would be a new one, and the queue the crash left behind would never be sent.
-        database.persistenceFileName = "device.sqlite"
-        database.isPersistenceEnabled = true
-        var policy = RetryPolicy()
-        policy.minimumDelay = .milliseconds(200)
-        policy.maximumDelay = .seconds(2)
-        policy.connectTimeout = .seconds(5)
-        policy.pingInterval = .seconds(2)
-        database.retryPolicy = policy
-        database.setCredential(.idToken(Self.token(for: user, lifetime: 86_400)))
+        let (link, database) = try await open()
         let session = PresenceSession(database: database, userID: user, device: name)
         let boot = state.withLock { state -> Int in
             state.boots += 1
@@ -144,6 +129,34 @@ public final class ChaosDevice: Sendable {
             $0.database = database
             $0.session = session
             $0.isDown = false
+        }
+    }
+
+    /// A new link and the database over the device's file, opened: its store takes writes (a
+    /// disk that filled while it opened means waiting for room and opening again).
+    private func open() async throws -> (LinkProxy, Database) {
+        while true {
+            while state.withLock({ $0.diskFull }) { try await Task.sleep(for: .milliseconds(100)) }
+            let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: serverPort(), logger: logger)
+            let port = try await link.start()
+            let database = Database(url: "http://127.0.0.1:\(port)?ns=chaos", clock: clock.now, logger: logger)
+            database.persistenceDirectory = folder
+            // Each boot reaches the server through a new link on a new port: named after the URL,
+            // the file would be a new one, and the queue the crash left behind would never be sent.
+            database.persistenceFileName = "device.sqlite"
+            database.isPersistenceEnabled = true
+            var policy = RetryPolicy()
+            policy.minimumDelay = .milliseconds(200)
+            policy.maximumDelay = .seconds(2)
+            policy.connectTimeout = .seconds(5)
+            policy.pingInterval = .seconds(2)
+            database.retryPolicy = policy
+            database.setCredential(.idToken(Self.token(for: user, lifetime: 86_400)))
+            // The app opens its store before anything else: a read of the queue waits for it.
+            _ = database.pendingWrites
+            if database.storeFailure == nil { return (link, database) }
+            database.close()
+            await link.stop()
         }
     }
 

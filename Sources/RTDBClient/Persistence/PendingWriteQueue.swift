@@ -37,6 +37,9 @@ final class PendingWriteQueue {
     let logger: Logger
     /// Why new and queued writes are held back, if they are.
     private(set) var pauseReason: String?
+    /// Why persistence, though asked for, has no store (its file could not be opened): every
+    /// write is refused then, as on a full disk.
+    var unusableStore: StoreFailure?
     /// Called after every change (the repo publishes a snapshot from it).
     var onChange: () -> Void = {}
     /// Asks the repo to save what ``takeUnsaved()`` gives, later and in a batch (the repo sets it
@@ -97,6 +100,13 @@ final class PendingWriteQueue {
                 code: .queueFull,
                 message:
                     "the write queue holds \(bytes) bytes and its bound is \(bound) (persistenceMaxPendingBytes); this write of \(size) bytes would pass it, so it was neither applied nor queued. Writes are taken again as the queue drains"
+            )
+        }
+        if let unusableStore {
+            throw DatabaseError(
+                code: .storeFailed,
+                message:
+                    "this device's store is not usable (\(unusableStore.reason)), so the write was neither applied nor queued"
             )
         }
         if let store {

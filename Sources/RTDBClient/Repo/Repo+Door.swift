@@ -166,7 +166,7 @@ extension Repo {
     func cacheReport() -> CacheReport? { performNow { persistence?.report() } }
 
     /// Why the store does not take writes now.
-    func storeFailure() -> StoreFailure? { performNow { store?.health.current } }
+    func storeFailure() -> StoreFailure? { performNow { pendingWrites.unusableStore ?? store?.health.current } }
 
     /// Empties the disk cache, and returns once it is empty.
     func clearCache() { performNow { persistence?.clear() } }

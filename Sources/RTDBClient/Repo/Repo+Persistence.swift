@@ -68,7 +68,13 @@ extension Repo {
             manager.keptSynced = Set(keptSynced)
             return keptSynced
         } catch {
-            logger.error("persistence: cannot use \(settings.file.path), continuing without it: \(error)")
+            // Persistence was asked for: a write accepted now would not be on disk, so writes are
+            // refused (store_failed) rather than kept in memory only; reads and listens go on.
+            logger.error(
+                "persistence: cannot use \(settings.file.path): \(error). Writes are refused; reads and listens go on from memory"
+            )
+            pendingWrites.unusableStore = StoreFailure(
+                since: clock(), reason: "the file could not be opened: \(error)", failures: 1)
             return []
         }
     }
