@@ -17,7 +17,8 @@ import Testing
         }
     }
 
-    @Test func aWriteTheDiskCannotTakeIsRefusedNeverSeenAndTheNamespaceRecovers() async throws {
+    /// A server on a faulty disk (namespace `demo`), a writer that has stored `a` = 1, and a reader.
+    static func serverWithAWriterAndAReader() async throws -> (FaultyDisk, TestServer, WireTestClient, WireTestClient) {
         let disk = try FaultyDisk(files: "demo.")
         let server = try await TestServer.start(dataDirectory: disk.folder)
         let writer = WireTestClient(url: server.webSocketURL)
@@ -25,6 +26,11 @@ import Testing
         let reader = WireTestClient(url: server.webSocketURL)
         _ = try await reader.hello()
         #expect(try await writer.call(.put(path: Path("a"), data: 1, hash: nil)).status == .ok)
+        return (disk, server, writer, reader)
+    }
+
+    @Test func aWriteTheDiskCannotTakeIsRefusedNeverSeenAndTheNamespaceRecovers() async throws {
+        let (disk, server, writer, reader) = try await Self.serverWithAWriterAndAReader()
         let listen = try await reader.call(.listen(path: Path("a"), query: .default, tag: nil, hash: ""))
         #expect(listen.status == .ok && Self.heard(1, in: listen.before))
 
@@ -72,13 +78,7 @@ import Testing
     }
 
     @Test func readsAndListensAreServedWhileACommitWaitsOnTheDisk() async throws {
-        let disk = try FaultyDisk(files: "demo.")
-        let server = try await TestServer.start(dataDirectory: disk.folder)
-        let writer = WireTestClient(url: server.webSocketURL)
-        _ = try await writer.hello()
-        let reader = WireTestClient(url: server.webSocketURL)
-        _ = try await reader.hello()
-        #expect(try await writer.call(.put(path: Path("a"), data: 1, hash: nil)).status == .ok)
+        let (disk, server, writer, reader) = try await Self.serverWithAWriterAndAReader()
 
         disk.holdSyncs(true)
         let pending = await writer.send(.put(path: Path("a"), data: 2, hash: nil))

@@ -4,7 +4,6 @@ import OrderedCollections
 import RTDBCore
 import RTDBRules
 import RTDBWire
-import Synchronization
 
 /// One namespace (database): the tree, its listens and sessions, and its durability pipeline.
 ///
