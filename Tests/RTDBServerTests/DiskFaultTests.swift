@@ -179,3 +179,53 @@ import Testing
         await server.stop()
     }
 }
+
+extension DiskFaultTests {
+    @Test func aSyncTheDiskFailsRefusesTheWriteAndTheNamespaceRecovers() async throws {
+        // The write reaches the file, but its sync fails (an I/O error, not a full disk): it is
+        // not durable, so it is refused and never seen, as on a full disk.
+        let (disk, server, writer, reader) = try await Self.serverWithAWriterAndAReader()
+        let listen = try await reader.call(.listen(path: Path("a"), query: .default, tag: nil, hash: ""))
+        disk.failSyncs(true)
+        let refused = try await writer.call(.put(path: Path("a"), data: 2, hash: nil))
+        #expect(refused.status == .unavailable, "\(refused)")
+        let rest = try await http("PUT", "/a.json?ns=demo", port: server.port, body: "3")
+        #expect(rest.status == 503, "\(rest.body)")
+        let read = try await reader.call(.get(path: Path("a"), query: .default))
+        #expect(read.status == .ok && read.data == 1, "reads go on with what is stored")
+
+        disk.failSyncs(false)
+        #expect(try await writer.call(.put(path: Path("a"), data: 4, hash: nil)).status == .ok)
+        let after = try await reader.call(.get(path: Path("a"), query: .default))
+        let messages = listen.before + read.before + after.before
+        #expect(Self.heard(4, in: after.before))
+        #expect(!Self.heard(2, in: messages) && !Self.heard(3, in: messages), "\(messages)")
+        await writer.close()
+        await reader.close()
+        await server.stop()
+
+        let restarted = try await TestServer.start(dataDirectory: disk.folder)
+        let again = WireTestClient(url: restarted.webSocketURL)
+        _ = try await again.hello()
+        #expect(try await again.call(.get(path: .root, query: .default)).data == ["a": 4])
+        await again.close()
+        await restarted.stop()
+    }
+
+    @Test func aRestartRightAfterAFailedSyncStoresWhatWasAcknowledged() async throws {
+        let (disk, server, writer, _) = try await Self.serverWithAWriterAndAReader()
+        disk.failSyncs(true)
+        #expect(try await writer.call(.put(path: Path("a"), data: 2, hash: nil)).status == .unavailable)
+        await writer.close()
+        await server.stop()
+        disk.failSyncs(false)
+
+        let restarted = try await TestServer.start(dataDirectory: disk.folder)
+        let again = WireTestClient(url: restarted.webSocketURL)
+        _ = try await again.hello()
+        let stored = try await again.call(.get(path: .root, query: .default)).data
+        #expect(stored == ["a": 1], "\(stored)")
+        await again.close()
+        await restarted.stop()
+    }
+}

@@ -3,7 +3,8 @@ import Synchronization
 
 extension DatabaseEngine {
     /// Commits batches as writes come, then publishes them; a batch that fails is refused
-    /// (``refuse(_:)``) and what the server itself wrote is tried again every half second.
+    /// (``refuse(_:)``), and the next is tried when a client writes again (so that its writer
+    /// hears soon) or half a second later (what the server itself wrote).
     ///
     /// It says so once when commits start failing and once when they work again, and it gives up
     /// when the namespace closes (SIGTERM): what was never stored was never acknowledged.
@@ -25,7 +26,7 @@ extension DatabaseEngine {
                 let refused = refuse(batch)
                 if commitFailure == nil {
                     logger.error(
-                        "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried every 0.5 s"
+                        "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried at each write, and every 0.5 s"
                     )
                     commitFailure = (clock(), 0)
                 }
@@ -35,10 +36,28 @@ extension DatabaseEngine {
                     giveUp()
                     return
                 }
-                try? await timers.sleep(for: .milliseconds(500))
+                await pauseAfterFailure()
             }
         }
     }
+
+    /// After a failed commit: until a client writes again or ``retryInterval`` passes.
+    ///
+    /// A client's write is tried at once, so that on a full disk its writer is answered in
+    /// milliseconds; the interval paces the tries of what the server itself wrote (a closed
+    /// session's onDisconnect writes), which are kept and tried again.
+    private func pauseAfterFailure() async {
+        let timers = timers
+        let retry = Task { [weak self] in
+            guard (try? await timers.sleep(for: Self.retryInterval)) != nil else { return }
+            await self?.wakeFlusher()
+        }
+        defer { retry.cancel() }
+        await withCheckedContinuation { flusherWakeup = $0 }
+    }
+
+    /// How long after a failed commit the server's own writes are tried again.
+    static let retryInterval: Duration = .milliseconds(500)
 
     /// Gives up what the disk has not stored, as the server starts to stop, when it fails or hangs.
     ///
