@@ -189,7 +189,7 @@ let package = Package(
             name: "presencetop-bench",
             dependencies: [
                 "RTDBCore", "RTDBRules", "RTDBServer", "RTDBClient", "RTDBWire", "LinkSim", "Presence", "PresenceLab",
-                "Dashboard", "BenchWorkloads",
+                "Dashboard", "BenchWorkloads", "DiskFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

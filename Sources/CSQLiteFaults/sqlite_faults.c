@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_WATCHED 1024
 #define MAX_FOLDER 512
@@ -17,6 +18,7 @@ typedef struct {
     int failingSyncs;
     int holdingSyncs;
     int heldSyncs;
+    int64_t syncDelayMicroseconds;  // each sync takes this long more (a slow disk)
     int64_t failures;
 } Watched;
 
@@ -78,7 +80,12 @@ static int xSync(sqlite3_file *file, int flags) {
         w->heldSyncs -= 1;
         int fail = w->used && w->failingSyncs;
         if (fail) w->failures += 1;
+        int64_t delay = w->used ? w->syncDelayMicroseconds : 0;
         pthread_mutex_unlock(&lock);
+        if (delay > 0) {
+            struct timespec pause = {(time_t)(delay / 1000000), (long)(delay % 1000000) * 1000};
+            while (nanosleep(&pause, &pause) != 0) {}
+        }
         if (fail) return SQLITE_IOERR_FSYNC;
     }
     return real(file)->pMethods->xSync(real(file), flags);
@@ -278,6 +285,13 @@ void sqlite_faults_set_holding_syncs(int handle, int holding) {
     pthread_mutex_lock(&lock);
     watched[handle].holdingSyncs = holding;
     pthread_cond_broadcast(&released);
+    pthread_mutex_unlock(&lock);
+}
+
+void sqlite_faults_set_sync_delay(int handle, int64_t microseconds) {
+    if (!valid(handle)) return;
+    pthread_mutex_lock(&lock);
+    watched[handle].syncDelayMicroseconds = microseconds > 0 ? microseconds : 0;
     pthread_mutex_unlock(&lock);
 }
 

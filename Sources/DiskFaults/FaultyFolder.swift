@@ -1,8 +1,8 @@
 import CSQLiteFaults
 
 /// A folder whose SQLite files sit on a disk that fails on demand: writes past a byte budget
-/// fail as on a full disk (`SQLITE_FULL`), syncs fail (`SQLITE_IOERR_FSYNC`) or wait until
-/// released (a slow disk, without a clock).
+/// fail as on a full disk (`SQLITE_FULL`), syncs fail (`SQLITE_IOERR_FSYNC`), wait until
+/// released (a stalled disk, without a clock) or take longer (a slow disk, for benchmarks).
 ///
 /// The faults come from a VFS (`CSQLiteFaults`) that wraps SQLite's default one for the whole
 /// process once the first folder is watched; files outside watched folders pass through it
@@ -35,6 +35,12 @@ public final class FaultyFolder: Sendable {
 
     /// Syncs wait (true) until released (false).
     public func holdSyncs(_ holding: Bool) { sqlite_faults_set_holding_syncs(handle, holding ? 1 : 0) }
+
+    /// Each sync takes `delay` more (a slow disk, in wall time); nil or zero: no delay.
+    public func delaySyncs(by delay: Duration?) {
+        let microseconds = (delay ?? .zero) / .microseconds(1)
+        sqlite_faults_set_sync_delay(handle, Int64(max(0, min(microseconds, 3_600_000_000))))
+    }
 
     /// How many syncs wait now.
     public var heldSyncs: Int { Int(sqlite_faults_held_syncs(handle)) }

@@ -1,7 +1,8 @@
 // A fault-injecting SQLite VFS for tests and the chaos lab, in the way SQLite's own test suite
 // injects I/O errors and full disks: it wraps the default VFS and, for files under a registered
 // folder, fails writes past a byte budget (SQLITE_FULL, as a full disk), fails syncs
-// (SQLITE_IOERR_FSYNC), or holds syncs until released (a slow disk, without a clock). Files
+// (SQLITE_IOERR_FSYNC), holds syncs until released (a stalled disk, without a clock), or makes
+// each sync take longer (a slow disk, in wall time, for the benchmarks). Files
 // elsewhere pass through. Nothing is installed unless asked (the lab's `serve --lab-disk-faults`,
 // the chaos run, tests).
 #ifndef CSQLITE_FAULTS_H
@@ -29,6 +30,10 @@ void sqlite_faults_set_failing_syncs(int handle, int failing);
 
 /// Syncs of the folder's files wait (nonzero) until released (zero).
 void sqlite_faults_set_holding_syncs(int handle, int holding);
+
+/// Each sync of the folder's files takes `microseconds` more (0: no delay); the wait is outside
+/// the VFS's lock, so other files go on.
+void sqlite_faults_set_sync_delay(int handle, int64_t microseconds);
 
 /// How many syncs of the folder's files are waiting now.
 int sqlite_faults_held_syncs(int handle);
