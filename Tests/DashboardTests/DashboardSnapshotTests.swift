@@ -226,6 +226,17 @@ extension DashboardSnapshotTests {
         #expect(
             reason?.contains("SQLite error 13: database or disk is full") == true, "\(lines.joined(separator: "\n"))")
     }
+
+    /// While this device's store fails, the pending pane's title says so with the view closed.
+    @Test func thePendingPaneSaysWhenTheStoreFails() {
+        var snapshot = Fixture.snapshot(connected: true, mode: .up)
+        var state = Fixture.state(width: 120, height: 30, snapshot: snapshot)
+        #expect(!DashboardRenderer().render(state).text.contains("store failing"))
+        snapshot.thisDevice?.storeFailing = "SQLite error 13: database or disk is full"
+        _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
+        #expect(DashboardRenderer().render(state).text.contains("Pending writes (0)"))
+        #expect(DashboardRenderer().render(state).text.contains("store failing"))
+    }
 }
 
 extension DashboardSnapshotTests {

@@ -100,6 +100,8 @@ public struct DashboardRenderer: Sendable {
             // The dead letters' count shows at every size, also where their list does not fit.
             let dead = state.snapshot?.thisDevice?.deadLetters.count ?? 0
             if dead > 0 { title.append(Segment("  \(dead) refused", .bad)) }
+            // Writes are refused while the store fails: say so where they would queue.
+            if state.snapshot?.thisDevice?.storeFailing != nil { title.append(Segment("  store failing", .bad)) }
             return title
         case .connection:
             // What this is looking at: the server (embedded, or the --url one) and namespace.

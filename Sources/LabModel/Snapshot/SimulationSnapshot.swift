@@ -36,6 +36,8 @@ public struct SimulationSnapshot: Sendable, Equatable {
         public var credentialExpiresAt: UnixTime?
         /// The standalone link its traffic crosses, when attached to one (its keys drive it).
         public var proxy: ProxyLink?
+        /// Why its disk store fails (a full disk, an I/O error); nil while it works.
+        public var storeFailing: String?
 
         /// Makes a snapshot of this device.
         public init(

@@ -61,6 +61,7 @@ extension Simulation {
             deadLetters: dead.map { QueuedWrite($0, explanation: explanations[$0.id]) },
             credentialExpired: expired, credentialExpiresAt: expiresAt)
         snapshot.proxy = proxySnapshot
+        snapshot.storeFailing = device.database.storeFailure?.reason
         return snapshot
     }
 
