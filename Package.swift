@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PresenceLab", targets: ["PresenceLab"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
         .library(name: "DashboardRuntime", targets: ["DashboardRuntime"]),
+        .library(name: "LabDashboard", targets: ["LabDashboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -152,6 +153,9 @@ let package = Package(
             name: "DashboardRuntime",
             dependencies: ["Dashboard", "LabModel", .product(name: "Logging", package: "swift-log")]
         ),
+        // The lab as the dashboard's source: a live simulation drives the loop (with ncurses in
+        // presencetop, with MemoryTerminal in tests). PresenceLab, DashboardRuntime → here.
+        .target(name: "LabDashboard", dependencies: ["Dashboard", "DashboardRuntime", "PresenceLab"]),
         // What a benchmark runs, in one place for the timed run and the instruction count.
         .target(
             name: "BenchWorkloads",
@@ -177,6 +181,7 @@ let package = Package(
                 "PresenceLab",
                 "Dashboard",
                 "DashboardRuntime",
+                "LabDashboard",
                 "CursesBackend",
                 "DiskFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -265,6 +270,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "Dashboard", "LabModel", "RTDBCore"]),
+        // The dashboard's loop on a live simulation (a real server on loopback), in memory.
+        .testTarget(
+            name: "LabDashboardTests",
+            dependencies: [
+                "LabDashboard", "DashboardRuntime", "Dashboard", "LabModel", "PresenceLab", "RTDBCore",
+                "RTDBTestSupport",
+            ]),
         .testTarget(
             name: "presencetopTests",
             dependencies: ["presencetop", "RTDBTestSupport", .product(name: "Subprocess", package: "swift-subprocess")]

@@ -26,6 +26,10 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
         /// Waits (for real, up to a minute) until something wakes the loop: an answer the source
         /// sent to the inbox. A barrier on that answer, not a sleep.
         case awaitWake
+        /// For a live source (a real server, real time): the loop's waits pass as ticks, each
+        /// after the source woke the loop or 50 ms, until the screen shows what `holds` looks for
+        /// or `within` passes for real (then the script ends: a miss is in ``misses``).
+        case until(String, within: Duration = .seconds(30), holds: @Sendable (String) -> Bool)
     }
 
     private struct State {
@@ -35,6 +39,9 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
         var frames: [CellGrid] = []
         var themes: [Theme] = []
         var isClosed = false
+        /// When the current `until` step began waiting, for real.
+        var untilStarted: ContinuousClock.Instant?
+        var misses: [String] = []
     }
 
     private let state: Mutex<State>
@@ -59,6 +66,10 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
     /// The themes set after the first, oldest first.
     public var themes: [Theme] { state.withLock { $0.themes } }
 
+    /// The `until` steps that passed their time without the screen showing what they looked
+    /// for: each with the screen it ended on.
+    public var misses: [String] { state.withLock { $0.misses } }
+
     /// Whether the loop gave the terminal back.
     public var isClosed: Bool { state.withLock { $0.isClosed } }
 
@@ -80,12 +91,29 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
                 state.clock += timeout
                 return .idle
             }
+            if case .until(let what, let within, let holds) = state.script[0] {
+                let screen = state.frames.last?.text ?? ""
+                let started = state.untilStarted ?? .now
+                if holds(screen) || ContinuousClock.now - started > within {
+                    if !holds(screen) {
+                        state.misses.append("no \(what) within \(within); the screen:\n\(screen)")
+                        state.script = []
+                    } else {
+                        state.script.removeFirst()
+                    }
+                    state.untilStarted = nil
+                    return .idle
+                }
+                state.untilStarted = started
+                state.clock += timeout ?? .zero
+                return state.script[0]
+            }
             let step = state.script.removeFirst()
             switch step {
             case .wait(let left): state.clock += left
             case .idle: state.clock += timeout ?? .zero
             case .resize(let width, let height): state.size = (width, height)
-            case .keys, .awaitWake: break
+            case .keys, .awaitWake, .until: break
             }
             return step
         }
@@ -96,6 +124,10 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
         case .awaitWake?:
             var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 60_000)
+            return ([], false)
+        case .until?:
+            var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 50)
             return ([], false)
         case .wait?, .idle?: return ([], false)
         }

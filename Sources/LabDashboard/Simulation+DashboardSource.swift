@@ -2,6 +2,7 @@ import Dashboard
 import DashboardRuntime
 import PresenceLab
 
+/// A live simulation as the dashboard's source: its snapshots and views, and what keys ask of it.
 extension Simulation: DashboardSource {
     /// Carries out what a key asked of the session.
     public func perform(_ effect: DashboardEffect) {

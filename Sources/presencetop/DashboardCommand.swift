@@ -3,6 +3,7 @@ import CursesBackend
 import Dashboard
 import DashboardRuntime
 import Foundation
+import LabDashboard
 import LinkSim
 import Logging
 import Presence
@@ -144,19 +145,15 @@ struct DashboardCommand: AsyncParsableCommand {
         var options = try options()
         try Self.requireTerminal()
         let logger = try makeLogger()
-        let wake = try WakePipe()
-        let inbox = ActionInbox()
-        if let scenario { ScenarioOption.apply(scenario, to: &options) }
-        let simulation = try await Simulation.start(options, logger: logger) { event in
-            inbox.append(.event(event))
-            wake.signal()
-        }
+        if let scenario { options.usePopulation(of: scenario) }
+        let live = try await LiveDashboard.start(options, logger: logger)
+        let simulation = live.simulation
         // A scenario file is the population's script: no random churn beside it.
         let player = scenario.map { scenario in Task { _ = await simulation.play(scenario) } }
         if churn > 0, scenario == nil { simulation.startChurn(every: try Self.churnRange.option(churn, "--churn")) }
-        let loop = DashboardLoop(
-            source: simulation, inbox: inbox, wake: wake, themeName: theme, catalog: .standard(),
-            bindings: bindings, recorder: recorder, logger: logger, afterFrame: FrameHook.afterFrame,
+        let loop = live.loop(
+            themeName: theme, catalog: .standard(), bindings: bindings, recorder: recorder, logger: logger,
+            afterFrame: FrameHook.afterFrame,
             makeTerminal: { CursesTerminal(theme: $0, environment: ProcessInfo.processInfo.environment) })
         let status = await loop.run()
         recorder?.close()

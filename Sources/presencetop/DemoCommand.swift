@@ -118,7 +118,7 @@ struct DemoCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         var options = SimulationOptions()
         try population.apply(to: &options)
-        ScenarioOption.apply(scenario, to: &options)
+        options.usePopulation(of: scenario)
         options.namespace = "demo"
         if population.url == nil {
             options.server = .embedded(dataDirectory: folder.appendingPathComponent("server"))

@@ -26,12 +26,4 @@ struct ScenarioOption: ParsableArguments {
             throw ExitCode(2)
         }
     }
-
-    /// The scenario's population in the options: users, devices per user, seed, heartbeat.
-    static func apply(_ scenario: ScenarioFile, to options: inout SimulationOptions) {
-        options.users = scenario.population.users
-        options.devicesPerUser = scenario.population.devices
-        options.seed = scenario.population.seed
-        options.heartbeatTimeout = .milliseconds(Int64(scenario.population.heartbeat * 1000))  // 1-300 s, checked
-    }
 }

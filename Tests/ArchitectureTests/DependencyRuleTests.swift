@@ -21,6 +21,7 @@ import Testing
         "LabModel": ["PresenceModel", "RTDBCore"],
         "Dashboard": ["LabModel", "PresenceModel", "RTDBCore"],
         "DashboardRuntime": ["Dashboard", "LabModel", "PresenceModel", "RTDBCore"],
+        "LabDashboard": ["Dashboard", "DashboardRuntime", "PresenceLab"],
         "CursesBackend": ["CNcursesw", "Dashboard", "RTDBCore"],
     ]
 

@@ -4,28 +4,6 @@ import RTDBCore
 import RTDBTestSupport
 import Testing
 
-/// `presencetop --scenario FILE` in a real terminal (tmux): the steps and verdicts as events.
-@Suite(.serialized) struct DashboardScenarioTmuxTests {
-    @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
-    func aScenarioPlaysWithItsVerdictsAsEvents() async throws {
-        let file = ScenarioProcessTests.scenarios.appendingPathComponent("presence-flow.toml").path
-        let (command, home) = try DashboardTmuxTests.command("--memory --scenario \(file)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try await TmuxSession(command: command, width: 140, height: 44)
-        defer { tmux.close() }
-        // A step's event may scroll out of the pane before a loaded machine looks: any step will do.
-        var (ok, screen) = try await tmux.waitFor { $0.contains("▸ ") && $0.contains(" s alex/") }
-        #expect(ok, "the steps show as events:\n\(screen)")
-        (ok, screen) = try await tmux.waitFor(seconds: 60) {
-            $0.contains("scenario \"presence flow\": PASS, 5 of 5 expectations held")
-        }
-        #expect(ok, "the verdict shows:\n\(screen)")
-        #expect(screen.contains("✓ expectation"), "each expectation as it passes:\n\(screen)")
-        (ok, screen) = try await tmux.quit()
-        #expect(ok, "q exits 0:\n\(screen)")
-    }
-}
-
 /// `presencetop --record FILE` in a real terminal: what the session showed, as JSON lines.
 @Suite(.serialized) struct DashboardRecordTmuxTests {
     @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))

@@ -37,35 +37,19 @@ import Testing
             .deletingLastPathComponent()
     }
 
+    /// The real terminal's part (the rest runs in memory, `LiveDashboardTests`): the four panes
+    /// drawn by ncurses, resizes as the terminal reports them, and the screen given back on `q`.
     @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
-    func theDashboardShowsPresenceQueuesWritesOfflineAndDrainsThem() async throws {
+    func itDrawsInARealTerminalFollowsResizesAndGivesTheScreenBack() async throws {
         let (command, home) = try Self.command("--users 3 --churn 0")
         defer { try? FileManager.default.removeItem(at: home) }
         let tmux = try await TmuxSession(command: command, width: 120, height: 36)
         defer { tmux.close() }
 
-        // This device's own presence entry acknowledged too, so that only the test's writes wait.
         var (ok, screen) = try await tmux.waitFor {
             $0.contains("Connection") && $0.contains("Presence") && $0.contains("Clock skew") && Self.isSettled($0)
         }
         #expect(ok, "the four panes and a connection:\n\(screen)")
-
-        try await tmux.send("n")
-        (ok, screen) = try await tmux.waitFor { $0.contains("disconnected") }
-        #expect(ok, "n takes this device offline:\n\(screen)")
-
-        for _ in 0..<5 { try await tmux.send("w") }
-        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (5)") }
-        #expect(ok, "five writes wait while offline:\n\(screen)")
-
-        try await tmux.send("n")
-        (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Pending writes (0)") }
-        #expect(ok, "back online, the queue drains:\n\(screen)")
-
-        try await tmux.send("?")
-        (ok, screen) = try await tmux.waitFor { $0.contains("Help: keys") && $0.contains("queue 100 writes") }
-        #expect(ok, "? shows the help:\n\(screen)")
-        try await tmux.send("Escape")
 
         try await tmux.resize(width: 60, height: 20)
         (ok, screen) = try await tmux.waitFor {
@@ -171,29 +155,6 @@ import Testing
         try await tmux.send("q")
     }
 
-    /// Was: at 80×24 the help was cut, did not scroll, and `n` toggled the network behind it.
-    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
-    func theHelpScrollsAndKeepsItsKeysAt80x24() async throws {
-        let (command, home) = try Self.command("--users 1 --churn 0 --memory")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try await TmuxSession(command: command, width: 80, height: 24)
-        defer { tmux.close() }
-        var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") }
-        #expect(ok, "\(screen)")
-        try await tmux.send("?")
-        (ok, screen) = try await tmux.waitFor { $0.contains("Help: keys") && $0.contains("more below") }
-        #expect(ok, "the help says there is more:\n\(screen)")
-        try await tmux.send("n")
-        try await tmux.send("G")
-        (ok, screen) = try await tmux.waitFor { $0.contains("quit (also Ctrl-C)") && !$0.contains("more below") }
-        #expect(ok, "G scrolls to the end:\n\(screen)")
-        try await tmux.send("Escape")
-        (ok, screen) = try await tmux.waitFor { !$0.contains("Help: keys") }
-        #expect(
-            ok && screen.contains("● connected") && screen.contains("link up"), "n did nothing behind it:\n\(screen)")
-        try await tmux.send("q")
-    }
-
     /// Was: outside the repository only `default` was found, and a theme that could not be used
     /// fell back with nothing said (its notice was cleared by the first frame).
     @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
@@ -223,33 +184,6 @@ import Testing
         try await tmux.send("q")
         (ok, screen) = try await tmux.waitFor { $0.contains("EXIT=") }
         #expect(ok && screen.contains("presencetop: theme:"), "and printed after exit:\n\(screen)")
-    }
-
-    /// A refused write can be sent again (R) or forgotten (X), as the API allows.
-    @Test(.enabled(if: enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
-    func refusedWritesAreRetriedAndForgottenWithKeys() async throws {
-        let (command, home) = try Self.command("--users 1 --churn 0 --memory")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try await TmuxSession(command: command, width: 160, height: 40)
-        defer { tmux.close() }
-        func refusals(_ screen: String) -> Int {
-            screen.components(separatedBy: "refused: permission_denied").count - 1
-        }
-        var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("Pending writes (0)") }
-        #expect(ok, "\(screen)")
-        try await tmux.send("r")
-        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (0)") && $0.contains("1 refused") }
-        #expect(ok, "r: a refused write:\n\(screen)")
-        try await tmux.send("X")
-        (ok, screen) = try await tmux.waitFor { $0.contains("Pending writes (0) ") && !$0.contains("1 refused") }
-        #expect(ok, "X forgets it:\n\(screen)")
-        try await tmux.send("r")
-        (ok, screen) = try await tmux.waitFor { refusals($0) == 2 && $0.contains("1 refused") }
-        #expect(ok, "r again:\n\(screen)")
-        try await tmux.send("R")
-        (ok, screen) = try await tmux.waitFor { refusals($0) == 3 && $0.contains("1 refused") }
-        #expect(ok, "R sends it again, and the rules refuse it again:\n\(screen)")
-        try await tmux.send("q")
     }
 
     /// The settings file: defaults for the options, and the theme T chose, kept for the next run.
