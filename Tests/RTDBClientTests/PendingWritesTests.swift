@@ -5,12 +5,15 @@ import Testing
 
 @testable import RTDBClient
 
-/// The pending-write queue's states and `waitForPendingWrites`, against a real server.
+/// The pending-write queue's states and `waitForPendingWrites`, against the server's engine in
+/// this process (the real framing, no socket), on the test's time.
 @Suite struct PendingWritesTests {
     @Test func waitingCoversTheWritesMadeBeforeNotAfter() async throws {
-        let server = try await TestServer.start()
-        let transport = InterceptingTransport()
-        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", transport: transport)
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let transport = InterceptingTransport(inner: server.transport)
+        let client = Database(
+            url: "http://in-process?ns=demo", transport: transport, clock: time.wall, timers: time.timers)
         try await client.reference(withPath: "warmup").setValue(true)
         // Writes to /stuck never leave the client: they stay in flight.
         transport.setRule { $0.contains(#""p":"/stuck""#) ? .swallow : .forward }
@@ -19,7 +22,8 @@ import Testing
         client.waitForPendingWrites { events.record("before") }
         client.reference(withPath: "stuck").setValue(2, andPriority: nil)
         client.waitForPendingWrites { events.record("after") }
-        #expect(try await eventually { events.all == ["before"] })
+        try await client.serverRoundTrip()
+        #expect(events.all == ["before"])
         // A later write's answer, then the engine's queue and the callbacks: "after" stays.
         try await client.reference(withPath: "later").setValue(3)
         await client.barrier()
@@ -33,7 +37,9 @@ import Testing
         client.goOffline()
         #expect(client.pendingWrites.first?.state == .queued)
         client.goOnline()
-        #expect(try await eventually { events.all == ["before", "after"] })
+        await client.waitForPendingWrites()
+        await client.barrier()
+        #expect(events.all == ["before", "after"])
         #expect(client.pendingWrites.isEmpty)
         client.close()
         await server.stop()
@@ -41,8 +47,9 @@ import Testing
 
     /// Was: a transaction made offline showed `in flight` (plain writes said `queued`).
     @Test func aTransactionMadeOfflineIsQueuedUntilItIsSent() async throws {
-        let server = try await TestServer.start()
-        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
+        let time = TestTime()
+        let server = try await InProcessServer.start(time: time)
+        let client = server.client(time)
         try await client.reference(withPath: "counter").setValue(1)
         client.goOffline()
         client.reference(withPath: "counter").runTransactionBlock(
@@ -50,13 +57,15 @@ import Testing
                 data.value = ((data.value as? Int) ?? 0) + 1
                 return .success(withValue: data)
             }, andCompletionBlock: nil)
-        #expect(try await eventually { client.pendingWrites.count == 1 })
         await client.barrier()
+        #expect(client.pendingWrites.count == 1)
         #expect(client.pendingWrites.first?.state == .queued, "\(client.pendingWrites)")
         #expect(client.pendingWrites.first?.attempts == 0)
         client.goOnline()
         await client.waitForPendingWrites()
-        #expect(try await http("GET", "/counter.json", port: server.port).json == 2)
+        let reader = server.client(time)
+        #expect(try await reader.reference(withPath: "counter").getData().value as? Int == 2, "the server has it")
+        reader.close()
         client.close()
         await server.stop()
     }

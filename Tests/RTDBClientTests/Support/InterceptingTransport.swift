@@ -1,8 +1,9 @@
 import RTDBClient
 import Synchronization
 
-/// A real WebSocket transport with a hook on outgoing frames: the test can make the link fail at
-/// an exact point (a request that is lost on the way, as when a network drops mid-send).
+/// A transport (a real WebSocket by default, or an in-process server's) with a hook on frames:
+/// the test can make the link fail at an exact point (a request that is lost on the way, as when
+/// a network drops mid-send).
 final class InterceptingTransport: Transport {
     /// What to do with an outgoing frame.
     enum Verdict: Sendable {
@@ -13,12 +14,14 @@ final class InterceptingTransport: Transport {
         case swallow
     }
 
-    private let inner = WebSocketTransport()
+    private let inner: any Transport
     private let rule: Mutex<@Sendable (String) -> Verdict>
     private let inboundRule = Mutex<@Sendable (String) -> Verdict>({ _ in .forward })
     private let opened = Mutex(0)
 
-    init(rule: @escaping @Sendable (String) -> Verdict = { _ in .forward }) {
+    init(inner: any Transport = WebSocketTransport(), rule: @escaping @Sendable (String) -> Verdict = { _ in .forward })
+    {
+        self.inner = inner
         self.rule = Mutex(rule)
     }
 
