@@ -8,7 +8,10 @@ import Testing
 /// The dashboard on a live simulation, in memory: the same loop and wiring as `presencetop`, a
 /// real embedded server on loopback, keys from a script, and the screen read from the frames.
 /// (The real terminal's own part, resize signals, Ctrl-C and restoring the screen, stays in tmux.)
-@Suite struct LiveDashboardTests {
+///
+/// One at a time: each runs a server and a population, and beside the rest of the suite on two
+/// cores, more at once would starve the process tests' heartbeats.
+@Suite(.serialized) struct LiveDashboardTests {
     @Test func itShowsPresenceQueuesWritesOfflineAndDrainsThem() async throws {
         let (status, terminal) = try await LiveDashboard.run(
             users: 3, width: 120, height: 36,

@@ -6,7 +6,7 @@ import Testing
 ///
 /// Skipped without tmux locally; in CI (`CI=true`) tmux is installed by `.ci/run` and required.
 @Suite(.serialized) struct DashboardKeysTmuxTests {
-    /// The mouse as a real terminal reports it (the keys run in memory, `LiveDashboardKeysTests`).
+    /// The mouse as a real terminal reports it (the keys run in memory, `LiveDashboardTests`).
     @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
     func aClickSelectsARowAndEnterInTheSameWriteExpandsIt() async throws {
         let (command, home) = try DashboardTmuxTests.command("--users 3 --churn 0 --memory")

@@ -60,7 +60,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let limit = 48
         let (server, port) = try await ChildProcess.serve(
-            ["--data", directory.path, "--max-open-namespaces", "1000"], descriptorLimit: limit)
+            // A long heartbeat: its sessions must outlive a loaded machine's late pongs.
+            ["--data", directory.path, "--max-open-namespaces", "1000", "--heartbeat-timeout", "600"],
+            descriptorLimit: limit)
         defer { server.signal(SIGKILL) }
         func session(_ namespace: String) async throws -> WireTestClient {
             let client = WireTestClient(url: "ws://127.0.0.1:\(port)/.ws?v=5&ns=\(namespace)")

@@ -16,7 +16,8 @@ import Testing
     static let rounds = environment["PRESENCETOP_FUZZ_ROUNDS"].flatMap { Int($0) } ?? 300
 
     @Test func aLiveServerAnswersMalformedInputAndLosesNothing() async throws {
-        let (server, port) = try await ChildProcess.serve(["--memory"])
+        // A long heartbeat: the control client must outlive a loaded machine's late pongs.
+        let (server, port) = try await ChildProcess.serve(["--memory", "--heartbeat-timeout", "600"])
         defer { server.signal(SIGKILL) }
         var random = FuzzInput(seed: Self.seed)
         // The control client's data is in a namespace of its own: the fuzz's writes (a PUT of the

@@ -8,7 +8,8 @@ import Testing
     @Test func printsOneListeningLineAndStopsCleanlyOnSIGTERM() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, port) = try await ChildProcess.serve(["--data", directory.path])
+        // Its raw client answers no pings: a long heartbeat, so that only the stop closes it.
+        let (server, port) = try await ChildProcess.serve(["--data", directory.path, "--heartbeat-timeout", "600"])
         #expect(server.standardOutput == "listening on http://127.0.0.1:\(port)\n")
         let put = try await http("PUT", "/x.json", port: port, body: "1")
         #expect(put.status == 200)

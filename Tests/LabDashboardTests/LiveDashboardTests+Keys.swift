@@ -5,7 +5,7 @@ import Testing
 
 /// Each of the dashboard's keys on a live simulation, in memory: what it does to this device or
 /// the population shows on screen.
-@Suite struct LiveDashboardKeysTests {
+extension LiveDashboardTests {
     @Test func eachKeyActsOnThisDeviceOrThePopulation() async throws {
         let (status, terminal) = try await LiveDashboard.run(
             users: 3, width: 160, height: 48, configure: { $0.devicesPerUser = 2 },

@@ -6,7 +6,7 @@ import Testing
 /// The views over the panes on a live simulation, in memory: the Cache view (C), this device's
 /// disk cache as its engine reports it, the onDisconnect view (O), as the server judges it, and
 /// the Rules view (S), from the server's coverage report.
-@Suite struct LiveDashboardViewTests {
+extension LiveDashboardTests {
     @Test func cOpensTheCacheViewAndEscClosesIt() async throws {
         let (status, terminal) = try await LiveDashboard.run(
             width: 120, height: 36,
