@@ -26,6 +26,10 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
     @Option(help: "Writes in flight per connection.")
     var window = 2_000
 
+    @Flag(
+        help: "Also print where one acknowledged write's server time goes, stage by stage (open rules, 1 connection).")
+    var breakdown = false
+
     @OptionGroup var options: BenchOptions
 
     func run() async throws {
@@ -53,6 +57,9 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
             let url = "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=bench"
             for connectionCount in [1, connections] {
                 let perConnection = writes / connectionCount
+                let timed = breakdown && name == "open rules" && connectionCount == 1
+                WriteBreakdown.measure(timed)
+                defer { WriteBreakdown.measure(false) }
                 let start = ContinuousClock.now
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for connection in 0..<connectionCount {
@@ -64,6 +71,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
                     try await group.waitForAll()
                 }
                 let seconds = (ContinuousClock.now - start) / .seconds(1)
+                if timed { Self.reportBreakdown(report, wall: seconds) }
                 let rate = Double(perConnection * connectionCount) / seconds
                 rates["\(name) \(connectionCount)"] = rate
                 let key = "\(name.replacing(" ", with: "_"))_\(connectionCount)_connections"
@@ -83,6 +91,34 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
                     String(format: "rules cost, %d connection(s): presence/open = %.2f", connectionCount, on / off))
             }
         }
+    }
+
+    /// Prints and records where the server's time per acknowledged write went, by stage.
+    private static func reportBreakdown(_ report: BenchReport, wall: Double) {
+        let (writes, stages) = WriteBreakdown.totals()
+        guard writes > 0 else { return }
+        let wallPerWrite = wall * 1e6 / Double(writes)
+        report.say(
+            String(
+                format: "breakdown, per acknowledged write (%d writes, %.2f µs of wall time each):", writes,
+                wallPerWrite))
+        var inline = 0.0
+        for (stage, total) in stages {
+            let micros = total / .microseconds(1) / Double(writes)
+            // The commit overlaps the rest (group commit); encode is timed inside apply.
+            if stage != .commit && stage != .encode { inline += micros }
+            report.record("breakdown_\(stage)_us", micros)
+            let name = stage == .apply ? "apply (with encode)" : "\(stage)"
+            report.say(
+                "  " + name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%8.2f µs", micros))
+        }
+        report.record("breakdown_engine_inline_us", inline)
+        report.record("breakdown_wall_us", wallPerWrite)
+        report.say(
+            String(
+                format:
+                    "  in line (all but commit, which overlaps them): %.2f µs of %.2f µs; the rest is the socket, NIO, tasks and the client",
+                inline, wallPerWrite))
     }
 
     /// Sends `count` sets keeping `window` in flight; returns when all are acknowledged.

@@ -13,7 +13,9 @@ extension DatabaseEngine {
             committing = true
             defer { committing = false }
             do {
+                let storing = WriteBreakdown.begin()
                 try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
+                WriteBreakdown.end(.commit, since: storing)
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
                 for write in batch.writes { publish(write) }
                 if let (since, attempts) = commitFailure {

@@ -6,15 +6,20 @@ extension DatabaseEngine {
     /// A stored write reaches readers: the served tree moves to it, each listen it touches hears
     /// it, and then its writers are acknowledged (a client hears the data before the `ok`).
     func publish(_ write: DurabilityPipeline.Applied) {
+        let publishing = WriteBreakdown.begin()
         servedRoot = write.after
         for listen in listens.affected(by: write.change.path) {
             deliver(write.change, to: listen, before: write.before, after: write.after)
         }
         // Read rules that look at data can be changed by any write.
         if rules.readsDependOnData { revokeListensNoLongerAllowed(listens.all) }
+        WriteBreakdown.end(.publish, since: publishing)
+        let acknowledging = WriteBreakdown.begin()
         for acknowledgement in durability.acknowledgements(of: write.record.sequence) {
             respond(acknowledgement.number, .success(""), to: acknowledgement.outlet)
         }
+        WriteBreakdown.end(.acknowledge, since: acknowledging)
+        WriteBreakdown.published(1)
         for read in deferredReads.removeValue(forKey: write.record.sequence) ?? [] { answer(read) }
     }
 

@@ -34,6 +34,7 @@ extension DatabaseEngine {
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
+            let converting = WriteBreakdown.begin()
             try DatabaseEngine.checkWritable(path)
             let node: Node
             do {
@@ -48,7 +49,10 @@ extension DatabaseEngine {
             } catch {
                 throw WireError(error)
             }
+            WriteBreakdown.end(.convert, since: converting)
+            let judging = WriteBreakdown.begin()
             let newRoot = try authorizeWrite([(path, resolved)], auth: auth, at: path, operation: .set)
+            WriteBreakdown.end(.rules, since: judging)
             if let expectedHash, current.hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
@@ -137,12 +141,16 @@ extension DatabaseEngine {
     /// `newRoot` is the data with the change made, when the rules made it while judging it.
     /// `byServer`: the server's own write (an onDisconnect write run), kept if a commit fails.
     func apply(_ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil, byServer: Bool = false) {
+        let applying = WriteBreakdown.begin()
+        defer { WriteBreakdown.end(.apply, since: applying) }
         let oldRoot = root
         let recordData: String
         switch change {
         case .set(let path, let node):
             root = newRoot ?? root.updating(at: path, with: node)
+            let encoding = WriteBreakdown.begin()
             recordData = node.exportJSONString
+            WriteBreakdown.end(.encode, since: encoding)
         case .merge(let path, let children):
             var object = JSONValue.Members()
             for (relative, node) in children {

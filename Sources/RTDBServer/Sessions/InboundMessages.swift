@@ -37,6 +37,8 @@ struct InboundMessages {
             return .end
         }
         guard let text = assembled else { return .nothing }
+        let parsing = WriteBreakdown.begin()
+        defer { WriteBreakdown.end(.parse, since: parsing) }
         let message: WireMessage
         do {
             message = try WireMessage(text: text)
