@@ -51,6 +51,21 @@ enum BenchSupport {
         return kilobytes * 1_024
     }
 
+    /// The CPU time a process's threads have run (the sum of /proc/PID/task/*/schedstat, in
+    /// nanoseconds), nil when it cannot be read. Threads that ended are not counted.
+    static func cpuTime(of pid: Int32) -> Duration? {
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return nil }
+        var nanoseconds: Int64 = 0
+        for thread in threads {
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
+                let ran = stat.split(separator: " ").first.flatMap({ Int64($0) })
+            else { continue }
+            nanoseconds += ran
+        }
+        return .nanoseconds(nanoseconds)
+    }
+
     /// A database with persistence in `directory`; `phases` logs the engine's start-up phases.
     static func persistentDatabase(url: String, directory: URL, phases: Bool) -> Database {
         var logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
