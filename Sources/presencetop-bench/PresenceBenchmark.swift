@@ -112,7 +112,8 @@ struct PresenceBenchmark: AsyncParsableCommand {
                 format:
                     "mass disconnect of %d clients applied (every entry gone, as the listener saw) in %.0f ms%@: the server's CPU time %@, the load generator's closes %.0f ms (target: < 500 ms of server work for 10,000)",
                 fleet.count, dropTime.inMilliseconds, applied ? "" : ": NOT complete within 120 s",
-                serverWork.map { String(format: "%.0f ms", $0.inMilliseconds) } ?? "unknown", closesTime.inMilliseconds))
+                serverWork.map { String(format: "%.0f ms", $0.inMilliseconds) } ?? "unknown", closesTime.inMilliseconds)
+        )
         await directory.close()
         stop(server, port: port)
         if let heapProfile {

@@ -241,7 +241,7 @@ import Testing
         #expect(events.all.isEmpty, "nothing before the bound")
         await time.advance(by: .milliseconds(2))
         let bound = "closed: the WebSocket upgrade did not complete within 10.0 seconds"
-        #expect(try await eventually { events.all == [bound] })
+        #expect(await events.wait { $0 == [bound] })
 
         // The network returns and the late upgrade completes: that connection is closed at once,
         // it reports nothing more, and the server keeps no session for it.

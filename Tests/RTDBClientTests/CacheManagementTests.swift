@@ -39,7 +39,7 @@ import Testing
         #expect(configQuery(second)?.active == true)
         let version = Recorder<Int>()
         second.reference(withPath: "config/version").observe(.value) { version.record(($0.value as? Int) ?? -1) }
-        #expect(try await eventually { version.last == 2 })
+        #expect(await version.wait { $0.last == 2 })
         second.reference(withPath: "config").keepSynced(false)
         #expect(try await eventually { configQuery(second)?.keepSynced == false })
         second.close()
@@ -69,7 +69,7 @@ import Testing
             let seen = Recorder<Bool>()
             let ref = client.reference(withPath: "items/item\(index)")
             let handle = ref.observe(.value) { seen.record($0.exists()) }
-            #expect(try await eventually { seen.last == true })
+            #expect(await seen.wait { $0.last == true })
             ref.removeObserver(withHandle: handle)
             try await Task.sleep(for: .milliseconds(2))
         }
@@ -84,7 +84,7 @@ import Testing
         let writer = WireTestClient(url: server.webSocketURL)
         _ = try await writer.hello()
         for tick in 1...1_001 { await writer.send(.put(path: Path("live"), data: .int(Int64(tick)), hash: nil)) }
-        #expect(try await eventually { live.last == 1_001 })
+        #expect(await live.wait { $0.last == 1_001 })
         #expect(try await eventually { (client.cacheReport()?.totalBytes ?? .max) <= 12_000 })
         let after = try #require(client.cacheReport())
         let paths = Set(after.trackedQueries.map(\.path))
@@ -106,7 +106,7 @@ import Testing
         let client = PersistenceIntegrationTests.client(port: server.port, directory: directory)
         let seen = Recorder<String>()
         let handle = client.reference(withPath: "a").observe(.value) { seen.record($0.value as? String ?? "") }
-        #expect(try await eventually { seen.last == "cached" })
+        #expect(await seen.wait { $0.last == "cached" })
         client.reference(withPath: "a").removeObserver(withHandle: handle)
         client.goOffline()
         client.reference(withPath: "b").setValue("queued", andPriority: nil)

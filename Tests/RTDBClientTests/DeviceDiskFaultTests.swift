@@ -65,7 +65,7 @@ import Testing
         client.reference(withPath: "mine").setValue("not saved") { error, _ in
             answers.record(ServerDiskFaultTests.code(error))
         }
-        #expect(try await eventually { answers.all == ["store_failed"] })
+        #expect(await answers.wait { $0 == ["store_failed"] })
         #expect(
             client.storeFailure?.reason.contains("could not be opened") == true,
             "\(String(describing: client.storeFailure))")

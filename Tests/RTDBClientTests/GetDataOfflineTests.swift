@@ -47,7 +47,7 @@ import Testing
         await second.barrier()
         #expect(answers.all.isEmpty, "it waits for a connection first")
         await time.advance(by: .milliseconds(3_100))
-        #expect(try await eventually { answers.all.count == 2 })
+        #expect(await answers.wait { $0.count == 2 })
         #expect(answers.all.contains("never/read: client_offline"), "\(answers.all)")
         #expect(answers.all.contains { $0.hasPrefix("notes: ") && $0.contains("kept") }, "\(answers.all)")
         second.close()

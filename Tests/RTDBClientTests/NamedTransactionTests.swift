@@ -39,7 +39,7 @@ import Testing
         }
         await second.waitForPendingWrites()
         #expect(try await http("GET", "/posts/p1/likes.json", port: port).json == 1)
-        #expect(try await eventually { outcomes.all == ["true true 1"] })
+        #expect(await outcomes.wait { $0 == ["true true 1"] })
         second.close()
         #expect(PersistenceIntegrationTests.client(port: port, directory: directory).pendingWrites.isEmpty)
         await server.stop()
@@ -74,7 +74,7 @@ import Testing
         first.registerTransaction(named: "like", update: Self.increment)
         let seen = Recorder<Int>()
         first.reference(withPath: "likes").observe(.value) { seen.record(($0.value as? Int) ?? -1) }
-        #expect(try await eventually { seen.last == 41 })
+        #expect(await seen.wait { $0.last == 41 })
         let swallowing = Mutex(false)
         transport.setRule { frame in
             if frame.contains(#""h":"#) { swallowing.withLock { $0 = true } }

@@ -27,7 +27,7 @@ import Testing
         online.reference(withPath: "scores").queryOrderedByValue().queryLimited(toLast: 4).observe(.childAdded) {
             loaded.record($0.key)
         }
-        #expect(try await eventually { loaded.all.count == 4 })
+        #expect(await loaded.wait { $0.count == 4 })
         #expect(
             try await eventually {
                 online.cacheReport()?.trackedQueries.contains { $0.path == "/scores" && $0.complete } == true
@@ -42,11 +42,11 @@ import Testing
         byScore.queryLimited(toLast: 2).observe(.childAdded) { events.record("2 added \($0.key)") }
         byScore.queryLimited(toLast: 2).observe(.value) { events.record("2 value \($0.childrenCount)") }
         // That query never ran online: child_added for the top two, and no value event.
-        #expect(try await eventually { events.all.count >= 2 })
+        #expect(await events.wait { $0.count >= 2 })
         byScore.queryLimited(toLast: 6).observe(.childAdded) { events.record("6 added \($0.key)") }
         byScore.queryLimited(toLast: 6).observe(.value) { events.record("6 value \($0.childrenCount)") }
         // Six asked for, four cached: child_added for those four at once, no value event.
-        #expect(try await eventually { events.all.count >= 6 })
+        #expect(await events.wait { $0.count >= 6 })
         await offline.barrier()
         #expect(
             events.all == [
@@ -76,7 +76,7 @@ import Testing
         let online = PersistenceIntegrationTests.client(port: port, directory: clientData)
         let values = Recorder<Int>()
         online.reference(withPath: "scores").observe(.value) { values.record(Int($0.childrenCount)) }
-        #expect(try await eventually { values.last == 6 })
+        #expect(await values.wait { $0.last == 6 })
         online.close()
         await server.stop()
 
@@ -88,7 +88,7 @@ import Testing
             again.record("first two \($0.children.map { $0.key })")
         }
         offline.reference(withPath: "scores/pterodactyl").observe(.value) { again.record("one \($0.value ?? "nil")") }
-        #expect(try await eventually { again.all.count == 3 })
+        #expect(await again.wait { $0.count == 3 })
         #expect(again.all.contains("all 6"))
         #expect(again.all.contains(#"first two ["stegosaurus", "lambeosaurus"]"#))
         #expect(again.all.contains("one 93"))

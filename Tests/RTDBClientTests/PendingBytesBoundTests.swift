@@ -24,7 +24,7 @@ import Testing
         first.reference(withPath: "notes/c").observe(.value) { snapshot in
             values.record(snapshot.value as? String ?? "none")
         }
-        #expect(try await eventually { values.all == ["before"] })
+        #expect(await values.wait { $0 == ["before"] })
         first.goOffline()
         for key in ["a", "b"] { first.reference(withPath: "notes/\(key)").setValue(Self.value, andPriority: nil) }
         #expect(first.pendingWriteBytes == 200)
@@ -32,7 +32,7 @@ import Testing
         let refused = Recorder<DatabaseError?>()
         first.reference(withPath: "notes/c").setValue(Self.value) { error, _ in refused.record(error as? DatabaseError)
         }
-        #expect(try await eventually { refused.all.count == 1 })
+        #expect(await refused.wait { $0.count == 1 })
         let error = try #require(refused.all.first ?? nil)
         #expect(error.code == .queueFull)
         #expect(error.message.contains("holds 200 bytes and its bound is 250"), "\(error.message)")
@@ -51,7 +51,7 @@ import Testing
         second.reference(withPath: "notes/c").setValue(Self.value) { error, _ in
             again.record((error as? DatabaseError)?.code)
         }
-        #expect(try await eventually { again.all == [.queueFull] })
+        #expect(await again.wait { $0 == [.queueFull] })
 
         // Once the queue drains, writes are taken again.
         second.goOnline()
@@ -77,7 +77,7 @@ import Testing
         let refused = Recorder<WireStatus?>()
         client.reference(withPath: "notes/d").setValue(1) { error, _ in refused.record((error as? DatabaseError)?.code)
         }
-        #expect(try await eventually { refused.all == [.queueFull] })
+        #expect(await refused.wait { $0 == [.queueFull] })
         // A transaction is bounded the same way: its place in the queue does not fit either.
         let transaction = Recorder<String>()
         client.reference(withPath: "notes/e").runTransactionBlock(
@@ -88,7 +88,7 @@ import Testing
             andCompletionBlock: { error, committed, _ in
                 transaction.record("\((error as? DatabaseError)?.code.rawValue ?? "none") committed: \(committed)")
             })
-        #expect(try await eventually { transaction.all == ["queue_full committed: false"] })
+        #expect(await transaction.wait { $0 == ["queue_full committed: false"] })
         #expect(client.pendingWrites.count == 3, "nothing accepted is dropped")
         #expect(client.pendingWriteBytes == 300)
         #expect(throws: PersistenceSettingError.self) { try client.setPersistenceMaxPendingBytes(0) }

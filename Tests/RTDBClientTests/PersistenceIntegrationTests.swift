@@ -69,7 +69,7 @@ import Testing
         let second = Self.client(port: server.port, directory: directory)
         let connected = Recorder<Bool>()
         second.reference(withPath: ".info/connected").observe(.value) { connected.record($0.value as? Bool ?? false) }
-        #expect(try await eventually { connected.last == true })
+        #expect(await connected.wait { $0.last == true })
         second.reference(withPath: "seq/last").setValue(count, andPriority: nil)
         await second.waitForPendingWrites()
         #expect(try await http("GET", "/seq/last.json", port: server.port).json == .int(Int64(count)))
@@ -126,7 +126,7 @@ import Testing
         let id = try #require(again.deadLetters.first?.id)
         let retried = Recorder<String>()
         again.retryDeadLetter(withID: id) { error in retried.record(error?.code.rawValue ?? "ok") }
-        #expect(try await eventually { retried.all == ["too_big"] }, "still too big: back in the dead letters")
+        #expect(await retried.wait { $0 == ["too_big"] }, "still too big: back in the dead letters")
         let newID = try #require(again.deadLetters.first?.id)
         #expect(newID > id)
         again.discardDeadLetter(withID: newID)

@@ -43,14 +43,14 @@ import Testing
         watcher.reference(withPath: "users/morgan/lastOnline").observe(.value) { snapshot in
             if let value = snapshot.value as? NSNumber { lastOnline.record(value.int64Value) }
         }
-        #expect(try await eventually { connections.last == 1 })
+        #expect(await connections.wait { $0.last == 1 })
         let before = Int64(Date().timeIntervalSince1970 * 1000)
         device.goOffline()
         #expect(try await eventually { connections.last == 0 && lastOnline.last != nil })
         #expect(lastOnline.last! >= before - 1_000, "lastOnline is the server's time of the disconnect")
         // Back online: a new connection entry appears.
         device.goOnline()
-        let reconnected = try await eventually { connections.last == 1 }
+        let reconnected = await connections.wait { $0.last == 1 }
         #expect(
             reconnected,
             "device \(device.connectionStatus.phase), watcher \(watcher.connectionStatus.phase), seen \(connections.all), device trace \(trace.all)"
@@ -66,7 +66,7 @@ import Testing
         // Closing the instance also runs the server-side onDisconnect writes.
         let sessionsBefore = server.server.connections.connections.map(\.sessionID)
         device.close()
-        let removed = try await eventually { connections.last == 0 }
+        let removed = await connections.wait { $0.last == 0 }
         #expect(
             removed,
             "device \(device.connectionStatus.phase), server sessions before \(sessionsBefore) after \(server.server.connections.connections.map(\.sessionID))"
@@ -82,13 +82,13 @@ import Testing
         client.reference(withPath: ".info/connected").observe(.value) { snapshot in
             states.record(snapshot.value as? Bool ?? false)
         }
-        #expect(try await eventually { states.last == true })
+        #expect(await states.wait { $0.last == true })
         client.goOffline()
-        #expect(try await eventually { states.last == false })
+        #expect(await states.wait { $0.last == false })
         client.goOnline()
-        #expect(try await eventually { states.last == true })
+        #expect(await states.wait { $0.last == true })
         await server.stop()
-        #expect(try await eventually { states.last == false }, "server stopped")
+        #expect(await states.wait { $0.last == false }, "server stopped")
         if case .waitingToRetry = client.connectionStatus.phase {
         } else if case .connecting = client.connectionStatus.phase {
         } else {
@@ -104,7 +104,7 @@ import Testing
         let client = Database(url: "http://127.0.0.1:\(port)?ns=demo")
         let states = Recorder<Bool>()
         client.reference(withPath: ".info/connected").observe(.value) { states.record($0.value as? Bool ?? true) }
-        #expect(try await eventually { states.last == false })
+        #expect(await states.wait { $0.last == false })
         #expect(
             try await eventually {
                 if case .waitingToRetry(_, _, let reason) = client.connectionStatus.phase { return !reason.isEmpty }

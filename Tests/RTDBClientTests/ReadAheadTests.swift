@@ -32,14 +32,14 @@ import Testing
         let first = PersistenceIntegrationTests.client(port: server.port, directory: directory)
         let loaded = Recorder<[String: Int]>()
         first.reference(withPath: "items").observe(.value) { loaded.record(Self.items($0)) }
-        #expect(try await eventually { loaded.last == ["a": 1, "b": 2] })
+        #expect(await loaded.wait { $0.last == ["a": 1, "b": 2] })
         first.close()  // stops with the listener open
 
         let (second, releaseSecond) = Self.heldAtStart(port: server.port, directory: directory)
         let seen = Recorder<[String: Int]>()
         let handle = second.reference(withPath: "items").observe(.value) { seen.record(Self.items($0)) }
         releaseSecond()
-        #expect(try await eventually { seen.last == ["a": 1, "b": 2] })
+        #expect(await seen.wait { $0.last == ["a": 1, "b": 2] })
         #expect(Self.hits(second) == 1)
         second.reference(withPath: "items").removeObserver(withHandle: handle)
         second.close()  // stops with no listener open
@@ -49,7 +49,7 @@ import Testing
         let again = Recorder<[String: Int]>()
         let secondHandle = third.reference(withPath: "items").observe(.value) { again.record(Self.items($0)) }
         releaseThird()
-        #expect(try await eventually { again.last == ["a": 1, "b": 2] })
+        #expect(await again.wait { $0.last == ["a": 1, "b": 2] })
         #expect(Self.hits(third) == 1)
         third.reference(withPath: "items").removeObserver(withHandle: secondHandle)
         third.close()
@@ -60,7 +60,7 @@ import Testing
         _ = fourth.pendingWrites  // waits for the start
         let late = Recorder<[String: Int]>()
         fourth.reference(withPath: "items").observe(.value) { late.record(Self.items($0)) }
-        #expect(try await eventually { late.last == ["a": 1, "b": 2] }, "from the cache")
+        #expect(await late.wait { $0.last == ["a": 1, "b": 2] }, "from the cache")
         #expect(Self.hits(fourth) == 0)
         fourth.close()
         await server.stop()
@@ -74,7 +74,7 @@ import Testing
         let first = PersistenceIntegrationTests.client(port: server.port, directory: directory)
         let loaded = Recorder<[String: Int]>()
         first.reference(withPath: "items").observe(.value) { loaded.record(Self.items($0)) }
-        #expect(try await eventually { loaded.last == ["a": 1] })
+        #expect(await loaded.wait { $0.last == ["a": 1] })
         first.close()
 
         // An acknowledged write is cached before the listener comes back: the data read ahead
@@ -84,7 +84,7 @@ import Testing
         second.goOffline()
         let seen = Recorder<[String: Int]>()
         second.reference(withPath: "items").observe(.value) { seen.record(Self.items($0)) }
-        #expect(try await eventually { seen.last != nil })
+        #expect(await seen.wait { $0.last != nil })
         #expect(seen.all.first == ["a": 1, "b": 3])
         #expect(Self.hits(second) == 0)
         second.close()

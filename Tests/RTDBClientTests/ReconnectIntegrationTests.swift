@@ -22,15 +22,15 @@ import Testing
         try await client.reference(withPath: "notes/a").setValue("before")
         #expect(try await eventually { seen.last == #"{"a":"before"}"# })
         await first.stop()
-        #expect(try await eventually { connected.last == false })
+        #expect(await connected.wait { $0.last == false })
         // Offline: the write shows locally at once and waits in the queue.
         let acknowledged = Recorder<Bool>()
         client.reference(withPath: "notes/b").setValue("while down") { error, _ in acknowledged.record(error == nil) }
         #expect(try await eventually { seen.last == #"{"a":"before","b":"while down"}"# })
         #expect(acknowledged.all.isEmpty)
         let second = try await TestServer.start(dataDirectory: directory, configure: { $0.port = port })
-        #expect(try await eventually { connected.last == true })
-        #expect(try await eventually { acknowledged.all == [true] })
+        #expect(await connected.wait { $0.last == true })
+        #expect(await acknowledged.wait { $0 == [true] })
         let stored = try await http("GET", "/notes.json", port: port).json
         #expect(stored == ["a": "before", "b": "while down"])
         // The listen was restored: a change made by someone else arrives.
@@ -65,12 +65,12 @@ import Testing
         try await ref.setValue("short")
         let seen = Recorder<String>()
         ref.observe(.value) { snapshot in seen.record(snapshot.value as? String ?? "<none>") }
-        #expect(try await eventually { seen.last == "short" })
+        #expect(await seen.wait { $0.last == "short" })
         let long = String(repeating: "x", count: 2_000)
         let outcome = Recorder<String>()
         ref.setValue(long) { error, _ in outcome.record((error as? DatabaseError)?.code.rawValue ?? "ok") }
-        #expect(try await eventually { outcome.all == ["too_big"] })
-        #expect(try await eventually { seen.last == "short" }, "reverted")
+        #expect(await outcome.wait { $0 == ["too_big"] })
+        #expect(await seen.wait { $0.last == "short" }, "reverted")
         #expect(seen.all.contains(long), "the local write was shown before the server answered")
         #expect(try await http("GET", "/profile/bio.json", port: server.port).json == "short")
         client.close()
@@ -127,7 +127,7 @@ import Testing
         let seen = Recorder<String>()
         watcher.reference(withPath: "status").observe(.value) { seen.record($0.value as? String ?? "none") }
         try await device.reference(withPath: "status").setValue("online")
-        #expect(try await eventually { seen.last == "online" })
+        #expect(await seen.wait { $0.last == "online" })
 
         // The first onDisconnect request is lost along with the connection that carried it.
         let dropped = Mutex(false)
@@ -143,10 +143,10 @@ import Testing
             completions.record(error.map { "\($0)" } ?? "ok")
         }
         #expect(try await eventually { transport.connectionCount == 2 && device.connectionStatus.phase.isConnected })
-        #expect(try await eventually { completions.all == ["ok"] })
+        #expect(await completions.wait { $0 == ["ok"] })
         #expect(try await eventually { server.server.connections.connections.contains { $0.onDisconnectCount == 1 } })
         device.close()
-        #expect(try await eventually { seen.last == "offline" })
+        #expect(await seen.wait { $0.last == "offline" })
         watcher.close()
         await server.stop()
     }

@@ -21,12 +21,12 @@ import Testing
                 return .success(withValue: data)
             }, andCompletionBlock: nil)
         // Was: the block waited for the queue it runs on, and nothing ever came back.
-        #expect(try await eventually { keys.all.count >= 1 }, "the update block returned")
+        #expect(await keys.wait { $0.count >= 1 }, "the update block returned")
         let key = try #require(keys.last)
         #expect(PushIDGenerator.timestamp(of: key) != nil, "a push id: \(key)")
         let seen = Recorder<Bool>()
         list.observeSingleEvent(of: .value) { snapshot in seen.record(snapshot.hasChild(key)) }
-        #expect(try await eventually { seen.last == true }, "applied locally")
+        #expect(await seen.wait { $0.last == true }, "applied locally")
         database.close()
     }
 
@@ -51,7 +51,7 @@ import Testing
                 data.value = 1
                 return .success(withValue: data)
             }, andCompletionBlock: nil)
-        #expect(try await eventually { seen.all.count >= 4 }, "the update block returned: \(seen.all)")
+        #expect(await seen.wait { $0.count >= 4 }, "the update block returned: \(seen.all)")
         #expect(Array(seen.all.prefix(4)) == ["queue true, true", "dead letters 0", "cache true", "phase false"])
         database.close()
     }

@@ -18,7 +18,7 @@ import Testing
             let values = Recorder<Int>()
             database.reference(withPath: "a").observe(.value) { _ in values.record(1) }
             database.reference(withPath: "a/b").setValue(1, andPriority: nil)
-            #expect(try await eventually { values.last != nil })
+            #expect(await values.wait { $0.last != nil })
             released = database.repo
             releasedDatabase = database
             database.close()

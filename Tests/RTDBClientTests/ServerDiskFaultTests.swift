@@ -21,11 +21,11 @@ import Testing
         let client = PersistenceIntegrationTests.client(port: server.port, directory: directory)
         let answers = Recorder<String>()
         client.reference(withPath: "before").setValue(1) { error, _ in answers.record(Self.code(error)) }
-        #expect(try await eventually { answers.all == ["ok"] })
+        #expect(await answers.wait { $0 == ["ok"] })
 
         disk.fill(after: 0)
         client.reference(withPath: "note").setValue("kept") { error, _ in answers.record(Self.code(error)) }
-        #expect(try await eventually { answers.all == ["ok", "unavailable"] })
+        #expect(await answers.wait { $0 == ["ok", "unavailable"] })
         let letter = try #require(client.deadLetters.first)
         #expect(letter.status == .unavailable && letter.write.path == "/note")
         #expect(letter.reason.contains("could not store"), "\(letter.reason)")
@@ -33,7 +33,7 @@ import Testing
         disk.fill(after: nil)
         let retried = Recorder<String>()
         client.retryDeadLetter(withID: letter.id) { error in retried.record(error?.code.rawValue ?? "ok") }
-        #expect(try await eventually { retried.all == ["ok"] }, "\(retried.all)")
+        #expect(await retried.wait { $0 == ["ok"] }, "\(retried.all)")
         #expect(try await http("GET", "/note.json?ns=demo", port: server.port).json == "kept")
         #expect(client.deadLetters.isEmpty)
         client.close()

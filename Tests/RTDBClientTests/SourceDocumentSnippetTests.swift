@@ -26,14 +26,14 @@ import Testing
         SourceDocumentSnippets.samplePresenceApp()
         let connections = Recorder<UInt>()
         watcher.reference(withPath: "users/morgan/connections").observe(.value) { connections.record($0.childrenCount) }
-        #expect(try await eventually { connections.last == 1 })
+        #expect(await connections.wait { $0.last == 1 })
         #expect(Database.database().isPersistenceEnabled)
         Database.database().goOffline()
         let message = Recorder<String>()
         watcher.reference(withPath: "disconnectmessage").observe(.value) { snapshot in
             if let text = snapshot.value as? String { message.record(text) }
         }
-        #expect(try await eventually { connections.last == 0 })
+        #expect(await connections.wait { $0.last == 0 })
         // "I disconnected!" was replaced by a removal, then "I disconnected" was cancelled.
         let value = try await watcher.reference(withPath: "disconnectmessage").getData()
         #expect(!value.exists())

@@ -65,7 +65,7 @@ struct TokenProviderTests {
         let session = try #require(server.server.connections.connections.first?.sessionID)
         let seen = Recorder<String>()
         client.reference(withPath: "users").observe(.value) { _ in seen.record("value") }
-        #expect(try await eventually { seen.all.count == 1 })
+        #expect(await seen.wait { $0.count == 1 })
 
         // Halfway through its life a new token is obtained and sent on the live connection: the
         // same session, its listen still there, writes still admin.
@@ -75,7 +75,7 @@ struct TokenProviderTests {
         #expect(await Self.write(client, "admin-only/b", "still admin") == "ok")
         #expect(server.server.connections.connections.map(\.sessionID) == [session])
         try await client.reference(withPath: "users/x").setValue("seen by the listen")
-        #expect(try await eventually { seen.all.count == 2 })
+        #expect(await seen.wait { $0.count == 2 })
         client.close()
         await server.stop()
     }

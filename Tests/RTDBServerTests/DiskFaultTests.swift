@@ -118,7 +118,7 @@ import Testing
             await server.stop()
             stopped.record(true)
         }
-        #expect(try await eventually { stopped.all == [true] }, "the stop gives up what the disk holds")
+        #expect(await stopped.wait { $0 == [true] }, "the stop gives up what the disk holds")
         let answer = try await writer.value
         #expect(answer.status == 503, "never acknowledged: \(answer.status) \(answer.body)")
     }
@@ -170,7 +170,7 @@ import Testing
                         (try? await http("PUT", "/a.json?ns=demo", port: server.port, body: body))?.status ?? 0)
                 }
             }
-            #expect(try await eventually { answers.all.count == 12 }, "round \(round): every write answered")
+            #expect(await answers.wait { $0.count == 12 }, "round \(round): every write answered")
             #expect(answers.all.allSatisfy { $0 == 503 }, "round \(round): \(answers.all)")
             disk.fill(after: nil)
             #expect(try await http("PUT", "/a.json?ns=demo", port: server.port, body: "\(round)").status == 200)

@@ -58,7 +58,7 @@ import Testing
                 answers.record(
                     (try? await http("PUT", "/big/\(index).json?ns=demo", port: port, body: value))?.status ?? 0)
             }
-            _ = try await eventually { answers.all.count > index || server.standardError.contains(failing) }
+            _ = await answers.wait { $0.count > index || server.standardError.contains(failing) }
             if server.standardError.contains(failing) { break }
             if answers.all.last == 200 { acknowledged += 1 }
         }

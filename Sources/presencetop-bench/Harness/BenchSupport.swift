@@ -51,8 +51,9 @@ enum BenchSupport {
         return kilobytes * 1_024
     }
 
-    /// The CPU time a process's threads have run (the sum of /proc/PID/task/*/schedstat, in
-    /// nanoseconds), nil when it cannot be read. Threads that ended are not counted.
+    /// The CPU time a process's threads have run; nil when it cannot be read.
+    ///
+    /// The sum of /proc/PID/task/*/schedstat, in nanoseconds; threads that ended are not counted.
     static func cpuTime(of pid: Int32) -> Duration? {
         let tasks = "/proc/\(pid)/task"
         guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return nil }
