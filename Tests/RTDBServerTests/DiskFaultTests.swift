@@ -29,6 +29,17 @@ import Testing
         return (disk, server, writer, reader)
     }
 
+    /// What a new server on the disk's folder reads at the root of `demo`.
+    static func storedAfterARestart(_ disk: FaultyDisk) async throws -> JSONValue {
+        let restarted = try await TestServer.start(dataDirectory: disk.folder)
+        let again = WireTestClient(url: restarted.webSocketURL)
+        _ = try await again.hello()
+        let stored = try await again.call(.get(path: .root, query: .default)).data
+        await again.close()
+        await restarted.stop()
+        return stored
+    }
+
     @Test func aWriteTheDiskCannotTakeIsRefusedNeverSeenAndTheNamespaceRecovers() async throws {
         let (disk, server, writer, reader) = try await Self.serverWithAWriterAndAReader()
         let listen = try await reader.call(.listen(path: Path("a"), query: .default, tag: nil, hash: ""))
@@ -68,13 +79,8 @@ import Testing
         await other.close()
         await server.stop()
 
-        let restarted = try await TestServer.start(dataDirectory: disk.folder)
-        let again = WireTestClient(url: restarted.webSocketURL)
-        _ = try await again.hello()
-        let stored = try await again.call(.get(path: .root, query: .default))
-        #expect(stored.data == ["a": 4], "only what was acknowledged is stored: \(stored.data)")
-        await again.close()
-        await restarted.stop()
+        let stored = try await Self.storedAfterARestart(disk)
+        #expect(stored == ["a": 4], "only what was acknowledged is stored: \(stored)")
     }
 
     @Test func readsAndListensAreServedWhileACommitWaitsOnTheDisk() async throws {
@@ -204,12 +210,7 @@ extension DiskFaultTests {
         await reader.close()
         await server.stop()
 
-        let restarted = try await TestServer.start(dataDirectory: disk.folder)
-        let again = WireTestClient(url: restarted.webSocketURL)
-        _ = try await again.hello()
-        #expect(try await again.call(.get(path: .root, query: .default)).data == ["a": 4])
-        await again.close()
-        await restarted.stop()
+        #expect(try await Self.storedAfterARestart(disk) == ["a": 4])
     }
 
     @Test func aRestartRightAfterAFailedSyncStoresWhatWasAcknowledged() async throws {
@@ -220,12 +221,7 @@ extension DiskFaultTests {
         await server.stop()
         disk.failSyncs(false)
 
-        let restarted = try await TestServer.start(dataDirectory: disk.folder)
-        let again = WireTestClient(url: restarted.webSocketURL)
-        _ = try await again.hello()
-        let stored = try await again.call(.get(path: .root, query: .default)).data
+        let stored = try await Self.storedAfterARestart(disk)
         #expect(stored == ["a": 1], "\(stored)")
-        await again.close()
-        await restarted.stop()
     }
 }
