@@ -123,7 +123,7 @@ public enum ClientRequest: Sendable, Hashable {
         guard case .string(let string)? = body["p"] else { throw .invalidRequest("'p' must be a path string") }
         let path = Path(string)
         do {
-            try Validation.validatePathString(path.writeTarget.description)
+            try Validation.validatePath(path.writeTarget)
         } catch {
             throw WireError(error)
         }

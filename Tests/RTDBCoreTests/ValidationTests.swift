@@ -82,6 +82,21 @@ import Testing
         #expect(path == Path("a/b"))
     }
 
+    /// A parsed path is judged as its text is (the server checks every request's path parsed).
+    @Test func aParsedPathIsCheckedAsItsText() {
+        let deepest = (1...32).map { "k\($0)" }.joined(separator: "/")
+        let cases = [
+            "/users/morgan/connections", ".info/connected", "a//b/", "a/.info", "a/b#c", "x[0]", "a/\u{7F}",
+            "ünï/cödé", String(repeating: "k", count: 769), deepest, deepest + "/k33", "", "/",
+        ]
+        for text in cases {
+            let path = Path(text)
+            let fromText = Result { () throws(ValidationError) in try Validation.validatePathString(path.description) }
+            let parsed = Result { () throws(ValidationError) in try Validation.validatePath(path) }
+            #expect("\(fromText)" == "\(parsed)", "\(text)")
+        }
+    }
+
     @Test func depthLimit() throws {
         let deepest = (1...32).map { "k\($0)" }.joined(separator: "/")
         try Validation.validatePathString(deepest)

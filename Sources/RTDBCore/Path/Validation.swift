@@ -13,7 +13,12 @@ public enum Validation {
     /// Checks a key of user data or of a path segment: 1–768 UTF-8 bytes, none of
     /// `. $ # [ ] /` and no ASCII control characters.
     public static func validateKey(_ key: String, at path: Path = .root) throws(ValidationError) {
-        if key.isEmpty { throw .emptyKey(path: path.description) }
+        try validateKey(key, at: { path })
+    }
+
+    /// Checks a key as ``validateKey(_:at:)`` does, making the path only to name it in an error.
+    static func validateKey(_ key: String, at path: () -> Path) throws(ValidationError) {
+        if key.isEmpty { throw .emptyKey(path: path().description) }
         if containsForbiddenByte(key.utf8, slashAllowed: false) {
             throw .invalidKeyCharacter(key: key, character: offendingCharacter(key[...], slashAllowed: false))
         }
@@ -65,6 +70,21 @@ public enum Validation {
             if segment.count > maxKeyBytes { throw .keyTooLong(key: String(Substring(segment)), bytes: segment.count) }
         }
         if segments.count > maxDepth { throw .tooDeep(path: string, depth: segments.count) }
+    }
+
+    /// Checks a parsed path as ``validatePathString(_:)`` checks its text, without making the
+    /// text again (a request's path is checked on every write).
+    public static func validatePath(_ path: Path) throws(ValidationError) {
+        for (offset, segment) in path.segments.enumerated() {
+            if offset == 0, segment.utf8.elementsEqual(".info".utf8) { continue }
+            if containsForbiddenByte(segment.utf8, slashAllowed: true) {
+                throw .invalidPathCharacter(
+                    path: path.description, character: offendingCharacter(segment[...], slashAllowed: true))
+            }
+            let bytes = segment.utf8.count
+            if bytes > maxKeyBytes { throw .keyTooLong(key: segment, bytes: bytes) }
+        }
+        if path.count > maxDepth { throw .tooDeep(path: path.description, depth: path.count) }
     }
 
     /// Checks a path that will be written to: a valid path that is not under `.info`.
