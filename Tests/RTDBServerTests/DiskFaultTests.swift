@@ -29,6 +29,18 @@ import Testing
         return (disk, server, writer, reader)
     }
 
+    /// The namespace takes `a` = 4 again, the reader's listen hears it, and no message the reader
+    /// had (`earlier` and since) carried the refused values 2 and 3.
+    static func takesAWriteAndNeverShowedTheRefused(
+        _ writer: WireTestClient, _ reader: WireTestClient, earlier: [WireMessage]
+    ) async throws {
+        #expect(try await writer.call(.put(path: Path("a"), data: 4, hash: nil)).status == .ok)
+        let after = try await reader.call(.get(path: Path("a"), query: .default))
+        let messages = earlier + after.before
+        #expect(Self.heard(4, in: after.before))
+        #expect(!Self.heard(2, in: messages) && !Self.heard(3, in: messages), "\(messages)")
+    }
+
     /// What a new server on the disk's folder reads at the root of `demo`.
     static func storedAfterARestart(_ disk: FaultyDisk) async throws -> JSONValue {
         let restarted = try await TestServer.start(dataDirectory: disk.folder)
@@ -68,12 +80,7 @@ import Testing
 
         // Room again: the namespace takes writes by itself, and readers never saw the refused ones.
         disk.fill(after: nil)
-        let recovered = try await writer.call(.put(path: Path("a"), data: 4, hash: nil))
-        #expect(recovered.status == .ok)
-        let after = try await reader.call(.get(path: Path("a"), query: .default))
-        let messages = listen.before + read.before + after.before
-        #expect(Self.heard(4, in: after.before))
-        #expect(!Self.heard(2, in: messages) && !Self.heard(3, in: messages), "\(messages)")
+        try await Self.takesAWriteAndNeverShowedTheRefused(writer, reader, earlier: listen.before + read.before)
         await writer.close()
         await reader.close()
         await other.close()
@@ -201,11 +208,7 @@ extension DiskFaultTests {
         #expect(read.status == .ok && read.data == 1, "reads go on with what is stored")
 
         disk.failSyncs(false)
-        #expect(try await writer.call(.put(path: Path("a"), data: 4, hash: nil)).status == .ok)
-        let after = try await reader.call(.get(path: Path("a"), query: .default))
-        let messages = listen.before + read.before + after.before
-        #expect(Self.heard(4, in: after.before))
-        #expect(!Self.heard(2, in: messages) && !Self.heard(3, in: messages), "\(messages)")
+        try await Self.takesAWriteAndNeverShowedTheRefused(writer, reader, earlier: listen.before + read.before)
         await writer.close()
         await reader.close()
         await server.stop()
