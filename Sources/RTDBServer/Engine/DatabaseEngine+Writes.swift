@@ -75,6 +75,7 @@ extension DatabaseEngine {
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
+            let converting = WriteBreakdown.begin()
             try DatabaseEngine.checkWritable(path)
             let relatives = data.keys.map { Path($0.string) }
             do {
@@ -95,8 +96,11 @@ extension DatabaseEngine {
                 }
                 children.append((relative, node))
             }
+            WriteBreakdown.end(.convert, since: converting)
+            let judging = WriteBreakdown.begin()
             let newRoot = try authorizeWrite(
                 children.map { (path.child($0.relative), $0.node) }, auth: auth, at: path, operation: .update)
+            WriteBreakdown.end(.rules, since: judging)
             if refusesWithoutStorage { try requireStorage() }
             apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey, newRoot: newRoot)
             return .success(appliedSequence)
@@ -158,7 +162,9 @@ extension DatabaseEngine {
                 object[CodeUnitString(relative.relativeString)] = node.exportJSON
             }
             if let newRoot { root = newRoot }
+            let encoding = WriteBreakdown.begin()
             recordData = JSONValue.object(object).jsonString
+            WriteBreakdown.end(.encode, since: encoding)
         }
         appliedSequence += 1
         let kind: LogRecord.Kind
