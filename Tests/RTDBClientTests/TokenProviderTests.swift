@@ -19,9 +19,13 @@ struct TokenProviderTests {
     static let rules = #"{"rules": {"users": {"$uid": {".write": "auth.uid === $uid", ".read": true}}}}"#
 
     /// A server with the secret and the rules, on `time` (moved only by the test).
+    /// A server on `time`, with a heartbeat far longer than any move of time here: a move of a
+    /// minute at once would otherwise let its heartbeat end a session whose pong had not come yet
+    /// on a loaded machine, and the client's reconnect would wait on a clock nobody moves (a
+    /// clean-clone CI run hung in `anIDTokenFileIsReadAgainWhenTheServerSaysTheTokenExpired`).
     private static func server(time: TestTime = TestTime()) async throws -> TestServer {
         let rules = try SecurityRules(text: rules)
-        return try await TestServer.start(clock: time.wall, timers: time.timers) {
+        return try await TestServer.start(heartbeatTimeout: .seconds(86_400), clock: time.wall, timers: time.timers) {
             $0.authSecret = secret
             $0.rules = rules
         }
@@ -36,14 +40,18 @@ struct TokenProviderTests {
         return Database(url: url, clock: time.wall, timers: time.timers)
     }
 
-    /// The status a write ended with (`ok` or the server's refusal).
+    /// The status a write ended with (`ok` or the server's refusal), or that it had none after
+    /// 30 s of real time, with the connection's phase: a test that would hang fails instead,
+    /// saying where it stood.
     private static func write(_ database: Database, _ path: String, _ value: String) async -> String {
-        do {
-            try await database.reference(withPath: path).setValue(value)
-            return "ok"
-        } catch {
-            return "\(error)"
+        let outcome = Recorder<String>()
+        database.reference(withPath: path).setValue(value) { error, _ in
+            outcome.record(error.map { "\($0)" } ?? "ok")
         }
+        guard await outcome.wait(timeout: .seconds(30), until: { !$0.isEmpty }) else {
+            return "no answer after 30 s; the connection: \(database.connectionStatus.phase)"
+        }
+        return outcome.last ?? ""
     }
 
     @Test func aServiceAccountSignsItsAssertionAndRenewsTheTokenWithoutDroppingTheConnection() async throws {
