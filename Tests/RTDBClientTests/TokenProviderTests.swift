@@ -19,8 +19,8 @@ struct TokenProviderTests {
     static let rules = #"{"rules": {"users": {"$uid": {".write": "auth.uid === $uid", ".read": true}}}}"#
 
     /// A server with the secret and the rules, on `time` (moved only by the test).
-    /// A server on `time`, with a heartbeat far longer than any move of time here: a move of a
-    /// minute at once would otherwise let its heartbeat end a session whose pong had not come yet
+    ///
+    /// Its heartbeat is far longer than any move of time here: a move of a minute at once would otherwise let its heartbeat end a session whose pong had not come yet
     /// on a loaded machine, and the client's reconnect would wait on a clock nobody moves (a
     /// clean-clone CI run hung in `anIDTokenFileIsReadAgainWhenTheServerSaysTheTokenExpired`).
     private static func server(time: TestTime = TestTime()) async throws -> TestServer {
