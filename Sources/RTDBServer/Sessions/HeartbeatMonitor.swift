@@ -13,9 +13,9 @@ import Synchronization
 /// and racing a loaded machine. One monitor serves all sessions: a session costs a counter, not a
 /// task and a timer of its own.
 ///
-/// Only the server's own punctuality is held against a peer: a late tick pings again without
-/// judging, and every judgement first lets each event loop take in the bytes that have already
-/// arrived.
+/// Only the server's own punctuality is held against a peer: a late tick and the one after it
+/// ping again without judging, and every judgement first lets each event loop take in the bytes
+/// that have already arrived.
 final class HeartbeatMonitor: Service, Sendable {
     private struct Watched {
         let heartbeat: Heartbeat
@@ -57,8 +57,14 @@ final class HeartbeatMonitor: Service, Sendable {
     func run() async {
         let ticker = Ticker(every: period, on: timers)
         await cancelWhenGracefulShutdown {
+            // After a late tick (the server itself stalled: stopped, starved), the next one only
+            // pings too, so that every peer has a full timeout from the resume to be heard (with
+            // one period, a loaded machine's late pong ended a live session).
+            var graceTicks = 0
             while let tick = await ticker.next() {
-                await self.sweep(onTime: tick == .onTime)
+                let late = tick != .onTime
+                await self.sweep(onTime: !late && graceTicks == 0)
+                graceTicks = late ? 1 : max(0, graceTicks - 1)
                 self.sweeps.add(1, ordering: .releasing)
             }
         }
