@@ -23,6 +23,12 @@ final class CachePrefetch: Sendable {
         }
     }
 
+    /// Returns once the read is over (before the store closes: a read must not outlive it).
+    func waitUntilDone() {
+        done.wait()
+        done.signal()
+    }
+
     /// The node read ahead at `path` (waiting for the read if it is still running), or nil.
     func take(_ path: Path) -> Node? {
         guard paths.contains(path) else { return nil }

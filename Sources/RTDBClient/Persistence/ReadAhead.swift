@@ -16,6 +16,9 @@ final class ReadAhead: Sendable {
         /// Locations asked for before the file was open.
         var waiting: [Path] = []
         var reads: [CachePrefetch] = []
+        /// Every read started and not yet waited for, dropped ones too: the store must not close
+        /// under one.
+        var started: [CachePrefetch] = []
     }
 
     private let state = Mutex(State())
@@ -28,7 +31,9 @@ final class ReadAhead: Sendable {
             let requested = state.waiting + state.reads.flatMap(\.paths)
             guard state.accepting, requested.count < Self.limit, !requested.contains(path) else { return }
             if let store = state.store {
-                state.reads.append(CachePrefetch(store: store, paths: [path]))
+                let read = CachePrefetch(store: store, paths: [path])
+                state.reads.append(read)
+                state.started.append(read)
             } else {
                 state.waiting.append(path)
             }
@@ -43,7 +48,11 @@ final class ReadAhead: Sendable {
             var all = state.waiting
             for path in paths where !all.contains(path) && all.count < Self.limit { all.append(path) }
             state.waiting = []
-            if !all.isEmpty { state.reads.append(CachePrefetch(store: store, paths: all)) }
+            if !all.isEmpty {
+                let read = CachePrefetch(store: store, paths: all)
+                state.reads.append(read)
+                state.started.append(read)
+            }
         }
     }
 
@@ -65,6 +74,16 @@ final class ReadAhead: Sendable {
             state.reads = []
             state.store = nil
         }
+    }
+
+    /// Returns once every read started has finished: before the store closes (a read on another
+    /// core racing the close crashed in SQLite, a clean-clone CI run's segfault).
+    func waitForReads() {
+        let started = state.withLock { state in
+            defer { state.started = [] }
+            return state.started
+        }
+        for read in started { read.waitUntilDone() }
     }
 
     /// The data read ahead at `path` (waiting for the read if it is still running), or nil.

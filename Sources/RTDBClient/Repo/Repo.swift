@@ -289,6 +289,8 @@ extension Repo {
         onDisconnectTree = SparseSnapshotTree()
         serverTree.persistence = nil
         readAhead.invalidate()
+        // A read ahead still running on another core must end before the store closes.
+        readAhead.waitForReads()
         persistence = nil
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         do {
