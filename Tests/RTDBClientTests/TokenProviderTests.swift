@@ -41,17 +41,24 @@ struct TokenProviderTests {
     }
 
     /// The status a write ended with (`ok` or the server's refusal), or that it had none after
-    /// 30 s of real time, with the connection's phase: a test that would hang fails instead,
-    /// saying where it stood.
-    private static func write(_ database: Database, _ path: String, _ value: String) async -> String {
+    /// two minutes of real time, with the connection's phase: a test that would hang fails
+    /// instead, saying where it stood.
+    ///
+    /// With `time` (a client on the test's clock), each 20 s without an answer moves that clock
+    /// a second: on a loaded machine a token request or a connect can fail and wait to be tried
+    /// again on a clock nobody else moves (clean-clone CI runs hung and failed here).
+    private static func write(
+        _ database: Database, _ path: String, _ value: String, nudging time: TestTime? = nil
+    ) async -> String {
         let outcome = Recorder<String>()
         database.reference(withPath: path).setValue(value) { error, _ in
             outcome.record(error.map { "\($0)" } ?? "ok")
         }
-        guard await outcome.wait(timeout: .seconds(30), until: { !$0.isEmpty }) else {
-            return "no answer after 30 s; the connection: \(database.connectionStatus.phase)"
+        for _ in 0..<6 {
+            if await outcome.wait(timeout: .seconds(20), until: { !$0.isEmpty }) { return outcome.last ?? "" }
+            if let time { await time.advance(by: .seconds(1)) }
         }
-        return outcome.last ?? ""
+        return "no answer after two minutes; the connection: \(database.connectionStatus.phase)"
     }
 
     @Test func aServiceAccountSignsItsAssertionAndRenewsTheTokenWithoutDroppingTheConnection() async throws {
@@ -65,7 +72,7 @@ struct TokenProviderTests {
         let key = try ServiceAccountKey(contentsOf: standIn.keyFile)
         client.setTokenProvider(ServiceAccountTokenProvider(key: key, clock: time.wall))
 
-        #expect(await Self.write(client, "admin-only/a", "written as admin") == "ok")
+        #expect(await Self.write(client, "admin-only/a", "written as admin", nudging: time) == "ok")
         let assertion = try #require(standIn.requests.first)
         #expect(assertion["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer")
         #expect(assertion["content_type"] == "application/x-www-form-urlencoded")
@@ -80,7 +87,7 @@ struct TokenProviderTests {
         await time.advance(by: .seconds(10) + .milliseconds(1))
         #expect(try await eventually { standIn.requests.count == 2 })
         #expect(standIn.requests.last?["status"] == 200)
-        #expect(await Self.write(client, "admin-only/b", "still admin") == "ok")
+        #expect(await Self.write(client, "admin-only/b", "still admin", nudging: time) == "ok")
         #expect(server.server.connections.connections.map(\.sessionID) == [session])
         try await client.reference(withPath: "users/x").setValue("seen by the listen")
         #expect(await seen.wait { $0.count == 2 })
@@ -181,12 +188,12 @@ struct TokenProviderTests {
         try (token(expiringIn: 60) + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let client = Self.client(server, time: time)
         client.setTokenProvider(IDTokenFileProvider(path: file))
-        #expect(await Self.write(client, "users/alice/a", "first") == "ok")
+        #expect(await Self.write(client, "users/alice/a", "first", nudging: time) == "ok")
 
         // Something else refreshes the file; the client reads it when the old token is spent.
         try token(expiringIn: 3_600).write(toFile: file, atomically: true, encoding: .utf8)
         await time.advance(by: .seconds(61))
-        #expect(await Self.write(client, "users/alice/b", "after the expiry") == "ok")
+        #expect(await Self.write(client, "users/alice/b", "after the expiry", nudging: time) == "ok")
         #expect(try await eventually { server.server.connections.connections.map(\.authUID) == ["alice"] })
         client.close()
         await server.stop()
