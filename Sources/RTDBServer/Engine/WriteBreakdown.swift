@@ -31,9 +31,6 @@ public enum WriteBreakdown {
     /// Nanoseconds per stage, then the count of writes published (taken only while timing).
     private static let counts = Mutex([UInt64](repeating: 0, count: Stage.allCases.count + 1))
 
-    /// Whether stages are timed.
-    public static var isOn: Bool { enabled.load(ordering: .relaxed) }
-
     /// Starts timing from zero (true) or stops (false).
     public static func measure(_ on: Bool) {
         if on { counts.withLock { $0 = [UInt64](repeating: 0, count: Stage.allCases.count + 1) } }
