@@ -78,9 +78,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         var options = Self.options(directory)
         options.users = 0
-        // Suspect from 10 s of silence until the server ends the session at 20 s: a window a
-        // loaded run cannot miss (at 4 s, a CI run read the table after the session had ended).
-        options.heartbeatTimeout = .seconds(20)
+        // Suspect from 15 s of silence until the server ends the session at 30 s or later: a
+        // window a loaded run cannot miss (at 4 s, a CI run read the table after the session had
+        // ended; at 10 s, a clean-clone run whose earlier steps took 40 s missed it too).
+        options.heartbeatTimeout = .seconds(30)
         let simulation = try await Simulation.start(options)
         #expect(try await eventually { simulation.snapshot().ownEntryKeys.count == 1 })
         let key = try #require(simulation.snapshot().ownEntryKeys.first)
@@ -88,7 +89,13 @@ import Testing
         #expect(try await eventually { !simulation.snapshot().isSuspect(entryKey: key) })
         simulation.toggleBlackhole()
         // Still connected as far as the client knows, but the server stops hearing from it.
-        #expect(try await eventually(attempts: 600) { simulation.snapshot().isSuspect(entryKey: key) })
+        let silences = Recorder<Duration?>()
+        let suspect = try await eventually(attempts: 1_200) {
+            let snapshot = simulation.snapshot()
+            silences.record(snapshot.silence[key])
+            return snapshot.isSuspect(entryKey: key)
+        }
+        #expect(suspect, "the server's silence for this device, last polls: \(silences.all.suffix(6))")
         #expect(simulation.snapshot().thisDevice?.status.phase.isConnected == true)
         simulation.toggleBlackhole()
         await simulation.stop()

@@ -15,6 +15,8 @@ import Testing
         let client = Database(url: "http://127.0.0.1:\(port)?ns=demo")
         let connected = Recorder<Bool>()
         let seen = Recorder<String>()
+        let phases = Recorder<String>()
+        client.observeConnectionStatus { phases.record("\($0.phase)") }
         client.reference(withPath: ".info/connected").observe(.value) { connected.record($0.value as? Bool ?? false) }
         client.reference(withPath: "notes").observe(.value) { snapshot in
             seen.record((try? JSONValue(any: snapshot.value).jsonString) ?? "?")
@@ -29,7 +31,9 @@ import Testing
         #expect(try await eventually { seen.last == #"{"a":"before","b":"while down"}"# })
         #expect(acknowledged.all.isEmpty)
         let second = try await TestServer.start(dataDirectory: directory, configure: { $0.port = port })
-        #expect(await connected.wait { $0.last == true })
+        // Bounded above the longest back-off (30 s) and a connect attempt's own limit (30 s): a
+        // clean-clone run under load waited out its 20 s here; the phases say what it was doing.
+        #expect(await connected.wait(timeout: .seconds(75)) { $0.last == true }, "phases: \(phases.all.suffix(12))")
         #expect(await acknowledged.wait { $0 == [true] })
         let stored = try await http("GET", "/notes.json", port: port).json
         #expect(stored == ["a": "before", "b": "while down"])
