@@ -3,9 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import RTDBCore
 import RTDBWire
@@ -67,12 +67,11 @@ public final class RTDBServer: Sendable {
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in })
         async throws
     {
-        let webSocketConfiguration = webSocketConfiguration
+        let maxFrameBytes = configuration.maxFrameBytes
         let webSocketBuilder = HTTPServerBuilder { responder in
             MethodGuardedChannel(
-                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: webSocketConfiguration) {
-                    request, channel, _ in
-                    self.upgrade(request, channel: channel)
+                inner: SessionChannel(responder: responder, maxFrameBytes: maxFrameBytes) { channel, head in
+                    self.makeSession(channel: channel, head: head)
                 })
         }
         var builder = webSocketBuilder
@@ -126,57 +125,25 @@ public final class RTDBServer: Sendable {
         await running.withLock { $0 }?.triggerGracefulShutdown()
     }
 
-    private var webSocketConfiguration: WebSocketServerConfiguration {
-        WebSocketServerConfiguration(
-            maxFrameSize: configuration.maxFrameBytes,
-            // The server's own ``HeartbeatMonitor`` pings, on a clock tests can drive.
-            autoPing: .disabled,
-            // A peer that does not answer the close of a stopping server is cut off after this.
-            closeTimeout: .seconds(3))
-    }
-
-    private func upgrade(
-        _ request: HTTPRequest, channel: any Channel
-    ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        let target = request.path ?? "/"
-        guard target.hasPrefix("/.ws") else { return .dontUpgrade }
+    /// The session of a connection upgraded at `head` (`/.ws?v=5&ns=…&ls=…`), as a handler for
+    /// its pipeline.
+    private func makeSession(channel: any Channel, head: HTTPRequestHead) -> SessionHandler {
         var parameters: [String: String] = [:]
-        if let query = target.split(separator: "?", maxSplits: 1).dropFirst().first {
+        if let query = head.uri.split(separator: "?", maxSplits: 1).dropFirst().first {
             for pair in query.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 let value = parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? String(parts[1]) : ""
                 parameters[String(parts[0])] = value
             }
         }
-        let authority = request.authority ?? "\(configuration.host):\(configuration.port)"
+        let authority = head.headers.first(name: "host") ?? "\(configuration.host):\(configuration.port)"
         let namespace = parameters["ns"] ?? RESTRequest.namespace(fromHost: authority) ?? configuration.defaultNamespace
         let peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
-        let supersedes = parameters["ls"]
-        return .upgrade([:]) { inbound, outbound, _ in
-            let engine: DatabaseEngine
-            do {
-                engine = try await self.registry.lease(namespace)
-            } catch {
-                try? await outbound.write(.text(WireMessage.control(.shutdown(reason: "\(error)")).text))
-                return
-            }
-            defer { self.registry.release(namespace) }
-            let limit = self.configuration.limits.sessionsPerNamespace
-            if await engine.sessionCount >= limit {
-                let reason = "namespace \(namespace) holds \(limit) sessions, the server's limit; try again later"
-                self.logger.notice("refused a session from \(peer): \(reason)")
-                try? await outbound.write(.text(WireMessage.control(.error(reason)).text))
-                // 1013: try again later (RFC 6455 registry); the SDKs reconnect with back-off.
-                try? await outbound.close(.unknown(1013), reason: "too many sessions")
-                return
-            }
-            let session = WebSocketSession(
-                engine: engine, channel: channel, sessionID: RTDBServer.makeSessionID(), host: authority, peer: peer,
-                supersedes: supersedes, configuration: self.configuration, connections: self.connections,
-                directory: self.directory, clock: self.clock, timers: self.timers, heartbeats: self.heartbeats,
-                logger: self.logger)
-            await session.run(inbound: inbound, outbound: outbound)
-        }
+        let session = WebSocketSession(
+            registry: registry, namespace: namespace, channel: channel, sessionID: Self.makeSessionID(),
+            host: authority, peer: peer, supersedes: parameters["ls"], configuration: configuration,
+            connections: connections, directory: directory, clock: clock, heartbeats: heartbeats, logger: logger)
+        return SessionHandler(session: session, timers: timers)
     }
 
     static func makeSessionID() -> String {

@@ -62,7 +62,8 @@ public final class RawTCPClient: Sendable {
     }
 
     /// Waits until the received bytes contain `needle` and returns everything up to and including it.
-    private func read(untilBytes needle: [UInt8], attempts: Int) async throws -> String {
+    @discardableResult
+    public func read(untilBytes needle: [UInt8], attempts: Int = 200) async throws -> String {
         let marker = String(decoding: needle, as: UTF8.self)
         for _ in 0..<attempts {
             let (bytes, closed) = await inbox.snapshot()
@@ -110,6 +111,12 @@ public final class RawTCPClient: Sendable {
     /// Whether the server closed the connection.
     public var isClosed: Bool { get async { await inbox.snapshot().closed } }
 
+    /// Ends this side's sending (a FIN after what was written) and keeps reading: unlike a close
+    /// with unread data, which resets the connection, nothing written is lost.
+    public func finishWriting() async throws {
+        try await channel.channel.close(mode: .output)
+    }
+
     /// Closes the connection.
     public func close() async {
         channel.outbound.finish()
@@ -138,9 +145,14 @@ public final class RawTCPClient: Sendable {
         try await sendWebSocketFrame(opcode: 0xA, payload: Array(payload.utf8))
     }
 
-    /// Sends one masked, final frame.
-    public func sendWebSocketFrame(opcode: UInt8, payload: [UInt8]) async throws {
-        var frame: [UInt8] = [0x80 | opcode]
+    /// Sends one masked frame, final unless `fin` is false (a fragment that more will follow).
+    public func sendWebSocketFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) async throws {
+        try await write(Self.webSocketFrame(opcode: opcode, payload: payload, fin: fin))
+    }
+
+    /// One masked frame's bytes, as a client sends it.
+    public static func webSocketFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) -> [UInt8] {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
         } else if payload.count < 65_536 {
@@ -153,6 +165,6 @@ public final class RawTCPClient: Sendable {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try await write(frame)
+        return frame
     }
 }

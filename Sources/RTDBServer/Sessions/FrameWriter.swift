@@ -7,14 +7,23 @@ import Synchronization
 /// one write is being scheduled joins it, so a burst shares one flush, and no task waits for
 /// messages while the session is idle.
 ///
-/// A close writes what came before it, then shuts the channel's input so the session's reader
-/// ends; the WebSocket library then sends the close frame and closes the connection.
+/// A close writes what came before it, then the close frame. A close the server starts waits for
+/// the peer's answer (``peerClosed(code:)``) at most ``closeTimeout``, then the connection is
+/// cut; a close the peer started is answered, and the connection closes at once (RFC 6455 §7:
+/// the server closes the TCP connection first).
 final class FrameWriter: Sendable {
     private struct State {
         var pending: [String] = []
         var scheduled = false
-        var closing = false
+        /// The close frame to send after what is pending.
+        var closeCode: WebSocketErrorCode?
+        var closeSent = false
+        /// The peer's close arrived: the connection ends once the answer is written.
+        var peerClosed = false
     }
+
+    /// How long a close the server started waits for the peer's answer.
+    static let closeTimeout: TimeAmount = .seconds(3)
 
     private let channel: any Channel
     private let state = Mutex(State())
@@ -24,48 +33,78 @@ final class FrameWriter: Sendable {
     }
 
     /// Whether a close was asked for: the reader takes no more requests.
-    var isClosing: Bool { state.withLock { $0.closing } }
+    var isClosing: Bool { state.withLock { $0.closeCode != nil } }
 
     /// Queues an item for the channel (messages after a close are dropped; SSE events do not
     /// apply to a WebSocket).
     func send(_ item: OutboundItem) {
-        let schedule = state.withLock { state -> Bool in
-            guard !state.closing else { return false }
-            switch item {
-            case .wire(let text): state.pending.append(text)
-            case .close: state.closing = true
-            case .event: return false
+        switch item {
+        case .wire(let text):
+            schedule { state in
+                if state.closeCode == nil { state.pending.append(text) }
             }
+        case .close: close()
+        case .event: break
+        }
+    }
+
+    /// Closes the connection after what is queued, with `code`.
+    func close(code: WebSocketErrorCode = .normalClosure) {
+        schedule { state in
+            if state.closeCode == nil { state.closeCode = code }
+        }
+    }
+
+    /// The peer sent its close frame: it is answered (unless the server's own close went first),
+    /// and the connection ends.
+    func peerClosed(code: WebSocketErrorCode = .normalClosure) {
+        schedule { state in
+            if state.closeCode == nil { state.closeCode = code }
+            state.peerClosed = true
+        }
+    }
+
+    /// Applies `change` and makes sure a flush is on its way (nothing changes once the peer's
+    /// close has been seen: the connection is ending).
+    private func schedule(_ change: (inout State) -> Void) {
+        let needsFlush = state.withLock { state -> Bool in
+            guard !state.peerClosed else { return false }
+            change(&state)
             defer { state.scheduled = true }
             return !state.scheduled
         }
-        guard schedule else { return }
+        guard needsFlush else { return }
         channel.eventLoop.execute { self.flush() }
     }
 
-    /// Runs on the channel's event loop: writes everything pending with one flush, then ends the
-    /// input if a close was asked for.
+    /// Runs on the channel's event loop: writes everything pending with one flush, then the close
+    /// frame if one was asked for.
     private func flush() {
-        let (texts, closing) = state.withLock { state in
+        let (texts, closeCode, peerClosed) = state.withLock { state -> ([String], WebSocketErrorCode?, Bool) in
             defer {
                 state.pending = []
                 state.scheduled = false
             }
-            return (state.pending, state.closing)
+            let code = state.closeSent ? nil : state.closeCode
+            if code != nil { state.closeSent = true }
+            return (state.pending, code, state.peerClosed)
         }
         for text in texts {
             for frame in WireFraming.frames(for: text) {
                 channel.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: frame)), promise: nil)
             }
         }
-        channel.flush()
-        guard closing else { return }
-        let channel = channel
-        let halfClosed = channel.eventLoop.makePromise(of: Void.self)
-        halfClosed.futureResult.whenFailure { _ in
-            // A transport that cannot close only its input (TLS) is closed whole.
-            channel.close(promise: nil)
+        if let closeCode {
+            var data = channel.allocator.buffer(capacity: 2)
+            data.write(webSocketErrorCode: closeCode)
+            channel.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: data), promise: nil)
         }
-        channel.close(mode: .input, promise: halfClosed)
+        channel.flush()
+        let channel = channel
+        if peerClosed {
+            channel.close(promise: nil)
+        } else if closeCode != nil {
+            channel.eventLoop.scheduleTask(in: Self.closeTimeout) { channel.close(promise: nil) }
+        }
     }
 }

@@ -2,7 +2,7 @@ import NIOCore
 
 /// Notes when bytes last arrived on a connection, before any decoding.
 ///
-/// The WebSocket library answers pings and consumes pongs itself, so the session's messages alone
+/// The session answers pings and takes pongs without telling anyone, so its messages alone
 /// would make a healthy but quiet client look silent between its own pings. Placed first in the
 /// pipeline, this sees every byte the peer sends: what a heartbeat means by "heard from".
 final class HeardHandler: ChannelInboundHandler, RemovableChannelHandler {

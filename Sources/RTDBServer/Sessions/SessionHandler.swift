@@ -1,0 +1,284 @@
+import DequeModule
+import NIOCore
+import NIOWebSocket
+import RTDBCore
+import RTDBWire
+
+/// A WebSocket connection's protocol v5 session, in its channel's pipeline on swift-nio's frame
+/// codec: no task waits on it while it is idle.
+///
+/// It answers the peer's pings and close, takes text messages apart into requests
+/// (``InboundMessages``) and hands them to the namespace in order (``RequestPump``). Reading
+/// stops, and TCP slows the peer, while the session opens, while the request window is full and
+/// while the peer is over its message rate: frames already read wait here in order. Opening and
+/// ending are the ``WebSocketSession``'s, each in a short task.
+final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    /// Why reading is stopped (reading goes on when none is left).
+    private struct Holds: OptionSet {
+        let rawValue: UInt8
+        static let opening = Holds(rawValue: 1)
+        static let window = Holds(rawValue: 2)
+        static let rate = Holds(rawValue: 4)
+    }
+
+    private enum Phase {
+        case opening
+        case live(WebSocketSession.Live)
+        /// No session: the client was told why, and the close is under way.
+        case refused
+        case ended
+    }
+
+    private let session: WebSocketSession
+    private let timers: any Clock<Duration>
+    private let writer: FrameWriter
+    private let heartbeat = Heartbeat()
+    private var phase = Phase.opening
+    private var holds: Holds = .opening
+    private var readAsked = false
+    private var deferred = Deque<WebSocketFrame>()
+    /// The request read while the window was full, queued once it has a place.
+    private var waiting: SessionRequest?
+    private var messages: InboundMessages
+    private var budget: MessageBudget
+    private var toldAboutRate = false
+    private var context: ChannelHandlerContext?
+
+    /// Serves `session`; a peer over its message rate waits on `timers`.
+    init(session: WebSocketSession, timers: any Clock<Duration>) {
+        self.session = session
+        self.timers = timers
+        self.writer = FrameWriter(channel: session.channel)
+        self.messages = InboundMessages(configuration: session.configuration, clock: session.clock)
+        self.budget = MessageBudget(perSecond: session.configuration.limits.messagesPerSecond)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let (heartbeat, connections, sessionID, clock) = (
+            heartbeat, session.connections, session.sessionID, session.clock
+        )
+        // First in the pipeline: any bytes at all count as hearing from the peer.
+        let heard = HeardHandler {
+            heartbeat.heard()
+            connections.update(sessionID) { $0.lastHeardAt = clock() }
+        }
+        try? context.pipeline.syncOperations.addHandler(heard, position: .first)
+        let (session, writer, loop) = (session, writer, context.eventLoop)
+        let this = NIOLoopBound(self, eventLoop: loop)
+        Task {
+            let live = await session.open(writer: writer, heartbeat: heartbeat)
+            loop.execute { this.value.opened(live) }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    private func opened(_ live: WebSocketSession.Live?) {
+        switch phase {
+        case .opening:
+            phase = live.map { .live($0) } ?? .refused
+            release(.opening)
+        case .ended:
+            // The connection closed while the session opened: it ends now.
+            if let live { end(live) }
+        case .live, .refused:
+            break
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        if holds.isEmpty && deferred.isEmpty {
+            take(frame)
+        } else {
+            deferred.append(frame)
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if holds.isEmpty {
+            context.read()
+        } else {
+            readAsked = true
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let previous = phase
+        phase = .ended
+        if case .live(let live) = previous {
+            // What was read before the close is still the client's: every request goes to the
+            // namespace (the window lets all in once closed), then the session ends.
+            live.window.close()
+            if let waiting {
+                live.requests.append(waiting)
+                self.waiting = nil
+            }
+            holds = []
+            for frame in deferred {
+                if case .data(let text) = Self.kind(of: frame) { admit(text, live: live, rateLimited: false) }
+            }
+            end(live)
+        }
+        deferred.removeAll()
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The peer shut its side: nothing more will come, so the connection ends.
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            writer.close(code: .messageTooLarge)
+        case is NIOWebSocketFrameAggregator.Error:
+            writer.close(code: .protocolError)
+        case is NIOWebSocketError:
+            // Answered by the codec's own WebSocketProtocolErrorHandler, which closes.
+            break
+        default:
+            context.close(promise: nil)
+        }
+    }
+
+    private func end(_ live: WebSocketSession.Live) {
+        let session = session
+        Task { await session.close(live) }
+    }
+}
+
+extension SessionHandler {
+    /// What a frame is to the session.
+    private enum Kind {
+        case data(String)
+        case binary
+        case ping
+        case pong
+        case close
+        case invalid
+    }
+
+    private static func kind(of frame: WebSocketFrame) -> Kind {
+        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { return .invalid }
+        switch frame.opcode {
+        case .text: return .data(String(buffer: frame.unmaskedData))
+        case .binary: return .binary
+        case .ping: return frame.fin ? .ping : .invalid
+        case .pong: return frame.fin ? .pong : .invalid
+        case .connectionClose: return .close
+        default: return .invalid
+        }
+    }
+
+    /// Takes one frame (whole: fragments were joined before it).
+    private func take(_ frame: WebSocketFrame) {
+        switch Self.kind(of: frame) {
+        case .data(let text):
+            // Refused or closing: what the peer sends meanwhile is not taken.
+            guard case .live(let live) = phase, !writer.isClosing else { return }
+            admit(text, live: live, rateLimited: true)
+        case .binary:
+            guard case .live(let live) = phase else { return }
+            tell("binary frames are not part of protocol v5", live: live)
+        case .ping:
+            context?.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            break
+        case .close:
+            writer.peerClosed()
+        case .invalid:
+            writer.close(code: .protocolError)
+        }
+    }
+
+    /// Takes one text message in: past the message rate, reading pauses after it (the client is
+    /// told once); a request is queued if the window has a place, else reading pauses until it
+    /// has one.
+    private func admit(_ text: String, live: WebSocketSession.Live, rateLimited: Bool) {
+        if rateLimited, let wait = budget.spend(now: session.clock()) {
+            throttle(for: wait, live: live)
+        }
+        switch messages.take(text, outlet: live.outlet, report: { tell($0, live: live) }) {
+        case .nothing:
+            break
+        case .request(let request):
+            let this = NIOLoopBound(self, eventLoop: session.channel.eventLoop)
+            let loop = session.channel.eventLoop
+            if live.window.enter(whenAdmitted: { loop.execute { this.value.windowOpened() } }) {
+                live.requests.append(request)
+            } else {
+                // Held by the server's own window: the heartbeat does not take that for silence.
+                waiting = request
+                live.heartbeat.holdReads()
+                hold(.window)
+            }
+        case .end:
+            writer.close()
+        }
+    }
+
+    private func windowOpened() {
+        guard case .live(let live) = phase else { return }
+        if let waiting {
+            live.requests.append(waiting)
+            self.waiting = nil
+        }
+        live.heartbeat.resumeReads()
+        release(.window)
+    }
+
+    /// Stops reading for `wait`, telling the client the first time.
+    private func throttle(for wait: Duration, live: WebSocketSession.Live) {
+        if !toldAboutRate {
+            toldAboutRate = true
+            tell(
+                "more than \(budget.perSecond) messages a second; the server reads this connection more slowly",
+                live: live)
+        }
+        live.heartbeat.holdReads()
+        hold(.rate)
+        let (timers, loop) = (timers, session.channel.eventLoop)
+        let this = NIOLoopBound(self, eventLoop: loop)
+        Task {
+            try? await timers.sleep(for: wait)
+            loop.execute {
+                live.heartbeat.resumeReads()
+                this.value.release(.rate)
+            }
+        }
+    }
+
+    private func tell(_ problem: String, live: WebSocketSession.Live) {
+        session.logger.info("session \(session.sessionID): \(problem)")
+        live.outlet.send(.wire(WireMessage.control(.error(problem)).text))
+    }
+
+    private func hold(_ reason: Holds) {
+        holds.insert(reason)
+    }
+
+    /// Lifts one reason to stop reading; with none left, the frames that waited are taken, then
+    /// reading goes on.
+    private func release(_ reason: Holds) {
+        holds.remove(reason)
+        while holds.isEmpty, let frame = deferred.popFirst() {
+            take(frame)
+        }
+        guard holds.isEmpty, readAsked, let context else { return }
+        readAsked = false
+        context.read()
+    }
+}
