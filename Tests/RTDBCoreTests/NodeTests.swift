@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RTDBCore
@@ -95,6 +96,28 @@ import Testing
         #expect(try Node(any: Optional<Int>.none as Any).isEmpty)
         struct Unsupported {}
         #expect(throws: ValidationError.self) { try Node(any: Unsupported()) }
+    }
+
+    /// The exact-type fast path and the general one agree: Foundation's bridged values, nested
+    /// optionals, homogeneous containers, and the path of a value that cannot be stored.
+    @Test func fromFoundationAndOddlyTypedValues() throws {
+        let decoded = try JSONSerialization.jsonObject(
+            with: Data(#"{"b":true,"n":1,"d":1.5,"s":"x","a":[1,null]}"#.utf8))
+        let converted = try Node(any: decoded).plainJSON(arrays: true)
+        #expect(converted == ["a": [1], "b": true, "d": 1.5, "n": 1, "s": "x"], "\(converted)")
+        let nested: [String: Any] = [
+            "some": Optional<Any>.some(Optional<Int>.some(4)) as Any, "none": Optional<Int>.none as Any,
+        ]
+        #expect(try Node(any: nested).plainJSON() == ["some": 4])
+        #expect(try Node(any: ["x": 1, "y": 2] as [String: Int]).plainJSON() == ["x": 1, "y": 2])
+        #expect(try Node(any: [["k": "v"]] as [[String: String]]).plainJSON(arrays: true) == [["k": "v"]])
+        #expect(try Node(any: NSString(string: "bridged")).plainJSON() == "bridged")
+        struct Unsupported {}
+        #expect(
+            throws: ValidationError.invalidValue(path: "/a/b/1", reason: "values of type Unsupported cannot be stored")
+        ) {
+            try Node(any: ["a": ["b": [1, Unsupported()] as [Any]] as [String: Any]] as [String: Any])
+        }
     }
 
     @Test func sizeEstimateGrowsWithContent() throws {

@@ -31,11 +31,15 @@ extension Node {
 }
 
 extension JSONValue {
-    /// Converts a plain Swift value (`Bool`, numbers, `String`, arrays, `[String: Any]`, nil) to JSON.
+    /// Converts a plain Swift value (`Bool`, numbers, `String`, arrays, `[String: Any]`, nil or
+    /// `NSNull`) to JSON.
+    ///
+    /// The types `setValue` receives most are recognised by their exact type first (a metadata
+    /// comparison): no dynamic cast, no reflection. Anything else goes the general way.
     ///
     /// - Throws: ``ValidationError/invalidValue(path:reason:)`` for any other type.
     public init(any value: Any?, at path: Path = .root) throws(ValidationError) {
-        guard let value = JSONValue.flattenOptional(value) else {
+        guard let value else {
             self = .null
             return
         }
@@ -43,17 +47,30 @@ extension JSONValue {
             self = json
             return
         }
+        let valueType = type(of: value)
+        if valueType == [String: Any].self {
+            self = .object(try JSONValue.members(value as! [String: Any], at: path))
+            return
+        }
+        if valueType == [Any].self {
+            self = try JSONValue.array(value as! [Any], at: path)
+            return
+        }
+        guard let value = JSONValue.flattenOptional(value) else {
+            self = .null
+            return
+        }
+        if let json = JSONValue.scalar(value) ?? JSONValue.bridgedNumber(value) {
+            self = json
+            return
+        }
         switch value {
         case let json as JSONValue: self = json
+        case is NSNull: self = .null
         case let serverValue as ServerValuePlaceholder: self = serverValue.json
         case let string as String: self = .string(string)
         case let substring as Substring: self = .string(String(substring))
-        case let array as [Any]:
-            var elements: [JSONValue] = []
-            for (offset, element) in array.enumerated() {
-                elements.append(try JSONValue(any: element, at: path.child(String(offset))))
-            }
-            self = .array(elements)
+        case let array as [Any]: self = try JSONValue.array(array, at: path)
         case let dictionary as [String: Any]:
             self = .object(try JSONValue.members(dictionary, at: path))
         case let dictionary as [AnyHashable: Any]:
@@ -65,39 +82,61 @@ extension JSONValue {
         }
     }
 
+    private static func array(_ array: [Any], at path: Path) throws(ValidationError) -> JSONValue {
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(array.count)
+        for (offset, element) in array.enumerated() {
+            if let leaf = scalar(element) {
+                elements.append(leaf)
+            } else {
+                elements.append(try JSONValue(any: element, at: path.child(String(offset))))
+            }
+        }
+        return .array(elements)
+    }
+
     private static func members(_ dictionary: [String: Any], at path: Path) throws(ValidationError) -> Members {
-        var members = Members()
-        for key in dictionary.keys.sorted(by: UTF16Order.lessThan) {
-            members[CodeUnitString(key)] = try JSONValue(any: dictionary[key], at: path.child(key))
+        var members = Members(minimumCapacity: dictionary.count)
+        for (key, element) in dictionary.sorted(by: { UTF16Order.lessThan($0.key, $1.key) }) {
+            // A leaf needs no path: only a container's conversion can fail, and say where.
+            if let leaf = scalar(element) {
+                members[CodeUnitString(key)] = leaf
+            } else {
+                members[CodeUnitString(key)] = try JSONValue(any: element, at: path.child(key))
+            }
         }
         return members
     }
 
-    /// Booleans and numbers by their exact type.
+    /// Strings, booleans and numbers by their exact type.
     ///
     /// Foundation would bridge `1` to `true` (and back) through NSNumber if a plain `as? Bool`
     /// were tried first. Each `as!` follows the check that the value's type is exactly that type,
     /// so it cannot fail.
     private static func scalar(_ value: Any) -> JSONValue? {
         let type = type(of: value)
-        if type == Bool.self { return .bool(value as! Bool) }
+        if type == String.self { return .string(value as! String) }
         if type == Int.self { return .int(Int64(value as! Int)) }
+        if type == Bool.self { return .bool(value as! Bool) }
+        if type == Double.self { return .double(value as! Double) }
         if type == Int64.self { return .int(value as! Int64) }
         if type == Int32.self { return .int(Int64(value as! Int32)) }
         if type == UInt32.self { return .int(Int64(value as! UInt32)) }
         if type == UInt.self {
             return Int64(exactly: value as! UInt).map { .int($0) } ?? .double(Double(value as! UInt))
         }
-        if type == Double.self { return .double(value as! Double) }
         if type == Float.self { return .double(Double(value as! Float)) }
-        if let number = value as? NSNumber, type is NSNumber.Type {
-            switch String(cString: number.objCType) {
-            case "c", "B": return .bool(number.boolValue)
-            case "f", "d": return .double(number.doubleValue)
-            default: return .int(number.int64Value)
-            }
-        }
         return nil
+    }
+
+    /// An `NSNumber` (what Foundation's JSON decoding gives), by what it holds.
+    private static func bridgedNumber(_ value: Any) -> JSONValue? {
+        guard type(of: value) is NSNumber.Type, let number = value as? NSNumber else { return nil }
+        switch String(cString: number.objCType) {
+        case "c", "B": return .bool(number.boolValue)
+        case "f", "d": return .double(number.doubleValue)
+        default: return .int(number.int64Value)
+        }
     }
 
     /// Unwraps optionals nested inside `Any` (`Optional<Any>.some(Optional<Int>.none)` is nil).
