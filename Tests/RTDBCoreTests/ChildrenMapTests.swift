@@ -46,6 +46,24 @@ import Testing
         #expect(inserted == sorted)
     }
 
+    /// Equality by shape and shared subtrees agrees with equality of contents, for versions of
+    /// one map, maps built apart, and maps with different keys of the same count.
+    @Test func equalityAgreesWithTheContents() {
+        var random = SeededRandom(seed: 11_26)
+        let base = ChildrenMap((0..<300).map { (ChildKey("k\($0)"), Node(.number(.int(Int64($0))))) })
+        for _ in 0..<300 {
+            let key = ChildKey("k\(Int.random(in: 0..<300, using: &random))")
+            let value = Int64(Int.random(in: 0..<3, using: &random) == 0 ? 9_999 : Int(key.string.dropFirst()) ?? 0)
+            let edited = base.inserting(Node(.number(.int(value))), at: key)
+            let apart = ChildrenMap(Array(edited).shuffled(using: &random))
+            let sameContents = Array(edited).elementsEqual(Array(base)) { $0.key == $1.key && $0.node == $1.node }
+            #expect((edited == base) == sameContents)
+            #expect(apart == edited)
+            let renamed = edited.removing(key).inserting(Node(.number(.int(value))), at: ChildKey("z\(key.string)"))
+            #expect(renamed != edited)
+        }
+    }
+
     @Test func predecessor() {
         let map = ChildrenMap(["a", "c", "e"].map { (ChildKey($0), Node(.bool(true))) })
         #expect(map.predecessor(of: "c")?.key == "a")

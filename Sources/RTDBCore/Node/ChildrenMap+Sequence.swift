@@ -42,10 +42,25 @@ extension ChildrenMap: Sequence {
 
 extension ChildrenMap: Hashable {
     /// Maps are equal when they hold equal nodes under equal keys.
+    ///
+    /// Two versions of one map (one child replaced) have the same keys, so the same shape (a
+    /// key's weight fixes its place): they are compared entry by entry down both trees, and the
+    /// subtrees they share are equal by identity, so the cost is the path that changed, not the
+    /// whole map. Maps of other shapes are compared in key order.
     public static func == (lhs: ChildrenMap, rhs: ChildrenMap) -> Bool {
         if lhs.root === rhs.root { return true }
         guard lhs.count == rhs.count else { return false }
+        if let equal = sameShapeEqual(lhs.root, rhs.root) { return equal }
         return zip(lhs, rhs).allSatisfy { $0.key == $1.key && $0.node == $1.node }
+    }
+
+    /// Whether two trees of the same shape hold equal entries; nil as soon as their shapes differ.
+    private static func sameShapeEqual(_ lhs: Entry?, _ rhs: Entry?) -> Bool? {
+        if lhs === rhs { return true }
+        guard let lhs, let rhs, lhs.count == rhs.count, lhs.key == rhs.key else { return nil }
+        guard let left = sameShapeEqual(lhs.left, rhs.left) else { return nil }
+        guard left, lhs.node == rhs.node else { return false }
+        return sameShapeEqual(lhs.right, rhs.right)
     }
 
     /// Hashes every key and node.

@@ -67,6 +67,20 @@ enum BenchSupport {
         return .nanoseconds(nanoseconds)
     }
 
+    /// The CPU time a process has spent in the kernel on its behalf (system time, from
+    /// `/proc/PID/stat`, in clock ticks: 10 ms steps), or nil if it cannot be read.
+    static func kernelTime(of pid: Int32) -> Duration? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the command's closing parenthesis: state, ppid, … utime is the 12th, stime the 13th.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let ticks = Int64(fields[12]) else { return nil }
+        let perSecond = Int64(sysconf(Int32(_SC_CLK_TCK)))
+        guard perSecond > 0 else { return nil }
+        return .milliseconds(ticks * 1000 / perSecond)
+    }
+
     /// A database with persistence in `directory`; `phases` logs the engine's start-up phases.
     static func persistentDatabase(url: String, directory: URL, phases: Bool) -> Database {
         var logger = Logger(label: "bench") { StreamLogHandler.standardError(label: $0) }
