@@ -87,4 +87,26 @@ import Testing
         await raw.close()
         await server.stop()
     }
+
+    @Test func requestsSentBeforeTheHelloAreHandledEvenIfThePeerLeavesAtOnce() async throws {
+        let server = try await TestServer.start()
+        let raw = try await RawTCPClient(port: server.port)
+        try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+        // At once after the 101, before the hello: the session is still opening (its namespace
+        // is leased in a task), and these wait for it, FIN included.
+        var bytes: [UInt8] = []
+        for index in 0..<20 {
+            bytes += RawTCPClient.webSocketFrame(
+                opcode: 0x1, payload: Array(Self.put(index + 1, "early/\(index)", index).utf8))
+        }
+        try await raw.write(bytes)
+        try await raw.finishWriting()
+        #expect(
+            try await eventually {
+                try await http("GET", "/early.json?shallow=true", port: server.port).json?.objectValue?.count == 20
+            })
+        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        await raw.close()
+        await server.stop()
+    }
 }

@@ -86,8 +86,9 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             phase = live.map { .live($0) } ?? .refused
             release(.opening)
         case .ended:
-            // The connection closed while the session opened: it ends now.
-            if let live { end(live) }
+            // The connection closed while the session opened: what the peer sent meanwhile is
+            // handled, then the session ends.
+            if let live { finish(live) }
         case .live, .refused:
             break
         }
@@ -113,22 +114,28 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         let previous = phase
         phase = .ended
-        if case .live(let live) = previous {
-            // What was read before the close is still the client's: every request goes to the
-            // namespace (the window lets all in once closed), then the session ends.
-            live.window.close()
-            if let waiting {
-                live.requests.append(waiting)
-                self.waiting = nil
-            }
-            holds = []
-            for frame in deferred {
-                if case .data(let text) = Self.kind(of: frame) { admit(text, live: live, rateLimited: false) }
-            }
-            end(live)
+        // Still opening: the frames wait for the session, which finishes once it is open.
+        if case .live(let live) = previous { finish(live) }
+        if case .refused = previous { deferred.removeAll() }
+        context.fireChannelInactive()
+    }
+
+    /// Ends a session whose connection closed.
+    ///
+    /// What was read before the close is still the client's: every request goes to the namespace
+    /// (the window lets all in once closed), then the session ends.
+    private func finish(_ live: WebSocketSession.Live) {
+        live.window.close()
+        if let waiting {
+            live.requests.append(waiting)
+            self.waiting = nil
+        }
+        holds = []
+        for frame in deferred {
+            if case .data(let text) = Self.kind(of: frame) { admit(text, live: live, rateLimited: false) }
         }
         deferred.removeAll()
-        context.fireChannelInactive()
+        end(live)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
