@@ -14,7 +14,10 @@ final class CachePrefetch: Sendable {
 
     init(store: ClientStore, paths: [Path]) {
         self.paths = Set(paths)
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        // A queue of its own, not a global one: the engine's queue may wait for this read
+        // (``take(_:)``), and a global queue's few threads can all be waiting on engine queues
+        // themselves (a caller's `performNow`), which would then never get one for it.
+        DispatchQueue(label: "presencetop.cache-prefetch", qos: .userInitiated).async { [self] in
             for path in paths {
                 guard let node = try? store.serverCache(at: path) else { continue }
                 results.withLock { $0[path] = node }
