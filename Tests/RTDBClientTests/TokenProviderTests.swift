@@ -120,7 +120,10 @@ struct TokenProviderTests {
             try JSONParser.parse(bytes: Data(contentsOf: URL(fileURLWithPath: standIn.keyFile))).objectValue)
         members["private_key_id"] = "not-this-key"
         let key = try ServiceAccountKey(json: .object(members))
-        let client = Self.client(server)
+        // The provider is set before the engine's first use: no connection is ever opened
+        // without its credential (one used to open signed out, then restart).
+        let transport = InterceptingTransport()
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", transport: transport)
         client.setTokenProvider(ServiceAccountTokenProvider(key: key))
 
         var reason = ""
@@ -133,7 +136,8 @@ struct TokenProviderTests {
         #expect(reason.contains("invalid_grant: kid is not the key's private_key_id"), "\(reason)")
         #expect(reason.contains("the token endpoint (http://127.0.0.1:\(standIn.port)/token)"), "\(reason)")
         #expect(!reason.contains("PRIVATE KEY") && !reason.contains("eyJ"), "no key, no assertion: \(reason)")
-        #expect(server.server.connections.connections.isEmpty, "nothing connects without a credential")
+        #expect(transport.connectionCount == 0, "nothing connects without a credential")
+        #expect(server.server.connections.connections.isEmpty)
         client.close()
         await server.stop()
     }

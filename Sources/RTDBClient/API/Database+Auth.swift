@@ -42,6 +42,12 @@ extension Database {
     /// and before a known expiry. A provider's credentials are never written to the persisted
     /// store.
     public func setTokenProvider(_ provider: (any DatabaseTokenProvider)?) {
-        repo.setTokenProvider(provider)
+        // Before the engine starts, it starts with the provider: its first connection is made
+        // with a credential, never signed out first.
+        let started = withState { state -> Bool in
+            if state.repo == nil { state.tokenProvider = provider }
+            return state.repo != nil
+        }
+        if started { repo.setTokenProvider(provider) } else { _ = repo }
     }
 }

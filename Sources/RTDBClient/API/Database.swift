@@ -40,6 +40,8 @@ public final class Database: Sendable {
         var maxPendingBytes = Database.defaultMaxPendingBytes
         var beforeOpeningPersistence: (@Sendable () -> Void)?
         var retryPolicy = RetryPolicy()
+        /// A token provider set before the engine started: the engine asks it before it connects.
+        var tokenProvider: (any DatabaseTokenProvider)?
         var nextHandle: DatabaseHandle = 1
         var registrations: [DatabaseHandle: (QuerySpec, ObserverRegistration)] = [:]
         var keptSynced: [String: DatabaseHandle] = [:]
@@ -114,7 +116,8 @@ public final class Database: Sendable {
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
                 timers: timers, callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
-                persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes)
+                persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes,
+                tokenProvider: state.tokenProvider)
             repo.database = self
             state.repo = repo
             return (repo, true)

@@ -78,7 +78,8 @@ final class Repo: @unchecked Sendable {
         baseURL: String, namespace: String, transport: any Transport, clock: @escaping WallClock,
         timers: any Clock<Duration> = ContinuousClock(), callbackQueue: DispatchQueue, logger: Logger,
         connects: Bool = true, persistence: PersistenceSettings? = nil,
-        retryPolicy: RetryPolicy = RetryPolicy(), maxPendingBytes: Int = Database.defaultMaxPendingBytes
+        retryPolicy: RetryPolicy = RetryPolicy(), maxPendingBytes: Int = Database.defaultMaxPendingBytes,
+        tokenProvider: (any DatabaseTokenProvider)? = nil
     ) {
         queue = DispatchQueue(label: "presencetop.database.\(namespace)")
         self.maxPendingBytes = maxPendingBytes
@@ -101,6 +102,11 @@ final class Repo: @unchecked Sendable {
             if let persistence { restoredKeepSynced = openPersistence(persistence) }
             updateInfo(".info/connected", Node(.bool(false)))
             updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
+            // A provider set before the engine started is asked before the first connection.
+            if let tokenProvider {
+                persistCredential(nil)
+                connection.setTokenProvider(tokenProvider)
+            }
             if connects { connection.resume() } else { connection.shutDown() }
         }
     }
