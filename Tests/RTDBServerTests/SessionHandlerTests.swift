@@ -68,22 +68,8 @@ import Testing
         let raw = try await RawTCPClient(port: server.port)
         try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await raw.read(until: #""t":"h""#)
-        var burst: [UInt8] = []
-        for index in 0..<200 {
-            burst += RawTCPClient.webSocketFrame(
-                opcode: 0x1, payload: Array(Self.put(index + 1, "left/\(index)", index).utf8))
-        }
-        try await raw.write(burst)
-        // A FIN, not a reset (a close with unread answers would discard what is still in flight).
-        try await raw.finishWriting()
-        let stored = Recorder<Int>()
-        #expect(
-            try await eventually {
-                let count = try await http("GET", "/left.json?shallow=true", port: server.port).json?.objectValue?.count
-                stored.record(count ?? 0)
-                return count == 200
-            }, "stored: \(stored.last ?? 0)")
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        try await Self.sendAndLeave(200, under: "left", raw)
+        try await Self.expectAllHandled(200, under: "left", server)
         await raw.close()
         await server.stop()
     }
@@ -94,19 +80,33 @@ import Testing
         try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         // At once after the 101, before the hello: the session is still opening (its namespace
         // is leased in a task), and these wait for it, FIN included.
+        try await Self.sendAndLeave(20, under: "early", raw)
+        try await Self.expectAllHandled(20, under: "early", server)
+        await raw.close()
+        await server.stop()
+    }
+
+    /// Sends `count` puts under `root` in one write, then a FIN: not a reset (a close with unread
+    /// answers would discard what is still in flight).
+    private static func sendAndLeave(_ count: Int, under root: String, _ raw: RawTCPClient) async throws {
         var bytes: [UInt8] = []
-        for index in 0..<20 {
+        for index in 0..<count {
             bytes += RawTCPClient.webSocketFrame(
-                opcode: 0x1, payload: Array(Self.put(index + 1, "early/\(index)", index).utf8))
+                opcode: 0x1, payload: Array(put(index + 1, "\(root)/\(index)", index).utf8))
         }
         try await raw.write(bytes)
         try await raw.finishWriting()
+    }
+
+    /// Expects all `count` puts under `root` stored, and the session gone.
+    private static func expectAllHandled(_ count: Int, under root: String, _ server: TestServer) async throws {
+        let stored = Recorder<Int>()
         #expect(
             try await eventually {
-                try await http("GET", "/early.json?shallow=true", port: server.port).json?.objectValue?.count == 20
-            })
+                let found = try await http("GET", "/\(root).json?shallow=true", port: server.port).json?.objectValue
+                stored.record(found?.count ?? 0)
+                return found?.count == count
+            }, "stored: \(stored.last ?? 0)")
         #expect(try await eventually { server.server.connections.connections.isEmpty })
-        await raw.close()
-        await server.stop()
     }
 }
