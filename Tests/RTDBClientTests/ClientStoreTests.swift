@@ -14,6 +14,25 @@ import Testing
 
     static func node(_ json: String) throws -> Node { try Node(jsonString: json) }
 
+    /// A read ahead that was dropped keeps nothing of what it read (it stays listed until
+    /// shutdown only to be waited for), and one still wanted gives its node once.
+    @Test func aDroppedReadAheadLetsGoOfItsData() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try store.transaction { db in
+            try store.overwriteServerCache(Path("a"), try Self.node(#"{"b":1}"#), in: db)
+            try store.overwriteServerCache(Path("c"), try Self.node(#"{"d":2}"#), in: db)
+        }
+        let kept = CachePrefetch(store: store, paths: [Path("a"), Path("c")])
+        kept.waitUntilDone()
+        #expect(kept.take(Path("a")) == (try Self.node(#"{"b":1}"#)))
+        #expect(kept.take(Path("a")) == nil, "taken once")
+        let dropped = CachePrefetch(store: store, paths: [Path("a"), Path("c")])
+        dropped.waitUntilDone()
+        dropped.discard()
+        #expect(dropped.take(Path("a")) == nil && dropped.take(Path("c")) == nil)
+    }
+
     @Test func deeperRowsOverrideShallowerOnesAndOverwritesClearBelow() throws {
         let (store, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(at: directory) }

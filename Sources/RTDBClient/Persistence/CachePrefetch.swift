@@ -9,7 +9,7 @@ import Synchronization
 final class CachePrefetch: Sendable {
     /// The locations read ahead.
     let paths: Set<Path>
-    private let results = Mutex<[Path: Node]>([:])
+    private let results = Mutex<(nodes: [Path: Node], discarded: Bool)>(([:], false))
     private let done = DispatchSemaphore(value: 0)
 
     init(store: ClientStore, paths: [Path]) {
@@ -19,8 +19,12 @@ final class CachePrefetch: Sendable {
         // themselves (a caller's `performNow`), which would then never get one for it.
         DispatchQueue(label: "presencetop.cache-prefetch", qos: .userInitiated).async { [self] in
             for path in paths {
+                // Dropped meanwhile: the rest is not read, and nothing read is kept.
+                if results.withLock({ $0.discarded }) { break }
                 guard let node = try? store.serverCache(at: path) else { continue }
-                results.withLock { $0[path] = node }
+                results.withLock { results in
+                    if !results.discarded { results.nodes[path] = node }
+                }
             }
             done.signal()
         }
@@ -37,6 +41,14 @@ final class CachePrefetch: Sendable {
         guard paths.contains(path) else { return nil }
         done.wait()
         done.signal()
-        return results.withLock { $0.removeValue(forKey: path) }
+        return results.withLock { $0.nodes.removeValue(forKey: path) }
+    }
+
+    /// Lets go of what was read, and of what is still to be read: nothing will take it.
+    func discard() {
+        results.withLock { results in
+            results.discarded = true
+            results.nodes = [:]
+        }
     }
 }

@@ -16,8 +16,8 @@ final class ReadAhead: Sendable {
         /// Locations asked for before the file was open.
         var waiting: [Path] = []
         var reads: [CachePrefetch] = []
-        /// Every read started and not yet waited for, dropped ones too: the store must not close
-        /// under one.
+        /// Every read started and not yet waited for, dropped ones too (without their data): the
+        /// store must not close under one.
         var started: [CachePrefetch] = []
     }
 
@@ -68,12 +68,17 @@ final class ReadAhead: Sendable {
     /// Forgets everything read ahead and starts nothing more (the cache changed, or the listens
     /// added while the engine started have all been set up).
     func invalidate() {
-        state.withLock { state in
-            state.accepting = false
-            state.waiting = []
-            state.reads = []
-            state.store = nil
+        let dropped = state.withLock { state in
+            defer {
+                state.accepting = false
+                state.waiting = []
+                state.reads = []
+                state.store = nil
+            }
+            return state.reads
         }
+        // Kept until shutdown only to be waited for: without what they read.
+        for read in dropped { read.discard() }
     }
 
     /// Returns once every read started has finished: before the store closes (a read on another
