@@ -42,14 +42,9 @@ struct DiskFaultBenchmark: AsyncParsableCommand {
     /// Each sync takes `milliseconds` more: writes one after another, reads beside them, and a
     /// pipelined run whose writes share syncs.
     private func slowDisk(_ milliseconds: Int, directory: URL, _ report: BenchReport) async throws {
-        let data = directory.appendingPathComponent("slow-\(milliseconds)")
-        let disk = try FaultyFolder(prefix: data.path + "/")
-        let server = try await EmbeddedServer.start(dataDirectory: data) { $0.limits = .unlimited }
+        let (disk, server, url) = try await serverOnFaultyFolder(
+            directory.appendingPathComponent("slow-\(milliseconds)"))
         defer { disk.delaySyncs(by: nil) }
-        let url = "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=bench"
-        // The namespace's file is made first (its first commit syncs several times): then every
-        // write is one commit.
-        _ = try await writesBesideReads(url: url, count: 1)
         disk.delaySyncs(by: .milliseconds(milliseconds))
         let (answers, reads) = try await writesBesideReads(url: url)
         let writes = answers.map(\.ms)
@@ -70,16 +65,24 @@ struct DiskFaultBenchmark: AsyncParsableCommand {
         await server.stop()
     }
 
+    /// A server whose data folder is behind the fault VFS, with its namespace's file made by one
+    /// write before any fault.
+    ///
+    /// Its first commit syncs several times; after it, every write is one commit, and what it
+    /// stores stays readable on a full disk.
+    private func serverOnFaultyFolder(_ data: URL) async throws -> (FaultyFolder, EmbeddedServer, String) {
+        let disk = try FaultyFolder(prefix: data.path + "/")
+        let server = try await EmbeddedServer.start(dataDirectory: data) { $0.limits = .unlimited }
+        let url = "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=bench"
+        _ = try await writesBesideReads(url: url, count: 1)
+        return (disk, server, url)
+    }
+
     /// A full disk: every write refused (how soon), reads beside them, then how soon a write is
     /// taken once there is room.
     private func fullDisk(directory: URL, _ report: BenchReport) async throws {
-        let data = directory.appendingPathComponent("full")
-        let disk = try FaultyFolder(prefix: data.path + "/")
-        let server = try await EmbeddedServer.start(dataDirectory: data) { $0.limits = .unlimited }
+        let (disk, server, url) = try await serverOnFaultyFolder(directory.appendingPathComponent("full"))
         defer { disk.fill(after: nil) }
-        let url = "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=bench"
-        // The namespace's file exists before the disk fills: what it stores stays readable.
-        _ = try await writesBesideReads(url: url, count: 1)
         disk.fill(after: 0)
         let (answers, reads) = try await writesBesideReads(url: url)
         let writes = answers.map(\.ms)
