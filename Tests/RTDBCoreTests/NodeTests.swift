@@ -106,7 +106,7 @@ import Testing
         let converted = try Node(any: decoded).plainJSON(arrays: true)
         #expect(converted == ["a": [1], "b": true, "d": 1.5, "n": 1, "s": "x"], "\(converted)")
         let nested: [String: Any] = [
-            "some": Optional<Any>.some(Optional<Int>.some(4)) as Any, "none": Optional<Int>.none as Any,
+            "some": Optional<Any>.some(Optional<Int>.some(4) as Any) as Any, "none": Optional<Int>.none as Any,
         ]
         #expect(try Node(any: nested).plainJSON() == ["some": 4])
         #expect(try Node(any: ["x": 1, "y": 2] as [String: Int]).plainJSON() == ["x": 1, "y": 2])
