@@ -30,6 +30,8 @@ public final class RTDBServer: Sendable {
     private let logger: Logger
     private let clock: WallClock
     private let timers: any Clock<Duration>
+    /// What every WebSocket session shares.
+    private let sessionServices: SessionServices
     /// The running service group, to stop it from ``shutDown()``.
     private let running = Mutex<ServiceGroup?>(nil)
     /// How long a stop waits for sessions and streams to end before it cuts them off.
@@ -54,6 +56,9 @@ public final class RTDBServer: Sendable {
         self.heartbeats = HeartbeatMonitor(timeout: configuration.heartbeatTimeout, timers: timers, logger: logger)
         self.registry = NamespaceRegistry(
             configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger)
+        self.sessionServices = SessionServices(
+            registry: registry, configuration: configuration, connections: connections, directory: directory,
+            clock: clock, timers: timers, heartbeats: heartbeats, logger: logger)
     }
 
     /// Serves until ``shutDown()``, SIGINT or SIGTERM (or the task is cancelled), then stops
@@ -140,10 +145,9 @@ public final class RTDBServer: Sendable {
         let namespace = parameters["ns"] ?? RESTRequest.namespace(fromHost: authority) ?? configuration.defaultNamespace
         let peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
         let session = WebSocketSession(
-            registry: registry, namespace: namespace, channel: channel, sessionID: Self.makeSessionID(),
-            host: authority, peer: peer, supersedes: parameters["ls"], configuration: configuration,
-            connections: connections, directory: directory, clock: clock, heartbeats: heartbeats, logger: logger)
-        return SessionHandler(session: session, timers: timers)
+            services: sessionServices, namespace: namespace, channel: channel, sessionID: Self.makeSessionID(),
+            host: authority, peer: peer, supersedes: parameters["ls"])
+        return SessionHandler(session: session)
     }
 
     static func makeSessionID() -> String {

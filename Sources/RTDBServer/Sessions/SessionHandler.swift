@@ -34,7 +34,6 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let session: WebSocketSession
-    private let timers: any Clock<Duration>
     private let writer: FrameWriter
     private let heartbeat = Heartbeat()
     private var phase = Phase.opening
@@ -48,10 +47,9 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var toldAboutRate = false
     private var context: ChannelHandlerContext?
 
-    /// Serves `session`; a peer over its message rate waits on `timers`.
-    init(session: WebSocketSession, timers: any Clock<Duration>) {
+    /// Serves `session`; a peer over its message rate waits on the server's timers.
+    init(session: WebSocketSession) {
         self.session = session
-        self.timers = timers
         self.writer = FrameWriter(channel: session.channel)
         self.messages = InboundMessages(configuration: session.configuration, clock: session.clock)
         self.budget = MessageBudget(perSecond: session.configuration.limits.messagesPerSecond)
@@ -257,7 +255,7 @@ extension SessionHandler {
         }
         live.heartbeat.holdReads()
         hold(.rate)
-        let (timers, loop) = (timers, session.channel.eventLoop)
+        let (timers, loop) = (session.services.timers, session.channel.eventLoop)
         let this = NIOLoopBound(self, eventLoop: loop)
         Task {
             try? await timers.sleep(for: wait)

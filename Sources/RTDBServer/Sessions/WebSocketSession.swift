@@ -12,7 +12,8 @@ import RTDBWire
 /// Reading is its ``SessionHandler``'s, in the channel's pipeline; this type's two async steps
 /// run in short tasks of their own, so a live session holds no task at all.
 final class WebSocketSession: Sendable {
-    let registry: NamespaceRegistry
+    /// What all sessions of the server share.
+    let services: SessionServices
     let namespace: String
     /// The connection's channel, written directly (``FrameWriter``) and watched (``HeartbeatMonitor``).
     let channel: any Channel
@@ -20,31 +21,26 @@ final class WebSocketSession: Sendable {
     let host: String
     let peer: String
     let supersedes: String?
-    let configuration: ServerConfiguration
-    let connections: ConnectionTable
-    let directory: SessionDirectory
-    let clock: WallClock
-    let heartbeats: HeartbeatMonitor
-    let logger: Logger
+
+    var registry: NamespaceRegistry { services.registry }
+    var configuration: ServerConfiguration { services.configuration }
+    var connections: ConnectionTable { services.connections }
+    var directory: SessionDirectory { services.directory }
+    var clock: WallClock { services.clock }
+    var heartbeats: HeartbeatMonitor { services.heartbeats }
+    var logger: Logger { services.logger }
 
     init(
-        registry: NamespaceRegistry, namespace: String, channel: any Channel, sessionID: String, host: String,
-        peer: String, supersedes: String?, configuration: ServerConfiguration, connections: ConnectionTable,
-        directory: SessionDirectory, clock: @escaping WallClock, heartbeats: HeartbeatMonitor, logger: Logger
+        services: SessionServices, namespace: String, channel: any Channel, sessionID: String, host: String,
+        peer: String, supersedes: String?
     ) {
-        self.registry = registry
+        self.services = services
         self.namespace = namespace
         self.channel = channel
         self.sessionID = sessionID
         self.host = host
         self.peer = peer
         self.supersedes = supersedes
-        self.configuration = configuration
-        self.connections = connections
-        self.directory = directory
-        self.clock = clock
-        self.heartbeats = heartbeats
-        self.logger = logger
     }
 
     /// What a live session holds.

@@ -1,0 +1,31 @@
+import Logging
+import RTDBCore
+
+/// What every WebSocket session of a server shares: made once per server and referenced, not
+/// copied, by each session (a copy of the configuration and the rest cost every connection
+/// about 350 bytes).
+final class SessionServices: Sendable {
+    let registry: NamespaceRegistry
+    let configuration: ServerConfiguration
+    let connections: ConnectionTable
+    let directory: SessionDirectory
+    let clock: WallClock
+    let timers: any Clock<Duration>
+    let heartbeats: HeartbeatMonitor
+    let logger: Logger
+
+    init(
+        registry: NamespaceRegistry, configuration: ServerConfiguration, connections: ConnectionTable,
+        directory: SessionDirectory, clock: @escaping WallClock, timers: any Clock<Duration>,
+        heartbeats: HeartbeatMonitor, logger: Logger
+    ) {
+        self.registry = registry
+        self.configuration = configuration
+        self.connections = connections
+        self.directory = directory
+        self.clock = clock
+        self.timers = timers
+        self.heartbeats = heartbeats
+        self.logger = logger
+    }
+}
