@@ -21,9 +21,6 @@ final class RequestWindow: Sendable {
         self.size = max(1, size)
     }
 
-    /// Whether the window is full now (the next ``enter(whenAdmitted:)`` waits).
-    var isFull: Bool { state.withLock { $0.inside >= size } }
-
     /// The one admission rule: a place is free, or the window closed.
     private func admit(_ state: inout State) -> Bool {
         guard state.closed || state.inside < size else { return false }
