@@ -164,7 +164,7 @@ struct DashboardCommand: AsyncParsableCommand {
                         .utf8))
         }
         player?.cancel()
-        await simulation.stop()
+        await Self.stop(simulation, logger: logger)
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.
         if status != 0 { throw ExitCode(status) }
     }

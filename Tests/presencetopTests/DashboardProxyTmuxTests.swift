@@ -32,7 +32,7 @@ import Testing
         _ = try await http("PUT", "/link", port: control, body: #"{"preset":"mobile"}"#)
         (ok, screen) = try await tmux.waitFor { $0.contains("proxy up · 60 ms ± 40 ms") }
         #expect(ok, "the pane reads the proxy's state:\n\(screen)")
-        (ok, screen) = try await tmux.quit()
+        (ok, screen) = try await tmux.quit(home: home)
         #expect(ok, "q exits 0:\n\(screen)")
         proxy.signal(SIGTERM)
         _ = try await proxy.waitForExit()

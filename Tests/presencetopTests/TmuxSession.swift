@@ -65,15 +65,22 @@ final class TmuxSession: Sendable {
         return (false, last)
     }
 
-    /// Ends the tmux server and what runs in it.
-    ///
-    /// It returns at once (it is called from `defer`); the pane's `sleep 120` bounds the server's
-    /// life should the test process end first.
     /// Presses `q` and waits for the program to exit; true when it exited with `status`.
-    func quit(expecting status: Int32 = 0) async throws -> (Bool, String) {
+    ///
+    /// Given the dashboard's `home` (as `DashboardTmuxTests.command` made it), a failure's screen
+    /// ends with the tail of its log, which times each step of the stop.
+    func quit(expecting status: Int32 = 0, home: URL? = nil) async throws -> (Bool, String) {
         try await send("q")
         let (ok, screen) = try await waitFor { $0.contains("EXIT=") }
-        return (ok && screen.contains("EXIT=\(status)"), screen)
+        let passed = ok && screen.contains("EXIT=\(status)")
+        guard !passed, let home else { return (passed, screen) }
+        let log = home.appendingPathComponent("state/presencetop/presencetop.log")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? "(no log at \(log.path))"
+        return (
+            passed,
+            screen + "\n--- the dashboard's log, last lines ---\n"
+                + text.split(separator: "\n").suffix(30).joined(separator: "\n")
+        )
     }
 
     /// Stops the tmux server and the program in it, before returning.

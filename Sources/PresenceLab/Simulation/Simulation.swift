@@ -285,6 +285,9 @@ public final class Simulation: Sendable {
     public var ghosts: [String] { population.ghosts(in: users, others: ownEntryKeys) }
 
     /// Stops the churn, the watcher, every device and the embedded server.
+    ///
+    /// The log says how long each step took (a slow exit names its step: a disk that takes
+    /// seconds to sync, a peer that does not answer a close).
     public func stop() async {
         let tasks = state.withLock { state in
             state.stopped = true
@@ -292,9 +295,17 @@ public final class Simulation: Sendable {
         }
         for task in tasks { task?.cancel() }
         directory.stop()
-        await population.close()
-        await thisDevice?.close()
-        watcher.close()
-        await embedded?.stop()
+        var steps: [String] = []
+        let clock = ContinuousClock()
+        func timed(_ name: String, _ step: () async -> Void) async {
+            logger.info("stopping: \(name)")
+            let took = await clock.measure(step)
+            steps.append("\(name) \(Int(took.inMilliseconds)) ms")
+        }
+        await timed("population") { await population.close() }
+        await timed("this device") { await thisDevice?.close() }
+        await timed("watcher") { watcher.close() }
+        await timed("server") { await embedded?.stop() }
+        logger.notice("stopped: \(steps.joined(separator: ", "))")
     }
 }
