@@ -59,7 +59,7 @@ extension Repo {
             let loaded = DispatchTime.now().uptimeNanoseconds
             // Handed to the connection when it connects or before the next write, not now: a
             // view's first events need only the local replay.
-            for write in restored { replay(write) }
+            replay(restored)
             let replayed = DispatchTime.now().uptimeNanoseconds
             logger.debug(
                 "persistence: opened in \(Repo.ms(opened - started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opened)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"
@@ -80,6 +80,31 @@ extension Repo {
     }
 
     static func ms(_ nanoseconds: UInt64) -> String { String(format: "%.1f", Double(nanoseconds) / 1e6) }
+
+    /// Replays restored writes in order; runs of sets without server values go to the sync tree
+    /// together (a long queue's replay is most of a cold start).
+    private func replay(_ writes: [StoredWrite]) {
+        var run: [(path: Path, node: Node, writeID: Int)] = []
+        func applyRun() {
+            guard !run.isEmpty else { return }
+            raise(serverTree.applyUserOverwrites(run))
+            run.removeAll(keepingCapacity: true)
+        }
+        for write in writes {
+            if write.kind == .set || write.kind == .remove {
+                let node = write.setNode
+                // A server value resolves against what the writes before it made: those go first.
+                if !node.containsServerValues {
+                    run.append((write.path, node, write.id))
+                    restoredUnsent.append(write)
+                    continue
+                }
+            }
+            applyRun()
+            replay(write)
+        }
+        applyRun()
+    }
 
     /// Applies a restored write to the local view (server values resolved with today's estimate)
     /// and queues it for the server with its original id and unresolved data.

@@ -12,20 +12,67 @@ struct CompoundWrite: Sendable {
     /// Adds a write in place: with thousands of writes under one parent, a copy per write would
     /// make a long queue quadratic.
     mutating func addWrite(_ path: Path, _ node: Node) {
-        CompoundWrite.add(&tree, path.segments[...], node)
+        CompoundWrite.add(&tree, path.segments, from: 0, node)
     }
 
-    /// One walk down `segments`: a write met on the way takes `node` in; else `node` replaces
-    /// whatever was at the end (one dictionary lookup per level, which a restart's replay of
-    /// thousands of writes feels).
-    private static func add(_ tree: inout ImmutableTree<Node>, _ segments: ArraySlice<String>, _ node: Node) {
-        if let value = tree.value {
-            tree.value = value.updating(at: Path(segments: Array(segments)), with: node)
-        } else if let front = segments.first {
-            add(&tree.children[CodeUnitString(front), default: ImmutableTree()], segments.dropFirst(), node)
+    /// One walk down `segments` from `depth`: a write met on the way takes `node` in; else
+    /// `node` replaces whatever was at the end (one dictionary lookup per level and no copies,
+    /// which a restart's replay of thousands of writes feels).
+    private static func add(_ tree: inout ImmutableTree<Node>, _ segments: [String], from depth: Int, _ node: Node) {
+        if tree.value != nil {
+            tree.value = tree.value?.updating(at: Path(segments: Array(segments[depth...])), with: node)
+        } else if depth < segments.count {
+            add(
+                &tree.children[CodeUnitString(segments[depth]), default: ImmutableTree()], segments, from: depth + 1,
+                node)
         } else {
             tree = ImmutableTree(node)
         }
+    }
+
+    /// Adds overwrites in order, as ``addWrite(_:_:)`` one by one would; a run of writes side
+    /// by side under one parent (a restarted queue's) goes down to the parent once and makes room
+    /// for all of them at once.
+    mutating func addWrites(_ writes: [(path: Path, node: Node)]) {
+        var start = 0
+        while start < writes.count {
+            let segments = writes[start].path.segments
+            var end = start + 1
+            while end < writes.count, CompoundWrite.areSiblings(writes[end].path.segments, segments) { end += 1 }
+            let run = writes[start..<end]
+            if run.count == 1 || !CompoundWrite.addSiblings(&tree, parent: segments.dropLast(), from: 0, run) {
+                for write in run { addWrite(write.path, write.node) }
+            }
+            start = end
+        }
+    }
+
+    /// Whether two paths have the same parent (by code units), neither being the root.
+    private static func areSiblings(_ a: [String], _ b: [String]) -> Bool {
+        guard a.count == b.count, !a.isEmpty else { return false }
+        return zip(a.dropLast(), b.dropLast()).allSatisfy { CodeUnitString.equal($0, $1) }
+    }
+
+    /// Adds `run` (writes under `parent`) once at the parent; false, with nothing changed, when a
+    /// write above the parent must take each one in.
+    private static func addSiblings(
+        _ tree: inout ImmutableTree<Node>, parent: ArraySlice<String>, from depth: Int,
+        _ run: ArraySlice<(path: Path, node: Node)>
+    ) -> Bool {
+        guard tree.value == nil else { return false }
+        if depth < parent.endIndex {
+            // Only a node without a value is created on the way, and then none below it has one.
+            return addSiblings(
+                &tree.children[CodeUnitString(parent[depth]), default: ImmutableTree()], parent: parent,
+                from: depth + 1, run)
+        }
+        tree.children.reserveCapacity(tree.children.count + run.count)
+        for (path, node) in run {
+            add(
+                &tree.children[CodeUnitString(path.segments[depth]), default: ImmutableTree()], path.segments,
+                from: depth + 1, node)
+        }
+        return true
     }
 
     /// Replaces everything at and below `path` with `other` (whose root is at `path`).

@@ -48,6 +48,16 @@ final class SyncTree {
         return applyToSyncPoints(.overwrite(source: .user, path: path, node: node))
     }
 
+    /// Applies visible overwrites in order, as ``applyUserOverwrite(_:_:writeID:visible:)`` one
+    /// by one would; with no view yet (a restart), the write tree takes them all at once.
+    func applyUserOverwrites(_ writes: [(path: Path, node: Node, writeID: Int)]) -> [SyncEvent] {
+        guard syncPoints.isEmpty else {
+            return writes.flatMap { applyUserOverwrite($0.path, $0.node, writeID: $0.writeID) }
+        }
+        pendingWriteTree.addOverwrites(writes)
+        return []
+    }
+
     func applyUserMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) -> [SyncEvent] {
         pendingWriteTree.addMerge(path, children, writeID: writeID)
         if syncPoints.isEmpty { return [] }

@@ -40,6 +40,20 @@ final class WriteTree {
         lastWriteID = writeID
     }
 
+    /// Adds overwrites in order, as ``addOverwrite(_:_:writeID:visible:)`` one by one would
+    /// (visible ones): what a restart's replay of a long queue does.
+    func addOverwrites(_ writes: [(path: Path, node: Node, writeID: Int)]) {
+        allWrites.reserveCapacity(allWrites.count + writes.count)
+        for (path, node, writeID) in writes {
+            precondition(writeID > lastWriteID, "write ids must increase")
+            let write = WriteRecord(writeID: writeID, path: path, snap: node, children: nil, visible: true)
+            allWrites.append(write)
+            index?.insert(write)
+            lastWriteID = writeID
+        }
+        visibleWrites.addWrites(writes.map { ($0.path, $0.node) })
+    }
+
     func addMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) {
         precondition(writeID > lastWriteID, "write ids must increase")
         let write = WriteRecord(writeID: writeID, path: path, snap: nil, children: children, visible: true)
