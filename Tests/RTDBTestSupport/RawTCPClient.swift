@@ -12,8 +12,45 @@ public final class RawTCPClient: Sendable {
     private actor Inbox {
         var buffer: [UInt8] = []
         var closed = false
-        func append(_ bytes: [UInt8]) { buffer += bytes }
-        func close() { closed = true }
+        private var waiters: [Int: (continuation: CheckedContinuation<Void, Never>, timer: Task<Void, Never>)] = [:]
+        private var nextWaiter = 0
+
+        func append(_ bytes: [UInt8]) {
+            buffer += bytes
+            wakeAll()
+        }
+
+        func close() {
+            closed = true
+            wakeAll()
+        }
+
+        /// Returns once more than `seen` bytes have arrived or the connection closed, or after
+        /// `limit` (a bound, not a poll).
+        func nextChange(beyond seen: Int, within limit: Duration) async {
+            guard !closed, buffer.count == seen else { return }
+            let id = nextWaiter
+            nextWaiter += 1
+            await withCheckedContinuation { continuation in
+                let timer = Task { [weak self] in
+                    guard (try? await Task.sleep(for: limit)) != nil else { return }
+                    await self?.expire(id)
+                }
+                waiters[id] = (continuation, timer)
+            }
+        }
+
+        private func expire(_ id: Int) { waiters.removeValue(forKey: id)?.continuation.resume() }
+
+        private func wakeAll() {
+            let woken = waiters.values
+            waiters = [:]
+            for waiter in woken {
+                waiter.timer.cancel()
+                waiter.continuation.resume()
+            }
+        }
+
         func take(upTo count: Int) -> [UInt8] {
             let taken = Array(buffer.prefix(count))
             buffer.removeFirst(taken.count)
@@ -41,6 +78,11 @@ public final class RawTCPClient: Sendable {
         }
     }
 
+    /// When a wait of `attempts` gives up: 50 ms each, as long as the polls these waits replaced.
+    private static func deadline(_ attempts: Int) -> ContinuousClock.Instant {
+        ContinuousClock.now + .milliseconds(50 * attempts)
+    }
+
     /// Sends bytes.
     public func write(_ bytes: [UInt8]) async throws {
         try await channel.outbound.write(ByteBuffer(bytes: bytes))
@@ -65,7 +107,8 @@ public final class RawTCPClient: Sendable {
     @discardableResult
     public func read(untilBytes needle: [UInt8], attempts: Int = 200) async throws -> String {
         let marker = String(decoding: needle, as: UTF8.self)
-        for _ in 0..<attempts {
+        let deadline = Self.deadline(attempts)
+        while ContinuousClock.now < deadline {
             let (bytes, closed) = await inbox.snapshot()
             if let range = bytes.firstRange(of: needle) {
                 let text = String(decoding: bytes[..<range.upperBound], as: UTF8.self)
@@ -73,17 +116,24 @@ public final class RawTCPClient: Sendable {
                 return text
             }
             if closed { throw TestFailure("connection closed before \(marker.debugDescription)") }
-            try await Task.sleep(for: .milliseconds(50))
+            await inbox.nextChange(beyond: bytes.count, within: deadline - ContinuousClock.now)
         }
         throw TestFailure("no \(marker.debugDescription) received")
     }
 
     /// Waits until the server closes the connection; returns whatever arrived.
     public func readToEnd(attempts: Int = 200) async throws -> String {
-        for _ in 0..<attempts {
+        String(decoding: try await readBytesToEnd(attempts: attempts), as: UTF8.self)
+    }
+
+    /// Waits until the server closes the connection; returns the bytes that arrived (and were not
+    /// read before), as they are.
+    public func readBytesToEnd(attempts: Int = 200) async throws -> [UInt8] {
+        let deadline = Self.deadline(attempts)
+        while ContinuousClock.now < deadline {
             let (bytes, closed) = await inbox.snapshot()
-            if closed { return String(decoding: bytes, as: UTF8.self) }
-            try await Task.sleep(for: .milliseconds(50))
+            if closed { return bytes }
+            await inbox.nextChange(beyond: bytes.count, within: deadline - ContinuousClock.now)
         }
         throw TestFailure("the server did not close the connection")
     }
@@ -91,7 +141,8 @@ public final class RawTCPClient: Sendable {
     /// Waits until the server closes the connection; returns the code of the WebSocket close
     /// frame it sent last (unmasked, as a server sends it), or nil if it sent none.
     public func readWebSocketCloseCode(attempts: Int = 200) async throws -> UInt16? {
-        for _ in 0..<attempts {
+        let deadline = Self.deadline(attempts)
+        while ContinuousClock.now < deadline {
             let (bytes, closed) = await inbox.snapshot()
             if closed {
                 // The close frame is the last one: 0x88, its length, the code, the reason.
@@ -103,7 +154,7 @@ public final class RawTCPClient: Sendable {
                 }
                 return nil
             }
-            try await Task.sleep(for: .milliseconds(50))
+            await inbox.nextChange(beyond: bytes.count, within: deadline - ContinuousClock.now)
         }
         throw TestFailure("the server did not close the connection")
     }

@@ -11,9 +11,7 @@ import Testing
 /// `PRESENCETOP_FUZZ_SEED` picks the seed (a failure names it, and the same seed replays the same
 /// inputs); `PRESENCETOP_FUZZ_ROUNDS` sets how many inputs of each kind (300 by default, in CI).
 @Suite struct NetworkFuzzTests {
-    static let environment = ProcessInfo.processInfo.environment
-    static let seed = environment["PRESENCETOP_FUZZ_SEED"].flatMap { UInt64($0) } ?? 1
-    static let rounds = environment["PRESENCETOP_FUZZ_ROUNDS"].flatMap { Int($0) } ?? 300
+    static let (seed, rounds) = (FuzzSeed.seed, FuzzSeed.rounds)
 
     @Test func aLiveServerAnswersMalformedInputAndLosesNothing() async throws {
         // A long heartbeat: the control client must outlive a loaded machine's late pongs.
