@@ -89,13 +89,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for reading a restart's thousands of rows in place.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 // Signs a service account's assertion (RS256) for Google's token endpoint.
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 // Its errors, to say in plain words why a connection failed.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The WebSocket client: swift-nio's HTTP upgrade and frame codec.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),

@@ -1,8 +1,9 @@
 import Foundation
-import HummingbirdWSClient
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NIOWebSocket
 
 /// Why a connection failed, in plain words: what happened, not the transport's type names
 /// (`connection refused`, not `read(descriptor:pointer:size:): Connection refused (errno: 111)`).
@@ -26,9 +27,9 @@ public enum TransportFailure {
                 return "the connection closed before the server answered"
             default: return "connection failed (\(error))"
             }
-        case let error as WebSocketClientError where error == .webSocketUpgradeFailed:
-            return "the server did not accept the WebSocket (is it a Realtime Database server?)"
-        case let error as WebSocketClientError:
+        case let error as NIOHTTPClientUpgradeError:
+            return "the server did not accept the WebSocket (\(error); is it a Realtime Database server?)"
+        case let error as NIOWebSocketError:
             return "WebSocket error: \(error)"
         case let error as NIOSSLError:
             return "TLS failure: \(error)"
