@@ -78,9 +78,12 @@ public final class RawTCPClient: Sendable {
         }
     }
 
-    /// When a wait of `attempts` gives up: 50 ms each, as long as the polls these waits replaced.
+    /// When a wait of `attempts` gives up: 100 ms each.
+    ///
+    /// The 50 ms polls these waits replaced stretched on a loaded machine (each sleep overran), so a wall bound of the same nominal
+    /// length would be tighter than they were; waits end at the bytes, not at the bound.
     private static func deadline(_ attempts: Int) -> ContinuousClock.Instant {
-        ContinuousClock.now + .milliseconds(50 * attempts)
+        ContinuousClock.now + .milliseconds(100 * attempts)
     }
 
     /// Sends bytes.
@@ -108,7 +111,7 @@ public final class RawTCPClient: Sendable {
     public func read(untilBytes needle: [UInt8], attempts: Int = 200) async throws -> String {
         let marker = String(decoding: needle, as: UTF8.self)
         let deadline = Self.deadline(attempts)
-        while ContinuousClock.now < deadline {
+        while true {
             let (bytes, closed) = await inbox.snapshot()
             if let range = bytes.firstRange(of: needle) {
                 let text = String(decoding: bytes[..<range.upperBound], as: UTF8.self)
@@ -116,9 +119,10 @@ public final class RawTCPClient: Sendable {
                 return text
             }
             if closed { throw TestFailure("connection closed before \(marker.debugDescription)") }
+            // Checked once more after the bound: what came at the last moment counts.
+            guard ContinuousClock.now < deadline else { throw TestFailure("no \(marker.debugDescription) received") }
             await inbox.nextChange(beyond: bytes.count, within: deadline - ContinuousClock.now)
         }
-        throw TestFailure("no \(marker.debugDescription) received")
     }
 
     /// Waits until the server closes the connection; returns whatever arrived.
@@ -130,19 +134,19 @@ public final class RawTCPClient: Sendable {
     /// read before), as they are.
     public func readBytesToEnd(attempts: Int = 200) async throws -> [UInt8] {
         let deadline = Self.deadline(attempts)
-        while ContinuousClock.now < deadline {
+        while true {
             let (bytes, closed) = await inbox.snapshot()
             if closed { return bytes }
+            guard ContinuousClock.now < deadline else { throw TestFailure("the server did not close the connection") }
             await inbox.nextChange(beyond: bytes.count, within: deadline - ContinuousClock.now)
         }
-        throw TestFailure("the server did not close the connection")
     }
 
     /// Waits until the server closes the connection; returns the code of the WebSocket close
     /// frame it sent last (unmasked, as a server sends it), or nil if it sent none.
     public func readWebSocketCloseCode(attempts: Int = 200) async throws -> UInt16? {
         let deadline = Self.deadline(attempts)
-        while ContinuousClock.now < deadline {
+        while true {
             let (bytes, closed) = await inbox.snapshot()
             if closed {
                 // The close frame is the last one: 0x88, its length, the code, the reason.
@@ -154,9 +158,9 @@ public final class RawTCPClient: Sendable {
                 }
                 return nil
             }
+            guard ContinuousClock.now < deadline else { throw TestFailure("the server did not close the connection") }
             await inbox.nextChange(beyond: bytes.count, within: deadline - ContinuousClock.now)
         }
-        throw TestFailure("the server did not close the connection")
     }
 
     /// Whether the server closed the connection.
