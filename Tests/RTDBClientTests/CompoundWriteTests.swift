@@ -13,15 +13,7 @@ import Testing
     /// base, and the same complete node at every path.
     @Test(arguments: 0..<40) func writesAddedTogetherMatchWritesAddedOneByOne(seed: UInt64) {
         var random = SeededRandom(seed: seed)
-        let keys = ["a", "b", "é", "e\u{301}"]
-        var paths: [Path] = [.root]
-        for first in keys {
-            paths.append(Path(segments: [first]))
-            for second in keys {
-                paths.append(Path(segments: [first, second]))
-                for third in keys.prefix(2) { paths.append(Path(segments: [first, second, third])) }
-            }
-        }
+        let (keys, paths) = (SamplePaths.keys, SamplePaths.all)
         var writes: [(path: Path, node: Node)] = []
         for index in 0..<Int.random(in: 1...60, using: &random) {
             // Mostly siblings under one parent, as a queue of pushes is.

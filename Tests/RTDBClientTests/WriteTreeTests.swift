@@ -10,15 +10,7 @@ import Testing
 @Suite struct WriteTreeTests {
     @Test(arguments: 0..<60) func removalsInAnyOrderMatchARebuild(seed: UInt64) {
         var random = SeededRandom(seed: seed)
-        let keys = ["a", "b", "é", "e\u{301}"]
-        var paths: [Path] = [.root]
-        for first in keys {
-            paths.append(Path(segments: [first]))
-            for second in keys.prefix(3) {
-                paths.append(Path(segments: [first, second]))
-                paths.append(Path(segments: [first, second, "c"]))
-            }
-        }
+        let (keys, paths) = (SamplePaths.keys, SamplePaths.all)
         // A write: a set, or an update of one to three children.
         var writes: [(id: Int, path: Path, node: Node?, children: [(path: Path, node: Node)]?)] = []
         for id in 0..<Int.random(in: 1...24, using: &random) {
