@@ -31,7 +31,7 @@ public final class RTDBServer: Sendable {
     private let clock: WallClock
     private let timers: any Clock<Duration>
     /// What every WebSocket session shares.
-    private let sessionServices: SessionServices
+    private let services: ServerServices
     /// The running service group, to stop it from ``shutDown()``.
     private let running = Mutex<ServiceGroup?>(nil)
     /// How long a stop waits for sessions and streams to end before it cuts them off.
@@ -56,7 +56,7 @@ public final class RTDBServer: Sendable {
         self.heartbeats = HeartbeatMonitor(timeout: configuration.heartbeatTimeout, timers: timers, logger: logger)
         self.registry = NamespaceRegistry(
             configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger)
-        self.sessionServices = SessionServices(
+        self.services = ServerServices(
             registry: registry, configuration: configuration, connections: connections, directory: directory,
             clock: clock, timers: timers, heartbeats: heartbeats, logger: logger)
     }
@@ -89,9 +89,7 @@ public final class RTDBServer: Sendable {
                 certificateChain: chain, privateKey: .privateKey(key))
             builder = try .tls(webSocketBuilder, tlsConfiguration: tlsConfiguration)
         }
-        let responder = RESTResponder(
-            registry: registry, configuration: configuration, connections: connections, timers: timers,
-            clock: clock, logger: logger)
+        let responder = RESTResponder(services: services)
         let host = configuration.host
         let app = Application(
             responder: responder,
@@ -145,7 +143,7 @@ public final class RTDBServer: Sendable {
         let namespace = parameters["ns"] ?? RESTRequest.namespace(fromHost: authority) ?? configuration.defaultNamespace
         let peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
         let session = WebSocketSession(
-            services: sessionServices, namespace: namespace, channel: channel, sessionID: Self.makeSessionID(),
+            services: services, namespace: namespace, channel: channel, sessionID: Self.makeSessionID(),
             host: authority, peer: peer, supersedes: parameters["ls"])
         return SessionHandler(session: session)
     }

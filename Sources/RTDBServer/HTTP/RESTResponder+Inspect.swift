@@ -15,12 +15,12 @@ extension RESTResponder {
         guard request.method == .get || request.method == .head else {
             throw RESTError(.methodNotAllowed, "the coverage report is read with GET")
         }
-        if configuration.credentialPolicy.secret != nil, try !isAdmin(request) {
+        if services.configuration.credentialPolicy.secret != nil, try !isAdmin(request) {
             throw RESTError(
                 .unauthorized, "the coverage report is for the admin credential on a server with --auth-secret")
         }
         let (engine, namespace) = try await lease(request)
-        defer { registry.release(namespace) }
+        defer { services.registry.release(namespace) }
         let report = await engine.securityRules.coverageReport()
         switch request.uri.path {
         case "/.inspect/coverage.json": return RESTResponder.json(report.json, pretty: true)

@@ -15,7 +15,7 @@ extension RESTResponder {
             throw RESTError(.unauthorized, "the rules can only be read or replaced with the admin credential")
         }
         let (engine, namespace) = try await lease(request)
-        defer { registry.release(namespace) }
+        defer { services.registry.release(namespace) }
         switch request.method {
         case .get:
             let text = await engine.securityRules.text
@@ -31,7 +31,7 @@ extension RESTResponder {
                 throw RESTError(.badRequest, error.description)
             }
             await engine.setRules(rules)
-            logger.notice("namespace \(namespace): security rules replaced")
+            services.logger.notice("namespace \(namespace): security rules replaced")
             return RESTResponder.json(["status": "ok"])
         default:
             throw RESTError(.methodNotAllowed, "the rules are read with GET and replaced with PUT")
@@ -43,9 +43,9 @@ extension RESTResponder {
     func lease(_ request: Request) async throws -> (DatabaseEngine, namespace: String) {
         let namespace =
             request.uri.queryParameters["ns"].map(String.init)
-            ?? RESTRequest.namespace(fromHost: request.head.authority) ?? configuration.defaultNamespace
+            ?? RESTRequest.namespace(fromHost: request.head.authority) ?? services.configuration.defaultNamespace
         do {
-            return (try await registry.lease(namespace), namespace)
+            return (try await services.registry.lease(namespace), namespace)
         } catch let error as NamespaceError {
             throw RESTError(error)
         }
@@ -54,7 +54,8 @@ extension RESTResponder {
     /// Whether a request carries the admin credential (as the server's policy reads it).
     func isAdmin(_ request: Request) throws(RESTError) -> Bool {
         try RESTRequest.auth(
-            of: request, parameters: RESTRequest.parameters(of: request), policy: configuration.credentialPolicy,
-            now: clock()) == .admin
+            of: request, parameters: RESTRequest.parameters(of: request),
+            policy: services.configuration.credentialPolicy,
+            now: services.clock()) == .admin
     }
 }

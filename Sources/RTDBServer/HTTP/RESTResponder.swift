@@ -11,14 +11,8 @@ import ServiceLifecycle
 struct RESTResponder: HTTPResponder {
     typealias Context = ServerRequestContext
 
-    let registry: NamespaceRegistry
-    let configuration: ServerConfiguration
-    let connections: ConnectionTable
-    /// What the stream keep-alive sleeps on.
-    let timers: any Clock<Duration>
-    /// The server's wall clock (ms since the epoch), for credential expiry.
-    let clock: WallClock
-    let logger: Logger
+    /// What the server's sessions share too: the namespaces, the settings, the clocks, the log.
+    let services: ServerServices
 
     // The names are valid header tokens: `HTTPField.Name` fails only on characters they lack.
     static let etagHeader = HTTPField.Name("ETag")!
@@ -30,15 +24,16 @@ struct RESTResponder: HTTPResponder {
             if request.uri.path == "/.settings/rules.json" { return try await rulesSettings(request) }
             if request.uri.path.hasPrefix("/.inspect/") { return try await inspect(request) }
             let rest = try RESTRequest(
-                request, defaultNamespace: configuration.defaultNamespace, policy: configuration.credentialPolicy,
-                now: clock())
+                request, defaultNamespace: services.configuration.defaultNamespace,
+                policy: services.configuration.credentialPolicy,
+                now: services.clock())
             let engine: DatabaseEngine
             do {
-                engine = try await registry.lease(rest.namespace)
+                engine = try await services.registry.lease(rest.namespace)
             } catch let error as NamespaceError {
                 throw RESTError(error)
             }
-            defer { registry.release(rest.namespace) }
+            defer { services.registry.release(rest.namespace) }
             switch rest.method {
             case .get:
                 if let query = rest.query, let missing = await engine.missingIndex(query, at: rest.path) {
@@ -153,12 +148,12 @@ struct RESTResponder: HTTPResponder {
         } catch {
             throw RESTError(error)
         }
-        let interval = configuration.streamKeepAliveInterval
+        let interval = services.configuration.streamKeepAliveInterval
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                let ticker = Ticker(every: interval, on: timers)
+                let ticker = Ticker(every: interval, on: services.timers)
                 let keepAlive = Task {
                     while await ticker.next() != nil { outlet.send(.event(name: "keep-alive", data: "null")) }
                 }
@@ -195,7 +190,7 @@ struct RESTResponder: HTTPResponder {
         guard request.uri.path == "/.admin/connections.json" else {
             throw RESTError(.notFound, "unknown admin endpoint \(request.uri.path)")
         }
-        return RESTResponder.json(.array(connections.connections.map(\.json)))
+        return RESTResponder.json(.array(services.connections.connections.map(\.json)))
     }
 
     private func body(of request: inout Request) async throws -> JSONValue {
@@ -203,7 +198,7 @@ struct RESTResponder: HTTPResponder {
         do {
             return try JSONParser.parse(bytes: buffer.readableBytesView)
         } catch {
-            logger.info("REST \(request.uri.path): the body is not JSON: \(error)")
+            services.logger.info("REST \(request.uri.path): the body is not JSON: \(error)")
             throw RESTError(.badRequest, FirebaseText.invalidJSON)
         }
     }
@@ -212,18 +207,19 @@ struct RESTResponder: HTTPResponder {
     /// `Content-Length` is over it, before any of the body is read).
     func rawBody(of request: inout Request) async throws(RESTError) -> ByteBuffer {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }),
-            declared > configuration.maxRESTBodyBytes
+            declared > services.configuration.maxRESTBodyBytes
         {
             throw RESTError(
                 .contentTooLarge,
-                "the request body (Content-Length \(declared)) is over the limit of \(configuration.maxRESTBodyBytes) bytes",
+                "the request body (Content-Length \(declared)) is over the limit of \(services.configuration.maxRESTBodyBytes) bytes",
                 headers: [.connection: "close"])
         }
         do {
-            return try await request.collectBody(upTo: configuration.maxRESTBodyBytes)
+            return try await request.collectBody(upTo: services.configuration.maxRESTBodyBytes)
         } catch {
             throw RESTError(
-                .contentTooLarge, "the request body is over the limit of \(configuration.maxRESTBodyBytes) bytes")
+                .contentTooLarge,
+                "the request body is over the limit of \(services.configuration.maxRESTBodyBytes) bytes")
         }
     }
 

@@ -13,7 +13,7 @@ import RTDBWire
 /// run in short tasks of their own, so a live session holds no task at all.
 final class WebSocketSession: Sendable {
     /// What all sessions of the server share.
-    let services: SessionServices
+    let services: ServerServices
     let namespace: String
     /// The connection's channel, written directly (``FrameWriter``) and watched (``HeartbeatMonitor``).
     let channel: any Channel
@@ -31,7 +31,7 @@ final class WebSocketSession: Sendable {
     var logger: Logger { services.logger }
 
     init(
-        services: SessionServices, namespace: String, channel: any Channel, sessionID: String, host: String,
+        services: ServerServices, namespace: String, channel: any Channel, sessionID: String, host: String,
         peer: String, supersedes: String?
     ) {
         self.services = services

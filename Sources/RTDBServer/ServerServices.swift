@@ -1,10 +1,10 @@
 import Logging
 import RTDBCore
 
-/// What every WebSocket session of a server shares: made once per server and referenced, not
-/// copied, by each session (a copy of the configuration and the rest cost every connection
-/// about 350 bytes).
-final class SessionServices: Sendable {
+/// What a server's WebSocket sessions and its REST responder share: made once per server and
+/// referenced, not copied (a copy of the configuration and the rest cost every connection about
+/// 350 bytes).
+final class ServerServices: Sendable {
     let registry: NamespaceRegistry
     let configuration: ServerConfiguration
     let connections: ConnectionTable
