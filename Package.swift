@@ -247,6 +247,10 @@ let package = Package(
             dependencies: [
                 "RTDBClient", "RTDBRules", "RTDBTestSupport", "CrashWriter",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // A hostile WebSocket server for the client's transport.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")]
         ),

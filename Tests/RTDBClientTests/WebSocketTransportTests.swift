@@ -80,4 +80,83 @@ import Testing
         _ = WebSocketTransport().connect(to: "ftp://127.0.0.1:1/x") { events.record($0) }
         #expect(await events.wait { $0 == [.closed(reason: "the address ftp://127.0.0.1:1/x is not ws:// or wss://")] })
     }
+
+    // MARK: - A hostile server
+
+    /// One unmasked frame as a server sends it (`length` may lie).
+    private static func frame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, length: UInt64? = nil) -> [UInt8] {
+        let declared = length ?? UInt64(payload.count)
+        var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        if declared < 126 {
+            bytes.append(UInt8(declared))
+        } else if declared < 65_536 {
+            bytes += [126, UInt8(declared >> 8), UInt8(declared & 0xFF)]
+        } else {
+            bytes.append(127)
+            bytes += (0..<8).reversed().map { UInt8((declared >> ($0 * 8)) & 0xFF) }
+        }
+        return bytes + payload
+    }
+
+    /// The events of one connection to a server that sends `bytes` after the upgrade, then
+    /// closes: once it has ended.
+    private static func events(from bytes: [UInt8]) async throws -> [TransportEvent] {
+        let server = try await HostileWebSocketServer(sending: bytes)
+        let events = Recorder<TransportEvent>()
+        _ = WebSocketTransport().connect(to: "ws://127.0.0.1:\(server.port)/.ws") { events.record($0) }
+        let ended = await events.wait { $0.contains { if case .closed = $0 { true } else { false } } }
+        await server.stop()
+        #expect(ended, "the connection ends: \(events.all)")
+        let all = events.all
+        #expect(all.filter { if case .closed = $0 { true } else { false } }.count == 1, "one end: \(all)")
+        #expect(all.last.map { if case .closed = $0 { true } else { false } } ?? false, "nothing after the end")
+        return all
+    }
+
+    private static func texts(_ events: [TransportEvent]) -> [String] {
+        events.compactMap { if case .frame(let text) = $0 { text } else { nil } }
+    }
+
+    private static func reason(_ events: [TransportEvent]) -> String? {
+        guard case .closed(let reason)? = events.last else { return nil }
+        return reason
+    }
+
+    @Test func aServerBreakingTheProtocolEndsTheConnectionWithAReason() async throws {
+        let hello = Array("hello".utf8)
+        for (name, bytes) in [
+            ("a reserved opcode", Self.frame(0x3, hello)),
+            ("a control frame of 200 bytes", Self.frame(0x9, Array(repeating: 0x61, count: 200))),
+            ("a fragmented ping", Self.frame(0x9, hello, fin: false)),
+            ("a length past any limit", Self.frame(0x1, hello, length: 1 << 40)),
+            ("a continuation with no start", Self.frame(0x0, hello)),
+        ] {
+            let events = try await Self.events(from: bytes)
+            #expect(Self.texts(events).isEmpty, "\(name): \(events)")
+            #expect(Self.reason(events) != nil, "\(name) is named: \(events)")
+        }
+    }
+
+    @Test func aServersFragmentsBinaryFramesAndCloseAreReadAsTheProtocolSays() async throws {
+        let parts = [Array(#"{"t":"d","#.utf8), Array(#""d":{"r":1,"#.utf8), Array(#""b":{"s":"ok"}}}"#.utf8)]
+        let events = try await Self.events(
+            from: Self.frame(0x2, [1, 2, 3]) + Self.frame(0x1, parts[0], fin: false) + Self.frame(0x9, [])
+                + Self.frame(0x0, parts[1], fin: false) + Self.frame(0x0, parts[2]) + Self.frame(0x1, [0xC3, 0x28])
+                + Self.frame(0x8, [0x0F, 0xA0] + Array("bye".utf8)))
+        let texts = Self.texts(events)
+        #expect(texts.first == #"{"t":"d","d":{"r":1,"b":{"s":"ok"}}}"#, "three fragments are one message: \(events)")
+        #expect(texts.count == 2, "the binary frame is not a message; invalid UTF-8 arrives repaired: \(texts)")
+        #expect(Self.reason(events)?.contains("bye") == true, "the server's reason is told: \(events)")
+    }
+
+    /// Seeded random bytes after the upgrade: every connection ends once, and nothing trapped.
+    @Test func randomBytesFromAServerEndTheConnectionOnce() async throws {
+        var random = SeededRandom(seed: FuzzSeed.seed)
+        for _ in 0..<(FuzzSeed.rounds / 10) {
+            let count = Int.random(in: 0...64, using: &random)
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            if Bool.random(using: &random) { bytes = Self.frame(0x1, Array("{}".utf8)) + bytes }
+            _ = try await Self.events(from: bytes)
+        }
+    }
 }

@@ -43,12 +43,27 @@ final class ClientFrameHandler: ChannelInboundHandler {
     /// Sends a normal close; the server's answer (or the grace period) closes the socket.
     func close() {
         guard let context, !sentClose else { return }
+        sendClose(context)
+    }
+
+    /// Writes a close frame (once) and flushes it.
+    @discardableResult
+    private func sendClose(_ context: ChannelHandlerContext, code: WebSocketErrorCode = .normalClosure)
+        -> EventLoopFuture<Void>
+    {
         sentClose = true
         var data = context.channel.allocator.buffer(capacity: 2)
-        data.write(webSocketErrorCode: .normalClosure)
-        context.writeAndFlush(
-            wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: masks.next(), data: data)),
-            promise: nil)
+        data.write(webSocketErrorCode: code)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: masks.next(), data: data)
+        return context.writeAndFlush(wrapOutboundOut(frame))
+    }
+
+    /// Ends the connection for a server that broke the protocol: the reason is kept for the
+    /// `.closed` event, the server is told with a close frame if it can be, then the socket closes.
+    private func fail(_ context: ChannelHandlerContext, _ why: String, code: WebSocketErrorCode) {
+        reason = reason ?? why
+        guard !sentClose else { return context.close(promise: nil) }
+        sendClose(context, code: code).whenComplete { _ in context.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -68,22 +83,28 @@ final class ClientFrameHandler: ChannelInboundHandler {
             if sentClose {
                 context.close(promise: nil)
             } else {
-                // Answered with the same close, then the connection ends (RFC 6455 §5.5.1).
-                sentClose = true
-                var answer = context.channel.allocator.buffer(capacity: 2)
-                answer.write(webSocketErrorCode: .normalClosure)
-                let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: masks.next(), data: answer)
-                context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in context.close(promise: nil) }
+                // Answered with a close, then the connection ends (RFC 6455 §5.5.1).
+                sendClose(context).whenComplete { _ in context.close(promise: nil) }
             }
-        default:
-            // Binary frames and pongs carry nothing for this protocol.
+        case .binary, .pong:
+            // Nothing for this protocol.
             break
+        default:
+            fail(context, "the server sent a frame of reserved opcode \(frame.opcode)", code: .protocolError)
         }
     }
 
+    /// Errors of swift-nio's decoder and aggregator (this client does their error handling: the
+    /// reason must be kept before the close that ends the connection).
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        reason = reason ?? TransportFailure.describe(error)
-        context.close(promise: nil)
+        if let error = error as? NIOWebSocketError {
+            fail(
+                context, TransportFailure.describe(error),
+                code: error == .invalidFrameLength ? .messageTooLarge : .protocolError)
+        } else {
+            reason = reason ?? TransportFailure.describe(error)
+            context.close(promise: nil)
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -104,7 +104,10 @@ final class WebSocketTransportConnection: TransportConnection {
             try pipeline.addHandler(
                 NIOSSLClientHandler(context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
         }
-        let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: WebSocketTarget.maxFrameSize) { [self] channel, _ in
+        // Protocol errors are the frames handler's: it keeps their reason for `.closed`.
+        let upgrader = NIOWebSocketClientUpgrader(
+            maxFrameSize: WebSocketTarget.maxFrameSize, automaticErrorHandling: false
+        ) { [self] channel, _ in
             channel.eventLoop.makeCompletedFuture { try upgraded(channel) }
         }
         let requestName = "presencetop.upgrade-request"
