@@ -44,7 +44,7 @@ public struct SecurityRules: Sendable {
     /// its own.
     public func withNewCoverage() -> SecurityRules {
         var rules = self
-        rules.coverage = RulesCoverage(slots: slots.count)
+        rules.coverage = RulesCoverage(slots: slots)
         return rules
     }
 
@@ -84,7 +84,7 @@ public struct SecurityRules: Sendable {
             self.text = text
             self.file = file
             slots = CoverageSlots(root, length: text.count)
-            coverage = RulesCoverage(slots: slots.count)
+            coverage = RulesCoverage(slots: slots)
         } catch {
             throw RulesError(file: file, location: error.location, message: error.message)
         }
@@ -93,10 +93,8 @@ public struct SecurityRules: Sendable {
     /// Whether `auth` may read `path`: some `.read` at or above it holds.
     public func read(_ path: Path, auth: RuleAuth, root data: Node, now: UnixTime) -> RulesDecision {
         if auth == .admin { return .allowed }
-        let tally = coverage?.tally(slots)
-        defer { tally.map { coverage?.add($0) } }
-        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil, tally: tally)
-        if let failure = grant(\.read, path, evaluator) {
+        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil, coverage: coverage)
+        if let failure = grant(.read, path, evaluator) {
             return .denied(
                 RuleRefusal(
                     message: "no .read rule allows reading \(path) (\(auth.description))\(failure.detail)",
@@ -126,11 +124,10 @@ public struct SecurityRules: Sendable {
             for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
         }
         let made = judgesNewData ? newRoot : nil
-        let tally = coverage?.tally(slots)
-        defer { tally.map { coverage?.add($0) } }
-        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: newRoot, tally: tally)
+        let evaluator = RuleEvaluator(
+            auth: auth.variable, now: now, root: data, newRoot: newRoot, coverage: coverage)
         for (path, _) in changes {
-            if let failure = grant(\.write, path, evaluator) {
+            if let failure = grant(.write, path, evaluator) {
                 let message = "no .write rule allows writing \(path) (\(auth.description))\(failure.detail)"
                 return (.denied(RuleRefusal(message: message, rule: failure.rule)), made)
             }
@@ -149,7 +146,7 @@ public struct SecurityRules: Sendable {
     /// The children `.indexOn` names at `path` (where a wildcard matches too); empty if none.
     public func indexes(at path: Path) -> [String] {
         var node = root
-        var variables: [String: String] = [:]
+        var variables = RuleVariables()
         for segment in path.segments {
             guard let next = node.child(segment, variables: &variables) else { return [] }
             node = next
@@ -160,18 +157,19 @@ public struct SecurityRules: Sendable {
     /// Walks the rules down `path` until a rule of `kind` holds; nil then, else what went wrong
     /// on the way (the first evaluation error, for the message, or nothing) and the rule to blame:
     /// the one that failed with that error, else the nearest one that did not hold.
-    private func grant(_ kind: KeyPath<RuleNode, RuleNode.Rule?>, _ path: Path, _ evaluator: RuleEvaluator)
+    private func grant(_ kind: RuleKind, _ path: Path, _ evaluator: RuleEvaluator)
         -> (detail: String, rule: RuleReference?)?
     {
         var node = root
-        var variables: [String: String] = [:]
+        var variables = RuleVariables()
         var failure = ""
         var failed: RuleReference?
         var nearest: RuleReference?
-        var location = Path.root
         for depth in 0...path.count {
-            if let rule = node[keyPath: kind] {
-                switch evaluator.holds(rule.expression, at: location, variables: variables) {
+            if let rule = node.rule(kind) {
+                // The location is made only where a rule is evaluated (most levels have none).
+                let location = path.prefix(depth)
+                switch evaluator.holds(rule, at: location, variables: variables) {
                 case .success(true): return nil
                 case .success(false): nearest = rule.reference
                 case .failure(let error):
@@ -183,7 +181,6 @@ public struct SecurityRules: Sendable {
             }
             guard depth < path.count, let next = node.child(path.segments[depth], variables: &variables) else { break }
             node = next
-            location = location.child(path.segments[depth])
         }
         return (failure, failed ?? nearest)
     }
@@ -196,35 +193,38 @@ public struct SecurityRules: Sendable {
     {
         var node = root
         var newNode = newRoot
-        var variables: [String: String] = [:]
-        var location = Path.root
+        var variables = RuleVariables()
         for depth in 0...path.count {
-            if validated?.insert(location).inserted ?? true,
-                let failure = check(node, at: location, holding: newNode, evaluator, variables: variables)
-            {
-                return failure
+            // The location is made only where a `.validate` is evaluated.
+            if node.validate != nil, !newNode.isEmpty {
+                let location = path.prefix(depth)
+                if validated?.insert(location).inserted ?? true,
+                    let failure = check(node, at: location, holding: newNode, evaluator, variables: variables)
+                {
+                    return failure
+                }
             }
             guard depth < path.count else {
-                return validateBelow(node, at: location, holding: newNode, evaluator, variables: variables)
+                return validateBelow(node, at: path, holding: newNode, evaluator, variables: variables)
             }
             let segment = path.segments[depth]
             guard let next = node.child(segment, variables: &variables) else { return nil }
             node = next
             newNode = newNode.child(segment)
-            location = location.child(segment)
         }
         return nil
     }
 
     private func validateBelow(
         _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
-        variables: [String: String]
+        variables: RuleVariables
     ) -> RuleRefusal? {
-        guard !node.children.isEmpty || node.wildcard != nil else { return nil }
+        guard node.hasChildRules else { return nil }
         for (key, newChild) in newNode.children {
             var childVariables = variables
             guard let child = node.child(key.string, variables: &childVariables) else { continue }
-            let childLocation = location.child(key.string)
+            guard child.validate != nil || child.hasChildRules else { continue }
+            let childLocation = location.appending(key: key.string)
             if let failure = check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables) {
                 return failure
             }
@@ -240,10 +240,10 @@ public struct SecurityRules: Sendable {
     /// One location's `.validate`; skipped where the new data is gone (a delete).
     private func check(
         _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
-        variables: [String: String]
+        variables: RuleVariables
     ) -> RuleRefusal? {
         guard let rule = node.validate, !newNode.isEmpty else { return nil }
-        switch evaluator.holds(rule.expression, at: location, variables: variables, newData: newNode) {
+        switch evaluator.holds(rule, at: location, variables: variables, newData: newNode) {
         case .success(true): return nil
         case .success(false):
             return RuleRefusal(message: "\(location): .validate \(rule.text) does not hold", rule: rule.reference)

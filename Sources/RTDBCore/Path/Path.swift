@@ -69,6 +69,19 @@ public struct Path: Sendable, Hashable {
         Path(segments: segments + Path(relative).segments)
     }
 
+    /// The child at one key, which the caller knows holds no slash (a segment of another path,
+    /// a data key): nothing to parse.
+    public func appending(key: String) -> Path {
+        var segments = segments
+        segments.append(key)
+        return Path(segments: segments)
+    }
+
+    /// The location of this path's first `count` keys (all of it when `count` reaches its length).
+    public func prefix(_ count: Int) -> Path {
+        count >= segments.count ? self : Path(segments: Array(segments.prefix(count)))
+    }
+
     /// The child at a relative path.
     public func child(_ relative: Path) -> Path {
         Path(segments: segments + relative.segments)

@@ -31,7 +31,7 @@ struct CoverageSlots: Sendable {
     /// The slot of the expression at `location`, or nil.
     func slot(of location: SourceLocation) -> Int? { Self.slot(of: location, in: byOffset) }
 
-    /// The slot of the expression at `location` in a copy of ``byOffset`` (a tally keeps one).
+    /// The slot of the expression at `location` in a copy of ``byOffset`` (``CoverageCounters`` keeps one).
     static func slot<Map: RandomAccessCollection<Int32>>(of location: SourceLocation, in map: Map) -> Int?
     where Map.Index == Int {
         guard map.indices.contains(location.offset) else { return nil }

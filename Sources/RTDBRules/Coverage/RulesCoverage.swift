@@ -11,64 +11,58 @@ public final class RulesCoverage: Sendable {
         public var evaluations = 0
         /// Evaluations whose value was not kept, beyond the distinct values kept.
         public var otherValues = 0
-        /// Booleans and snapshots, most of what rules give, are counted without hashing.
-        fileprivate var trueCount = 0
-        fileprivate var falseCount = 0
-        fileprivate var snapshotCount = 0
-        fileprivate var others: [CoverageValue: Int] = [:]
+        /// Every value but an error is counted by its kind, without hashing (from
+        /// ``CoverageCounters``, when the counts are read).
+        fileprivate var kindCounts = Array(repeating: 0, count: CoverageValue.Kind.allCases.count)
+        /// Errors, by message.
+        fileprivate var errors: [CoverageValue: Int] = [:]
 
-        /// How many times it gave each value (at most ``RulesCoverage/distinctValues`` of them
-        /// besides `true` and `false`).
+        /// How many times it gave each value (at most ``RulesCoverage/distinctValues`` errors
+        /// besides the kinds of value).
         public var values: [CoverageValue: Int] {
-            var values = others
-            if trueCount > 0 { values[.value(.bool(true))] = trueCount }
-            if falseCount > 0 { values[.value(.bool(false))] = falseCount }
-            if snapshotCount > 0 { values[.snapshot] = snapshotCount }
+            var values = errors
+            for kind in CoverageValue.Kind.allCases where kindCounts[kind.rawValue] > 0 {
+                values[kind.value] = kindCounts[kind.rawValue]
+            }
             return values
         }
     }
 
-    /// The distinct values kept per expression; the rest are counted in ``Counts/otherValues``.
+    /// The distinct errors kept per expression; the rest are counted in ``Counts/otherValues``.
     public static let distinctValues = 16
     /// The denials kept, the latest last.
     public static let deniedKept = 100
 
     private struct State {
-        var counts: [Counts]
-        /// Tallies handed back, for the next decisions.
-        var spare: [CoverageTally] = []
+        /// Per slot, the errors (the other values are in ``RulesCoverage/counters``).
+        var errors: [Counts]
         var denials: [RuleDenial] = []
         var deniedTotal = 0
     }
 
+    /// The evaluations that gave a value, by kind.
+    let counters: CoverageCounters
     private let state: Mutex<State>
 
-    /// Starts with nothing counted for `slots` expressions.
-    init(slots: Int) {
-        state = Mutex(State(counts: Array(repeating: Counts(), count: slots)))
+    /// Starts with nothing counted for the expressions `slots` numbers.
+    init(slots: CoverageSlots) {
+        counters = CoverageCounters(slots: slots)
+        state = Mutex(State(errors: Array(repeating: Counts(), count: slots.count)))
     }
 
-    /// A tally for one decision: a spare one, or a new one.
-    func tally(_ slots: CoverageSlots) -> CoverageTally {
-        state.withLock { $0.spare.popLast() } ?? CoverageTally(slots: slots)
+    /// Notes that the expression at `location` gave `value`.
+    func record(_ location: SourceLocation, _ value: RuleValue) {
+        counters.record(location, value)
     }
 
-    /// Adds one decision's evaluations, and keeps the tally for another.
-    func add(_ tally: CoverageTally) {
+    /// Notes that the expression at `location` could not be evaluated, and why.
+    func recordError(_ location: SourceLocation, _ message: String) {
+        guard let slot = counters.slot(of: location) else { return }
         state.withLock { state in
-            for (slot, trues, falses, snapshots) in tally.touched where state.counts.indices.contains(slot) {
-                state.counts[slot].add(trues: trues, falses: falses, snapshots: snapshots)
-            }
-            for (slot, value) in tally.others where state.counts.indices.contains(slot) {
-                state.counts[slot].add(value)
-            }
-            tally.reset()
-            if state.spare.count < Self.spareTallies { state.spare.append(tally) }
+            guard state.errors.indices.contains(slot) else { return }
+            state.errors[slot].add(.error(message))
         }
     }
-
-    /// How many tallies are kept for reuse (about as many as decisions run at once).
-    static let spareTallies = 16
 
     /// Notes a refused request (the server calls this where it refuses one, not for its own checks).
     public func recordDenial(_ denial: RuleDenial) {
@@ -82,34 +76,34 @@ public final class RulesCoverage: Sendable {
     }
 
     /// The counts, by slot (``CoverageSlots``).
-    var counts: [Counts] { state.withLock { $0.counts } }
+    var counts: [Counts] {
+        var counts = state.withLock { $0.errors }
+        for slot in counts.indices {
+            counts[slot].add(counters.counts(slot: slot))
+        }
+        return counts
+    }
 
     /// The latest refusals, the latest last, and how many there were in all.
     public var denials: (latest: [RuleDenial], total: Int) { state.withLock { ($0.denials, $0.deniedTotal) } }
 }
 
 extension RulesCoverage.Counts {
-    fileprivate mutating func add(trues: Int, falses: Int, snapshots: Int) {
-        evaluations += trues + falses + snapshots
-        trueCount += trues
-        falseCount += falses
-        snapshotCount += snapshots
+    fileprivate mutating func add(_ counts: [Int]) {
+        for (kind, count) in counts.enumerated() where count > 0 {
+            evaluations += count
+            kindCounts[kind] += count
+        }
     }
 
-    fileprivate mutating func add(_ value: CoverageValue) {
+    fileprivate mutating func add(_ error: CoverageValue) {
         evaluations += 1
-        switch value {
-        case .value(.bool(true)): trueCount += 1
-        case .value(.bool(false)): falseCount += 1
-        case .snapshot: snapshotCount += 1
-        default:
-            if let count = others[value] {
-                others[value] = count + 1
-            } else if others.count < RulesCoverage.distinctValues {
-                others[value] = 1
-            } else {
-                otherValues += 1
-            }
+        if let count = errors[error] {
+            errors[error] = count + 1
+        } else if errors.count < RulesCoverage.distinctValues {
+            errors[error] = 1
+        } else {
+            otherValues += 1
         }
     }
 }

@@ -1,25 +1,29 @@
 import RTDBCore
 
 extension RuleEvaluator {
-    /// The methods of data snapshots (their signatures are ``RuleMethod/snapshot``).
-    static func call(_ snapshot: RuleSnapshot, _ name: String, _ arguments: [RuleValue]) throws(RuleEvaluationError)
-        -> RuleValue
+    /// The methods of data snapshots (their signatures are ``RuleMethod/snapshot``); `paths` are
+    /// the path arguments already parsed, when they were written out.
+    static func call(_ snapshot: RuleSnapshot, _ method: SnapshotMethod, _ arguments: [RuleValue], paths: [Path]?)
+        throws(RuleEvaluationError) -> RuleValue
     {
         let node = snapshot.node
-        switch name {
-        case "val": return snapshot.value
-        case "child":
-            let relative = try string(arguments, name)
-            return .snapshot(snapshot.child(Path(relative)))
-        case "parent":
+        switch method {
+        case .val: return snapshot.value
+        case .child:
+            return .snapshot(snapshot.child(try path(paths, arguments, method)))
+        case .parent:
             guard let parent = snapshot.path.parent else {
                 throw RuleEvaluationError(message: "the root has no parent")
             }
             return .snapshot(RuleSnapshot(root: snapshot.root, path: parent))
-        case "exists": return .bool(!node.isEmpty)
-        case "hasChild": return .bool(!node.child(at: Path(try string(arguments, name))).isEmpty)
-        case "hasChildren":
+        case .exists: return .bool(!node.isEmpty)
+        case .hasChild:
+            return .bool(!node.child(at: try path(paths, arguments, method)).isEmpty)
+        case .hasChildren:
             guard let first = arguments.first else { return .bool(!node.isLeaf && !node.isEmpty) }
+            if let paths {
+                return .bool(paths.allSatisfy { !node.child(at: $0).isEmpty })
+            }
             guard case .list(let names) = first else {
                 throw RuleEvaluationError(message: "hasChildren() needs an array of strings")
             }
@@ -30,12 +34,19 @@ extension RuleEvaluator {
                 if node.child(at: Path(relative)).isEmpty { return .bool(false) }
             }
             return .bool(true)
-        case "isNumber": return .bool(isLeaf(node) { if case .number = $0 { true } else { false } })
-        case "isString": return .bool(isLeaf(node) { if case .string = $0 { true } else { false } })
-        case "isBoolean": return .bool(isLeaf(node) { if case .bool = $0 { true } else { false } })
-        case "getPriority": return node.priority.map { RuleValue(json: $0.json) } ?? .null
-        default: throw RuleEvaluationError(message: "a data snapshot has no method '\(name)'")
+        case .isNumber: return .bool(isLeaf(node) { if case .number = $0 { true } else { false } })
+        case .isString: return .bool(isLeaf(node) { if case .string = $0 { true } else { false } })
+        case .isBoolean: return .bool(isLeaf(node) { if case .bool = $0 { true } else { false } })
+        case .getPriority: return node.priority.map { RuleValue(json: $0.json) } ?? .null
         }
+    }
+
+    /// The path argument: parsed already, or parsed now.
+    private static func path(_ paths: [Path]?, _ arguments: [RuleValue], _ method: SnapshotMethod)
+        throws(RuleEvaluationError) -> Path
+    {
+        if let path = paths?.first { return path }
+        return Path(try string(arguments, method.rawValue))
     }
 
     private static func isLeaf(_ node: Node, _ test: (LeafValue) -> Bool) -> Bool {

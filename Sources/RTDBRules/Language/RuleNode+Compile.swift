@@ -4,11 +4,11 @@ extension RuleNode {
     /// Builds the rules of one level from the file's object, checking every expression in it.
     ///
     /// - Parameters:
-    ///   - variables: The `$variables` of the wildcards above.
+    ///   - variables: The `$variables` of the wildcards above, the topmost first.
     ///   - path: The keys down to this level (wildcards by name), for the rules' references.
     ///   - file: The file's name, for the rules' references.
     static func compile(
-        _ members: [(key: String, location: SourceLocation, value: RulesSourceValue)], variables: Set<String>,
+        _ members: [(key: String, location: SourceLocation, value: RulesSourceValue)], variables: [String],
         path: [String] = [], file: String
     ) throws(LocatedProblem) -> RuleNode {
         func rule(_ value: RulesSourceValue, _ kind: RuleKind) throws(LocatedProblem) -> Rule {
@@ -49,7 +49,7 @@ extension RuleNode {
                     }
                     wildcard = (
                         key,
-                        try compile(childMembers, variables: variables.union([key]), path: path + [key], file: file)
+                        try compile(childMembers, variables: variables + [key], path: path + [key], file: file)
                     )
                 } else {
                     guard !key.contains("/") else {
@@ -66,7 +66,7 @@ extension RuleNode {
     }
 
     private static func rule(
-        _ value: RulesSourceValue, _ kind: RuleKind, variables: Set<String>, path: String, file: String
+        _ value: RulesSourceValue, _ kind: RuleKind, variables: [String], path: String, file: String
     ) throws(LocatedProblem) -> Rule {
         func reference(_ text: String, _ location: SourceLocation) -> RuleReference {
             RuleReference(kind: kind, path: path, text: text, file: file, location: location)
@@ -74,15 +74,17 @@ extension RuleNode {
         switch value {
         case .bool(let constant, let location):
             let text = constant ? "true" : "false"
-            return Rule(expression: .literal(.bool(constant), location), reference: reference(text, location))
+            return Rule(
+                expression: .literal(.bool(constant), location), wildcards: variables,
+                reference: reference(text, location))
         case .string(let text, let characters, let location):
             // The expression's characters start after the opening quote.
             let start = SourceLocation(
                 line: location.line, column: location.column + 1, offset: location.offset < 0 ? -1 : location.offset + 1
             )
             let expression = try RuleParser.parse(text, locations: characters, start: start)
-            try RuleTypeChecker(kind: kind, variables: variables).check(rule: expression)
-            return Rule(expression: expression, reference: reference(text, start))
+            try RuleTypeChecker(kind: kind, variables: Set(variables)).check(rule: expression)
+            return Rule(expression: expression, wildcards: variables, reference: reference(text, start))
         default:
             throw LocatedProblem(
                 location: value.location,

@@ -9,10 +9,14 @@ final class RuleNode: Sendable {
     /// value would be one per string it names.
     final class Rule: Sendable {
         let expression: RuleExpression
+        /// The expression as it runs: compiled once, when the rules are read.
+        let compiled: CompiledExpression
         let reference: RuleReference
 
-        init(expression: RuleExpression, reference: RuleReference) {
+        /// A rule whose expression names the `wildcards` above it (the topmost first).
+        init(expression: RuleExpression, wildcards: [String], reference: RuleReference) {
             self.expression = expression
+            self.compiled = CompiledExpression(expression, wildcards: wildcards)
             self.reference = reference
         }
 
@@ -29,6 +33,11 @@ final class RuleNode: Sendable {
     let children: [CodeUnitString: RuleNode]
     /// The `$name` of the wildcard, with its rules.
     let wildcard: (name: String, node: RuleNode)?
+    /// ``children`` as a list, looked through when short: comparing a few keys' bytes costs less
+    /// than hashing the one looked up (nil when there are many).
+    private let fewChildren: [(key: String, node: RuleNode)]?
+    /// Whether any rules are below this level (named children or a wildcard).
+    let hasChildRules: Bool
 
     init(
         read: Rule? = nil, write: Rule? = nil, validate: Rule? = nil, indexOn: [String] = [],
@@ -40,13 +49,28 @@ final class RuleNode: Sendable {
         self.indexOn = indexOn
         self.children = children
         self.wildcard = wildcard
+        fewChildren = children.count <= 8 ? children.map { ($0.key.string, $0.value) } : nil
+        hasChildRules = !children.isEmpty || wildcard != nil
+    }
+
+    /// The rule of `kind` at this level.
+    func rule(_ kind: RuleKind) -> Rule? {
+        switch kind {
+        case .read: return read
+        case .write: return write
+        case .validate: return validate
+        }
     }
 
     /// The rules for child `key`: a named child first, else the wildcard (binding its variable).
-    func child(_ key: String, variables: inout [String: String]) -> RuleNode? {
-        if let named = children[CodeUnitString(key)] { return named }
+    func child(_ key: String, variables: inout RuleVariables) -> RuleNode? {
+        if let fewChildren {
+            for (name, node) in fewChildren where CodeUnitString.equal(name, key) { return node }
+        } else if let named = children[CodeUnitString(key)] {
+            return named
+        }
         guard let wildcard else { return nil }
-        variables[wildcard.name] = key
+        variables.bind(key)
         return wildcard.node
     }
 

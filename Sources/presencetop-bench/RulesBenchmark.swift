@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Presence
+import PresenceLab
+import RTDBCore
+import RTDBRules
+
+/// The rules' own cost, in process: judging and applying `server-writes`' presence-shaped writes
+/// under the shipped presence rules and under open rules, with no socket, log or disk beside it.
+struct RulesBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "Judge and apply presence-shaped writes in process: presence rules against open rules."
+    )
+
+    @Option(help: "Writes per round.")
+    var writes = 200_000
+
+    @Option(help: "Rounds of each (the best round is kept).")
+    var rounds = 5
+
+    @Option(help: "Users in the tree the writes land in.")
+    var users = 1_000
+
+    @OptionGroup var options: BenchOptions
+
+    func run() async throws {
+        try await BenchReport.run("rules", options: options) { report in
+            let tree = Self.tree(users: users)
+            var best: [String: Double] = [:]
+            for _ in 0..<rounds {
+                let variants = [
+                    ("open", SecurityRules.open), ("presence", PresenceRules.rules.withNewCoverage()),
+                    ("uncounted", PresenceRules.rules.unrecorded),
+                ]
+                for (name, rules) in variants {
+                    let nanoseconds = Self.judgeAndApply(writes, users: users, root: tree, rules: rules)
+                    best[name] = min(best[name] ?? .infinity, nanoseconds)
+                }
+            }
+            let open = best["open", default: 0]
+            let presence = best["presence", default: 0]
+            report.record("open_rules_ns_per_write", open)
+            report.record("presence_rules_ns_per_write", presence)
+            let uncounted = best["uncounted", default: 0]
+            report.record("presence_rules_over_open_time_ratio", presence / open)
+            report.record("presence_rules_uncounted_ns_per_write", uncounted)
+            report.say(
+                String(
+                    format:
+                        "judge and apply one presence write (best of %d rounds of %d): open rules %.0f ns, presence rules %.0f ns (%.2f×; %.0f ns without the coverage counts)",
+                    rounds, writes, open, presence, presence / open, uncounted))
+        }
+    }
+
+    /// A presence tree: each user with one connection entry and a `lastOnline`.
+    static func tree(users: Int) -> Node {
+        var root = Node.empty
+        for user in 0..<users {
+            let entry: JSONValue = ["device": "bench", "connectedAt": 1]
+            root = root.updating(at: Path("users/u\(user)/connections/k0"), with: (try? Node(json: entry)) ?? .empty)
+            root = root.updating(at: Path("users/u\(user)/lastOnline"), with: Node(.number(1)))
+        }
+        return root
+    }
+
+    /// Nanoseconds per write to judge it and apply it as the server does (taking the rules' new
+    /// tree when they made one).
+    static func judgeAndApply(_ count: Int, users: Int, root: Node, rules: SecurityRules) -> Double {
+        let now = UnixTime(millisecondsSince1970: 1 << 40)
+        let auths = (0..<users).map { RuleAuth.user(claims: ["uid": .string("u\($0)")]) }
+        let writes = (0..<count).map { number -> (path: Path, node: Node) in
+            let entry: JSONValue = ["device": "bench", "connectedAt": .int(Int64(number))]
+            let path = Path("users/u\(number % users)/connections/k\(number % 5)")
+            return (path, (try? Node(json: entry)) ?? .empty)
+        }
+        var root = root
+        var refused = 0
+        let start = ContinuousClock.now
+        for (number, write) in writes.enumerated() {
+            let (decision, newRoot) = rules.judgeWrite(
+                [write], auth: auths[number % users], root: root, now: now)
+            guard decision.isAllowed else {
+                refused += 1
+                continue
+            }
+            root = newRoot ?? root.updating(at: write.path, with: write.node)
+        }
+        let elapsed = ContinuousClock.now - start
+        precondition(refused == 0, "the rules refused \(refused) writes they allow")
+        return elapsed / .nanoseconds(1) / Double(count)
+    }
+}
