@@ -78,12 +78,13 @@ public struct SecurityRules: Sendable {
                 throw LocatedProblem(
                     location: rules.value.location, message: "\"rules\" must be an object, not \(rules.value.kind)")
             }
-            root = try RuleNode.compile(ruleMembers, variables: [], file: file)
+            var slots = CoverageSlots(length: text.count)
+            root = try RuleNode.compile(ruleMembers, variables: [], file: file, slots: &slots)
             readsDependOnData = root.readsDependOnData
             judgesNewData = root.judgesNewData
             self.text = text
             self.file = file
-            slots = CoverageSlots(root, length: text.count)
+            self.slots = slots
             coverage = RulesCoverage(slots: slots)
         } catch {
             throw RulesError(file: file, location: error.location, message: error.message)
@@ -135,8 +136,11 @@ public struct SecurityRules: Sendable {
         guard judgesNewData else { return (.allowed, made) }
         // Several changes (an update) share ancestors: each is checked once. One needs no set.
         var validated: Set<Path>? = changes.count > 1 ? [] : nil
-        for (path, _) in changes {
-            if let refusal = validate(path, evaluator, newRoot: newRoot, validated: &validated) {
+        for (path, node) in changes {
+            // One change's new data at its path is what it writes (an update's later changes can
+            // reach into an earlier one's; a priority is kept beside its node's value).
+            let written = changes.count == 1 && !path.isPriorityPath ? node : nil
+            if let refusal = validate(path, written: written, evaluator, newRoot: newRoot, validated: &validated) {
                 return (.denied(refusal), made)
             }
         }
@@ -167,14 +171,12 @@ public struct SecurityRules: Sendable {
         var nearest: RuleReference?
         for depth in 0...path.count {
             if let rule = node.rule(kind) {
-                // The location is made only where a rule is evaluated (most levels have none).
-                let location = path.prefix(depth)
-                switch evaluator.holds(rule, at: location, variables: variables) {
+                switch evaluator.holds(rule, at: RuleLocation(prefixOf: path, depth: depth), variables: variables) {
                 case .success(true): return nil
                 case .success(false): nearest = rule.reference
                 case .failure(let error):
                     if failure.isEmpty {
-                        failure = "; \(location): \(rule.text): \(error.message)"
+                        failure = "; \(path.prefix(depth)): \(rule.text): \(error.message)"
                         failed = rule.reference
                     }
                 }
@@ -187,36 +189,43 @@ public struct SecurityRules: Sendable {
 
     /// Checks the `.validate` rules above `path` and of all the new data under it.
     ///
-    /// The new data is followed down alongside the rules, so each location's node is at hand.
-    private func validate(_ path: Path, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>?)
-        -> RuleRefusal?
-    {
+    /// The new data is found only where a rule looks at it, walking on from where it was last
+    /// found; at `path` itself it is `written`, when the caller knows it.
+    private func validate(
+        _ path: Path, written: Node?, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>?
+    ) -> RuleRefusal? {
         var node = root
-        var newNode = newRoot
         var variables = RuleVariables()
+        var reached = (depth: 0, node: newRoot)
+        func newNode(at depth: Int) -> Node {
+            if depth == path.count, let written { return written }
+            while reached.depth < depth {
+                reached = (reached.depth + 1, reached.node.child(path.segments[reached.depth]))
+            }
+            return reached.node
+        }
         for depth in 0...path.count {
-            // The location is made only where a `.validate` is evaluated.
-            if node.validate != nil, !newNode.isEmpty {
-                let location = path.prefix(depth)
-                if validated?.insert(location).inserted ?? true,
+            if node.validate != nil, case let newNode = newNode(at: depth), !newNode.isEmpty {
+                let location = RuleLocation(prefixOf: path, depth: depth)
+                if validated?.insert(location.path).inserted ?? true,
                     let failure = check(node, at: location, holding: newNode, evaluator, variables: variables)
                 {
                     return failure
                 }
             }
             guard depth < path.count else {
-                return validateBelow(node, at: path, holding: newNode, evaluator, variables: variables)
+                guard node.hasChildRules else { return nil }
+                let location = RuleLocation(prefixOf: path, depth: depth)
+                return validateBelow(node, at: location, holding: newNode(at: depth), evaluator, variables: variables)
             }
-            let segment = path.segments[depth]
-            guard let next = node.child(segment, variables: &variables) else { return nil }
+            guard let next = node.child(path.segments[depth], variables: &variables) else { return nil }
             node = next
-            newNode = newNode.child(segment)
         }
         return nil
     }
 
     private func validateBelow(
-        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
+        _ node: RuleNode, at location: RuleLocation, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: RuleVariables
     ) -> RuleRefusal? {
         guard node.hasChildRules else { return nil }
@@ -224,7 +233,7 @@ public struct SecurityRules: Sendable {
             var childVariables = variables
             guard let child = node.child(key.string, variables: &childVariables) else { continue }
             guard child.validate != nil || child.hasChildRules else { continue }
-            let childLocation = location.appending(key: key.string)
+            let childLocation = RuleLocation(key.string, below: location)
             if let failure = check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables) {
                 return failure
             }
@@ -239,16 +248,18 @@ public struct SecurityRules: Sendable {
 
     /// One location's `.validate`; skipped where the new data is gone (a delete).
     private func check(
-        _ node: RuleNode, at location: Path, holding newNode: Node, _ evaluator: RuleEvaluator,
+        _ node: RuleNode, at location: RuleLocation, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: RuleVariables
     ) -> RuleRefusal? {
         guard let rule = node.validate, !newNode.isEmpty else { return nil }
         switch evaluator.holds(rule, at: location, variables: variables, newData: newNode) {
         case .success(true): return nil
         case .success(false):
-            return RuleRefusal(message: "\(location): .validate \(rule.text) does not hold", rule: rule.reference)
+            return RuleRefusal(
+                message: "\(location.path): .validate \(rule.text) does not hold", rule: rule.reference)
         case .failure(let error):
-            return RuleRefusal(message: "\(location): .validate \(rule.text): \(error.message)", rule: rule.reference)
+            return RuleRefusal(
+                message: "\(location.path): .validate \(rule.text): \(error.message)", rule: rule.reference)
         }
     }
 }

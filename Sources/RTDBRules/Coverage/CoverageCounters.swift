@@ -10,37 +10,31 @@ final class CoverageCounters: @unchecked Sendable {
     /// The counters of one slot, side by side, one per kind.
     static let kinds = CoverageValue.Kind.allCases.count
 
-    /// For each character offset of the rules file, the slot of the expression there, or -1
-    /// (copied from ``CoverageSlots``, so that a lookup is one load).
-    private let slotByOffset: UnsafeMutableBufferPointer<Int32>
     private let counters: UnsafeMutablePointer<Atomic<Int>>
     /// How many expressions are counted.
     let slotCount: Int
 
-    /// Counters at zero for the expressions `slots` numbers.
-    init(slots: CoverageSlots) {
-        slotByOffset = .allocate(capacity: slots.byOffset.count)
-        _ = slotByOffset.initialize(from: slots.byOffset)
-        slotCount = slots.count
-        counters = .allocate(capacity: Self.kinds * slots.count)
-        for index in 0..<Self.kinds * slots.count { (counters + index).initialize(to: Atomic(0)) }
+    /// Counters at zero for `slotCount` expressions (``CoverageSlots``).
+    init(slotCount: Int) {
+        self.slotCount = slotCount
+        counters = .allocate(capacity: Self.kinds * slotCount)
+        for index in 0..<Self.kinds * slotCount { (counters + index).initialize(to: Atomic(0)) }
     }
 
     deinit {
         counters.deinitialize(count: Self.kinds * slotCount)
         counters.deallocate()
-        slotByOffset.deallocate()
     }
 
-    /// The slot of the expression at `location`, or nil.
-    func slot(of location: SourceLocation) -> Int? {
-        CoverageSlots.slot(of: location, in: UnsafeBufferPointer(slotByOffset))
+    /// Notes that the expression in `slot` gave `value`.
+    func record(_ slot: Int, _ value: RuleValue) {
+        record(slot, kind: value.coverageKind)
     }
 
-    /// Notes that the expression at `location` gave `value`.
-    func record(_ location: SourceLocation, _ value: RuleValue) {
-        guard let slot = slot(of: location) else { return }
-        counters[Self.kinds * slot + CoverageValue.Kind(value).rawValue].wrappingAdd(1, ordering: .relaxed)
+    /// Notes that the expression in `slot` gave a value of `kind` (a snapshot not made, say).
+    func record(_ slot: Int, kind: CoverageValue.Kind) {
+        guard slot < slotCount else { return }
+        counters[Self.kinds * slot + kind.rawValue].wrappingAdd(1, ordering: .relaxed)
     }
 
     /// The counts of `slot`, one per kind (by ``CoverageValue/Kind/rawValue``).

@@ -4,20 +4,6 @@ extension CoverageValue {
     enum Kind: Int, CaseIterable {
         case trueValue, falseValue, snapshot, null, string, number, object, other
 
-        /// The kind of what an evaluation gave.
-        init(_ value: RuleValue) {
-            switch value {
-            case .bool(true): self = .trueValue
-            case .bool(false): self = .falseValue
-            case .snapshot: self = .snapshot
-            case .null: self = .null
-            case .string: self = .string
-            case .number: self = .number
-            case .object: self = .object
-            case .list, .pattern: self = .other
-            }
-        }
-
         /// The value the report shows for this kind.
         var value: CoverageValue {
             switch self {
@@ -30,6 +16,22 @@ extension CoverageValue {
             case .object: return .object
             case .other: return .other
             }
+        }
+    }
+}
+
+extension RuleValue {
+    /// The kind the coverage report counts this value as (a property: looking costs no copy).
+    var coverageKind: CoverageValue.Kind {
+        switch self {
+        case .bool(true): return .trueValue
+        case .bool(false): return .falseValue
+        case .snapshot: return .snapshot
+        case .null: return .null
+        case .string: return .string
+        case .number: return .number
+        case .object: return .object
+        case .list, .pattern: return .other
         }
     }
 }

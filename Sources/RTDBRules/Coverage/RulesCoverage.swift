@@ -46,18 +46,12 @@ public final class RulesCoverage: Sendable {
 
     /// Starts with nothing counted for the expressions `slots` numbers.
     init(slots: CoverageSlots) {
-        counters = CoverageCounters(slots: slots)
+        counters = CoverageCounters(slotCount: slots.count)
         state = Mutex(State(errors: Array(repeating: Counts(), count: slots.count)))
     }
 
-    /// Notes that the expression at `location` gave `value`.
-    func record(_ location: SourceLocation, _ value: RuleValue) {
-        counters.record(location, value)
-    }
-
-    /// Notes that the expression at `location` could not be evaluated, and why.
-    func recordError(_ location: SourceLocation, _ message: String) {
-        guard let slot = counters.slot(of: location) else { return }
+    /// Notes that the expression in `slot` could not be evaluated, and why.
+    func recordError(_ slot: Int, _ message: String) {
         state.withLock { state in
             guard state.errors.indices.contains(slot) else { return }
             state.errors[slot].add(.error(message))

@@ -13,14 +13,17 @@ struct CompiledExpression: Sendable {
     /// The expression's code.
     let run: Run
 
-    /// Compiles `expression`, whose `$variables` are the `wildcards` above it (the topmost first).
-    init(_ expression: RuleExpression, wildcards: [String]) {
-        run = Self.compile(expression, wildcards)
+    /// Compiles `expression`, whose `$variables` are the `wildcards` above it (the topmost first),
+    /// numbering its parts' coverage `slots`.
+    init(_ expression: RuleExpression, wildcards: [String], slots: inout CoverageSlots) {
+        run = Self.compile(expression, wildcards, &slots)
     }
 
-    private static func compile(_ expression: RuleExpression, _ wildcards: [String]) -> Run {
-        func compile(_ expression: RuleExpression) -> Run { Self.compile(expression, wildcards) }
-        let location = expression.location
+    private static func compile(_ expression: RuleExpression, _ wildcards: [String], _ slots: inout CoverageSlots)
+        -> Run
+    {
+        func compile(_ expression: RuleExpression) -> Run { Self.compile(expression, wildcards, &slots) }
+        let location = slots.number(expression.location)
         switch expression {
         case .literal(let value, _):
             return noting(location) { _ throws(RuleEvaluationError) in value }
@@ -63,8 +66,17 @@ struct CompiledExpression: Sendable {
                 }
                 return try RuleEvaluator.member(try target(scope), name, CodeUnitString(name))
             }
+        case .call(.variable(let variable, let variableLocation), let name, let arguments, _):
+            // `newData.isString()`: the node is read where it is, no snapshot value made.
+            if let method = SnapshotMethod(rawValue: name), method.readsNodeOnly, let node = node(of: variable) {
+                let variableSlot = slots.number(variableLocation)
+                let runs = arguments.map { Self.compile($0, wildcards, &slots) }
+                return noting(location, nodeCall(node, variableSlot, method, runs, literalPaths(arguments)))
+            }
+            return noting(
+                location, call(compile(.variable(variable, variableLocation)), name, arguments, wildcards, &slots))
         case .call(let target, let name, let arguments, _):
-            return noting(location, call(compile(target), name, arguments, wildcards))
+            return noting(location, call(compile(target), name, arguments, wildcards, &slots))
         case .unary(let op, let operand, _):
             let operand = compile(operand)
             return noting(location) { scope throws(RuleEvaluationError) in
@@ -90,16 +102,18 @@ struct CompiledExpression: Sendable {
         }
     }
 
-    /// Notes what `body` gives (or why it failed) in the coverage counts, when they are kept.
-    private static func noting(_ location: SourceLocation, _ body: @escaping Run) -> Run {
-        { scope throws(RuleEvaluationError) in
+    /// Notes what `body` gives (or why it failed) in the coverage counts of `slot`, when they are
+    /// kept.
+    private static func noting(_ slot: Int?, _ body: @escaping Run) -> Run {
+        guard let slot else { return body }
+        return { scope throws(RuleEvaluationError) in
             guard let coverage = scope.evaluator.coverage else { return try body(scope) }
             do throws(RuleEvaluationError) {
                 let value = try body(scope)
-                coverage.record(location, value)
+                coverage.counters.record(slot, value)
                 return value
             } catch {
-                coverage.recordError(location, error.message)
+                coverage.recordError(slot, error.message)
                 throw error
             }
         }
@@ -141,11 +155,10 @@ struct CompiledExpression: Sendable {
     /// `target.name(arguments)`, the arguments evaluated first; a snapshot's method is resolved
     /// now, and its literal path arguments parsed now.
     private static func call(
-        _ target: @escaping Run, _ name: String, _ arguments: [RuleExpression], _ wildcards: [String]
-    )
-        -> Run
-    {
-        let runs = arguments.map { Self.compile($0, wildcards) }
+        _ target: @escaping Run, _ name: String, _ arguments: [RuleExpression], _ wildcards: [String],
+        _ slots: inout CoverageSlots
+    ) -> Run {
+        let runs = arguments.map { Self.compile($0, wildcards, &slots) }
         let method = SnapshotMethod(rawValue: name)
         let paths = method.flatMap { $0.takesPaths ? literalPaths(arguments) : nil }
         return { scope throws(RuleEvaluationError) in
@@ -161,6 +174,39 @@ struct CompiledExpression: Sendable {
             case .string(let text): return try RuleEvaluator.call(text, name, values)
             case let other: throw RuleEvaluationError(message: "\(other.kind) has no method '\(name)'")
             }
+        }
+    }
+
+    /// How to find the node of `root`, `data` or `newData` without making a snapshot; nil for
+    /// other variables.
+    private static func node(of variable: String) -> (@Sendable (RuleScope) -> Node)? {
+        switch variable {
+        case "root": return { $0.evaluator.root }
+        case "data": return { $0.evaluator.root.child(at: $0.path) }
+        case "newData":
+            return { scope in
+                scope.newData ?? (scope.evaluator.newRoot ?? scope.evaluator.root).child(at: scope.path)
+            }
+        default: return nil
+        }
+    }
+
+    /// A method that reads only a node, on `root`, `data` or `newData` (`node` finds it); the
+    /// variable is counted as the snapshot it stands for.
+    private static func nodeCall(
+        _ node: @escaping @Sendable (RuleScope) -> Node, _ variableSlot: Int?, _ method: SnapshotMethod,
+        _ runs: [Run], _ paths: [Path]?
+    ) -> Run {
+        { scope throws(RuleEvaluationError) in
+            var values: [RuleValue] = []
+            if !runs.isEmpty {
+                values.reserveCapacity(runs.count)
+                for run in runs { values.append(try run(scope)) }
+            }
+            if let variableSlot, let coverage = scope.evaluator.coverage {
+                coverage.counters.record(variableSlot, kind: .snapshot)
+            }
+            return try RuleEvaluator.call(node: node(scope), method, values, paths: paths)
         }
     }
 

@@ -6,9 +6,7 @@ extension RuleEvaluator {
     static func call(_ snapshot: RuleSnapshot, _ method: SnapshotMethod, _ arguments: [RuleValue], paths: [Path]?)
         throws(RuleEvaluationError) -> RuleValue
     {
-        let node = snapshot.node
         switch method {
-        case .val: return snapshot.value
         case .child:
             return .snapshot(snapshot.child(try path(paths, arguments, method)))
         case .parent:
@@ -16,6 +14,17 @@ extension RuleEvaluator {
                 throw RuleEvaluationError(message: "the root has no parent")
             }
             return .snapshot(RuleSnapshot(root: snapshot.root, path: parent))
+        default: return try call(node: snapshot.node, method, arguments, paths: paths)
+        }
+    }
+
+    /// The methods of a snapshot that read only its node (all but `child` and `parent`, which
+    /// ``SnapshotMethod/readsNodeOnly`` tells).
+    static func call(node: Node, _ method: SnapshotMethod, _ arguments: [RuleValue], paths: [Path]?)
+        throws(RuleEvaluationError) -> RuleValue
+    {
+        switch method {
+        case .val: return RuleSnapshot.value(of: node)
         case .exists: return .bool(!node.isEmpty)
         case .hasChild:
             return .bool(!node.child(at: try path(paths, arguments, method)).isEmpty)
@@ -38,6 +47,7 @@ extension RuleEvaluator {
         case .isString: return .bool(isLeaf(node) { if case .string = $0 { true } else { false } })
         case .isBoolean: return .bool(isLeaf(node) { if case .bool = $0 { true } else { false } })
         case .getPriority: return node.priority.map { RuleValue(json: $0.json) } ?? .null
+        case .child, .parent: throw RuleEvaluationError(message: "\(method.rawValue)() needs a snapshot's place")
         }
     }
 

@@ -32,16 +32,16 @@ final class RuleEvaluator: Sendable {
         self.coverage = coverage
     }
 
-    /// Whether the rule holds at `path` with the wildcards' values `variables`; an error counts
+    /// Whether the rule holds at `location` with the wildcards' values `variables`; an error counts
     /// as false and is returned for the log.
     ///
-    /// `newData` is the node at `path` as it would be after the write, when the caller has it at
+    /// `newData` is the node at `location` as it would be after the write, when the caller has it at
     /// hand (the checks of `.validate` follow the new data down): no walk from the root then.
-    func holds(_ rule: RuleNode.Rule, at path: Path, variables: RuleVariables, newData: Node? = nil)
+    func holds(_ rule: RuleNode.Rule, at location: RuleLocation, variables: RuleVariables, newData: Node? = nil)
         -> Result<Bool, RuleEvaluationError>
     {
         do throws(RuleEvaluationError) {
-            let scope = RuleScope(evaluator: self, path: path, variables: variables, newData: newData)
+            let scope = RuleScope(evaluator: self, location: location, variables: variables, newData: newData)
             let value = try rule.compiled.run(scope)
             guard case .bool(let result) = value else {
                 throw RuleEvaluationError(message: "the rule gave \(value.kind), not a boolean")

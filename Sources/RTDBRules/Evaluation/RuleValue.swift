@@ -69,8 +69,10 @@ struct RuleSnapshot: Sendable {
     }
 
     /// The value at the location, as `val()` returns it.
-    var value: RuleValue {
-        let node = node
+    var value: RuleValue { Self.value(of: node) }
+
+    /// The value of `node`, as `val()` returns it.
+    static func value(of node: Node) -> RuleValue {
         if node.isEmpty { return .null }
         if let leaf = node.leafValue {
             switch leaf {

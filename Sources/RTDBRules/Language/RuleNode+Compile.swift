@@ -7,12 +7,14 @@ extension RuleNode {
     ///   - variables: The `$variables` of the wildcards above, the topmost first.
     ///   - path: The keys down to this level (wildcards by name), for the rules' references.
     ///   - file: The file's name, for the rules' references.
+    ///   - slots: Where each expression's coverage is counted, numbered as the rules are read.
     static func compile(
         _ members: [(key: String, location: SourceLocation, value: RulesSourceValue)], variables: [String],
-        path: [String] = [], file: String
+        path: [String] = [], file: String, slots: inout CoverageSlots
     ) throws(LocatedProblem) -> RuleNode {
         func rule(_ value: RulesSourceValue, _ kind: RuleKind) throws(LocatedProblem) -> Rule {
-            try Self.rule(value, kind, variables: variables, path: "/" + path.joined(separator: "/"), file: file)
+            try Self.rule(
+                value, kind, variables: variables, path: "/" + path.joined(separator: "/"), file: file, slots: &slots)
         }
         var read: Rule?
         var write: Rule?
@@ -49,7 +51,8 @@ extension RuleNode {
                     }
                     wildcard = (
                         key,
-                        try compile(childMembers, variables: variables + [key], path: path + [key], file: file)
+                        try compile(
+                            childMembers, variables: variables + [key], path: path + [key], file: file, slots: &slots)
                     )
                 } else {
                     guard !key.contains("/") else {
@@ -57,7 +60,7 @@ extension RuleNode {
                             location: location, message: "'\(key)': a key cannot contain '/'; nest the levels")
                     }
                     children[CodeUnitString(key)] = try compile(
-                        childMembers, variables: variables, path: path + [key], file: file)
+                        childMembers, variables: variables, path: path + [key], file: file, slots: &slots)
                 }
             }
         }
@@ -66,7 +69,8 @@ extension RuleNode {
     }
 
     private static func rule(
-        _ value: RulesSourceValue, _ kind: RuleKind, variables: [String], path: String, file: String
+        _ value: RulesSourceValue, _ kind: RuleKind, variables: [String], path: String, file: String,
+        slots: inout CoverageSlots
     ) throws(LocatedProblem) -> Rule {
         func reference(_ text: String, _ location: SourceLocation) -> RuleReference {
             RuleReference(kind: kind, path: path, text: text, file: file, location: location)
@@ -75,7 +79,7 @@ extension RuleNode {
         case .bool(let constant, let location):
             let text = constant ? "true" : "false"
             return Rule(
-                expression: .literal(.bool(constant), location), wildcards: variables,
+                expression: .literal(.bool(constant), location), wildcards: variables, slots: &slots,
                 reference: reference(text, location))
         case .string(let text, let characters, let location):
             // The expression's characters start after the opening quote.
@@ -84,7 +88,7 @@ extension RuleNode {
             )
             let expression = try RuleParser.parse(text, locations: characters, start: start)
             try RuleTypeChecker(kind: kind, variables: Set(variables)).check(rule: expression)
-            return Rule(expression: expression, wildcards: variables, reference: reference(text, start))
+            return Rule(expression: expression, wildcards: variables, slots: &slots, reference: reference(text, start))
         default:
             throw LocatedProblem(
                 location: value.location,

@@ -13,10 +13,11 @@ final class RuleNode: Sendable {
         let compiled: CompiledExpression
         let reference: RuleReference
 
-        /// A rule whose expression names the `wildcards` above it (the topmost first).
-        init(expression: RuleExpression, wildcards: [String], reference: RuleReference) {
+        /// A rule whose expression names the `wildcards` above it (the topmost first), its parts
+        /// numbered in `slots`.
+        init(expression: RuleExpression, wildcards: [String], slots: inout CoverageSlots, reference: RuleReference) {
             self.expression = expression
-            self.compiled = CompiledExpression(expression, wildcards: wildcards)
+            self.compiled = CompiledExpression(expression, wildcards: wildcards, slots: &slots)
             self.reference = reference
         }
 
