@@ -61,4 +61,65 @@ import Testing
         #expect(rule.expression.count(of: .value(false)) == tasks * each / 2)
         #expect(rule.expression.children.map { $0.count(of: .string) } == [tasks * each, tasks * each])
     }
+
+    /// Rules shaped like the presence rules, with a `.validate` above the writes too.
+    static let shaped = """
+        {"rules": {"users": {"$uid": {
+          ".write": "auth.uid == $uid",
+          ".validate": "newData.hasChildren() || !newData.exists()",
+          "connections": {"$entry": {
+            ".validate": "newData.hasChildren(['device', 'at'])",
+            "device": {".validate": "newData.isString() && newData.val().length <= 5"},
+            "at": {".validate": "newData.isNumber() && newData.val() <= now"},
+            "$other": {".validate": false}
+          }},
+          "lastOnline": {".validate": "newData.isNumber()"}
+        }}}}
+        """
+
+    /// A write judged alone and the same write given twice reach the same decision.
+    ///
+    /// Alone, its new data is read from what it writes; twice (an update), from the tree as it
+    /// would be. Every decision and message must agree.
+    @Test(arguments: 0..<20)
+    func aWriteAloneIsJudgedAsTheTreeWouldHoldIt(seed: UInt64) throws {
+        let rules = try SecurityRules(text: Self.shaped).unrecorded
+        var random = SeededRandom(seed: seed)
+        var root = Node.empty
+        var outcomes = (allowed: 0, refused: 0)
+        let devices: [JSONValue] = ["ok", "toolong", 3, .null]
+        let times: [JSONValue] = [1, 99_999, "x", .null]
+        for _ in 0..<200 {
+            let user = "u\(random.next() % 3)"
+            let path: String
+            let data: JSONValue
+            switch random.next() % 5 {
+            case 0: (path, data) = ("users/\(user)/lastOnline", random.next() % 2 == 0 ? 5 : "x")
+            case 1: (path, data) = ("users/\(user)", .null)
+            case 2:
+                (path, data) = (
+                    "users/\(user)/connections/c\(random.next() % 3)/device", devices[Int(random.next() % 4)]
+                )
+            default:
+                var entry: JSONValue.Members = [:]
+                if random.next() % 4 != 0 { entry["device"] = devices[Int(random.next() % 4)] }
+                if random.next() % 4 != 0 { entry["at"] = times[Int(random.next() % 4)] }
+                if random.next() % 6 == 0 { entry["extra"] = 1 }
+                (path, data) = ("users/\(user)/connections/c\(random.next() % 3)", .object(entry))
+            }
+            let change = (path: Path(path), node: try Node(json: data))
+            let auth = RuleAuth.user(claims: ["uid": .string(random.next() % 5 == 0 ? "u9" : user)])
+            let now = UnixTime(millisecondsSince1970: 50_000)
+            let alone = rules.judgeWrite([change], auth: auth, root: root, now: now)
+            let twice = rules.judgeWrite([change, change], auth: auth, root: root, now: now)
+            #expect(alone.decision == twice.decision, "\(path) = \(data)")
+            if alone.decision.isAllowed {
+                outcomes.allowed += 1
+                root = alone.newRoot ?? root
+            } else {
+                outcomes.refused += 1
+            }
+        }
+        #expect(outcomes.allowed > 20 && outcomes.refused > 20, "both outcomes are tried: \(outcomes)")
+    }
 }
