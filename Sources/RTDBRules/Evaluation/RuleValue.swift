@@ -8,13 +8,16 @@ enum RuleValue: Sendable {
     case number(Double)
     case string(String)
     /// `root`, `data`, `newData` and what their methods return.
-    case snapshot(RuleSnapshot)
+    ///
+    /// Boxed, as is a pattern: a snapshot is two trees and a path (97 bytes), and every value an
+    /// expression passes on would be as large (it is 25 bytes with them boxed).
+    indirect case snapshot(RuleSnapshot)
     /// `auth`, `auth.token`, or the `val()` of a location with children.
     case object(JSONValue)
     /// An array literal (`hasChildren(['a', 'b'])`).
     case list([RuleValue])
     /// A regular expression literal.
-    case pattern(RulePattern)
+    indirect case pattern(RulePattern)
 
     /// A JSON value as a rule sees it: objects stay objects, arrays too.
     init(json: JSONValue) {
