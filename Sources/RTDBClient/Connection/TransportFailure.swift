@@ -27,8 +27,6 @@ public enum TransportFailure {
                 return "the connection closed before the server answered"
             default: return "connection failed (\(error))"
             }
-        case let error as NIOHTTPClientUpgradeError:
-            return "the server did not accept the WebSocket (\(error); is it a Realtime Database server?)"
         case let error as NIOWebSocketError:
             return "WebSocket error: \(error)"
         case let error as NIOSSLError:

@@ -104,24 +104,10 @@ final class WebSocketTransportConnection: TransportConnection {
             try pipeline.addHandler(
                 NIOSSLClientHandler(context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
         }
-        // Protocol errors are the frames handler's: it keeps their reason for `.closed`.
-        let upgrader = NIOWebSocketClientUpgrader(
-            maxFrameSize: WebSocketTarget.maxFrameSize, automaticErrorHandling: false
-        ) { [self] channel, _ in
-            channel.eventLoop.makeCompletedFuture { try upgraded(channel) }
-        }
-        let requestName = "presencetop.upgrade-request"
-        try pipeline.addHTTPClientHandlers(
-            leftOverBytesStrategy: .forwardBytes,
-            withClientUpgrade: (
-                upgraders: [upgrader],
-                completionHandler: { context in
-                    context.pipeline.syncOperations.removeHandler(name: requestName, promise: nil)
-                }
-            ))
         try pipeline.addHandler(
-            UpgradeRequestHandler(target: target) { [self] reason in deliver(.closed(reason: reason)) },
-            name: requestName)
+            WebSocketUpgradeHandler(
+                target: target, upgraded: { [self] channel in try upgraded(channel) },
+                refused: { [self] reason in deliver(.closed(reason: reason)) }))
     }
 
     /// The upgrade is done: frames from now on.
