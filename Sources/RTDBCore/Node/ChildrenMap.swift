@@ -63,22 +63,14 @@ public struct ChildrenMap: Sendable {
     public var isEmpty: Bool { root == nil }
 
     /// The node at `key`, or nil.
-    ///
-    /// The descent holds no reference of its own to the entries it passes (`self` keeps the whole
-    /// tree alive while it runs): a retain and a release per level was half of a lookup's time.
     public subscript(key: ChildKey) -> Node? {
-        guard let root else { return nil }
-        var current = Unmanaged.passUnretained(root)
-        while true {
-            let step: (found: Node?, next: Unmanaged<Entry>?) = current._withUnsafeGuaranteedRef { entry in
-                let order = ChildKey.compare(key, entry.key)
-                if order == 0 { return (entry.node, nil) }
-                return (nil, (order < 0 ? entry.left : entry.right).map(Unmanaged.passUnretained))
-            }
-            if let found = step.found { return found }
-            guard let next = step.next else { return nil }
-            current = next
+        var current = root
+        while let entry = current {
+            let order = ChildKey.compare(key, entry.key)
+            if order == 0 { return entry.node }
+            current = order < 0 ? entry.left : entry.right
         }
+        return nil
     }
 
     /// A map with `node` at `key` (replacing any previous node).
