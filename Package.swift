@@ -236,11 +236,14 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Tests/FuzzTargets"
         ),
         .executableTarget(name: "presencetop-fuzz", dependencies: ["FuzzTargets"], path: "Tests/Fuzz"),
-        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets", "RTDBCore"], resources: [.copy("Corpus")]),
+        .testTarget(
+            name: "FuzzTargetTests", dependencies: ["FuzzTargets", "RTDBCore", "RTDBClient"],
+            resources: [.copy("Corpus")]),
         .executableTarget(name: "CrashWriter", dependencies: ["RTDBClient"], path: "Tests/CrashWriter"),
         .testTarget(
             name: "RTDBClientTests",

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzTargets
+import RTDBClient
 import RTDBCore
 import Testing
 
@@ -20,6 +21,21 @@ import Testing
         let inputs = try Self.inputs(of: target)
         #expect(!inputs.isEmpty, "Corpus/\(target.rawValue) has seeds")
         for input in inputs { target.run(input) }
+    }
+
+    /// The client-socket target reaches what it is for: a sample answer opens the connection and
+    /// its messages arrive, whole and in order, across reads.
+    @Test func theClientSocketTargetReadsMessages() throws {
+        let directory = try #require(Self.corpus).appendingPathComponent("client-socket")
+        func events(_ name: String) throws -> [TransportEvent] {
+            FuzzTarget.clientSocket(Array(try Data(contentsOf: directory.appendingPathComponent(name))))
+        }
+        let split = try events("split-reads")
+        #expect(split.first == .opened && split.contains(.frame(#"{"n":1}"#)) && split.contains(.frame(#"{"n":2}"#)))
+        #expect(try events("fragments-ping-close").contains(.frame(#"{"t":"d","d":{}}"#)))
+        let refused = try events("refused")
+        #expect(!refused.contains(.opened) && refused.count == 1, "\(refused)")
+        #expect(try !events("bad-accept").contains(.opened))
     }
 
     /// Seconds of CPU in all: it yields now and then, so that it never holds one of Swift's few

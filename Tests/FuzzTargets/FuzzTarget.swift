@@ -23,6 +23,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case settings
     /// A service account key, a token endpoint's answer, an ID token, a database URL.
     case credentials
+    /// What a server sends the client's WebSocket: the upgrade's answer, then frames.
+    case clientSocket = "client-socket"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -36,6 +38,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .recording: Self.recording(bytes)
         case .settings: Self.settings(bytes)
         case .credentials: Self.credentials(bytes)
+        case .clientSocket: _ = Self.clientSocket(bytes)
         }
     }
 }

@@ -101,6 +101,7 @@ import Testing
         for (answer, expected) in [
             (wrongKey, "the server's WebSocket handshake is not valid"),
             (Array("SSH-2.0-OpenSSH_9.2\r\n\r\n".utf8), "the server's answer is not HTTP"),
+            (Array("HTTP/1.1 101 OK\r\nUpgr\u{E9}de: websocket\r\n\r\n".utf8), "the server's answer is not HTTP"),
             (Array(repeating: UInt8(ascii: "x"), count: 20_000), "the server's answer is not HTTP (no end of its head"),
             (Array("HTTP/1.1 503 Busy\r\n\r\n".utf8), "the server did not accept the WebSocket (HTTP 503 Busy"),
             (Array("HTTP/1.1 101 Switching".utf8), "the connection closed before the server answered"),
@@ -174,7 +175,7 @@ import Testing
     @Test func aServerBreakingTheProtocolEndsTheConnectionWithAReason() async throws {
         let hello = Array("hello".utf8)
         for (name, bytes) in [
-            ("a reserved opcode", Self.frame(0x3, hello)),
+            ("a reserved opcode, then a message", Self.frame(0x3, hello) + Self.frame(0x1, Array("{}".utf8))),
             ("a control frame of 200 bytes", Self.frame(0x9, Array(repeating: 0x61, count: 200))),
             ("a fragmented ping", Self.frame(0x9, hello, fin: false)),
             ("a length past any limit", Self.frame(0x1, hello, length: 1 << 40)),

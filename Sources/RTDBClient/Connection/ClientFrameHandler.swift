@@ -15,6 +15,25 @@ final class ClientFrameHandler: ChannelInboundHandler {
     private var sentClose = false
     /// Why the connection ended, when known (a protocol error, the server's close).
     private var reason: String?
+    /// The server broke the protocol: the connection is being failed.
+    private var failed = false
+    /// `.closed` was reported.
+    private var ended = false
+
+    /// Adds the frames' reader to a pipeline whose frame codec is in place: whole messages (the
+    /// fragments joined, up to ``WebSocketTarget/maxMessageSize``), then this handler.
+    static func add(to pipeline: ChannelPipeline, onEvent: @escaping @Sendable (TransportEvent) -> Void) throws
+        -> ClientFrameHandler
+    {
+        let handler = ClientFrameHandler(onEvent: onEvent)
+        try pipeline.syncOperations.addHandlers([
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max,
+                maxAccumulatedFrameSize: WebSocketTarget.maxMessageSize),
+            handler,
+        ])
+        return handler
+    }
 
     init(onEvent: @escaping @Sendable (TransportEvent) -> Void) {
         self.onEvent = onEvent
@@ -62,11 +81,15 @@ final class ClientFrameHandler: ChannelInboundHandler {
     /// `.closed` event, the server is told with a close frame if it can be, then the socket closes.
     private func fail(_ context: ChannelHandlerContext, _ why: String, code: WebSocketErrorCode) {
         reason = reason ?? why
+        failed = true
         guard !sentClose else { return context.close(promise: nil) }
         sendClose(context, code: code).whenComplete { _ in context.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A failed connection reads nothing more (RFC 6455 §7.1.7), nor does an ended one: the
+        // frames decoded from the same read would otherwise follow the end.
+        guard !failed, !ended else { return }
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text:
@@ -108,7 +131,10 @@ final class ClientFrameHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        onEvent(.closed(reason: reason))
+        if !ended {
+            ended = true
+            onEvent(.closed(reason: reason))
+        }
         context.fireChannelInactive()
     }
 }

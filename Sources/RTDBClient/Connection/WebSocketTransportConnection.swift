@@ -112,13 +112,7 @@ final class WebSocketTransportConnection: TransportConnection {
 
     /// The upgrade is done: frames from now on.
     private func upgraded(_ channel: any Channel) throws {
-        let handler = ClientFrameHandler(onEvent: { [self] event in deliver(event) })
-        try channel.pipeline.syncOperations.addHandlers([
-            NIOWebSocketFrameAggregator(
-                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max,
-                maxAccumulatedFrameSize: WebSocketTarget.maxMessageSize),
-            handler,
-        ])
+        let handler = try ClientFrameHandler.add(to: channel.pipeline) { [self] event in deliver(event) }
         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         let (closing, empty) = state.withLock { state in
             state.handler = bound

@@ -28,16 +28,18 @@ final class WebSocketUpgradeHandler: ChannelInboundHandler, RemovableChannelHand
     private var received = ByteBuffer()
     private var finished = false
 
-    /// The upgrade for `target`; `upgraded` adds the frames' handlers, `refused` is told why
-    /// there is no upgrade.
+    /// The upgrade for `target`.
+    ///
+    /// `upgraded` adds the frames' handlers; `refused` is told why there is no upgrade.
+    /// `requestKey` is random but for a fuzz target, whose answers must carry the matching accept.
     init(
-        target: WebSocketTarget, upgraded: @escaping (any Channel) throws -> Void,
-        refused: @escaping @Sendable (String) -> Void
+        target: WebSocketTarget, requestKey: String = NIOWebSocketClientUpgrader.randomRequestKey(),
+        upgraded: @escaping (any Channel) throws -> Void, refused: @escaping @Sendable (String) -> Void
     ) {
         self.target = target
         // Protocol errors are the frames handler's: it keeps their reason for `.closed`.
         upgrader = NIOWebSocketClientUpgrader(
-            maxFrameSize: WebSocketTarget.maxFrameSize, automaticErrorHandling: false
+            requestKey: requestKey, maxFrameSize: WebSocketTarget.maxFrameSize, automaticErrorHandling: false
         ) { channel, _ in channel.eventLoop.makeSucceededVoidFuture() }
         self.upgraded = upgraded
         self.refused = refused
@@ -116,7 +118,10 @@ final class WebSocketUpgradeHandler: ChannelInboundHandler, RemovableChannelHand
         var headers = HTTPHeaders()
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            headers.add(name: trimmed(line[..<colon]), value: trimmed(line[line.index(after: colon)...]))
+            let name = trimmed(line[..<colon])
+            // A field name is a token: visible ASCII (swift-nio traps on any other).
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+            headers.add(name: name, value: trimmed(line[line.index(after: colon)...]))
         }
         let reason = parts.count > 2 ? String(parts[2]) : ""
         let head = HTTPResponseHead(
