@@ -33,8 +33,32 @@ final class CoverageCounters: @unchecked Sendable {
 
     /// Notes that the expression in `slot` gave a value of `kind` (a snapshot not made, say).
     func record(_ slot: Int, kind: CoverageValue.Kind) {
-        guard slot < slotCount else { return }
-        counters[Self.kinds * slot + kind.rawValue].wrappingAdd(1, ordering: .relaxed)
+        tally.record(slot, kind: kind)
+    }
+
+    /// The counters as a plain pointer, for the evaluations of one decision: counting through it
+    /// costs one atomic add, with no retain of this object per evaluation (the decision's
+    /// evaluator keeps the object alive meanwhile).
+    var tally: Tally { Tally(counters: counters, slotCount: slotCount) }
+
+    /// Where one decision counts: the counters' memory and how many slots it has.
+    ///
+    /// `@unchecked Sendable`: the memory is only touched through `Atomic`'s operations, and it
+    /// lives as long as the ``CoverageCounters`` it came from, which its holder keeps.
+    struct Tally: @unchecked Sendable {
+        let counters: UnsafeMutablePointer<Atomic<Int>>
+        let slotCount: Int
+
+        /// Notes that the expression in `slot` gave `value`.
+        func record(_ slot: Int, _ value: RuleValue) {
+            record(slot, kind: value.coverageKind)
+        }
+
+        /// Notes that the expression in `slot` gave a value of `kind`.
+        func record(_ slot: Int, kind: CoverageValue.Kind) {
+            guard slot < slotCount else { return }
+            counters[CoverageCounters.kinds * slot + kind.rawValue].wrappingAdd(1, ordering: .relaxed)
+        }
     }
 
     /// The counts of `slot`, one per kind (by ``CoverageValue/Kind/rawValue``).

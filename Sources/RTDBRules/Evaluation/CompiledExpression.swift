@@ -38,7 +38,7 @@ struct CompiledExpression: Sendable {
                 let runs = elements.map(compile)
                 let list = RuleValue.list(values)
                 return noting(location) { scope throws(RuleEvaluationError) in
-                    if scope.evaluator.coverage != nil { for run in runs { _ = try run(scope) } }
+                    if scope.evaluator.tally != nil { for run in runs { _ = try run(scope) } }
                     return list
                 }
             }
@@ -107,13 +107,13 @@ struct CompiledExpression: Sendable {
     private static func noting(_ slot: Int?, _ body: @escaping Run) -> Run {
         guard let slot else { return body }
         return { scope throws(RuleEvaluationError) in
-            guard let coverage = scope.evaluator.coverage else { return try body(scope) }
+            guard let tally = scope.evaluator.tally else { return try body(scope) }
             do throws(RuleEvaluationError) {
                 let value = try body(scope)
-                coverage.counters.record(slot, value)
+                tally.record(slot, value)
                 return value
             } catch {
-                coverage.recordError(slot, error.message)
+                scope.evaluator.coverage?.recordError(slot, error.message)
                 throw error
             }
         }
@@ -203,8 +203,8 @@ struct CompiledExpression: Sendable {
                 values.reserveCapacity(runs.count)
                 for run in runs { values.append(try run(scope)) }
             }
-            if let variableSlot, let coverage = scope.evaluator.coverage {
-                coverage.counters.record(variableSlot, kind: .snapshot)
+            if let variableSlot, let tally = scope.evaluator.tally {
+                tally.record(variableSlot, kind: .snapshot)
             }
             return try RuleEvaluator.call(node: node(scope), method, values, paths: paths)
         }

@@ -22,6 +22,9 @@ final class RuleEvaluator: Sendable {
     let newRoot: Node?
     /// Where each evaluation is noted for the coverage report; nil notes nothing.
     let coverage: RulesCoverage?
+    /// The coverage's counters, counted into without a retain per evaluation (`coverage` keeps
+    /// them alive as long as this evaluator); nil when nothing is counted.
+    let tally: CoverageCounters.Tally?
 
     /// The values a request's rules see.
     init(auth: JSONValue, now: UnixTime, root: Node, newRoot: Node?, coverage: RulesCoverage? = nil) {
@@ -30,6 +33,7 @@ final class RuleEvaluator: Sendable {
         self.root = root
         self.newRoot = newRoot
         self.coverage = coverage
+        self.tally = coverage?.counters.tally
     }
 
     /// Whether the rule holds at `location` with the wildcards' values `variables`; an error counts
