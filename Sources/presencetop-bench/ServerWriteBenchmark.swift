@@ -23,6 +23,9 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
     @Option(help: "Connections in the multi-connection run.")
     var connections = 8
 
+    @Option(help: "Rounds each server takes, in turns (the writes are shared among them).")
+    var rounds = 6
+
     @Option(help: "Writes in flight per connection.")
     var window = 2_000
 
@@ -44,8 +47,10 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
         report.say("(the server's per-connection limits are lifted: this measures the engine)")
 
         // The same presence-shaped writes (connection entries under each writer's own user) with
-        // open rules, then with the shipped presence rules: what evaluating rules costs.
-        var rates: [String: Double] = [:]
+        // open rules and with the shipped presence rules: what evaluating rules costs. The two
+        // servers take turns, round by round (which goes first alternates), so that the machine's
+        // drift over the run falls on both sides of each round's ratio.
+        var servers: [(name: String, server: EmbeddedServer)] = []
         for (name, rules) in [("open rules", SecurityRules.open), ("presence rules", PresenceRules.rules)] {
             let data = directory.appendingPathComponent(name.replacing(" ", with: "-"))
             let server = try await EmbeddedServer.start(dataDirectory: data) {
@@ -54,43 +59,68 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
                 // What the engine can do: one connection's message limit (10,000/s) lifted.
                 $0.limits = .unlimited
             }
-            let url = "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=bench"
-            for connectionCount in [1, connections] {
-                let perConnection = writes / connectionCount
-                let timed = breakdown && name == "open rules" && connectionCount == 1
-                WriteBreakdown.measure(timed)
-                defer { WriteBreakdown.measure(false) }
-                let start = ContinuousClock.now
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for connection in 0..<connectionCount {
-                        group.addTask {
-                            try await pipelinedWrites(
-                                url: url, user: "u\(connectionCount)_\(connection)", count: perConnection)
-                        }
-                    }
-                    try await group.waitForAll()
+            servers.append((name, server))
+        }
+        if breakdown, let open = servers.first {
+            WriteBreakdown.measure(true)
+            let seconds = try await timedWrites(to: open.server, connections: 1, user: "breakdown", count: writes)
+            WriteBreakdown.measure(false)
+            Self.reportBreakdown(report, wall: seconds)
+        }
+        for connectionCount in [1, connections] {
+            let perConnection = max(1, writes / connectionCount / rounds)
+            var seconds: [String: Double] = [:]
+            var ratios: [Double] = []
+            for round in 0..<rounds {
+                var roundSeconds: [String: Double] = [:]
+                for (name, server) in round % 2 == 0 ? servers : servers.reversed() {
+                    let taken = try await timedWrites(
+                        to: server, connections: connectionCount, user: "u\(connectionCount)_r\(round)",
+                        count: perConnection)
+                    roundSeconds[name] = taken
+                    seconds[name, default: 0] += taken
                 }
-                let seconds = (ContinuousClock.now - start) / .seconds(1)
-                if timed { Self.reportBreakdown(report, wall: seconds) }
-                let rate = Double(perConnection * connectionCount) / seconds
-                rates["\(name) \(connectionCount)"] = rate
+                if let open = roundSeconds["open rules"], let presence = roundSeconds["presence rules"] {
+                    ratios.append(open / presence)
+                }
+            }
+            let total = Double(perConnection * connectionCount * rounds)
+            for (name, _) in servers {
+                let rate = total / seconds[name, default: .infinity]
                 let key = "\(name.replacing(" ", with: "_"))_\(connectionCount)_connections"
                 report.record("\(key)_writes_per_second", rate)
                 report.record("\(key)_over_raw_sqlite_ratio", rate / raw)
                 report.say(
-                    "\(name), \(connectionCount) connection(s): \(perConnection * connectionCount) acked durable writes in "
+                    "\(name), \(connectionCount) connection(s): \(Int(total)) acked durable writes in "
                         + String(
-                            format: "%.2f s = %.0f writes/s (%.2f× the raw SQLite rate)", seconds, rate, rate / raw))
+                            format: "%.2f s = %.0f writes/s (%.2f× the raw SQLite rate)", seconds[name, default: 0],
+                            rate, rate / raw))
             }
-            await server.stop()
+            // Presence over open: the median of the rounds' ratios, each from two runs side by side.
+            let median = BenchSupport.percentile(ratios, 50)
+            report.record("presence_rules_over_open_\(connectionCount)_connections_ratio", median)
+            report.record("presence_rules_over_open_\(connectionCount)_connections_ratio_lowest", ratios.min() ?? 0)
+            report.say(
+                String(
+                    format: "rules cost, %d connection(s): presence/open = %.2f (median of %d rounds; %.2f–%.2f)",
+                    connectionCount, median, ratios.count, ratios.min() ?? 0, ratios.max() ?? 0))
         }
-        for connectionCount in [1, connections] {
-            if let on = rates["presence rules \(connectionCount)"], let off = rates["open rules \(connectionCount)"] {
-                report.record("presence_rules_over_open_\(connectionCount)_connections_ratio", on / off)
-                report.say(
-                    String(format: "rules cost, %d connection(s): presence/open = %.2f", connectionCount, on / off))
+        for (_, server) in servers { await server.stop() }
+    }
+
+    /// Seconds to have `count` writes acknowledged on each of `connections` connections at once.
+    private func timedWrites(to server: EmbeddedServer, connections: Int, user: String, count: Int) async throws
+        -> Double
+    {
+        let url = "ws://127.0.0.1:\(server.port)/.ws?v=5&ns=bench"
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for connection in 0..<connections {
+                group.addTask { try await pipelinedWrites(url: url, user: "\(user)_\(connection)", count: count) }
             }
+            try await group.waitForAll()
         }
+        return (ContinuousClock.now - start) / .seconds(1)
     }
 
     /// Prints and records where the server's time per acknowledged write went, by stage.
