@@ -7,7 +7,8 @@
 /// stored above it is first split into its children so that its siblings are kept.
 public struct SparseSnapshotTree: Sendable, Hashable {
     private var value: Node?
-    private var children: [String: SparseSnapshotTree] = [:]
+    /// Keyed by UTF-16 code units, as Firebase compares keys (`é` and `e` + U+0301 are two keys).
+    private var children: [CodeUnitString: SparseSnapshotTree] = [:]
 
     /// An empty tree.
     public init() {}
@@ -35,7 +36,7 @@ public struct SparseSnapshotTree: Sendable, Hashable {
             value = stored.updating(at: Path(segments: Array(segments)), with: node)
             return
         }
-        children[front, default: SparseSnapshotTree()].remember(segments.dropFirst(), node)
+        children[CodeUnitString(front), default: SparseSnapshotTree()].remember(segments.dropFirst(), node)
     }
 
     /// Removes what is stored at `path` and below it.
@@ -59,11 +60,12 @@ public struct SparseSnapshotTree: Sendable, Hashable {
             for (key, child) in stored.children { remember([key.string][...], child) }
             return forget(segments)
         }
-        if var child = children[front] {
+        let key = CodeUnitString(front)
+        if var child = children[key] {
             if child.forget(segments.dropFirst()) {
-                children[front] = nil
+                children[key] = nil
             } else {
-                children[front] = child
+                children[key] = child
             }
         }
         return children.isEmpty
@@ -71,11 +73,24 @@ public struct SparseSnapshotTree: Sendable, Hashable {
 
     /// Every stored overwrite as (path, node), parents before children, keys in Firebase order.
     public func overwrites(under prefix: Path = .root) -> [(path: Path, node: Node)] {
-        if let value { return [(prefix, value)] }
         var result: [(path: Path, node: Node)] = []
-        for (key, child) in children.sorted(by: { ChildKey($0.key) < ChildKey($1.key) }) {
-            result += child.overwrites(under: prefix.child(Path(segments: [key])))
-        }
+        collect(under: prefix, ordered: true, into: &result)
         return result
+    }
+
+    /// Every stored overwrite as (path, node), in no particular order: none lies inside another,
+    /// so they can be applied in any (a batch's merge), and nothing is sorted.
+    public func unorderedOverwrites() -> [(path: Path, node: Node)] {
+        var result: [(path: Path, node: Node)] = []
+        collect(under: .root, ordered: false, into: &result)
+        return result
+    }
+
+    private func collect(under prefix: Path, ordered: Bool, into result: inout [(path: Path, node: Node)]) {
+        if let value { return result.append((prefix, value)) }
+        let children = ordered ? children.sorted { ChildKey($0.key.string) < ChildKey($1.key.string) } : Array(children)
+        for (key, child) in children {
+            child.collect(under: prefix.appending(key: key.string), ordered: ordered, into: &result)
+        }
     }
 }
