@@ -41,8 +41,10 @@ final class DirectoryListener: Sendable {
             try await outbound.write(.text(WireMessage.request(1, listen).text))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    // A message over 16 KB comes in frames after a count (the protocol's framing).
+                    var assembler = FrameAssembler(maxMessageBytes: 1 << 30)
                     for try await message in inbound.messages(maxSize: 1 << 30) {
-                        guard case .text(let text) = message else { continue }
+                        guard case .text(let frame) = message, let text = try assembler.receive(frame) else { continue }
                         self.heard(text)
                     }
                 }

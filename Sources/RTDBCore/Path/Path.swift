@@ -96,6 +96,18 @@ public struct Path: Sendable, Hashable {
         return true
     }
 
+    /// The longest path that contains both `self` and `other` (segments compared by UTF-16 code
+    /// units).
+    public func commonAncestor(with other: Path) -> Path {
+        var shared = 0
+        while shared < segments.count, shared < other.segments.count,
+            CodeUnitString.equal(segments[shared], other.segments[shared])
+        {
+            shared += 1
+        }
+        return shared == segments.count ? self : prefix(shared)
+    }
+
     /// The path of `other` relative to `self`, or nil when `self` does not contain `other`.
     public func relativePath(to other: Path) -> Path? {
         guard contains(other) else { return nil }

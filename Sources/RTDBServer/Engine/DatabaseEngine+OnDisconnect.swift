@@ -54,21 +54,48 @@ extension DatabaseEngine {
             by: outlet.id)
     }
 
-    /// Runs a session's onDisconnect writes in order, each resolved and checked against the rules
-    /// now; one that fails either is skipped and logged.
-    func runOnDisconnect(_ writes: [(path: Path, node: Node)], auth: RuleAuth, of sessionID: String) {
+    /// One ended session's onDisconnect writes, due to run as the identity that registered them.
+    struct DueOnDisconnect {
+        var writes: [(path: Path, node: Node)]
+        var auth: RuleAuth
+        var sessionID: String
+    }
+
+    /// Runs the onDisconnect writes of sessions that ended together: each session's in order, each
+    /// write resolved and checked against the rules on the data as the writes before it left it
+    /// (one that fails either is skipped and logged), as if they ran one by one.
+    ///
+    /// The writes that run are applied as one change (a merge at their nearest common ancestor,
+    /// a write inside an earlier one folded into it): one apply, one log record and one publish
+    /// for a mass disconnect, not one per write.
+    func runOnDisconnect(_ due: [DueOnDisconnect]) {
         let now = clock()
-        for (path, node) in writes {
-            switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now) {
-            case .success(let resolved):
-                apply(.set(path: path, node: resolved), byServer: true)
-            case .failure(let refusal):
-                if let byRules = refusal.byRules {
-                    noteDenial(byRules, auth: auth, path: path, operation: .onDisconnect)
+        var working = root
+        var ran = SparseSnapshotTree()
+        for session in due {
+            for (path, node) in session.writes {
+                switch judgeOnDisconnect(path, node, auth: session.auth, root: working, now: now) {
+                case .success(let (resolved, newRoot)):
+                    working = newRoot ?? working.updating(at: path, with: resolved)
+                    ran.remember(path, resolved)
+                case .failure(let refusal):
+                    if let byRules = refusal.byRules {
+                        noteDenial(byRules, auth: session.auth, path: path, operation: .onDisconnect)
+                    }
+                    logger.notice(
+                        "session \(session.sessionID): onDisconnect write at \(path) skipped, \(refusal.reason)")
                 }
-                logger.notice("session \(sessionID): onDisconnect write at \(path) skipped, \(refusal.reason)")
             }
         }
+        let writes = ran.unorderedOverwrites()
+        guard let first = writes.first else { return }
+        if writes.count == 1 {
+            apply(.set(path: first.path, node: first.node), newRoot: working, byServer: true)
+            return
+        }
+        let ancestor = writes.dropFirst().reduce(first.path) { $0.commonAncestor(with: $1.path) }
+        let children = writes.map { (relative: ancestor.relativePath(to: $0.path) ?? $0.path, node: $0.node) }
+        apply(.merge(path: ancestor, children: children), newRoot: working, byServer: true)
     }
 
     /// Whether a live session's onDisconnect writes would run now, judged as ``runOnDisconnect``
@@ -83,8 +110,8 @@ extension DatabaseEngine {
         var writes: [OnDisconnectDryRun.Write] = []
         for (path, node) in session.onDisconnect.overwrites() {
             switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now, dryRun: true) {
-            case .success(let resolved):
-                root = root.updating(at: path, with: resolved)
+            case .success(let (resolved, newRoot)):
+                root = newRoot ?? root.updating(at: path, with: resolved)
                 writes.append(.init(path: path.description, removes: node.isEmpty, runs: true))
             case .failure(let refusal):
                 writes.append(.init(path: path.description, removes: node.isEmpty, runs: false, reason: refusal.reason))
@@ -106,9 +133,11 @@ extension DatabaseEngine {
     /// One onDisconnect write as it would run now: resolved, then checked against the rules.
     ///
     /// It is judged on `root` as `auth`. A dry run's evaluations are not counted in the coverage.
+    ///
+    /// When it may run: the write resolved, and the data with it made, when the rules made it.
     private func judgeOnDisconnect(
         _ path: Path, _ node: Node, auth: RuleAuth, root: Node, now: UnixTime, dryRun: Bool = false
-    ) -> Result<Node, OnDisconnectRefusal> {
+    ) -> Result<(resolved: Node, newRoot: Node?), OnDisconnectRefusal> {
         let resolved: Node
         do {
             resolved = try node.resolvingServerValues(existing: root.child(at: path), now: now, at: path)
@@ -116,10 +145,11 @@ extension DatabaseEngine {
             return .failure(OnDisconnectRefusal(reason: "\(error)"))
         }
         let rules = dryRun ? rules.unrecorded : rules
-        if case .denied(let refusal) = rules.write([(path, resolved)], auth: auth, root: root, now: now) {
+        let (decision, newRoot) = rules.judgeWrite([(path, resolved)], auth: auth, root: root, now: now)
+        if case .denied(let refusal) = decision {
             return .failure(OnDisconnectRefusal(reason: "the rules refuse it now: \(refusal)", byRules: refusal))
         }
-        return .success(resolved)
+        return .success((resolved, newRoot))
     }
 
     // MARK: - Sessions of an earlier run
@@ -148,13 +178,19 @@ extension DatabaseEngine {
         if !due.isEmpty {
             logger.info("namespace \(namespace): \(due.count) sessions from before the restart did not come back")
         }
-        for record in due.values { run(record) }
+        runOnDisconnect(
+            due.values.map { DueOnDisconnect(writes: $0.writes, auth: RuleAuth($0.auth), sessionID: $0.sessionID) })
+        for record in due.values {
+            log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []), by: nil)
+        }
     }
 
     /// Runs a stored session's writes as the identity that registered them (an expiry since does
     /// not change it, as for a live session), and removes them from the store in the same commit.
     func run(_ record: OnDisconnectRecord) {
-        runOnDisconnect(record.writes, auth: RuleAuth(record.auth), of: record.sessionID)
+        runOnDisconnect([
+            DueOnDisconnect(writes: record.writes, auth: RuleAuth(record.auth), sessionID: record.sessionID)
+        ])
         log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []), by: nil)
     }
 }

@@ -8,7 +8,13 @@ extension DatabaseEngine {
     func publish(_ write: DurabilityPipeline.Applied) {
         let publishing = WriteBreakdown.begin()
         servedRoot = write.after
-        for listen in listens.affected(by: write.change.path) {
+        let affected: [Listen]
+        switch write.change {
+        case .set(let path, _): affected = listens.affected(by: path)
+        // A merge touches only its children: a listen beside them, under the merge's path, is not told.
+        case .merge(let path, let children): affected = listens.affected(by: children.map { path.child($0.relative) })
+        }
+        for listen in affected {
             deliver(write.change, to: listen, before: write.before, after: write.after)
         }
         // Read rules that look at data can be changed by any write.

@@ -79,12 +79,32 @@ extension DatabaseEngine {
     /// is skipped and logged.
     /// The writes and the removal of their stored copy are committed together. Safe to call twice.
     public func closeSession(outlet: Outlet) {
-        guard let session = sessions.removeValue(forKey: outlet.id) else { return }
-        session.expiry?.cancel()
-        listens.removeAll(outlet: outlet.id)
-        runOnDisconnect(
-            session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth), of: session.sessionID)
-        if session.isStored { log(OnDisconnectRecord(sessionID: session.sessionID, auth: nil, writes: []), by: nil) }
+        closeSessions(outlets: [outlet])
+    }
+
+    /// ``closeSession(outlet:)``, together with the other sessions that end meanwhile: one hop to
+    /// the namespace and one batch of onDisconnect writes for all of them (``ClosingQueue``).
+    public nonisolated func closeSessionWithOthers(outlet: Outlet) async {
+        await closings.close(outlet, in: self)
+    }
+
+    /// Ends the sessions of connections that closed together: their listens go, and their
+    /// onDisconnect writes run as one batch (``runOnDisconnect(_:)``), then leave the store.
+    public func closeSessions(outlets: [Outlet]) {
+        var due: [DueOnDisconnect] = []
+        var stored: [String] = []
+        for outlet in outlets {
+            guard let session = sessions.removeValue(forKey: outlet.id) else { continue }
+            session.expiry?.cancel()
+            listens.removeAll(outlet: outlet.id)
+            due.append(
+                DueOnDisconnect(
+                    writes: session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth),
+                    sessionID: session.sessionID))
+            if session.isStored { stored.append(session.sessionID) }
+        }
+        runOnDisconnect(due)
+        for sessionID in stored { log(OnDisconnectRecord(sessionID: sessionID, auth: nil, writes: []), by: nil) }
     }
 
     /// Handles requests of one connection in order, queueing their responses and pushes.

@@ -63,6 +63,8 @@ public actor DatabaseEngine {
     var rules: SecurityRules
     /// Whether `/.settings/rules.json` replaced the rules it opened with (they live in memory only).
     var rulesReplaced = false
+    /// Sessions that ended, waiting to be closed together (``closeSessionWithOthers(outlet:)``).
+    nonisolated let closings = ClosingQueue()
 
     /// Opens a namespace over a store, replaying what the store holds.
     ///

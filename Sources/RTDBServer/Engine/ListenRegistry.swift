@@ -106,6 +106,17 @@ struct ListenRegistry: Sendable {
         return result
     }
 
+    /// The listens writes at any of `paths` can change, each once.
+    func affected(by paths: [Path]) -> [Listen] {
+        guard paths.count > 1 else { return paths.first.map { affected(by: $0) } ?? [] }
+        var seen = Set<Listen.Key>()
+        var result: [Listen] = []
+        for path in paths {
+            for listen in affected(by: path) where seen.insert(listen.key).inserted { result.append(listen) }
+        }
+        return result
+    }
+
     private static func collect(_ branch: Branch, into result: inout [Listen]) {
         result.append(contentsOf: branch.listens.values)
         for child in branch.children.values { collect(child, into: &result) }

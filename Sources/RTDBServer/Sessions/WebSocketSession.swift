@@ -115,7 +115,7 @@ final class WebSocketSession: Sendable {
         heartbeats.unwatch(live.heartbeat)
         live.window.close()
         await live.requests.finish()
-        await live.engine.closeSession(outlet: live.outlet)
+        await live.engine.closeSessionWithOthers(outlet: live.outlet)
         live.outlet.finish()
         directory.remove(sessionID, outlet: live.outlet)
         connections.remove(sessionID)

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// Sessions whose connections closed, handed to their namespace together.
+///
+/// A close waits until the batch it joined has been closed
+/// (``DatabaseEngine/closeSessions(outlets:)``), and those that end while a batch is being closed
+/// make up the next. When connections close one by one,
+/// each goes at once; when thousands drop together, their onDisconnect writes run as a few
+/// batches instead of thousands of single writes.
+final class ClosingQueue: Sendable {
+    private struct State {
+        var waiting: [(outlet: Outlet, done: CheckedContinuation<Void, Never>)] = []
+        var running = false
+    }
+
+    private let state = Mutex(State())
+
+    /// An empty queue.
+    init() {}
+
+    /// Closes `outlet`'s session in `engine` with the others queued meanwhile; returns once it is
+    /// closed.
+    func close(_ outlet: Outlet, in engine: DatabaseEngine) async {
+        await withCheckedContinuation { continuation in
+            let starts = state.withLock { state in
+                state.waiting.append((outlet, continuation))
+                defer { state.running = true }
+                return !state.running
+            }
+            if starts { Task { await self.drain(engine) } }
+        }
+    }
+
+    private func drain(_ engine: DatabaseEngine) async {
+        while true {
+            let batch = state.withLock { state in
+                defer { state.waiting = [] }
+                if state.waiting.isEmpty { state.running = false }
+                return state.waiting
+            }
+            guard !batch.isEmpty else { return }
+            await engine.closeSessions(outlets: batch.map(\.outlet))
+            for waiter in batch { waiter.done.resume() }
+        }
+    }
+}

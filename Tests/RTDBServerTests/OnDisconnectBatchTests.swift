@@ -1,0 +1,200 @@
+import Foundation
+import Logging
+import RTDBCore
+import RTDBRules
+import RTDBServer
+import RTDBTestSupport
+import RTDBWire
+import Synchronization
+import Testing
+
+/// Sessions that end together run their onDisconnect writes as one batch: the result is what
+/// running them one by one gives (each judged and resolved on the data the ones before it left),
+/// listeners hear it once, and only the listeners it touches.
+@Suite struct OnDisconnectBatchTests {
+    let directory = temporaryDirectory()
+    var file: String { directory.appendingPathComponent("t.sqlite").path }
+
+    static let rules = """
+        {
+          "rules": {
+            "n": { ".read": true, ".write": true },
+            "once": { ".read": true, "$k": { ".write": "auth != null && !data.exists()" } },
+            "c": { ".read": true, ".write": true },
+            "keys": { ".read": true, ".write": true },
+            "beside": { ".read": true, ".write": true }
+          }
+        }
+        """
+
+    func open() async throws -> DatabaseEngine {
+        var logger = Logger(label: "test.engine")
+        logger.logLevel = .critical
+        return try await DatabaseEngine.open(
+            namespace: "t", store: SQLiteStore(path: file), clock: { UnixTime(millisecondsSince1970: 1_000_000) },
+            connections: ConnectionTable(), logger: logger, rules: SecurityRules(text: Self.rules))
+    }
+
+    /// Runs `requests` on `outlet` and waits for the answer to the last (sent once it is stored).
+    func send(_ requests: [ClientRequest], to engine: DatabaseEngine, outlet: Outlet) async throws {
+        let batch = requests.enumerated().map { SessionRequest(number: $0.offset + 1, request: .success($0.element)) }
+        await engine.handle(batch, outlet: outlet)
+        let last = #""r":\#(requests.count),"#
+        while let items = await outlet.nextBatch() {
+            for case .wire(let text) in items where text.contains(last) {
+                #expect(text.contains(#""s":"ok""#), "\(text)")
+                return
+            }
+        }
+    }
+
+    static func signIn(_ uid: String) -> ClientRequest {
+        .auth(
+            credential: AuthToken.unsignedJWT(claims: ["uid": .string(uid), "exp": .int(1 << 40)]), authVariable: nil)
+    }
+
+    /// A signed-in session with these onDisconnect writes registered.
+    func session(_ uid: String, _ writes: [(String, JSONValue)], on engine: DatabaseEngine) async throws -> Outlet {
+        let outlet = Outlet()
+        await engine.openSession(outlet: outlet, sessionID: "s-\(uid)")
+        try await send(
+            [Self.signIn(uid)] + writes.map { .onDisconnectPut(path: Path($0.0), data: $0.1) }, to: engine,
+            outlet: outlet)
+        return outlet
+    }
+
+    /// A listen at `path` on a session of its own, whose messages an ``OutletRecorder`` keeps.
+    func listen(_ path: String, on engine: DatabaseEngine) async -> OutletRecorder {
+        let recorder = OutletRecorder()
+        await engine.openSession(outlet: recorder.outlet, sessionID: "l-\(path)")
+        let listen = ClientRequest.listen(path: Path(path), query: .default, tag: nil, hash: "")
+        await engine.handle([SessionRequest(number: 1, request: .success(listen))], outlet: recorder.outlet)
+        return recorder
+    }
+
+    /// Returns once everything the engine applied before is published: a write of its own is
+    /// acknowledged only after the writes before it were heard.
+    func barrier(_ engine: DatabaseEngine) async throws {
+        let writer = Outlet()
+        await engine.openSession(outlet: writer, sessionID: "barrier-\(UUID().uuidString)")
+        try await send(
+            [.put(path: Path("beside/mark"), data: .string(UUID().uuidString), hash: nil)], to: engine, outlet: writer)
+        await engine.closeSession(outlet: writer)
+    }
+
+    func value(_ path: String, _ engine: DatabaseEngine) async throws -> JSONValue {
+        try await engine.read(Path(path), auth: .admin).node.exportJSON
+    }
+
+    @Test func theBatchGivesWhatOneByOneGives() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try await open()
+        let first = try await session(
+            "a",
+            [
+                ("n/x", ["a": 1]), ("once/k", "a"), ("c/count", [".sv": ["increment": 1]]),
+                ("keys/\u{E9}", 1),
+            ], on: engine)
+        let second = try await session(
+            "b",
+            [
+                ("n/x/b", 2), ("once/k", "b"), ("c/count", [".sv": ["increment": 1]]),
+                ("keys/e\u{301}", 2),
+            ], on: engine)
+        let third = try await session("c", [("n/y", 3), ("n/y", .null)], on: engine)
+
+        await engine.closeSessions(outlets: [first, second, third])
+        try await barrier(engine)
+
+        // The second session's write inside the first's lands inside it, as it would one by one.
+        #expect(try await value("n", engine) == ["x": ["a": 1, "b": 2]])
+        // The rule is judged on the data the first session's write left: the second is refused.
+        #expect(try await value("once/k", engine) == "a")
+        // Each increment sees the one before it.
+        #expect(try await value("c/count", engine) == 2)
+        // Keys that differ in code units are two keys, not one (Swift's `==` would join them).
+        let keys = try await value("keys", engine)
+        #expect(keys.objectValue?.count == 2, "\(keys)")
+        #expect(await engine.sessionCount == 0)
+        // What the file holds (the batch's log record replayed, as after a crash: the engine is
+        // not closed first, which would store its tree whole) is what was served.
+        let served = try await value("", engine)
+        #expect(try await SQLiteStore(path: file).load().root.exportJSON == served)
+        #expect(try await SQLiteStore(path: file).loadOnDisconnect().isEmpty, "no session's writes left stored")
+        await engine.close()
+    }
+
+    @Test func listenersHearTheBatchOnceAndOnlyWhereItTouches() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try await open()
+        let above = await listen("n", on: engine)
+        let inside = await listen("n/x", on: engine)
+        let beside = await listen("n/z", on: engine)
+        var outlets: [Outlet] = []
+        for index in 0..<50 {
+            outlets.append(try await session("u\(index)", [("n/x/u\(index)", .int(Int64(index)))], on: engine))
+        }
+        try await barrier(engine)
+        _ = (above.take(), inside.take(), beside.take())
+
+        await engine.closeSessions(outlets: outlets)
+        try await barrier(engine)
+
+        let toAbove = above.take().filter(\.isPush)
+        let toInside = inside.take().filter(\.isPush)
+        #expect(toAbove.count == 1, "one message for the 50 writes: \(toAbove)")
+        #expect(toAbove.first?.contains(#""u49":49"#) == true)
+        #expect(toInside.count == 1, "\(toInside)")
+        #expect(beside.take().filter(\.isPush).isEmpty, "n/z is not touched")
+        #expect(try await value("n/x", engine).objectValue?.count == 50)
+        await engine.close()
+    }
+
+    @Test func closesQueuedTogetherAllFinish() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try await open()
+        var outlets: [Outlet] = []
+        for index in 0..<40 {
+            outlets.append(try await session("u\(index)", [("n/u\(index)", true)], on: engine))
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for outlet in outlets { group.addTask { await engine.closeSessionWithOthers(outlet: outlet) } }
+        }
+        #expect(await engine.sessionCount == 0, "each close returned once its session was closed")
+        try await barrier(engine)
+        #expect(try await value("n", engine).objectValue?.count == 40)
+        await engine.close()
+    }
+
+}
+
+/// A session's outlet that keeps every message it is sent, to be read at any time.
+final class OutletRecorder: Sendable {
+    private final class Texts: Sendable {
+        let list = Mutex<[String]>([])
+    }
+
+    private let texts = Texts()
+    /// The outlet to open a session with.
+    let outlet: Outlet
+
+    init() {
+        let texts = texts
+        outlet = Outlet { item in
+            if case .wire(let text) = item { texts.list.withLock { $0.append(text) } }
+        }
+    }
+
+    /// The messages kept since the last call.
+    func take() -> [String] {
+        texts.list.withLock { list in
+            defer { list = [] }
+            return list
+        }
+    }
+}
+
+extension String {
+    /// Whether this wire text is a data push (`d` or `m`), not a response.
+    fileprivate var isPush: Bool { contains(#""a":"d""#) || contains(#""a":"m""#) }
+}
