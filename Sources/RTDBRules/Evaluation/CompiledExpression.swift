@@ -197,7 +197,17 @@ struct CompiledExpression: Sendable {
         _ node: @escaping @Sendable (RuleScope) -> Node, _ variableSlot: Int?, _ method: SnapshotMethod,
         _ runs: [Run], _ paths: [Path]?
     ) -> Run {
-        { scope throws(RuleEvaluationError) in
+        if let paths {
+            // Literal paths, parsed already: the arguments' values are not needed, only counted.
+            return { scope throws(RuleEvaluationError) in
+                if let tally = scope.evaluator.tally {
+                    for run in runs { _ = try run(scope) }
+                    if let variableSlot { tally.record(variableSlot, kind: .snapshot) }
+                }
+                return try RuleEvaluator.call(node: node(scope), method, [], paths: paths)
+            }
+        }
+        return { scope throws(RuleEvaluationError) in
             var values: [RuleValue] = []
             if !runs.isEmpty {
                 values.reserveCapacity(runs.count)
@@ -206,7 +216,7 @@ struct CompiledExpression: Sendable {
             if let variableSlot, let tally = scope.evaluator.tally {
                 tally.record(variableSlot, kind: .snapshot)
             }
-            return try RuleEvaluator.call(node: node(scope), method, values, paths: paths)
+            return try RuleEvaluator.call(node: node(scope), method, values, paths: nil)
         }
     }
 

@@ -29,10 +29,9 @@ extension RuleEvaluator {
         case .hasChild:
             return .bool(!node.child(at: try path(paths, arguments, method)).isEmpty)
         case .hasChildren:
+            // Literal paths come parsed, without the arguments' values.
+            if let paths { return .bool(paths.allSatisfy { !node.child(at: $0).isEmpty }) }
             guard let first = arguments.first else { return .bool(!node.isLeaf && !node.isEmpty) }
-            if let paths {
-                return .bool(paths.allSatisfy { !node.child(at: $0).isEmpty })
-            }
             guard case .list(let names) = first else {
                 throw RuleEvaluationError(message: "hasChildren() needs an array of strings")
             }
