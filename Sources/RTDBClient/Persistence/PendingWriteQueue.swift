@@ -13,6 +13,16 @@ final class PendingWriteQueue {
         var write: StoredWrite
         var state: PendingWrite.State
         var bytes: Int
+        /// The path as the public view shows it, made once: the view is made again for every
+        /// snapshot, and a queue of 10,000 is published on every turn that changes it.
+        let pathText: String
+
+        init(write: StoredWrite, state: PendingWrite.State, bytes: Int) {
+            self.write = write
+            self.state = state
+            self.bytes = bytes
+            pathText = write.path.description
+        }
     }
 
     struct Letter {
@@ -240,28 +250,34 @@ final class PendingWriteQueue {
         return entry
     }
 
-    /// The entries in queue order.
-    private var ordered: [Entry] { order.compactMap { entries[$0] } }
-
     /// The public view of the queue.
     var snapshot: [PendingWrite] {
-        ordered.map { Self.publicView(of: $0.write, bytes: $0.bytes, state: $0.state) }
+        var views: [PendingWrite] = []
+        views.reserveCapacity(entries.count)
+        for id in order {
+            guard let entry = entries[id] else { continue }
+            views.append(Self.publicView(of: entry.write, path: entry.pathText, bytes: entry.bytes, state: entry.state))
+        }
+        return views
     }
 
     /// The public view of the dead letters.
     var deadLetterSnapshot: [DeadLetter] {
         letters.values.map { letter in
             DeadLetter(
-                write: Self.publicView(of: letter.write, bytes: letter.bytes, state: .queued),
+                write: Self.publicView(
+                    of: letter.write, path: letter.write.path.description, bytes: letter.bytes, state: .queued),
                 status: letter.status, reason: letter.reason,
                 failedAt: letter.failedAt)
         }
     }
 
     /// A stored write as the app sees it.
-    private static func publicView(of write: StoredWrite, bytes: Int, state: PendingWrite.State) -> PendingWrite {
+    private static func publicView(of write: StoredWrite, path: String, bytes: Int, state: PendingWrite.State)
+        -> PendingWrite
+    {
         PendingWrite(
-            id: write.id, kind: write.kind, path: write.path.description, bytes: bytes,
+            id: write.id, kind: write.kind, path: path, bytes: bytes,
             enqueuedAt: write.enqueuedAt, attempts: write.attempts,
             state: state, transactionName: write.name)
     }
