@@ -58,8 +58,8 @@ final class MethodGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// First in every connection's pipeline, for good: all that is sent passes it as bytes (the
-/// encoders are behind it), so an answer written from here reaches the client as it is.
+/// First in every connection's pipeline while it speaks HTTP: all that is sent passes it as bytes
+/// (the encoders are behind it), so an answer written from here reaches the client as it is.
 final class FrontDoor: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -70,6 +70,19 @@ final class FrontDoor: ChannelOutboundHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         hasSent = true
         context.write(data, promise: promise)
+    }
+
+    /// Takes the door and the ``ParseErrorAnswerer`` out of a connection upgraded to a WebSocket.
+    ///
+    /// Nothing is left for them to answer there. Runs on the channel's loop.
+    static func removeGuards(from pipeline: ChannelPipeline) {
+        let operations = pipeline.syncOperations
+        if let answerer = try? operations.context(handlerType: ParseErrorAnswerer.self) {
+            operations.removeHandler(context: answerer, promise: nil)
+        }
+        if let door = try? operations.context(handlerType: FrontDoor.self) {
+            operations.removeHandler(context: door, promise: nil)
+        }
     }
 }
 

@@ -66,6 +66,9 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             connections.update(sessionID) { $0.lastHeardAt = clock() }
         }
         try? context.pipeline.syncOperations.addHandler(heard, position: .first)
+        // The HTTP phase's guards have nothing left to answer on a WebSocket: every frame in and
+        // out would still pass them.
+        FrontDoor.removeGuards(from: context.pipeline)
         let (session, writer, loop) = (session, writer, context.eventLoop)
         let this = NIOLoopBound(self, eventLoop: loop)
         Task {
