@@ -178,19 +178,15 @@ extension DatabaseEngine {
         if !due.isEmpty {
             logger.info("namespace \(namespace): \(due.count) sessions from before the restart did not come back")
         }
-        runOnDisconnect(
-            due.values.map { DueOnDisconnect(writes: $0.writes, auth: RuleAuth($0.auth), sessionID: $0.sessionID) })
-        for record in due.values {
-            log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []), by: nil)
-        }
+        run(Array(due.values))
     }
 
-    /// Runs a stored session's writes as the identity that registered them (an expiry since does
-    /// not change it, as for a live session), and removes them from the store in the same commit.
-    func run(_ record: OnDisconnectRecord) {
-        runOnDisconnect([
-            DueOnDisconnect(writes: record.writes, auth: RuleAuth(record.auth), sessionID: record.sessionID)
-        ])
-        log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []), by: nil)
+    /// Runs stored sessions' writes as one batch, each as the identity that registered it (an
+    /// expiry since does not change it, as for a live session), and removes them from the store
+    /// in the same commit.
+    func run(_ records: [OnDisconnectRecord]) {
+        runOnDisconnect(
+            records.map { DueOnDisconnect(writes: $0.writes, auth: RuleAuth($0.auth), sessionID: $0.sessionID) })
+        for record in records { log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []), by: nil) }
     }
 }

@@ -67,7 +67,7 @@ extension DatabaseEngine {
     public func openSession(outlet: Outlet, sessionID: String, supersedes: String? = nil) {
         if let supersedes, let orphan = orphans.removeValue(forKey: supersedes) {
             logger.info("session \(sessionID) supersedes \(supersedes), a session from before the restart")
-            run(orphan)
+            run([orphan])
         }
         sessions[outlet.id] = SessionState(outlet: outlet, sessionID: sessionID)
     }
