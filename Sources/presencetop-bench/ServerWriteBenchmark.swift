@@ -35,6 +35,20 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
+    func validate() throws {
+        for (name, value) in [
+            ("--writes", writes), ("--connections", connections), ("--rounds", rounds), ("--window", window),
+        ]
+        where value < 1 {
+            throw ValidationError("\(name) must be at least 1, not \(value)")
+        }
+        if writes < connections * rounds {
+            throw ValidationError(
+                "--writes (\(writes)) must be at least --connections × --rounds (\(connections * rounds)): each connection writes in every round"
+            )
+        }
+    }
+
     func run() async throws {
         try await BenchReport.run("server-writes", options: options) { try await measure($0) }
     }
@@ -68,7 +82,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
             Self.reportBreakdown(report, wall: seconds)
         }
         for connectionCount in [1, connections] {
-            let perConnection = max(1, writes / connectionCount / rounds)
+            let perConnection = writes / connectionCount / rounds
             var seconds: [String: Double] = [:]
             var ratios: [Double] = []
             for round in 0..<rounds {

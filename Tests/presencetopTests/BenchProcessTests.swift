@@ -20,6 +20,19 @@ import Testing
         }
     }
 
+    /// Options that would leave a benchmark nothing to measure are refused, each by its name.
+    @Test func serverWritesRefusesRoundsAndCountsItCannotRun() async throws {
+        for (arguments, named) in [
+            (["--rounds", "0"], "--rounds"), (["--rounds", "-3"], "--rounds"),
+            (["--connections", "0"], "--connections"),
+            (["--writes", "5", "--rounds", "6"], "--writes"),
+        ] {
+            let bench = try await ChildProcess(ChildProcess.bench, ["server-writes"] + arguments)
+            #expect(try await bench.waitForExit(seconds: 60) != 0, "\(arguments)")
+            #expect(bench.standardError.contains(named), "\(arguments): \(bench.standardError)")
+        }
+    }
+
     /// The presence load generator opens its clients against a `serve` child and sees every
     /// entry go after the mass disconnect (counts, not times: tests assert no timing).
     @Test func thePresenceLoadGeneratorSeesItsClientsComeAndGo() async throws {
