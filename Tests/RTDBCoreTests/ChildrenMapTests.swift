@@ -46,6 +46,31 @@ import Testing
         #expect(inserted == sorted)
     }
 
+    /// Built at once from entries in any order, with repeats, small or large: the same tree (the
+    /// same shape, key by key) as inserting them one by one, the last node of a repeated key kept.
+    @Test func buildingAtOnceMakesTheTreeInsertsMake() {
+        var random = SeededRandom(seed: 11_27)
+        for size in [0, 1, 2, 3, 5, 17, 300] {
+            let entries = (0..<size).map { index -> (key: ChildKey, node: Node) in
+                let key = ChildKey(String(Int.random(in: 0..<(size + 2), using: &random)))
+                return (key, Node(.number(.int(Int64(index)))))
+            }
+            var inserted = ChildrenMap()
+            for entry in entries { inserted = inserted.inserting(entry.node, at: entry.key) }
+            let built = ChildrenMap(entries)
+            #expect(shape(built.root) == shape(inserted.root), "size \(size)")
+            #expect(Array(built).elementsEqual(Array(inserted)) { $0.key == $1.key && $0.node == $1.node })
+            let inOrder = ChildrenMap(Array(inserted))
+            #expect(shape(inOrder.root) == shape(inserted.root), "size \(size), in order")
+        }
+    }
+
+    /// A tree's keys in preorder, with a marker for each missing child.
+    private func shape(_ entry: ChildrenMap.Entry?) -> [String] {
+        guard let entry else { return ["-"] }
+        return [entry.key.string] + shape(entry.left) + shape(entry.right)
+    }
+
     /// Equality by shape and shared subtrees agrees with equality of contents, for versions of
     /// one map, maps built apart, and maps with different keys of the same count.
     @Test func equalityAgreesWithTheContents() {

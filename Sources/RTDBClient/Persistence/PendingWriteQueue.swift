@@ -13,15 +13,15 @@ final class PendingWriteQueue {
         var write: StoredWrite
         var state: PendingWrite.State
         var bytes: Int
-        /// The path as the public view shows it, made once: the view is made again for every
-        /// snapshot, and a queue of 10,000 is published on every turn that changes it.
-        let pathText: String
+        /// The path as the public view shows it, made by the first snapshot that shows it and
+        /// kept: the view is made again for every snapshot, and a queue of 10,000 is published on
+        /// every turn that changes it (a start that restores the queue makes none).
+        var pathText: String?
 
         init(write: StoredWrite, state: PendingWrite.State, bytes: Int) {
             self.write = write
             self.state = state
             self.bytes = bytes
-            pathText = write.path.description
         }
     }
 
@@ -256,7 +256,14 @@ final class PendingWriteQueue {
         views.reserveCapacity(entries.count)
         for id in order {
             guard let entry = entries[id] else { continue }
-            views.append(Self.publicView(of: entry.write, path: entry.pathText, bytes: entry.bytes, state: entry.state))
+            let path: String
+            if let text = entry.pathText {
+                path = text
+            } else {
+                path = entry.write.path.description
+                entries[id]?.pathText = path
+            }
+            views.append(Self.publicView(of: entry.write, path: path, bytes: entry.bytes, state: entry.state))
         }
         return views
     }

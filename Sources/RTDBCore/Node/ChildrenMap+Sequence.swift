@@ -38,6 +38,18 @@ extension ChildrenMap: Sequence {
 
     /// The keys in key order.
     public var keys: [ChildKey] { map(\.key) }
+
+    /// Whether some child's node satisfies `predicate`: a walk of the tree itself, without an
+    /// iterator's stack (an array on the heap).
+    public func containsNode(where predicate: (Node) -> Bool) -> Bool {
+        ChildrenMap.contains(root, where: predicate)
+    }
+
+    private static func contains(_ entry: Entry?, where predicate: (Node) -> Bool) -> Bool {
+        guard let entry else { return false }
+        if predicate(entry.node) { return true }
+        return contains(entry.left, where: predicate) || contains(entry.right, where: predicate)
+    }
 }
 
 extension ChildrenMap: Hashable {

@@ -41,19 +41,34 @@ public struct ChildrenMap: Sendable {
     }
 
     /// Builds a map from entries in any order; a repeated key keeps its last node.
+    ///
+    /// Entries already in key order without repeats (a parsed object often is) are not sorted.
     public init(_ entries: some Sequence<(key: ChildKey, node: Node)>) {
-        var sorted = Array(entries)
-        sorted.sort { $0.key < $1.key }
-        var unique: [(key: ChildKey, node: Node)] = []
-        unique.reserveCapacity(sorted.count)
-        for entry in sorted {
-            if let last = unique.last, last.key == entry.key {
-                unique[unique.count - 1] = entry
-            } else {
-                unique.append(entry)
+        var entries = Array(entries)
+        if !ChildrenMap.isStrictlyAscending(entries) {
+            // Stable, so that of entries with one key the last stays last.
+            entries.sort { $0.key < $1.key }
+            var kept = 0
+            for index in entries.indices {
+                if kept > 0, entries[kept - 1].key == entries[index].key {
+                    entries[kept - 1] = entries[index]
+                } else {
+                    if kept != index { entries[kept] = entries[index] }
+                    kept += 1
+                }
             }
+            entries.removeLast(entries.count - kept)
         }
-        self.root = ChildrenMap.build(unique)
+        self.root = ChildrenMap.build(entries)
+    }
+
+    /// Whether every key is greater than the one before it.
+    private static func isStrictlyAscending(_ entries: [(key: ChildKey, node: Node)]) -> Bool {
+        guard entries.count > 1 else { return true }
+        for index in 1..<entries.count where ChildKey.compare(entries[index - 1].key, entries[index].key) >= 0 {
+            return false
+        }
+        return true
     }
 
     /// The number of children.
@@ -170,27 +185,38 @@ public struct ChildrenMap: Sendable {
     }
 
     private static func build(_ entries: [(key: ChildKey, node: Node)]) -> Entry? {
-        guard !entries.isEmpty else { return nil }
-        // Cartesian tree over the weights (max at the root), linear with a stack of the right spine.
-        let weights = entries.map { weight(of: $0.key) }
-        var left = [Int](repeating: -1, count: entries.count)
-        var right = [Int](repeating: -1, count: entries.count)
-        var stack: [Int] = []
-        for index in entries.indices {
-            var lastPopped = -1
-            while let top = stack.last, weights[top] < weights[index] {
-                lastPopped = stack.removeLast()
+        let count = entries.count
+        guard count > 0 else { return nil }
+        // Cartesian tree over the weights (max at the root), linear with a stack of the right
+        // spine; the scratch space is on the stack for small maps, not three arrays on the heap.
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { weights in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * count) { scratch in
+                for index in 0..<count { weights[index] = weight(of: entries[index].key) }
+                // scratch: left children, then right children, then the stack.
+                let left = 0
+                let right = count
+                let stackBase = 2 * count
+                var depth = 0
+                for index in 0..<count {
+                    var lastPopped = -1
+                    while depth > 0, weights[scratch[stackBase + depth - 1]] < weights[index] {
+                        depth -= 1
+                        lastPopped = scratch[stackBase + depth]
+                    }
+                    scratch[left + index] = lastPopped
+                    scratch[right + index] = -1
+                    if depth > 0 { scratch[right + scratch[stackBase + depth - 1]] = index }
+                    scratch[stackBase + depth] = index
+                    depth += 1
+                }
+                func make(_ index: Int) -> Entry? {
+                    guard index >= 0 else { return nil }
+                    return Entry(
+                        key: entries[index].key, node: entries[index].node, weight: weights[index],
+                        left: make(scratch[left + index]), right: make(scratch[right + index]))
+                }
+                return make(scratch[stackBase])
             }
-            left[index] = lastPopped
-            if let top = stack.last { right[top] = index }
-            stack.append(index)
         }
-        func make(_ index: Int) -> Entry? {
-            guard index >= 0 else { return nil }
-            return Entry(
-                key: entries[index].key, node: entries[index].node, weight: weights[index],
-                left: make(left[index]), right: make(right[index]))
-        }
-        return make(stack[0])
     }
 }

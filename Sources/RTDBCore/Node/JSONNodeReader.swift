@@ -37,28 +37,34 @@ struct JSONNodeReader {
             }
             return Node(children: ChildrenMap(entries))
         case .object(let members):
-            if members[".sv"] != nil, let serverValue = try ServerValuePlaceholder(json: json, at: path) {
-                return Node(.serverValue(serverValue))
-            }
-            let priority = try members[".priority"].flatMap { (value) throws(ValidationError) in
-                try Priority(json: value, at: path)
-            }
-            if let value = members[".value"] {
-                if members.keys.contains(where: { $0 != ".value" && $0 != ".priority" }) {
-                    throw .valueWithChildren(path: path.description)
+            // Most objects have no key that starts with '.': one pass over the keys spares the
+            // lookups of `.sv`, `.priority` and `.value`.
+            let dotted = members.keys.contains { $0.string.utf8.first == UInt8(ascii: ".") }
+            var priority: Priority?
+            if dotted {
+                if members[".sv"] != nil, let serverValue = try ServerValuePlaceholder(json: json, at: path) {
+                    return Node(.serverValue(serverValue))
                 }
-                let leaf = try read(value)
-                if !leaf.isEmpty, !leaf.isLeaf {
-                    throw .invalidValue(path: path.description, reason: "'.value' must hold a leaf value")
+                priority = try members[".priority"].flatMap { (value) throws(ValidationError) in
+                    try Priority(json: value, at: path)
                 }
-                return leaf.withPriority(priority)
+                if let value = members[".value"] {
+                    if members.keys.contains(where: { $0 != ".value" && $0 != ".priority" }) {
+                        throw .valueWithChildren(path: path.description)
+                    }
+                    let leaf = try read(value)
+                    if !leaf.isEmpty, !leaf.isLeaf {
+                        throw .invalidValue(path: path.description, reason: "'.value' must hold a leaf value")
+                    }
+                    return leaf.withPriority(priority)
+                }
             }
             var entries: [(key: ChildKey, node: Node)] = []
             entries.reserveCapacity(members.count)
             for (member, value) in members {
                 let key = member.string
-                if !Validation.reservedDataKeys.contains(key) { try Validation.validateKey(key, at: { path }) }
-                if key.utf8.first == UInt8(ascii: ".") { continue }
+                if dotted, key.utf8.first == UInt8(ascii: "."), Validation.reservedDataKeys.contains(key) { continue }
+                try Validation.validateKey(key, at: { path })
                 let child = try read(value, under: key)
                 if !child.isEmpty { entries.append((ChildKey(key), child)) }
             }

@@ -9,7 +9,7 @@ extension Node {
             if case .serverValue = value { return true }
             return false
         case .children(let children):
-            return children.contains { $0.node.containsServerValues }
+            return children.containsNode { $0.containsServerValues }
         }
     }
 
