@@ -20,6 +20,29 @@ import Testing
         #expect(try JSONParser.parse("1.5e300").jsonString == "1.5e+300")
     }
 
+    /// Strings of bytes that are not UTF-8 are refused, wherever they stand; every valid
+    /// character, of one to four bytes, is kept as written.
+    @Test(
+        arguments: [
+            [0x80], [0xC0, 0x80], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF],
+            [0x61, 0xE9, 0x62],
+        ] as [[UInt8]])
+    func invalidUTF8InAStringIsRefused(_ bad: [UInt8]) {
+        for text in [[0x22] + bad + [0x22], Array(#"{""#.utf8) + bad + Array(#"":1}"#.utf8)] {
+            #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: text) }
+        }
+    }
+
+    @Test func validUTF8InAStringIsKept() throws {
+        for string in ["é", "€", "😀", "\u{FFFF}", "\u{E000}a\u{10FFFF}", "plain"] {
+            let bytes = [0x22] + Array(string.utf8) + [0x22]
+            #expect(try JSONParser.parse(bytes: bytes) == .string(string))
+            #expect(
+                try JSONParser.parse(bytes: Array(#"{""#.utf8) + Array(string.utf8) + Array(#"":1}"#.utf8))["\(string)"]
+                    == 1)
+        }
+    }
+
     @Test func unicodeEscapes() throws {
         #expect(try JSONParser.parse(#""\u00e9\ud83d\ude00""#) == "é😀")
         #expect(JSONValue.string("\u{01}").jsonString == #""\u0001""#)
