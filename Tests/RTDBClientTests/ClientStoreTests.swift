@@ -54,6 +54,37 @@ import Testing
         #expect(try store.serverCache(at: Path("missing")) == .empty)
     }
 
+    /// A node never looked into is cached with its own text.
+    ///
+    /// A queued write read back from disk and then acknowledged is cached with its stored text,
+    /// without being parsed on the way; what is read back is the same data. A large one is still
+    /// split, and a node that was looked into is written out as before.
+    @Test func aNodeNeverLookedIntoIsCachedWithItsOwnText() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{"device":"phone","n":1,"nested":{"é":true,".priority":2}}"#
+        let deferred = Node(deferredJSON: text)
+        let large = Node(deferredJSON: "{" + (0..<2_000).map { #""k\#($0)":"\#($0)""# }.joined(separator: ",") + "}")
+        let lookedInto = Node(deferredJSON: #"{"b":2}"#)
+        _ = lookedInto.children.count
+        try store.transaction { db in
+            try store.overwriteServerCache(Path("a"), deferred, in: db)
+            try store.overwriteServerCache(Path("big"), large, in: db)
+            try store.overwriteServerCache(Path("c"), lookedInto, in: db)
+        }
+        #expect(deferred.unparsedJSONText == text, "not parsed to be cached")
+        let rows = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM server_cache") }
+        let stored = try store.queue.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT value FROM server_cache WHERE path = ?", arguments: [ClientStore.key(Path("a"))])
+        }
+        #expect(stored == text)
+        #expect((rows ?? 0) > 3, "the large node is split: \(rows ?? 0) rows")
+        #expect(try store.serverCache(at: Path("a")) == (try Self.node(text)))
+        #expect(try store.serverCache(at: Path("big")) == large)
+        #expect(try store.serverCache(at: Path("c")) == (try Self.node(#"{"b":2}"#)))
+    }
+
     @Test func largeNodesAreSplitAndReadBackWholeWithPriorities() throws {
         let (store, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(at: directory) }

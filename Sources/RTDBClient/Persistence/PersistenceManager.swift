@@ -210,8 +210,14 @@ final class PersistenceManager {
     /// Marks the default query at `path` complete in memory; the row to save, if it changed.
     private func completedTrackedQuery(_ path: Path) -> TrackedQuery? {
         guard !isQueryComplete(.default(path)) else { return nil }
+        return markedComplete(path)
+    }
+
+    /// Marks the default query at `path`, known not to be complete, complete in memory; the row
+    /// to save.
+    private func markedComplete(_ path: Path) -> TrackedQuery {
         var row =
-            trackedQuery(.default(path))
+            tracked[path]?["default"]
             ?? TrackedQuery(
                 id: nextTrackedID, query: .default(path), lastUse: clock().millisecondsSince1970, complete: true,
                 active: false)
@@ -264,9 +270,10 @@ final class PersistenceManager {
     /// In memory at once, on disk with the next save: a draining queue acknowledges thousands,
     /// and a transaction each cost more than the rest of an acknowledgement.
     func applyUserWrite(_ path: Path, _ children: [(path: Path, node: Node)]) {
-        if activeDefaultQueryCovers(path) { return }
+        let above = defaultQueries(atOrAbove: path)
+        if above.active { return }
         readAhead.invalidate()
-        let (store, row) = (store, completedTrackedQuery(path))
+        let (store, row) = (store, above.complete ? nil : markedComplete(path))
         unsaved.append { db in
             for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
             if let row { try store.saveTrackedQuery(row, in: db) }
@@ -301,11 +308,17 @@ final class PersistenceManager {
         store.waitForLaterTransactions()
     }
 
-    private func activeDefaultQueryCovers(_ path: Path) -> Bool {
+    /// Whether a default query at or above `path` is active, and whether one is complete: one
+    /// walk up for both (an acknowledgement asks both, and a draining queue has thousands).
+    private func defaultQueries(atOrAbove path: Path) -> (active: Bool, complete: Bool) {
         var ancestor = path
+        var complete = false
         while true {
-            if tracked[ancestor]?["default"]?.active == true { return true }
-            guard let parent = ancestor.parent else { return false }
+            if let query = tracked[ancestor]?["default"] {
+                if query.active { return (true, complete || query.complete) }
+                complete = complete || query.complete
+            }
+            guard let parent = ancestor.parent else { return (false, complete) }
             ancestor = parent
         }
     }

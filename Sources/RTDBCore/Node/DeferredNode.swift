@@ -35,6 +35,11 @@ final class DeferredNode: Sendable, Hashable {
     /// Whether the text has been parsed.
     var isParsed: Bool { parsed.load() != nil }
 
+    /// The text, while it has not been parsed (nil after).
+    var unparsedText: String? {
+        text.withLock { text in isParsed ? nil : String(decoding: text, as: UTF8.self) }
+    }
+
     /// The bytes of text still held (none once parsed).
     var textBytes: Int { text.withLock { $0.count } }
 
@@ -70,6 +75,10 @@ final class DeferredNode: Sendable, Hashable {
 }
 
 extension Node {
+    /// The export-format JSON text a deferred node was made from, while nothing has looked
+    /// inside it (nil for any other node): storing it again needs no parse and no export.
+    public var unparsedJSONText: String? { deferredNode?.unparsedText }
+
     /// A node read later from export-format JSON that this program wrote itself (a disk cache row,
     /// a queued write); `null` is the empty node at once.
     ///
