@@ -60,6 +60,24 @@ import Testing
         }
     }
 
+    /// A set's or an update's text, written straight out, is the text the envelope's JSON tree
+    /// gives, for every field and for paths and values that need escaping; other requests too.
+    @Test func writeRequestTextIsTheEnvelopesText() {
+        let requests: [ClientRequest] = [
+            .put(path: Path("p"), data: 5, hash: nil), .put(path: Path("p"), data: nil, hash: ""),
+            .put(path: Path("users/é \"q\"/\u{1F600}"), data: ["a": [1, "two\n"], "b": ["c": nil]], hash: "h\\"),
+            .put(path: .root, data: "x", hash: nil, idempotencyKey: "i-1"),
+            .put(path: Path("a/b"), data: 1.5, hash: "abc", idempotencyKey: "k"),
+            .merge(path: Path("m"), data: ["x/y": true]), .merge(path: Path("m"), data: [:], idempotencyKey: "k2"),
+            .listen(path: Path("a"), query: .default, tag: nil, hash: "h"),
+            .onDisconnectPut(path: Path("o"), data: "bye"),
+        ]
+        for (offset, request) in requests.enumerated() {
+            let number = offset * 1_000_003
+            #expect(WireMessage.requestText(number, request) == WireMessage.request(number, request).text)
+        }
+    }
+
     @Test func pushesCarryTags() throws {
         let push = WireMessage.push(.data(path: Path("msgs"), data: ["-Nx1": ["t": "hi"]], tag: 1))
         #expect(push.text == #"{"t":"d","d":{"a":"d","b":{"p":"/msgs","d":{"-Nx1":{"t":"hi"}},"t":1}}}"#)

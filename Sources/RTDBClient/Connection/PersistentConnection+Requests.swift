@@ -10,7 +10,7 @@ extension PersistentConnection {
         requestNumber += 1
         let number = requestNumber
         if let onComplete { callbacks[number] = onComplete }
-        for frame in WireFraming.frames(for: WireMessage.request(number, request).text) {
+        for frame in WireFraming.frames(for: WireMessage.requestText(number, request)) {
             connection?.send(frame)
         }
         return number
