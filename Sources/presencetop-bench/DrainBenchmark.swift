@@ -46,11 +46,20 @@ struct DrainBenchmark: AsyncParsableCommand {
         var serverRates: [Double] = []
         var drainRates: [Double] = []
         var measured: [(start: Duration, acknowledgements: Duration)] = []
+        // The process's CPU time per write in each run (the server, the client, the raw client
+        // all run here): steadier than the rates on a shared machine.
+        var serverCPU: [Double] = []
+        var drainCPU: [Double] = []
         for round in 0..<rounds {
+            let before = BenchSupport.cpuTime(of: getpid())
             serverRates.append(try await serverRate(port: server.port, round: round))
+            if let before, let after = BenchSupport.cpuTime(of: getpid()) {
+                serverCPU.append((after - before).inMilliseconds * 1_000 / Double(writes))
+            }
             let drain = try await drainRate(url: url, directory: directory.appendingPathComponent("c\(round)"))
             drainRates.append(drain.rate)
             measured.append((drain.start, drain.acknowledgements))
+            if let cpu = drain.cpu { drainCPU.append(cpu.inMilliseconds * 1_000 / Double(writes)) }
         }
         await server.stop()
         let serverRate = BenchSupport.percentile(serverRates, 50)
@@ -63,6 +72,13 @@ struct DrainBenchmark: AsyncParsableCommand {
         let ackMs = BenchSupport.percentile(measured.map { $0.acknowledgements.inMilliseconds }, 50)
         report.record("drain_start_to_first_ack_ms", startMs)
         report.record("drain_first_to_last_ack_ms", ackMs)
+        let serverMicroseconds = BenchSupport.percentile(serverCPU, 50)
+        let drainMicroseconds = BenchSupport.percentile(drainCPU, 50)
+        if !serverCPU.isEmpty, !drainCPU.isEmpty {
+            report.record("server_run_cpu_us_per_write", serverMicroseconds)
+            report.record("drain_cpu_us_per_write", drainMicroseconds)
+            report.record("server_run_over_drain_cpu_ratio", serverMicroseconds / drainMicroseconds)
+        }
         report.say(
             String(
                 format: "server's own rate (one raw connection, %d in flight): %.0f writes/s", window, serverRate))
@@ -77,6 +93,13 @@ struct DrainBenchmark: AsyncParsableCommand {
                 Self.javaScriptSDKWritesPerSecond))
         report.say(
             String(format: "  start to the first acknowledgement %.0f ms; from it to the last %.0f ms", startMs, ackMs))
+        if !serverCPU.isEmpty, !drainCPU.isEmpty {
+            report.say(
+                String(
+                    format:
+                        "  CPU time of this process per write (server and client both run here): the server's own run %.1f µs, the drain %.1f µs",
+                    serverMicroseconds, drainMicroseconds))
+        }
     }
 
     /// The same sets the queue holds, sent by a raw client that keeps `window` in flight.
@@ -95,12 +118,13 @@ struct DrainBenchmark: AsyncParsableCommand {
     /// to the last.
     private func drainRate(
         url: String, directory: URL
-    ) async throws -> (rate: Double, start: Duration, acknowledgements: Duration) {
+    ) async throws -> (rate: Double, start: Duration, acknowledgements: Duration, cpu: Duration?) {
         let offline = open(url, directory)
         offline.goOffline()
         let queue = offline.reference(withPath: "drain/\(directory.lastPathComponent)")
         for index in 0..<writes { queue.child("q\(index)").setValue(["n": index], andPriority: nil) }
         offline.close()
+        let cpuBefore = BenchSupport.cpuTime(of: getpid())
         let start = ContinuousClock.now
         let database = open(url, directory)
         // When the first acknowledgement arrived: before it, the start and the replay.
@@ -111,11 +135,13 @@ struct DrainBenchmark: AsyncParsableCommand {
         }
         await database.waitForPendingWrites()
         let elapsed = ContinuousClock.now - start
+        let cpuAfter = BenchSupport.cpuTime(of: getpid())
         let toFirst = firstAck.withLock { $0 }.map { $0 - start } ?? elapsed
         let left = database.pendingWrites.count
         database.close()
         guard left == 0 else { throw ValidationError("\(left) writes were still queued after the drain") }
-        return (Double(writes) / elapsed.inSeconds, toFirst, elapsed - toFirst)
+        let cpu = cpuBefore.flatMap { before in cpuAfter.map { $0 - before } }
+        return (Double(writes) / elapsed.inSeconds, toFirst, elapsed - toFirst, cpu)
     }
 
     private func open(_ url: String, _ directory: URL) -> Database {
