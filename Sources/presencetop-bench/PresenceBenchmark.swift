@@ -124,7 +124,7 @@ struct PresenceBenchmark: AsyncParsableCommand {
         await directory.close()
         stop(server, port: port)
         if let heapProfile {
-            server.waitUntilExit()
+            try waitForExit(server, port: port)
             report.say("heap profile: \(heapProfile).zst (heaptrack_print -f \(heapProfile).zst -p 1 -n 20)")
         }
     }
@@ -140,6 +140,18 @@ struct PresenceBenchmark: AsyncParsableCommand {
         for (pid, command) in BenchSupport.processes(mentioning: mark) where command.contains(" serve ") {
             kill(pid, SIGTERM)
         }
+    }
+
+    /// Waits for the server under heaptrack to end (heaptrack writes the profile as it does), at
+    /// most a minute: a server that ignored its SIGTERM is killed, and the run fails saying so
+    /// instead of waiting for ever.
+    private func waitForExit(_ server: Process, port: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while server.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        guard server.isRunning else { return }
+        for pid in BenchSupport.processes(mentioning: "\(Self.heapMark)=\(port)").keys { kill(pid, SIGKILL) }
+        server.terminate()
+        throw ValidationError("the server under heaptrack had not stopped 60 s after its SIGTERM; it was killed")
     }
 
     private func startServer(port: Int, _ report: BenchReport) throws -> Process {

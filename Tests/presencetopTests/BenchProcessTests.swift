@@ -70,7 +70,9 @@ import Testing
         let bench = try await ChildProcess(
             ChildProcess.bench,
             ["presence", "--clients", "20", "--rate", "50", "--seconds", "0.3", "--heap-profile", profile])
-        #expect(try await bench.waitForExit(seconds: 120) == 0, "\(bench.standardError)")
+        // Longer than the bench's own waits (120 s for the server under heaptrack to answer, 60 s
+        // for it to stop), so that a slow start ends with the bench's message, not this timeout.
+        #expect(try await bench.waitForExit(seconds: 240) == 0, "\(bench.standardError)")
         #expect(bench.standardOutput.contains("heap profile: \(profile).zst"), "\(bench.standardOutput)")
         let size = (try? FileManager.default.attributesOfItem(atPath: profile + ".zst")[.size] as? Int) ?? 0
         #expect(size > 0, "the profile was written")
