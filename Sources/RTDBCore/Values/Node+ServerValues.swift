@@ -13,6 +13,21 @@ extension Node {
         }
     }
 
+    /// Whether any leaf or priority in the tree is an increment: only an increment reads the data
+    /// it replaces (a timestamp does not).
+    public var containsIncrements: Bool {
+        guard containsServerValues else { return false }
+        if case .serverValue(.increment)? = priority { return true }
+        switch storage {
+        case .empty: return false
+        case .leaf(let value):
+            if case .serverValue(.increment) = value { return true }
+            return false
+        case .children(let children):
+            return children.containsNode { $0.containsIncrements }
+        }
+    }
+
     /// The node with every server value replaced, refusing a result no reader could parse.
     ///
     /// An increment past the largest double is not stored as infinity (JSON has no such number).
