@@ -24,6 +24,11 @@ public struct SecurityRules: Sendable {
     /// Whether any rule looks at a write's new data; when none does, the data as it would be
     /// after a write is never built.
     let judgesNewData: Bool
+    /// Whether judging a write can depend on the data.
+    ///
+    /// It can when some `.write` reads it, or some rule looks at the new data. When not, writes
+    /// can be judged without the ones before them applied (a batch applies them together).
+    public let writesDependOnData: Bool
     /// Whether these are the server's own ``open`` rules, which index everything (no `.indexOn`
     /// warnings), as the emulator's do.
     public private(set) var indexesEverything = false
@@ -82,6 +87,7 @@ public struct SecurityRules: Sendable {
             root = try RuleNode.compile(ruleMembers, variables: [], file: file, slots: &slots)
             readsDependOnData = root.readsDependOnData
             judgesNewData = root.judgesNewData
+            writesDependOnData = root.judgesNewData || root.writesReadData
             self.text = text
             self.file = file
             self.slots = slots

@@ -124,6 +124,52 @@ import Testing
         await engine.close()
     }
 
+    /// Under rules that read no data the batch's writes go into the tree together, yet the
+    /// result is what one by one gives: an increment sees the increments and writes before it, a
+    /// write inside an earlier one lands in it, an entry removed and written again is there.
+    @Test func underRulesThatReadNoDataTheWritesGoInTogether() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "test.engine")
+        logger.logLevel = .critical
+        let rules = try SecurityRules(
+            text: #"{"rules": {".read": true, ".write": "auth != null", "beside": {".write": true}}}"#)
+        #expect(!rules.writesDependOnData)
+        let engine = try await DatabaseEngine.open(
+            namespace: "t", store: SQLiteStore(path: file), clock: { UnixTime(millisecondsSince1970: 1_000_000) },
+            connections: ConnectionTable(), logger: logger, rules: rules)
+        let writer = Outlet()
+        await engine.openSession(outlet: writer, sessionID: "writer")
+        var users = JSONValue.Members()
+        for index in 0..<10 { users[CodeUnitString("u\(index)")] = ["conn": true, "last": 0] }
+        try await send(
+            [
+                Self.signIn("w"), .put(path: Path("users"), data: .object(users), hash: nil),
+                .put(path: Path("c/count"), data: 5, hash: nil),
+            ], to: engine, outlet: writer)
+        let timestamp: JSONValue = [".sv": "timestamp"]
+        let increment: JSONValue = [".sv": ["increment": 1]]
+        let first = try await session(
+            "a", [("users/u1/conn", .null), ("users/u1/last", timestamp), ("c/count", increment), ("n/x", ["a": 1])],
+            on: engine)
+        let second = try await session(
+            "b", [("users/u2", .null), ("n/x/b", 2), ("c/count", increment), ("users/u3/last", timestamp)], on: engine)
+        let third = try await session("c", [("n/y", 3), ("n/y", .null), ("users/u1/conn", true)], on: engine)
+
+        await engine.closeSessions(outlets: [first, second, third])
+        try await barrier(engine)
+
+        #expect(try await value("c/count", engine) == 7)
+        #expect(try await value("n", engine) == ["x": ["a": 1, "b": 2]])
+        #expect(try await value("users/u1", engine) == ["conn": true, "last": 1_000_000])
+        #expect(try await value("users/u2", engine) == .null)
+        #expect(try await value("users/u3", engine) == ["conn": true, "last": 1_000_000])
+        #expect(try await value("users/u0", engine) == ["conn": true, "last": 0])
+        #expect(try await value("users", engine).objectValue?.count == 9)
+        let served = try await value("", engine)
+        #expect(try await SQLiteStore(path: file).load().root.exportJSON == served)
+        await engine.close()
+    }
+
     @Test func listenersHearTheBatchOnceAndOnlyWhereItTouches() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let engine = try await open()

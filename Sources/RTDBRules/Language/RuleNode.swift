@@ -82,6 +82,12 @@ final class RuleNode: Sendable {
             || children.values.contains(where: \.judgesNewData) || (wildcard?.node.judgesNewData ?? false)
     }
 
+    /// Whether any `.write` here or below reads stored data (`root`, `data`, `newData`).
+    var writesReadData: Bool {
+        (write?.expression.readsData ?? false) || children.values.contains(where: \.writesReadData)
+            || (wildcard?.node.writesReadData ?? false)
+    }
+
     /// Whether any `.read` here or below reads stored data (such reads are checked again after
     /// writes).
     var readsDependOnData: Bool {

@@ -68,15 +68,30 @@ extension DatabaseEngine {
     /// The writes that run are applied as one change (a merge at their nearest common ancestor,
     /// a write inside an earlier one folded into it): one apply, one log record and one publish
     /// for a mass disconnect, not one per write.
+    ///
+    /// Rules that read no data judge a write the same with or without the writes before it in
+    /// place: those go into the tree together (each level rebuilt once for all of them), when an
+    /// increment needs what they left, and at the end.
     func runOnDisconnect(_ due: [DueOnDisconnect]) {
         let now = clock()
+        let together = !rules.writesDependOnData
         var working = root
+        var waiting: [(path: Path, node: Node)] = []
         var ran = SparseSnapshotTree()
         for session in due {
             for (path, node) in session.writes {
+                if !waiting.isEmpty, node.containsIncrements {
+                    working = working.updating(batch: waiting)
+                    waiting = []
+                }
                 switch judgeOnDisconnect(path, node, auth: session.auth, root: working, now: now) {
                 case .success(let (resolved, newRoot)):
-                    working = newRoot ?? working.updating(at: path, with: resolved)
+                    if together {
+                        // No rule looks at new data: the rules made no new root.
+                        waiting.append((path, resolved))
+                    } else {
+                        working = newRoot ?? working.updating(at: path, with: resolved)
+                    }
                     ran.remember(path, resolved)
                 case .failure(let refusal):
                     if let byRules = refusal.byRules {
@@ -87,6 +102,7 @@ extension DatabaseEngine {
                 }
             }
         }
+        if !waiting.isEmpty { working = working.updating(batch: waiting) }
         let writes = ran.unorderedOverwrites()
         guard let first = writes.first else { return }
         if writes.count == 1 {
@@ -140,7 +156,9 @@ extension DatabaseEngine {
     ) -> Result<(resolved: Node, newRoot: Node?), OnDisconnectRefusal> {
         let resolved: Node
         do {
-            resolved = try node.resolvingServerValues(existing: root.child(at: path), now: now, at: path)
+            // Only an increment reads the data it replaces.
+            let existing = node.containsIncrements ? root.child(at: path) : .empty
+            resolved = try node.resolvingServerValues(existing: existing, now: now, at: path)
         } catch {
             return .failure(OnDisconnectRefusal(reason: "\(error)"))
         }
