@@ -27,7 +27,7 @@ import Testing
     /// Was: the server died (`Fatal error: Duplicate key`) on the shallow read.
     @Test func aShallowReadOfTwoEquivalentKeysListsBoth() async throws {
         let rules = try SecurityRules(text: Self.ownRules)
-        let server = try await TestServer.start(configure: { $0.rules = rules })
+        let server = try await TestServer.start(heartbeatTimeout: Self.heartbeat, configure: { $0.rules = rules })
         let auth = "auth=\(Self.token("u1"))"
         for key in [Self.composedURL, Self.decomposedURL] {
             let put = try await http(
@@ -45,7 +45,7 @@ import Testing
     /// Was: one object with both keys stored one of them, and separately written siblings read
     /// back as one key carrying the other's value.
     @Test func twoEquivalentKeysAreTwoChildrenOverRESTAndWebSocket() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(heartbeatTimeout: Self.heartbeat)
         let object = #"{"\#(Self.composed)": 1, "\#(Self.decomposed)": 2}"#
         #expect(try await http("PUT", "/one.json", port: server.port, body: object).status == 200)
         #expect(try await http("PUT", "/apart/\(Self.composedURL).json", port: server.port, body: "1").status == 200)
@@ -75,7 +75,7 @@ import Testing
     /// that of `"Kate"`.
     @Test func aUidEquivalentToAnotherIsNotThatUser() async throws {
         let rules = try SecurityRules(text: Self.ownRules)
-        let server = try await TestServer.start(configure: { $0.rules = rules })
+        let server = try await TestServer.start(heartbeatTimeout: Self.heartbeat, configure: { $0.rules = rules })
         let pairs = [(Self.decomposed, Self.composedURL), ("\u{212A}ate", "Kate")]
         for (uid, victim) in pairs {
             let rest = try await http(
@@ -102,7 +102,7 @@ import Testing
 
     /// Was: a key reused by another user made that user's later write `ok` but dropped.
     @Test func idempotencyKeysAreScopedToTheWriter() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(heartbeatTimeout: Self.heartbeat)
         var clients: [WireTestClient] = []
         for uid in ["u1", "u2"] {
             let client = WireTestClient(url: server.webSocketURL)
@@ -121,6 +121,10 @@ import Testing
         for client in clients { await client.close() }
         await server.stop()
     }
+
+    /// Long: these clients send no keepalives, and a whole parallel run can hold a test back
+    /// longer than the default 15 s between two messages (the server closed one under a test).
+    static let heartbeat: Duration = .seconds(600)
 
     static func memberNames(_ json: JSONValue?) -> [String] {
         (json?.objectValue?.keys.map(\.string) ?? []).sorted(by: UTF16Order.lessThan)
