@@ -73,7 +73,9 @@ extension Node {
         var groups: [CodeUnitString: [Below]] = [:]
         var keys: [ChildKey] = []
         for write in writes {
-            let front = CodeUnitString(write.segments[write.segments.startIndex])
+            // The callers pass no write of the node itself; one would have no child to go into.
+            guard let first = write.segments.first else { continue }
+            let front = CodeUnitString(first)
             groups[front, default: []].append((write.segments.dropFirst(), write.node))
             if groups[front]?.count == 1 { keys.append(ChildKey(front.string)) }
         }
