@@ -72,47 +72,4 @@ public enum WireMessage: Sendable, Hashable {
     public static func request(_ number: Int, _ request: ClientRequest) -> WireMessage {
         .request(number: number, action: request.action.rawValue, body: request.body)
     }
-
-    /// The text of ``request(_:_:)``'s message: a set or an update is written straight out,
-    /// without the envelope's JSON tree (a draining queue sends thousands), anything else as usual.
-    public static func requestText(_ number: Int, _ request: ClientRequest) -> String {
-        let path: Path
-        let data: JSONValue
-        var hash: String?
-        let key: String?
-        switch request {
-        case .put(let putPath, let putData, let putHash, let putKey):
-            (path, data, hash, key) = (putPath, putData, putHash, putKey)
-        case .merge(let mergePath, let children, let mergeKey):
-            (path, data, key) = (mergePath, .object(children), mergeKey)
-        default:
-            return WireMessage.request(number, request).text
-        }
-        var output: [UInt8] = []
-        output.reserveCapacity(128)
-        output.append(contentsOf: #"{"t":"d","d":{"r":"#.utf8)
-        output.append(contentsOf: String(number).utf8)
-        output.append(contentsOf: #","a":"#.utf8)
-        JSONValue.writeString(request.action.rawValue, to: &output)
-        output.append(contentsOf: #","b":{"p":"#.utf8)
-        JSONValue.writeString(path.description, to: &output)
-        output.append(contentsOf: #","d":"#.utf8)
-        data.write(to: &output)
-        if let hash {
-            output.append(contentsOf: #","h":"#.utf8)
-            JSONValue.writeString(hash, to: &output)
-        }
-        if let key {
-            output.append(contentsOf: #","ik":"#.utf8)
-            JSONValue.writeString(key, to: &output)
-        }
-        output.append(contentsOf: "}}}".utf8)
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    /// The text of `.response(number:status: .ok, data: "")`, the answer to every write, made
-    /// without building a JSON tree: it is the message a server sends most.
-    public static func acknowledgementText(number: Int) -> String {
-        #"{"t":"d","d":{"r":"# + String(number) + #","b":{"s":"ok","d":""}}}"#
-    }
 }

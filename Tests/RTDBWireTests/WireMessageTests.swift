@@ -78,6 +78,25 @@ import Testing
         }
     }
 
+    /// An acknowledgement read without parsing is the message parsing reads; any other text,
+    /// however close, is left to the parser.
+    @Test func acknowledgementsAreReadAsTheParserReadsThem() throws {
+        for number in [0, 1, 7, 42, 1_000_003, Int(Int32.max)] {
+            let text = WireMessage.acknowledgementText(number: number)
+            #expect(WireMessage.acknowledgedNumber(inText: text) == number)
+            #expect(try WireMessage(text: text) == .response(number: number, status: .ok, data: ""))
+        }
+        let others = [
+            #"{"t":"d","d":{"r":01,"b":{"s":"ok","d":""}}}"#, #"{"t":"d","d":{"r":-1,"b":{"s":"ok","d":""}}}"#,
+            #"{"t":"d","d":{"r":2147483648,"b":{"s":"ok","d":""}}}"#, #"{"t":"d","d":{"r":,"b":{"s":"ok","d":""}}}"#,
+            #"{"t":"d","d":{"r":1 ,"b":{"s":"ok","d":""}}}"#, #"{"t":"d","d":{"r":1,"b":{"s":"ok","d":"x"}}}"#,
+            #"{"t":"d","d":{"r":1,"b":{"s":"permission_denied","d":""}}}"#,
+            #"{"t":"d","d":{"r":1.5,"b":{"s":"ok","d":""}}}"#,
+            #" {"t":"d","d":{"r":1,"b":{"s":"ok","d":""}}}"#, #"{"t":"d","d":{"r":12345678901,"b":{"s":"ok","d":""}}}"#,
+        ]
+        for text in others { #expect(WireMessage.acknowledgedNumber(inText: text) == nil, "\(text)") }
+    }
+
     @Test func pushesCarryTags() throws {
         let push = WireMessage.push(.data(path: Path("msgs"), data: ["-Nx1": ["t": "hi"]], tag: 1))
         #expect(push.text == #"{"t":"d","d":{"a":"d","b":{"p":"/msgs","d":{"-Nx1":{"t":"hi"}},"t":1}}}"#)

@@ -248,6 +248,9 @@ final class PersistentConnection: @unchecked Sendable {
         case .frame(let text):
             lastActivity = clock()
             guard let message = (try? assembler.receive(text)) ?? nil else { return }
+            if let number = WireMessage.acknowledgedNumber(inText: message) {
+                return handle(.response(number: number, status: .ok, data: .string("")))
+            }
             guard let parsed = try? WireMessage(text: message) else { return }
             handle(parsed)
         case .closed(let reason):

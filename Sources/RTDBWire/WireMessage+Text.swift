@@ -1,0 +1,69 @@
+import RTDBCore
+
+/// The messages a client and a server exchange most, written and read without a JSON tree.
+extension WireMessage {
+    /// The text of ``request(_:_:)``'s message: a set or an update is written straight out,
+    /// without the envelope's JSON tree (a draining queue sends thousands), anything else as usual.
+    public static func requestText(_ number: Int, _ request: ClientRequest) -> String {
+        let path: Path
+        let data: JSONValue
+        var hash: String?
+        let key: String?
+        switch request {
+        case .put(let putPath, let putData, let putHash, let putKey):
+            (path, data, hash, key) = (putPath, putData, putHash, putKey)
+        case .merge(let mergePath, let children, let mergeKey):
+            (path, data, key) = (mergePath, .object(children), mergeKey)
+        default:
+            return WireMessage.request(number, request).text
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(128)
+        output.append(contentsOf: #"{"t":"d","d":{"r":"#.utf8)
+        output.append(contentsOf: String(number).utf8)
+        output.append(contentsOf: #","a":"#.utf8)
+        JSONValue.writeString(request.action.rawValue, to: &output)
+        output.append(contentsOf: #","b":{"p":"#.utf8)
+        JSONValue.writeString(path.description, to: &output)
+        output.append(contentsOf: #","d":"#.utf8)
+        data.write(to: &output)
+        if let hash {
+            output.append(contentsOf: #","h":"#.utf8)
+            JSONValue.writeString(hash, to: &output)
+        }
+        if let key {
+            output.append(contentsOf: #","ik":"#.utf8)
+            JSONValue.writeString(key, to: &output)
+        }
+        output.append(contentsOf: "}}}".utf8)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The number of an acknowledgement written exactly as ``acknowledgementText(number:)``
+    /// writes it, read without parsing JSON (a draining client reads thousands); nil for any
+    /// other text, which is parsed as usual.
+    public static func acknowledgedNumber(inText text: String) -> Int? {
+        let prefix = #"{"t":"d","d":{"r":"#.utf8
+        let suffix = #","b":{"s":"ok","d":""}}}"#.utf8
+        let bytes = text.utf8
+        guard bytes.count > prefix.count + suffix.count, bytes.starts(with: prefix),
+            bytes.reversed().starts(with: suffix.reversed())
+        else { return nil }
+        let digits = bytes.dropFirst(prefix.count).dropLast(suffix.count)
+        // As the JSON parser would read them: no sign, no leading zero, within Int32.
+        guard digits.count <= 10, let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1
+        else { return nil }
+        var number = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            number = number * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return number <= Int(Int32.max) ? number : nil
+    }
+
+    /// The text of `.response(number:status: .ok, data: "")`, the answer to every write, made
+    /// without building a JSON tree: it is the message a server sends most.
+    public static func acknowledgementText(number: Int) -> String {
+        #"{"t":"d","d":{"r":"# + String(number) + #","b":{"s":"ok","d":""}}}"#
+    }
+}
