@@ -4,7 +4,10 @@ import RTDBWire
 extension FuzzTarget {
     /// Frames split at newlines, reassembled as a server does, then read as messages and requests.
     ///
-    /// A message that parses prints as text that parses back to the same message.
+    /// A message that parses prints as text that parses back to the same message. The texts
+    /// written and read without a JSON tree agree with the parser and the printer: an
+    /// acknowledgement read without parsing is what parsing reads, and a request's text written
+    /// straight out is the envelope's.
     static func wire(_ bytes: [UInt8]) {
         var assembler = FrameAssembler(maxMessageBytes: 1 << 20)
         for frame in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -15,7 +18,13 @@ extension FuzzTarget {
                 assembler = FrameAssembler(maxMessageBytes: 1 << 20)
                 continue
             }
-            guard let text, let message = try? WireMessage(text: text) else { continue }
+            guard let text else { continue }
+            if let number = WireMessage.acknowledgedNumber(inText: text) {
+                fuzzInvariant(
+                    (try? WireMessage(text: text)) == .response(number: number, status: .ok, data: ""),
+                    "\(text) read as the acknowledgement of \(number), which the parser does not read")
+            }
+            guard let message = try? WireMessage(text: text) else { continue }
             let again = try? WireMessage(text: message.text)
             fuzzInvariant(
                 again == message,
@@ -26,6 +35,9 @@ extension FuzzTarget {
                 let printed = WireMessage.request(1, request)
                 fuzzInvariant(
                     (try? WireMessage(text: printed.text)) == printed, "request \(request) does not read back")
+                fuzzInvariant(
+                    WireMessage.requestText(1, request) == printed.text,
+                    "request \(request) written straight out differs from its envelope's text")
             }
         }
     }
