@@ -102,6 +102,9 @@ extension Node {
         guard !writes.contains(where: { $0.segments.isEmpty }), case .children(let children) = storage else {
             return false
         }
+        // Fewer writes than children: some child is untouched, known without grouping the writes
+        // (which the node's own batch does next).
+        if writes.count < children.count { return true }
         let (keys, groups) = Node.grouped(writes[...])
         return Node.keepsAChild(children, keys: keys, groups: groups)
     }
