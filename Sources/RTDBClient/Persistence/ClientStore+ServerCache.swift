@@ -14,7 +14,7 @@ extension ClientStore {
     }
 
     /// The end of the key range of `key`'s descendants (`/` + 1 is `0`).
-    private static func rangeEnd(_ key: String) -> String { String(key.dropLast()) + "0" }
+    static func rangeEnd(_ key: String) -> String { String(key.dropLast()) + "0" }
 
     private static func path(fromKey key: String) -> Path { Path(String(key.dropFirst().dropLast())) }
 
@@ -28,22 +28,35 @@ extension ClientStore {
 
     private func save(_ node: Node, at key: String, in db: GRDB.Database) throws {
         let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO server_cache (path, value) VALUES (?, ?)")
+        var rows: [String] = []
+        ClientStore.appendRows(of: node, at: key, to: &rows)
+        for row in stride(from: 0, to: rows.count, by: 2) {
+            try insert.execute(arguments: [rows[row], rows[row + 1]])
+        }
+    }
+
+    /// The rows that cache `node` at `key`, appended as key then text: one row, or a marker row and
+    /// one row per child when the node is large.
+    static func appendRows(of node: Node, at key: String, to rows: inout [String]) {
         // A queued write read back from disk and acknowledged, never looked into: its stored text
         // is this row's text already (export JSON). Small enough that its estimate could not
         // reach the split threshold (export JSON estimates at a few bytes per byte of text).
-        if let text = node.unparsedJSONText, text.utf8.count <= ClientStore.splitThreshold / 8 {
-            try insert.execute(arguments: [key, text])
+        if let text = node.unparsedJSONText, text.utf8.count <= splitThreshold / 8 {
+            rows.append(key)
+            rows.append(text)
             return
         }
-        if !node.isLeaf, !node.isEmpty, node.estimatedSize > ClientStore.splitThreshold {
+        if !node.isLeaf, !node.isEmpty, node.estimatedSize > splitThreshold {
             var marker: JSONValue.Members = [".split": true]
             if let priority = node.priority { marker[".priority"] = priority.json }
-            try insert.execute(arguments: [key, JSONValue.object(marker).jsonString])
+            rows.append(key)
+            rows.append(JSONValue.object(marker).jsonString)
             for (childKey, child) in node.children {
-                try save(child, at: key + childKey.string + "/", in: db)
+                appendRows(of: child, at: key + childKey.string + "/", to: &rows)
             }
         } else {
-            try insert.execute(arguments: [key, node.exportJSON.jsonString])
+            rows.append(key)
+            rows.append(node.exportJSON.jsonString)
         }
     }
 

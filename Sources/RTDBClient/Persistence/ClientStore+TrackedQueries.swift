@@ -25,16 +25,7 @@ extension ClientStore {
     }
 
     func saveTrackedQuery(_ tracked: TrackedQuery, in db: GRDB.Database) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO tracked_queries (id, path, params, last_use, complete, active)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
-            arguments: [
-                tracked.id, tracked.query.path.description, tracked.query.params.wireObject.jsonString,
-                tracked.lastUse, tracked.complete, tracked.active,
-            ])
+        try saveTrackedQueries([tracked], in: db)
     }
 
     func deleteTrackedQuery(_ id: Int, in db: GRDB.Database) throws {

@@ -29,7 +29,7 @@ final class PersistenceManager {
     /// Acknowledged writes cached in memory and not yet on disk, in order: saved together (with
     /// the queue's side of the same acknowledgements) when the engine goes idle, and before
     /// anything else reads or changes the cache.
-    private var unsaved: [@Sendable (GRDB.Database) throws -> Void] = []
+    private var unsaved = AcknowledgedWrites()
     /// Asks for ``saveUnsaved(in:)`` once the engine is idle (nil: save at once).
     var requestFlush: (() -> Void)?
 
@@ -273,11 +273,9 @@ final class PersistenceManager {
         let above = defaultQueries(atOrAbove: path)
         if above.active { return }
         readAhead.invalidate()
-        let (store, row) = (store, above.complete ? nil : markedComplete(path))
-        unsaved.append { db in
-            for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
-            if let row { try store.saveTrackedQuery(row, in: db) }
-        }
+        let row = above.complete ? nil : markedComplete(path)
+        for (relative, node) in children { unsaved.append(path.child(relative), node) }
+        if let row { unsaved.append(row) }
         if let requestFlush { requestFlush() } else { flushUnsaved() }
     }
 
@@ -286,20 +284,20 @@ final class PersistenceManager {
 
     /// Saves the acknowledged writes cached since the last save, in `db`'s transaction.
     func saveUnsaved(in db: GRDB.Database) throws {
-        for save in takeUnsaved() { try save(db) }
+        try store.saveAcknowledged(takeUnsaved(), in: db)
     }
 
     /// The saves of the acknowledged writes cached since the last save, for a transaction that
     /// runs later (in order: the store has one writer queue).
-    func takeUnsaved() -> [@Sendable (GRDB.Database) throws -> Void] {
-        defer { unsaved = [] }
+    func takeUnsaved() -> AcknowledgedWrites {
+        defer { unsaved = AcknowledgedWrites() }
         return unsaved
     }
 
     /// Takes back saves that failed, before those gathered since (the store has one writer queue,
     /// so they still run in order).
-    func takeBack(_ saves: [@Sendable (GRDB.Database) throws -> Void]) {
-        unsaved = saves + unsaved
+    func takeBack(_ saves: AcknowledgedWrites) {
+        unsaved.prepend(saves)
     }
 
     /// Before a read of the cache: saves what is unsaved, and waits for saves still running.

@@ -151,10 +151,10 @@ extension Repo {
     /// while the engine goes on taking acknowledgements, or (`waiting`) now.
     func saveAcknowledgements(waiting: Bool = true) {
         guard let store, pendingWrites.hasUnsaved || persistence?.hasUnsaved == true else { return }
-        let cache = persistence?.takeUnsaved() ?? []
+        let cache = persistence?.takeUnsaved() ?? AcknowledgedWrites()
         let (removals, attempts) = pendingWrites.takeUnsaved()
         let save: @Sendable (GRDB.Database) throws -> Void = { db in
-            for save in cache { try save(db) }
+            try store.saveAcknowledged(cache, in: db)
             try store.updateQueue(removing: removals, attempts: attempts, in: db)
         }
         // Not saved: taken back to be saved with the next batch. A row left meanwhile only means
@@ -170,7 +170,7 @@ extension Repo {
 
     /// Keeps acknowledgements whose save failed, to be saved with the next batch.
     private func takeBack(
-        cache: [@Sendable (GRDB.Database) throws -> Void], removals: [Int], attempts: [Int: Int]
+        cache: AcknowledgedWrites, removals: [Int], attempts: [Int: Int]
     ) {
         persistence?.takeBack(cache)
         pendingWrites.takeBack(removals: removals, attempts: attempts)

@@ -1,0 +1,118 @@
+import GRDB
+import RTDBCore
+
+/// Acknowledged writes saved in a few statements: a draining queue acknowledges thousands, and
+/// three statements for each (a range deleted, a row and a tracked query written) cost the client
+/// more than the rest of an acknowledgement.
+extension ClientStore {
+    /// At most this many rows, ranges or ids go in one statement.
+    static let rowsPerStatement = 64
+
+    /// Caches `writes` in `db`'s transaction, leaving what saving them one by one leaves.
+    ///
+    /// One by one, each node deletes the rows at and below its path, then writes its own. Here a
+    /// run of nodes deletes all its ranges, then writes all its rows: the same, unless a node lies
+    /// at or above an earlier one of the run (its range would delete the earlier one's rows), so
+    /// such a node starts a new run.
+    func saveAcknowledged(_ writes: AcknowledgedWrites, in db: GRDB.Database) throws {
+        var ranges: [String] = []
+        var rows: [String] = []
+        // Every key at or above a node of the run: a node whose key is here lies above one.
+        var above = Set<CodeUnitString>()
+        func flush() throws {
+            try deleteRanges(ranges, in: db)
+            try insertRows(rows, in: db)
+            ranges.removeAll(keepingCapacity: true)
+            rows.removeAll(keepingCapacity: true)
+            above.removeAll(keepingCapacity: true)
+        }
+        for (path, node) in writes.nodes {
+            let key = ClientStore.key(path)
+            if above.contains(CodeUnitString(key)) { try flush() }
+            var prefix = "/"
+            above.insert(CodeUnitString(prefix))
+            for segment in path.segments {
+                prefix += segment + "/"
+                above.insert(CodeUnitString(prefix))
+            }
+            ranges.append(key)
+            ranges.append(ClientStore.rangeEnd(key))
+            ClientStore.appendRows(of: node, at: key, to: &rows)
+        }
+        try flush()
+        try saveTrackedQueries(writes.trackedQueries, in: db)
+    }
+
+    /// Deletes the rows in each range (`from` and `to` pairs: from included, to excluded).
+    private func deleteRanges(_ bounds: [String], in db: GRDB.Database) throws {
+        try forEachChunk(of: bounds, valuesPerRow: 2) { count, values in
+            let sql = """
+                WITH doomed(lo, hi) AS (VALUES \(Self.placeholders(count, 2)))
+                DELETE FROM server_cache WHERE rowid IN (
+                    SELECT server_cache.rowid FROM doomed
+                    JOIN server_cache ON server_cache.path >= doomed.lo AND server_cache.path < doomed.hi)
+                """
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        }
+    }
+
+    /// Writes rows (`key` and `text` pairs), in order.
+    private func insertRows(_ rows: [String], in db: GRDB.Database) throws {
+        try forEachChunk(of: rows, valuesPerRow: 2) { count, values in
+            let sql = "INSERT OR REPLACE INTO server_cache (path, value) VALUES \(Self.placeholders(count, 2))"
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        }
+    }
+
+    /// Saves tracked queries, in order.
+    func saveTrackedQueries(_ queries: [TrackedQuery], in db: GRDB.Database) throws {
+        let values = queries.flatMap(ClientStore.columns(of:))
+        try forEachChunk(of: values, valuesPerRow: 6) { count, values in
+            let sql = """
+                INSERT OR REPLACE INTO tracked_queries (id, path, params, last_use, complete, active)
+                VALUES \(Self.placeholders(count, 6))
+                """
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        }
+    }
+
+    /// A tracked query's columns, in the table's order.
+    static func columns(of tracked: TrackedQuery) -> [(any DatabaseValueConvertible)?] {
+        [
+            tracked.id, tracked.query.path.description, tracked.query.params.wireObject.jsonString,
+            tracked.lastUse, tracked.complete, tracked.active,
+        ]
+    }
+
+    /// Deletes queued writes by id: each run of consecutive ids in one statement.
+    func deleteQueuedWrites(_ ids: [Int], in db: GRDB.Database) throws {
+        let delete = try db.cachedStatement(sql: "DELETE FROM writes WHERE id BETWEEN ? AND ?")
+        let sorted = ids.sorted()
+        var start = 0
+        while start < sorted.count {
+            var end = start
+            while end + 1 < sorted.count, sorted[end + 1] <= sorted[end] + 1 { end += 1 }
+            try delete.execute(arguments: [sorted[start], sorted[end]])
+            start = end + 1
+        }
+    }
+
+    /// Calls `body` with up to ``rowsPerStatement`` rows at a time of `values`, `valuesPerRow` each.
+    private func forEachChunk<Value>(
+        of values: [Value], valuesPerRow: Int, _ body: (_ rows: Int, _ values: ArraySlice<Value>) throws -> Void
+    ) rethrows {
+        let chunk = Self.rowsPerStatement * valuesPerRow
+        var start = 0
+        while start < values.count {
+            let end = min(start + chunk, values.count)
+            try body((end - start) / valuesPerRow, values[start..<end])
+            start = end
+        }
+    }
+
+    /// `(?, ?), (?, ?)` for `rows` rows of `columns` values.
+    private static func placeholders(_ rows: Int, _ columns: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+@testable import RTDBClient
+
+/// Acknowledged writes saved a run at a time leave on a real SQLite file what saving them one by
+/// one leaves: the cache rows, the tracked queries, the queue.
+@Suite struct AcknowledgedWritesTests {
+    /// Random runs of nodes (paths one to three levels over few keys, so nodes land at, above,
+    /// below and beside each other; leaves, objects, unparsed text, large split nodes; keys that
+    /// are equal only under Unicode equivalence) on a cache that already has rows: the rows after
+    /// ``ClientStore/saveAcknowledged(_:in:)`` are those after one overwrite at a time.
+    @Test func aRunLeavesTheRowsOneByOneLeaves() throws {
+        var random = SeededRandom(seed: 2026_11_27)
+        let keys = ["a", "b", "a-b", "é", "e\u{301}", "q1", "q10"]
+        func path() -> Path {
+            Path(segments: (0..<Int.random(in: 1...3, using: &random)).map { _ in keys.randomElement(using: &random)! })
+        }
+        func node() throws -> Node {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: return Node(.number(.int(Int64.random(in: 0..<100, using: &random))))
+            case 1: return Node(deferredJSON: #"{"n":\#(Int.random(in: 0..<100, using: &random)),"é":true}"#)
+            case 2:
+                let child = #"{".priority":1,"t":"\#(String(repeating: "x", count: 300))"}"#
+                return try Node(jsonString: "{" + (0..<60).map { #""k\#($0)":\#(child)"# }.joined(separator: ",") + "}")
+            default:
+                return try Node(
+                    jsonString:
+                        #"{"\#(keys.randomElement(using: &random)!)":\#(Int.random(in: 0..<9, using: &random))}"#)
+            }
+        }
+        for trial in 0..<60 {
+            let (oneByOne, first) = try ClientStoreTests.store()
+            let (together, second) = try ClientStoreTests.store()
+            defer {
+                try? FileManager.default.removeItem(at: first)
+                try? FileManager.default.removeItem(at: second)
+            }
+            var existing: [(Path, Node)] = []
+            for _ in 0..<8 { existing.append((path(), try node())) }
+            var writes = AcknowledgedWrites()
+            for _ in 0..<Int.random(in: 1...150, using: &random) { writes.append(path(), try node()) }
+            try oneByOne.transaction { db in
+                for (path, node) in existing { try oneByOne.overwriteServerCache(path, node, in: db) }
+                for (path, node) in writes.nodes { try oneByOne.overwriteServerCache(path, node, in: db) }
+            }
+            try together.transaction { db in
+                for (path, node) in existing { try together.overwriteServerCache(path, node, in: db) }
+                try together.saveAcknowledged(writes, in: db)
+            }
+            let expected = try Self.rows(oneByOne, "SELECT path, value FROM server_cache ORDER BY path")
+            let saved = try Self.rows(together, "SELECT path, value FROM server_cache ORDER BY path")
+            let differs = zip(saved, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let same = saved == expected
+            #expect(
+                same,
+                "trial \(trial), \(writes.nodes.count) nodes: rows differ from row \(differs ?? min(saved.count, expected.count)) (\(saved.count) rows, one by one \(expected.count))"
+            )
+        }
+    }
+
+    /// Tracked queries saved together, one id more than once: the last row of each id stays, as
+    /// saving them one by one leaves.
+    @Test func trackedQueriesSavedTogetherKeepTheLastRowOfEachID() throws {
+        let (store, directory) = try ClientStoreTests.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var writes = AcknowledgedWrites()
+        for index in 0..<150 {
+            writes.append(
+                TrackedQuery(
+                    id: index % 100, query: .default(Path("q/\(index)")), lastUse: Int64(index), complete: true,
+                    active: false))
+        }
+        try store.transaction { db in try store.saveAcknowledged(writes, in: db) }
+        let loaded = try store.loadTrackedQueries()
+        #expect(loaded.count == 100)
+        #expect(loaded.first { $0.id == 7 }?.query.path == Path("q/107"))
+        #expect(loaded.first { $0.id == 70 }?.query.path == Path("q/70"))
+        #expect(loaded.allSatisfy { $0.complete && !$0.active })
+    }
+
+    /// Queued writes removed by id in runs: the ids between two runs stay.
+    @Test func queuedWritesAreRemovedByRunsOfIDs() throws {
+        let (store, directory) = try ClientStoreTests.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for id in 1...40 {
+            try store.insertWrite(
+                StoredWrite(
+                    id: id, kind: .set, path: Path("q/\(id)"), data: .int(Int64(id)),
+                    enqueuedAt: UnixTime(millisecondsSince1970: 0)))
+        }
+        let removed = [5, 3, 4, 10, 11, 12, 20, 39, 40, 1]
+        try store.transaction { db in try store.updateQueue(removing: removed, attempts: [:], in: db) }
+        let left = try store.loadWrites().map(\.id)
+        #expect(left == (1...40).filter { !removed.contains($0) })
+    }
+
+    private static func rows(_ store: ClientStore, _ sql: String) throws -> [[String]] {
+        try store.queue.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in [row[0] as String, row[1] as String] }
+        }
+    }
+}
