@@ -226,7 +226,10 @@ let package = Package(
             path: "Tests/RTDBTestSupport"
         ),
         .testTarget(
-            name: "RTDBServerTests", dependencies: ["RTDBServer", "RTDBRules", "RTDBWire", "RTDBTestSupport"]),
+            name: "RTDBServerTests",
+            dependencies: [
+                "RTDBServer", "RTDBRules", "RTDBWire", "RTDBTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         // Fuzzing (scripts/fuzz): the targets, libFuzzer's entry point, and the replay of the corpus
         // and of every crash found as tests.
         .target(

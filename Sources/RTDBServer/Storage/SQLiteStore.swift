@@ -71,6 +71,19 @@ public final class SQLiteStore: DurableStore {
                     );
                     """)
         }
+        migrator.registerMigration("v4: idempotency keys in the log") { db in
+            // A write's key goes into its log row (one insert a write, not two); the log's keys
+            // move to `applied_keys` when a checkpoint truncates the log. That table is only
+            // read at start, newest first: keyed by sequence, so a move appends.
+            try db.execute(
+                sql: """
+                    ALTER TABLE log ADD COLUMN key TEXT;
+                    CREATE TABLE applied_keys_v4 (seq INTEGER PRIMARY KEY, key TEXT NOT NULL);
+                    INSERT OR REPLACE INTO applied_keys_v4 (seq, key) SELECT seq, key FROM applied_keys ORDER BY seq;
+                    DROP TABLE applied_keys;
+                    ALTER TABLE applied_keys_v4 RENAME TO applied_keys;
+                    """)
+        }
         return migrator
     }
 
@@ -114,7 +127,13 @@ public final class SQLiteStore: DurableStore {
         try await queue.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT key, seq FROM (SELECT key, seq FROM applied_keys ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+                sql: """
+                    SELECT key, seq FROM (
+                        SELECT key, seq FROM applied_keys
+                        UNION ALL SELECT key, seq FROM log WHERE key IS NOT NULL
+                        ORDER BY seq DESC LIMIT ?)
+                    ORDER BY seq
+                    """,
                 arguments: [limit]
             ).map { (key: $0["key"] as String, sequence: UInt64($0["seq"] as Int64)) }
         }
@@ -163,13 +182,13 @@ public final class SQLiteStore: DurableStore {
                     }
                 }
             }
-            let insert = try db.cachedStatement(sql: "INSERT INTO log (seq, path, kind, data) VALUES (?, ?, ?, ?)")
-            let insertKey = try db.cachedStatement(sql: "INSERT OR REPLACE INTO applied_keys (key, seq) VALUES (?, ?)")
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO log (seq, path, kind, data, key) VALUES (?, ?, ?, ?, ?)")
             for record in records {
                 try insert.execute(arguments: [
                     Int64(record.sequence), record.path.relativeString, record.kind.rawValue, record.data,
+                    record.idempotencyKey,
                 ])
-                if let key = record.idempotencyKey { try insertKey.execute(arguments: [key, Int64(record.sequence)]) }
             }
             if let checkpoint {
                 try SQLiteStore.write(checkpoint, in: db)
@@ -215,6 +234,11 @@ public final class SQLiteStore: DurableStore {
         }
         try db.execute(
             sql: "UPDATE meta SET value = ? WHERE name = 'checkpoint_seq'", arguments: [Int64(checkpoint.sequence)])
+        // The truncated log's idempotency keys are kept apart.
+        try db.execute(
+            sql:
+                "INSERT OR REPLACE INTO applied_keys (seq, key) SELECT seq, key FROM log WHERE seq <= ? AND key IS NOT NULL",
+            arguments: [Int64(checkpoint.sequence)])
         try db.execute(sql: "DELETE FROM log WHERE seq <= ?", arguments: [Int64(checkpoint.sequence)])
     }
 
