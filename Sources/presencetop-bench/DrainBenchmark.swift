@@ -44,6 +44,8 @@ struct DrainBenchmark: AsyncParsableCommand {
         }
         let url = "http://127.0.0.1:\(server.port)?ns=bench"
         var serverRates: [Double] = []
+        // The same with the idempotency keys the queue's writes carry.
+        var keyedRates: [Double] = []
         var drainRates: [Double] = []
         var measured: [(start: Duration, acknowledgements: Duration)] = []
         // The process's CPU time per write in each run (the server, the client, the raw client
@@ -52,10 +54,11 @@ struct DrainBenchmark: AsyncParsableCommand {
         var drainCPU: [Double] = []
         for round in 0..<rounds {
             let before = BenchSupport.cpuTime(of: getpid())
-            serverRates.append(try await serverRate(port: server.port, round: round))
+            serverRates.append(try await serverRate(port: server.port, round: round, keyed: false))
             if let before, let after = BenchSupport.cpuTime(of: getpid()) {
                 serverCPU.append((after - before).inMilliseconds * 1_000 / Double(writes))
             }
+            keyedRates.append(try await serverRate(port: server.port, round: round, keyed: true))
             let drain = try await drainRate(url: url, directory: directory.appendingPathComponent("c\(round)"))
             drainRates.append(drain.rate)
             measured.append((drain.start, drain.acknowledgements))
@@ -67,6 +70,9 @@ struct DrainBenchmark: AsyncParsableCommand {
         report.record("server_writes_per_second", serverRate)
         report.record("drain_writes_per_second", drainRate)
         report.record("drain_over_server_ratio", drainRate / serverRate)
+        let keyedRate = BenchSupport.percentile(keyedRates, 50)
+        report.record("server_keyed_writes_per_second", keyedRate)
+        report.record("drain_over_keyed_server_ratio", drainRate / keyedRate)
         report.record("drain_over_js_sdk_ratio", drainRate / Self.javaScriptSDKWritesPerSecond)
         let startMs = BenchSupport.percentile(measured.map { $0.start.inMilliseconds }, 50)
         let ackMs = BenchSupport.percentile(measured.map { $0.acknowledgements.inMilliseconds }, 50)
@@ -84,12 +90,17 @@ struct DrainBenchmark: AsyncParsableCommand {
                 format: "server's own rate (one raw connection, %d in flight): %.0f writes/s", window, serverRate))
         report.say(
             String(
+                format: "  the same writes with the idempotency keys the queue's writes carry: %.0f writes/s", keyedRate
+            ))
+        report.say(
+            String(
                 format: "drain of %d writes queued offline, from the start to the last acknowledgement: %.0f writes/s",
                 writes, drainRate))
         report.say(
             String(
-                format: "  %.2f× the server's rate (target ≥ 0.8); %.1f× the JS SDK's %.0f writes/s (target ≥ 10)",
-                drainRate / serverRate, drainRate / Self.javaScriptSDKWritesPerSecond,
+                format:
+                    "  %.2f× the server's rate (target ≥ 0.8), %.2f× its rate with keys; %.1f× the JS SDK's %.0f writes/s (target ≥ 10)",
+                drainRate / serverRate, drainRate / keyedRate, drainRate / Self.javaScriptSDKWritesPerSecond,
                 Self.javaScriptSDKWritesPerSecond))
         report.say(
             String(format: "  start to the first acknowledgement %.0f ms; from it to the last %.0f ms", startMs, ackMs))
@@ -102,11 +113,16 @@ struct DrainBenchmark: AsyncParsableCommand {
         }
     }
 
-    /// The same sets the queue holds, sent by a raw client that keeps `window` in flight.
-    private func serverRate(port: Int, round: Int) async throws -> Double {
+    /// The same sets the queue holds, sent by a raw client that keeps `window` in flight; `keyed`,
+    /// each with an idempotency key as the queue's writes carry one (the server stores it with the write).
+    private func serverRate(port: Int, round: Int, keyed: Bool) async throws -> Double {
         let start = ContinuousClock.now
+        let prefix = keyed ? "server-keyed\(round)" : "server\(round)"
+        let instance = UUID().uuidString
         try await WirePipeline.run(url: "ws://127.0.0.1:\(port)/.ws?v=5&ns=bench", count: writes, window: window) {
-            ClientRequest.put(path: Path("server\(round)/q\($0)"), data: ["n": .int(Int64($0))], hash: nil)
+            ClientRequest.put(
+                path: Path("\(prefix)/q\($0)"), data: ["n": .int(Int64($0))], hash: nil,
+                idempotencyKey: keyed ? "\(instance):\($0)" : nil)
         }
         return Double(writes) / (ContinuousClock.now - start).inSeconds
     }
