@@ -61,35 +61,26 @@ struct WritePathIndex {
         }
     }
 
-    /// Whether a write made after `writeID` covers `path` (so a removed write there was hidden).
-    func isCoveredByLaterWrite(_ path: Path, after writeID: Int) -> Bool {
-        isCovered(path) { $0 > writeID }
-    }
-
-    /// Whether a write made before `writeID` covers `path` from above or at it.
-    func isCoveredByEarlierWrite(_ path: Path, before writeID: Int) -> Bool {
-        isCovered(path) { $0 < writeID }
-    }
-
-    /// Whether a write whose id passes `test` covers `path` or a location above it.
-    private func isCovered(_ path: Path, by test: (Int) -> Bool) -> Bool {
+    /// What the other indexed writes are at `path`, for a write `writeID` removed from it: whether
+    /// a later one covers it (from above or at it), whether an earlier one does, and whether any
+    /// covers a path at or below it. One walk down the path answers all three.
+    func others(at path: Path, around writeID: Int) -> (coveredByLater: Bool, coveredByEarlier: Bool, atOrBelow: Bool) {
+        var later = false
+        var earlier = false
+        func note(_ location: Location) {
+            for id in location.coveringIDs {
+                if id > writeID { later = true } else if id < writeID { earlier = true }
+            }
+        }
         var location = root
-        if location.coveringIDs.contains(where: test) { return true }
+        note(location)
         for segment in path.segments {
-            guard let next = location.children[CodeUnitString(segment)] else { return false }
-            if next.coveringIDs.contains(where: test) { return true }
+            guard let next = location.children[CodeUnitString(segment)] else {
+                return (later, earlier, false)
+            }
+            note(next)
             location = next
         }
-        return false
-    }
-
-    /// Whether any indexed visible write covers a path at or below `path`.
-    func hasWrite(atOrBelow path: Path) -> Bool {
-        var location = root
-        for segment in path.segments {
-            guard let next = location.children[CodeUnitString(segment)] else { return false }
-            location = next
-        }
-        return location.coveredAtOrBelow > 0
+        return (later, earlier, location.coveredAtOrBelow > 0)
     }
 }

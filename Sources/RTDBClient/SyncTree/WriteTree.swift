@@ -94,13 +94,14 @@ final class WriteTree {
         var relayer: [Path] = []
         var remove: [Path] = []
         for path in WritePathIndex.coveredPaths(removed) {
-            if index.isCoveredByLaterWrite(path, after: removed.writeID) { continue }
+            let others = index.others(at: path, around: removed.writeID)
+            if others.coveredByLater { continue }
             changed = true
-            if index.isCoveredByEarlierWrite(path, before: removed.writeID) {
+            if others.coveredByEarlier {
                 rebuild = true
                 break
             }
-            if index.hasWrite(atOrBelow: path) { relayer.append(path) } else { remove.append(path) }
+            if others.atOrBelow { relayer.append(path) } else { remove.append(path) }
         }
         guard changed else { return false }
         if rebuild {
