@@ -5,7 +5,7 @@ extension PersistenceManager {
     /// What one prune round would do now: the inactive queries it removes (oldest use first) and
     /// the paths it must keep.
     func prunePlan() -> (prune: [TrackedQuery], keep: [Path]) {
-        let all = tracked.values.flatMap(\.values)
+        let all = tracked.all
         let prunable = all.filter { !$0.active && !keptSynced.contains($0.query) }
             .sorted { ($0.lastUse, $0.id) < ($1.lastUse, $1.id) }
         let toPrune = prunable.count - policy.numberToKeep(prunableCount: prunable.count)
@@ -34,9 +34,7 @@ extension PersistenceManager {
     }
 
     private var prunableCount: Int {
-        tracked.values.reduce(0) { count, queries in
-            count + queries.values.filter { !$0.active && !keptSynced.contains($0.query) }.count
-        }
+        tracked.all.count { !$0.active && !keptSynced.contains($0.query) }
     }
 
     private func prune(_ plan: (prune: [TrackedQuery], keep: [Path])) throws {
@@ -48,8 +46,7 @@ extension PersistenceManager {
             try store.pruneServerCache(prune: plan.prune.map(\.query.path), keep: plan.keep, in: db)
         }
         for query in plan.prune {
-            tracked[query.query.path]?[CodeUnitString(query.query.queryIdentifier)] = nil
-            if tracked[query.query.path]?.isEmpty == true { tracked[query.query.path] = nil }
+            tracked.remove(query)
         }
     }
 
@@ -62,8 +59,8 @@ extension PersistenceManager {
                 try store.clearServerCache(in: db)
                 try db.execute(sql: "DELETE FROM tracked_queries; DELETE FROM tracked_keys")
             }
-            let active = tracked.values.flatMap(\.values).filter(\.active)
-            tracked = [:]
+            let active = tracked.all.filter(\.active)
+            tracked = TrackedQueryMap()
             for query in active { setQueryActive(query.query) }
         } catch {
             logger.error("persistence: clearing the cache failed: \(error)")
@@ -74,7 +71,7 @@ extension PersistenceManager {
     func report() -> CacheReport {
         flushUnsaved()
         let plan = prunePlan()
-        let queries = tracked.values.flatMap(\.values).sorted { $0.id < $1.id }.map { query in
+        let queries = tracked.all.sorted { $0.id < $1.id }.map { query in
             CacheReport.TrackedQueryInfo(
                 path: query.query.path.description, query: query.query.queryIdentifier, complete: query.complete,
                 active: query.active, keepSynced: keptSynced.contains(query.query),

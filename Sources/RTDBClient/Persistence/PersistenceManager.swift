@@ -14,8 +14,8 @@ final class PersistenceManager {
     let clock: WallClock
     let logger: Logger
     let policy: CachePolicy
-    /// Tracked queries by path, then by query identifier.
-    var tracked: [Path: [CodeUnitString: TrackedQuery]] = [:]
+    /// Tracked queries by path.
+    var tracked = TrackedQueryMap()
     private var nextTrackedID = 1
     private var serverUpdatesSinceCheck = 0
     /// Queries kept synced (they are active, hence never pruned).
@@ -54,7 +54,7 @@ final class PersistenceManager {
                 query.active = false
                 query.lastUse = now
             }
-            tracked[query.query.path, default: [:]][CodeUnitString(query.query.queryIdentifier)] = query
+            tracked.insert(query)
             nextTrackedID = max(nextTrackedID, query.id + 1)
         }
     }
@@ -77,11 +77,11 @@ final class PersistenceManager {
 
     func trackedQuery(_ query: QuerySpec) -> TrackedQuery? {
         let query = Self.normalized(query)
-        return tracked[query.path]?[CodeUnitString(query.queryIdentifier)]
+        return tracked.query(query)
     }
 
     private func save(_ query: TrackedQuery, in db: GRDB.Database) throws {
-        tracked[query.query.path, default: [:]][CodeUnitString(query.query.queryIdentifier)] = query
+        tracked.insert(query)
         try store.saveTrackedQuery(query, in: db)
     }
 
@@ -92,7 +92,7 @@ final class PersistenceManager {
     func isQueryComplete(_ query: QuerySpec) -> Bool {
         var ancestor = query.path
         while true {
-            if tracked[ancestor]?["default"]?.complete == true { return true }
+            if tracked.defaultQuery(at: ancestor)?.complete == true { return true }
             guard let parent = ancestor.parent else { break }
             ancestor = parent
         }
@@ -104,11 +104,11 @@ final class PersistenceManager {
     func knownCompleteChildren(_ path: Path) -> Set<String> {
         flushUnsaved()
         var keys = Set<String>()
-        for query in (tracked[path] ?? [:]).values where !query.query.loadsAllData {
+        for query in tracked.filteredQueries(at: path) where !query.query.loadsAllData {
             keys.formUnion((try? store.trackedKeys(query.id)) ?? [])
         }
-        for (childPath, queries) in tracked where childPath.parent == path && queries["default"]?.complete == true {
-            if let key = childPath.back { keys.insert(key) }
+        for query in tracked.defaultQueries where query.complete && query.query.path.parent == path {
+            if let key = query.query.path.back { keys.insert(key) }
         }
         return keys
     }
@@ -125,7 +125,7 @@ final class PersistenceManager {
             if isQueryComplete(query) {
                 let node = try cachedNode(query)
                 if !query.loadsAllData, let own = trackedQuery(query), own.complete,
-                    tracked[query.path]?["default"]?.complete != true
+                    tracked.defaultQuery(at: query.path)?.complete != true
                 {
                     let keys = try store.trackedKeys(own.id)
                     return (Self.restrict(node, to: keys), true)
@@ -185,11 +185,9 @@ final class PersistenceManager {
         let query = Self.normalized(query)
         write("completing \(query)") { db in
             if query.loadsAllData {
-                for (path, queries) in tracked where query.path.contains(path) {
-                    for var row in queries.values where !row.complete {
-                        row.complete = true
-                        try save(row, in: db)
-                    }
+                for var row in tracked.all where query.path.contains(row.query.path) && !row.complete {
+                    row.complete = true
+                    try save(row, in: db)
                 }
             } else if var row = trackedQuery(query), !row.complete {
                 row.complete = true
@@ -217,13 +215,13 @@ final class PersistenceManager {
     /// to save.
     private func markedComplete(_ path: Path) -> TrackedQuery {
         var row =
-            tracked[path]?["default"]
+            tracked.defaultQuery(at: path)
             ?? TrackedQuery(
                 id: nextTrackedID, query: .default(path), lastUse: clock().millisecondsSince1970, complete: true,
                 active: false)
         if row.id == nextTrackedID { nextTrackedID += 1 }
         row.complete = true
-        tracked[row.query.path, default: [:]][CodeUnitString(row.query.queryIdentifier)] = row
+        tracked.insert(row)
         return row
     }
 
@@ -312,7 +310,7 @@ final class PersistenceManager {
         var ancestor = path
         var complete = false
         while true {
-            if let query = tracked[ancestor]?["default"] {
+            if let query = tracked.defaultQuery(at: ancestor) {
                 if query.active { return (true, complete || query.complete) }
                 complete = complete || query.complete
             }
