@@ -61,9 +61,10 @@ struct WritePathIndex {
         }
     }
 
-    /// What the other indexed writes are at `path`, for a write `writeID` removed from it: whether
-    /// a later one covers it (from above or at it), whether an earlier one does, and whether any
-    /// covers a path at or below it. One walk down the path answers all three.
+    /// What the other indexed writes are at `path`, for the write `writeID` removed from it.
+    ///
+    /// Whether a later one covers it (from above or at it), whether an earlier one does, and
+    /// whether any covers a path at or below it: one walk down the path answers all three.
     func others(at path: Path, around writeID: Int) -> (coveredByLater: Bool, coveredByEarlier: Bool, atOrBelow: Bool) {
         var later = false
         var earlier = false
