@@ -33,19 +33,32 @@ public struct CodeUnitString: Sendable, Hashable, Comparable {
     // MARK: - The rules, for code that keeps plain `String`s
 
     /// Whether `a` and `b` have the same code units (not merely canonically equivalent).
+    ///
+    /// Reads both strings' bytes in place (a copy to make them contiguous only for a string that
+    /// is not stored as UTF-8): keys are compared on every lookup, and a copy costs a retain.
     public static func equal(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.withUTF8 { bytesA in
-            b.withUTF8 { bytesB in bytesA.count == bytesB.count && bytesA.elementsEqual(bytesB) }
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { bytesA in
+            b.utf8.withContiguousStorageIfAvailable { bytesB in
+                bytesA.count == bytesB.count && bytesA.elementsEqual(bytesB)
+            }
         }
+        if let inPlace, let equal = inPlace { return equal }
+        return a.utf8.elementsEqual(b.utf8)
     }
 
     /// Feeds the code units of `string` to `hasher`, consistently with ``equal(_:_:)``.
     public static func hash(_ string: String, into hasher: inout Hasher) {
-        var string = string
-        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        hasher.combine(string.utf8.count)
+        let count = string.utf8.withContiguousStorageIfAvailable { bytes in
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            return bytes.count
+        }
+        if let count {
+            hasher.combine(count)
+            return
+        }
+        var copy = string
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(copy.utf8.count)
     }
 
     /// Whether `string` starts with the code units of `prefix`.

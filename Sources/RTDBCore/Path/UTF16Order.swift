@@ -8,6 +8,11 @@ public enum UTF16Order {
     /// Works on UTF-8 bytes: byte order equals code point order, which equals UTF-16 order except
     /// when a code point in U+E000–U+FFFF meets one above U+FFFF (a surrogate pair sorts lower).
     public static func compare(_ a: String, _ b: String) -> Int {
+        // The bytes read in place; a copy only for a string not stored as UTF-8.
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { bytesA in
+            b.utf8.withContiguousStorageIfAvailable { bytesB in compare(bytesA, bytesB) }
+        }
+        if let inPlace, let order = inPlace { return order }
         var a = a
         var b = b
         return a.withUTF8 { bytesA in
