@@ -233,9 +233,12 @@ final class PersistentConnection: @unchecked Sendable {
         var url = "\(scheme)://\(internalHost)/.ws?v=5&ns=\(namespace)"
         if let lastSessionID { url += "&ls=\(lastSessionID)" }
         let queue = queue
+        let inbox = TransportInbox()
         connection = transport.connect(to: url) { [weak self] event in
-            guard let connection = self else { return }
-            queue.async { connection.handle(event, generation: current) }
+            guard let connection = self, inbox.put(event) else { return }
+            queue.async {
+                for event in inbox.take() { connection.handle(event, generation: current) }
+            }
         }
     }
 
