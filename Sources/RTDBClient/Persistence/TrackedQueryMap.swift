@@ -41,6 +41,11 @@ struct TrackedQueryMap {
     /// Every default query, in no particular order.
     var defaultQueries: [TrackedQuery] { byPath.values.compactMap(\.defaultQuery) }
 
+    /// Makes room for `count` more paths.
+    mutating func reserveCapacity(_ count: Int) {
+        byPath.reserveCapacity(byPath.count + count)
+    }
+
     /// Tracks `query`, replacing what was tracked for the same query.
     mutating func insert(_ query: TrackedQuery) {
         if query.query.params.isDefault {

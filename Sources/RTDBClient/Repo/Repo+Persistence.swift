@@ -56,6 +56,9 @@ extension Repo {
             if let host = try store.setting("host \(connection.configuredHost)") { connection.useCachedHost(host) }
             let opened = DispatchTime.now().uptimeNanoseconds
             let restored = try pendingWrites.restore()
+            // Each acknowledgement of a restored write may track a query at its path: room made
+            // once, not by doubling (rehashing every path each time) while the queue drains.
+            manager.tracked.reserveCapacity(restored.count)
             let loaded = DispatchTime.now().uptimeNanoseconds
             // Handed to the connection when it connects or before the next write, not now: a
             // view's first events need only the local replay.
