@@ -78,11 +78,13 @@ extension ClientStore {
 
     /// A tracked query's columns, in the table's order.
     static func columns(of tracked: TrackedQuery) -> [(any DatabaseValueConvertible)?] {
-        [
-            tracked.id, tracked.query.path.description, tracked.query.params.wireObject.jsonString,
-            tracked.lastUse, tracked.complete, tracked.active,
-        ]
+        let params = tracked.query.params.isDefault ? defaultParamsText : tracked.query.params.wireObject.jsonString
+        return [tracked.id, tracked.query.path.description, params, tracked.lastUse, tracked.complete, tracked.active]
     }
+
+    /// The default query's parameters as stored, written once (an acknowledged write tracks a
+    /// default query, and a draining queue saves thousands).
+    private static let defaultParamsText = QueryParams.default.wireObject.jsonString
 
     /// Deletes queued writes by id: each run of consecutive ids in one statement.
     func deleteQueuedWrites(_ ids: [Int], in db: GRDB.Database) throws {
