@@ -42,6 +42,11 @@ final class PendingWriteQueue {
     /// The bytes the queued writes' data takes, as stored (JSON text).
     private(set) var bytes = 0
     private var order = Deque<Int>()
+    /// The last snapshot, and how many of its oldest writes left the queue since.
+    ///
+    /// While only the oldest leave (a draining queue's acknowledgements), the next snapshot is
+    /// the rest of it, not made anew from every entry. Nil after any other change.
+    private var lastSnapshot: (views: [PendingWrite], gone: Int)?
     private(set) var letters = OrderedDictionary<Int, Letter>()
     let store: ClientStore?
     let logger: Logger
@@ -75,6 +80,7 @@ final class PendingWriteQueue {
         let writes = try store.loadWrites()
         entries.reserveCapacity(writes.count)
         order.reserveCapacity(writes.count)
+        lastSnapshot = nil
         for write in writes {
             let size = write.dataText.utf8.count
             entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
@@ -137,6 +143,7 @@ final class PendingWriteQueue {
         }
         entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
         order.append(write.id)
+        lastSnapshot = nil
         bytes += size
         onChange()
     }
@@ -146,6 +153,7 @@ final class PendingWriteQueue {
         entry.state = .inFlight
         entry.write.attempts += 1
         entries[id] = entry
+        lastSnapshot = nil
         if store != nil, entry.write.name != nil || entry.write.kind != .transaction {
             unsavedAttempts[id] = entry.write.attempts
             scheduleFlush()
@@ -157,6 +165,7 @@ final class PendingWriteQueue {
     func recordAttempt(_ id: Int, _ data: JSONValue) {
         guard entries[id] != nil else { return }
         entries[id]?.write.data = data
+        lastSnapshot = nil
         do {
             try store?.setData(id, data)
         } catch {
@@ -171,6 +180,7 @@ final class PendingWriteQueue {
             entries[id]?.state = state(for: entry.write)
             changed = true
         }
+        if changed { lastSnapshot = nil }
         if changed { onChange() }
     }
 
@@ -182,6 +192,7 @@ final class PendingWriteQueue {
     func setPaused(_ reason: String?) {
         guard reason != pauseReason else { return }
         pauseReason = reason
+        lastSnapshot = nil
         for (id, entry) in entries where entry.state != .inFlight || reason != nil {
             entries[id]?.state = state(for: entry.write)
         }
@@ -244,6 +255,11 @@ final class PendingWriteQueue {
 
     private func take(_ id: Int) -> Entry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
+        if let (views, gone) = lastSnapshot, gone < views.count, views[gone].id == id {
+            lastSnapshot = (views, gone + 1)
+        } else {
+            lastSnapshot = nil
+        }
         bytes -= entry.bytes
         while let first = order.first, entries[first] == nil { order.removeFirst() }
         if order.count > 64, order.count > 2 * entries.count { order = Deque(order.filter { entries[$0] != nil }) }
@@ -252,6 +268,19 @@ final class PendingWriteQueue {
 
     /// The public view of the queue.
     var snapshot: [PendingWrite] {
+        if let (views, gone) = lastSnapshot {
+            let rest = gone == 0 ? views : Array(views.dropFirst(gone))
+            lastSnapshot = (rest, 0)
+            return rest
+        }
+        let views = freshSnapshot()
+        lastSnapshot = (views, 0)
+        return views
+    }
+
+    /// The public view made from every entry (what ``snapshot`` gives when the last one cannot
+    /// be reused).
+    func freshSnapshot() -> [PendingWrite] {
         var views: [PendingWrite] = []
         views.reserveCapacity(entries.count)
         for id in order {
