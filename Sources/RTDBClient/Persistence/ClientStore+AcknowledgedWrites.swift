@@ -93,7 +93,8 @@ extension ClientStore {
         var start = 0
         while start < sorted.count {
             var end = start
-            while end + 1 < sorted.count, sorted[end + 1] <= sorted[end] + 1 { end += 1 }
+            // An id of Int.max (a file edited by hand) ends its run: `+ 1` never overflows.
+            while end + 1 < sorted.count, sorted[end] != .max, sorted[end + 1] <= sorted[end] + 1 { end += 1 }
             try delete.execute(arguments: [sorted[start], sorted[end]])
             start = end + 1
         }
