@@ -8,13 +8,20 @@ extension ClientStore {
     /// At most this many rows, ranges or ids go in one statement.
     static let rowsPerStatement = 64
 
-    /// Caches `writes` in `db`'s transaction, leaving what saving them one by one leaves.
+    /// Caches `writes` in `db`'s transaction: their nodes, then their tracked queries.
+    func saveAcknowledged(_ writes: AcknowledgedWrites, in db: GRDB.Database) throws {
+        try overwriteServerCache(writes.nodes, in: db)
+        try saveTrackedQueries(writes.trackedQueries, in: db)
+    }
+
+    /// Replaces the cached node at each path, in order, in `db`'s transaction: what overwriting
+    /// them one by one leaves.
     ///
     /// One by one, each node deletes the rows at and below its path, then writes its own. Here a
     /// run of nodes deletes all its ranges, then writes all its rows: the same, unless a node lies
     /// at or above an earlier one of the run (its range would delete the earlier one's rows), so
     /// such a node starts a new run.
-    func saveAcknowledged(_ writes: AcknowledgedWrites, in db: GRDB.Database) throws {
+    func overwriteServerCache(_ nodes: [(path: Path, node: Node)], in db: GRDB.Database) throws {
         var ranges: [String] = []
         var rows: [String] = []
         // Every key at or above a node of the run: a node whose key is here lies above one.
@@ -26,7 +33,7 @@ extension ClientStore {
             rows.removeAll(keepingCapacity: true)
             above.removeAll(keepingCapacity: true)
         }
-        for (path, node) in writes.nodes {
+        for (path, node) in nodes {
             let key = ClientStore.key(path)
             if above.contains(CodeUnitString(key)) { try flush() }
             var prefix = "/"
@@ -40,7 +47,6 @@ extension ClientStore {
             ClientStore.appendRows(of: node, at: key, to: &rows)
         }
         try flush()
-        try saveTrackedQueries(writes.trackedQueries, in: db)
     }
 
     /// Deletes the rows in each range (`from` and `to` pairs: from included, to excluded).

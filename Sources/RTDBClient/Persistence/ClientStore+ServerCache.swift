@@ -20,19 +20,7 @@ extension ClientStore {
 
     /// Replaces the cached node at `path`.
     func overwriteServerCache(_ path: Path, _ node: Node, in db: GRDB.Database) throws {
-        let key = ClientStore.key(path)
-        try db.cachedStatement(sql: "DELETE FROM server_cache WHERE path = ? OR (path > ? AND path < ?)")
-            .execute(arguments: [key, key, ClientStore.rangeEnd(key)])
-        try save(node, at: key, in: db)
-    }
-
-    private func save(_ node: Node, at key: String, in db: GRDB.Database) throws {
-        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO server_cache (path, value) VALUES (?, ?)")
-        var rows: [String] = []
-        ClientStore.appendRows(of: node, at: key, to: &rows)
-        for row in stride(from: 0, to: rows.count, by: 2) {
-            try insert.execute(arguments: [rows[row], rows[row + 1]])
-        }
+        try overwriteServerCache([(path, node)], in: db)
     }
 
     /// The rows that cache `node` at `key`, appended as key then text: one row, or a marker row and
@@ -175,12 +163,12 @@ extension ClientStore {
             let key = ClientStore.key(pruned)
             let keptBelow = keep.filter { pruned.contains($0) }
             if keep.contains(where: { $0.contains(pruned) }) { continue }
-            var saved: [(Path, Node)] = []
+            var saved: [(path: Path, node: Node)] = []
             for kept in keptBelow { saved.append((kept, try serverCache(at: kept, in: db))) }
             try db.execute(
                 sql: "DELETE FROM server_cache WHERE path = ? OR (path > ? AND path < ?)",
                 arguments: [key, key, ClientStore.rangeEnd(key)])
-            for (kept, node) in saved where !node.isEmpty { try overwriteServerCache(kept, node, in: db) }
+            try overwriteServerCache(saved.filter { !$0.node.isEmpty }, in: db)
         }
     }
 

@@ -180,8 +180,10 @@ final class PendingWriteQueue {
             entries[id]?.state = state(for: entry.write)
             changed = true
         }
-        if changed { lastSnapshot = nil }
-        if changed { onChange() }
+        if changed {
+            lastSnapshot = nil
+            onChange()
+        }
     }
 
     /// Holds back every queued write (nil resumes them).

@@ -245,9 +245,7 @@ final class PersistenceManager {
             if query.loadsAllData {
                 try store.overwriteServerCache(path, node, in: db)
             } else {
-                for (key, child) in node.children {
-                    try store.overwriteServerCache(path.child(key.string), child, in: db)
-                }
+                try store.overwriteServerCache(node.children.map { (path.child($0.key.string), $0.node) }, in: db)
             }
         }
         setQueryComplete(query)
@@ -258,7 +256,7 @@ final class PersistenceManager {
     func mergeServerCache(_ path: Path, _ children: [(path: Path, node: Node)]) {
         readAhead.invalidate()
         write("caching \(path)") { db in
-            for (relative, node) in children { try store.overwriteServerCache(path.child(relative), node, in: db) }
+            try store.overwriteServerCache(children.map { (path.child($0.path), $0.node) }, in: db)
         }
         serverCacheUpdated()
     }
