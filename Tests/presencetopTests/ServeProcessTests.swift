@@ -62,7 +62,11 @@ import Testing
         var acknowledgedIncrements = 0
         var sentIncrements = 0
         for round in 0..<3 {
-            let (server, port) = try await ChildProcess.serve(["--data", directory.path])
+            // Idle clients kept 600 s: a parallel run can hold this test back past the 15 s
+            // heartbeat, and the server then closed the waiting client (seen once in CI).
+            let (server, port) = try await ChildProcess.serve([
+                "--data", directory.path, "--heartbeat-timeout", "600",
+            ])
             let client = WireTestClient(url: "ws://127.0.0.1:\(port)/.ws?v=5&ns=demo")
             _ = try await client.hello()
             var pending: [Int: (kind: String, value: Int)] = [:]
