@@ -5,35 +5,54 @@ extension WireMessage {
     /// The text of ``request(_:_:)``'s message: a set or an update is written straight out,
     /// without the envelope's JSON tree (a draining queue sends thousands), anything else as usual.
     public static func requestText(_ number: Int, _ request: ClientRequest) -> String {
-        let path: Path
-        let data: JSONValue
-        var hash: String?
-        let key: String?
         switch request {
-        case .put(let putPath, let putData, let putHash, let putKey):
-            (path, data, hash, key) = (putPath, putData, putHash, putKey)
-        case .merge(let mergePath, let children, let mergeKey):
-            (path, data, key) = (mergePath, .object(children), mergeKey)
+        case .put(let path, let data, let hash, let key):
+            return writeRequestText(number, .put, path: path, hash: hash, idempotencyKey: key) { data.write(to: &$0) }
+        case .merge(let path, let children, let key):
+            return writeRequestText(number, .merge, path: path, hash: nil, idempotencyKey: key) {
+                JSONValue.object(children).write(to: &$0)
+            }
         default:
             return WireMessage.request(number, request).text
         }
+    }
+
+    /// The text of a set's (`.put`) or an update's (`.merge`) request whose data is already JSON
+    /// text, written in as it is (a stored write's, sent without a parse and an export).
+    ///
+    /// - Precondition: `dataText` is one JSON document (an object for an update), as
+    ///   ``JSONParser/validate(_:object:)`` checks; anything else would make the whole message
+    ///   unreadable.
+    public static func requestText(
+        _ number: Int, _ action: ClientRequest.Action, path: Path, dataText: String, hash: String?,
+        idempotencyKey: String?
+    ) -> String {
+        writeRequestText(number, action, path: path, hash: hash, idempotencyKey: idempotencyKey) {
+            $0.append(contentsOf: dataText.utf8)
+        }
+    }
+
+    private static func writeRequestText(
+        _ number: Int, _ action: ClientRequest.Action, path: Path, hash: String?, idempotencyKey: String?,
+        data writeData: (inout [UInt8]) -> Void
+    ) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(128)
         output.append(contentsOf: #"{"t":"d","d":{"r":"#.utf8)
         output.append(contentsOf: String(number).utf8)
         output.append(contentsOf: #","a":"#.utf8)
-        JSONValue.writeString(request.action.rawValue, to: &output)
+        JSONValue.writeString(action.rawValue, to: &output)
         output.append(contentsOf: #","b":{"p":"#.utf8)
         JSONValue.writeString(path.description, to: &output)
         output.append(contentsOf: #","d":"#.utf8)
-        data.write(to: &output)
+        writeData(&output)
         if let hash {
             output.append(contentsOf: #","h":"#.utf8)
             JSONValue.writeString(hash, to: &output)
         }
-        if let key {
+        if let idempotencyKey {
             output.append(contentsOf: #","ik":"#.utf8)
-            JSONValue.writeString(key, to: &output)
+            JSONValue.writeString(idempotencyKey, to: &output)
         }
         output.append(contentsOf: "}}}".utf8)
         return String(decoding: output, as: UTF8.self)

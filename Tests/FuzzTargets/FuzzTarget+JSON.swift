@@ -2,8 +2,13 @@ import RTDBCore
 
 extension FuzzTarget {
     /// JSON text imported as a tree: what parses prints back to the same value, and a tree built
-    /// from it exports to JSON that builds the same tree (with the same hash).
+    /// from it exports to JSON that builds the same tree (with the same hash); the check that
+    /// lets text go out unparsed passes exactly the text that parses.
     static func json(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let parses = (try? JSONParser.parse(text)) != nil
+        fuzzInvariant(
+            JSONParser.isDocument(text) == parses, "the check and the parser disagree on \(text.debugDescription)")
         guard let json = try? JSONParser.parse(bytes: bytes) else { return }
         let printed = json.jsonString
         let again = try? JSONParser.parse(printed)

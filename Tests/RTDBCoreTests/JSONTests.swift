@@ -57,6 +57,58 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
     }
 
+    /// The check that lets a stored write go out unparsed passes exactly what the parser reads.
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\":}", "01", "1.", "-", "tru", "\"abc", "{\"a\" 1}", "[1 2]", "\"\\x\"",
+        "\"\\ud800\"", "1 2", "{'a':1}", "NaN", "\"a\u{01}\"", "1e999", "[1]]", "{\"a\":1}}", " ", "nul",
+    ])
+    func validationRefusesWhatParsingRefuses(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.validate(text) }
+        #expect(!JSONParser.isDocument(text))
+    }
+
+    @Test func validationPassesWhatParsingReads() {
+        for text in [
+            #"{"a":1,"b":[true,false,null],"c":"x\"y\\z\n","d":-2.5,"e":{}}"#, " 5 ", "null", #""é\u00e9""#, "[]",
+            "{}", "-0", "1.5e300", #"{"n":{".sv":"timestamp"}}"#,
+        ] {
+            #expect(throws: Never.self) { try JSONParser.validate(text) }
+        }
+        #expect(JSONParser.isDocument(" {\"a\":1}", object: true))
+        for text in ["[1]", "1", "null", #""{}""#] { #expect(!JSONParser.isDocument(text, object: true)) }
+        let deep = String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001)
+        #expect(!JSONParser.isDocument(deep))
+        let deepObject = String(repeating: #"{"a":"#, count: 1001) + "1" + String(repeating: "}", count: 1001)
+        #expect(!JSONParser.isDocument(deepObject))
+        let ok = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        #expect(JSONParser.isDocument(ok))
+    }
+
+    /// Random edits of valid documents (bytes cut, doubled, replaced): the check and the parser
+    /// agree on every one.
+    @Test func validationAgreesWithParsingOnEditedText() {
+        var generator = SeededRandom(seed: 33)
+        let seeds = [
+            #"{"a":1,"b":[true,false,null],"c":"x\"y\\z\n","d":-2.5e3,"e":{"f":[{},[]]}}"#,
+            #"{"n":{".sv":"timestamp"},".priority":"é😀\ud83d\ude00"}"#, "[0,-0.5,1E+2,\"\\u0041\"]",
+        ]
+        let alphabet = Array(#"{}[]:,"\-+.0123456789eEtrufalsn x"#.utf8)
+        for _ in 0..<4_000 {
+            var bytes = Array(seeds[Int.random(in: 0..<seeds.count, using: &generator)].utf8)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) where !bytes.isEmpty {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(bytes[at], at: at)
+                default: bytes[at] = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let parses = (try? JSONParser.parse(text)) != nil
+            #expect(JSONParser.isDocument(text) == parses, "\(text)")
+        }
+    }
+
     @Test func errorNamesTheOffset() {
         do {
             _ = try JSONParser.parse("[1, 2, x]")

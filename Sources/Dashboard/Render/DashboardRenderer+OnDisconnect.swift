@@ -34,7 +34,7 @@ extension DashboardRenderer {
         ])
         if summary.operations.isEmpty { lines.append([Segment("  none registered on this connection", .muted)]) }
         for operation in summary.operations {
-            var line = [
+            let line = [
                 Segment("  " + Format.fitMiddle(operation.path, pathWidth, ellipsis: glyphs.ellipsis) + " "),
                 Segment(Format.fit(operation.kind, 7) + " "),
                 Segment(

@@ -3,8 +3,7 @@ import RTDBWire
 
 /// A set (`p`) or update (`m`) kept by the connection until the server answers it.
 ///
-/// The data is produced when the put is sent, not when it is queued: a restart queues thousands
-/// of restored writes whose stored text need not be parsed until a connection takes them.
+/// The data is produced when the put is sent, not when it is queued (see ``PutData``).
 struct OutstandingPut {
     /// A set or an update.
     enum Kind {
@@ -14,7 +13,7 @@ struct OutstandingPut {
     let id: Int
     let kind: Kind
     let path: Path
-    let data: () -> JSONValue
+    let data: PutData
     /// A transaction's hash of the data it started from.
     let hash: String?
     /// Our idempotency extension (`ik`).
@@ -24,11 +23,20 @@ struct OutstandingPut {
     /// Whether it went out on the current connection.
     var sent = false
 
-    /// The request, with its data made now.
-    var request: ClientRequest {
-        switch kind {
-        case .set: .put(path: path, data: data(), hash: hash, idempotencyKey: idempotencyKey)
-        case .merge: .merge(path: path, data: data().objectValue ?? [:], idempotencyKey: idempotencyKey)
+    /// The request's text, with its data made now.
+    func requestText(_ number: Int) -> String {
+        switch data {
+        case .json(let make):
+            let request: ClientRequest =
+                switch kind {
+                case .set: .put(path: path, data: make(), hash: hash, idempotencyKey: idempotencyKey)
+                case .merge: .merge(path: path, data: make().objectValue ?? [:], idempotencyKey: idempotencyKey)
+                }
+            return WireMessage.requestText(number, request)
+        case .checkedText(let text):
+            return WireMessage.requestText(
+                number, kind == .set ? .put : .merge, path: path, dataText: text, hash: hash,
+                idempotencyKey: idempotencyKey)
         }
     }
 }

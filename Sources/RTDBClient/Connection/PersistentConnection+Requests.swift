@@ -6,11 +6,18 @@ extension PersistentConnection {
     /// Sends a request on the live connection; its callback runs on the response.
     @discardableResult
     private func send(_ request: ClientRequest, onComplete: ((WireStatus, JSONValue) -> Void)?) -> Int {
+        send(onComplete: onComplete) { WireMessage.requestText($0, request) }
+    }
+
+    /// Sends the request `text` writes for its number on the live connection; its callback runs
+    /// on the response.
+    @discardableResult
+    private func send(onComplete: ((WireStatus, JSONValue) -> Void)?, text: (Int) -> String) -> Int {
         assertConfined()
         requestNumber += 1
         let number = requestNumber
         if let onComplete { callbacks[number] = onComplete }
-        for frame in WireFraming.frames(for: WireMessage.requestText(number, request)) {
+        for frame in WireFraming.frames(for: text(number)) {
             connection?.send(frame)
         }
         return number
@@ -168,7 +175,7 @@ extension PersistentConnection {
     /// `idempotencyKey` goes out as `ik` (our extension): our server applies a re-sent write once;
     /// other servers ignore the field.
     func put(
-        _ kind: OutstandingPut.Kind, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
+        _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String? = nil,
         idempotencyKey: String? = nil, onSend: (() -> Void)? = nil,
         onComplete: @escaping (WireStatus, JSONValue) -> Void
     ) {
@@ -185,26 +192,27 @@ extension PersistentConnection {
         outstandingPuts[index].sent = true
         put.onSend?()
         let id = put.id
-        send(put.request) { [weak self] status, data in
-            guard let self else { return }
-            // Answers come in order, so this finds the first entry at once, and the deque removes
-            // it without moving the rest.
-            guard let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) else {
+        send(
+            onComplete: { [weak self] status, data in
+                guard let self else { return }
+                // Answers come in order, so this finds the first entry at once, and the deque removes
+                // it without moving the rest.
+                guard let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) else {
+                    put.onComplete(status, data)
+                    return
+                }
+                if status == .expiredToken, self.authCredential != nil {
+                    // Sent before this client heard that its credential expired: not applied, and not
+                    // refused for what it is. It waits, in its place, for a new credential.
+                    self.outstandingPuts[position].sent = false
+                    self.writesPausedReason =
+                        "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
+                    self.credentialSpent()
+                    return
+                }
+                self.outstandingPuts.remove(at: position)
                 put.onComplete(status, data)
-                return
-            }
-            if status == .expiredToken, self.authCredential != nil {
-                // Sent before this client heard that its credential expired: not applied, and not
-                // refused for what it is. It waits, in its place, for a new credential.
-                self.outstandingPuts[position].sent = false
-                self.writesPausedReason =
-                    "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
-                self.credentialSpent()
-                return
-            }
-            self.outstandingPuts.remove(at: position)
-            put.onComplete(status, data)
-        }
+            }, text: put.requestText)
     }
 
     // MARK: - onDisconnect and get

@@ -41,6 +41,16 @@ struct StoredWrite: Sendable, Equatable {
         }
     }
 
+    /// The data as a put carries it: a write read from disk goes out as its stored text, with no
+    /// parse and no export, once it is checked to be one JSON document (an object for an update);
+    /// nil when it is not (the file was edited), for the write to be dropped rather than sent as
+    /// something it never was.
+    var putData: PutData? {
+        guard case .text(let deferred) = payload else { return .json { [self] in data } }
+        guard JSONParser.isDocument(deferred.text, object: kind == .update) else { return nil }
+        return .checkedText(deferred.text)
+    }
+
     /// A set's data as a node, unparsed until looked into when it was read from disk.
     var setNode: Node {
         switch payload {

@@ -53,7 +53,7 @@ extension Repo {
         raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
         let key = idempotencyKey(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
-        put(.set, path: write.path, data: payload, hash: hash, idempotencyKey: key, onSend: onSend) {
+        put(.set, path: write.path, data: .json { payload }, hash: hash, idempotencyKey: key, onSend: onSend) {
             [self] status, data in
             switch settle(write, syncWriteID: writeID, status: status, data: data) {
             case nil:

@@ -119,7 +119,7 @@ extension Repo {
             let onSend: () -> Void = { [weak self] in
                 for id in pendingIDs { self?.pendingWrites.markSent(id) }
             }
-            put(.set, path: path, data: data, hash: hash, idempotencyKey: key, onSend: onSend) {
+            put(.set, path: path, data: .json { data }, hash: hash, idempotencyKey: key, onSend: onSend) {
                 [self] status, _ in
                 handleTransactionResponse(path: path, records: queue, status: status, database: database)
             }

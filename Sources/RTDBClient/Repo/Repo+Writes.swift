@@ -139,9 +139,18 @@ extension Repo {
 
     /// Sends a queued set or update with its idempotency key; handles the server's answer.
     func send(_ write: StoredWrite, completion: Completion?) {
+        guard let data = write.putData else {
+            // Its stored text is not what this program wrote (the file was edited): sent, it
+            // would be a write nobody made. Dropped, and its local effect undone.
+            logger.error("persistence: write \(write.id) on disk is not valid JSON any more; dropped")
+            raise(serverTree.ackUserWrite(write.id, revert: true))
+            pendingWrites.remove(write.id)
+            return complete(
+                completion, error: DatabaseError(code: .invalidData, message: "the stored write is not valid JSON"))
+        }
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
         put(
-            write.kind == .update ? .merge : .set, path: write.path, data: write.data,
+            write.kind == .update ? .merge : .set, path: write.path, data: data,
             idempotencyKey: idempotencyKey(write.id), onSend: onSend
         ) { [self] status, data in
             let refusal = settle(write, syncWriteID: write.id, status: status, data: data)
@@ -175,13 +184,13 @@ extension Repo {
     /// The one way a write reaches the connection: restored writes not handed over yet go first,
     /// so the server sees every write in the order it was made.
     func put(
-        _ kind: OutstandingPut.Kind, path: Path, data: @autoclosure @escaping () -> JSONValue, hash: String? = nil,
+        _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String? = nil,
         idempotencyKey: String? = nil, onSend: (() -> Void)? = nil,
         onComplete: @escaping (WireStatus, JSONValue) -> Void
     ) {
         handOverRestoredWrites()
         connection.put(
-            kind, path: path, data: data(), hash: hash, idempotencyKey: idempotencyKey, onSend: onSend,
+            kind, path: path, data: data, hash: hash, idempotencyKey: idempotencyKey, onSend: onSend,
             onComplete: onComplete)
     }
 

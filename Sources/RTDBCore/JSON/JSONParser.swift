@@ -161,18 +161,25 @@ public struct JSONParser {
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        var elements: [JSONValue] = []
+        try parseElements { (parser) throws(JSONParseError) in elements.append(try parser.parseValue()) }
+        return .array(elements)
+    }
+
+    /// Reads an array, calling `element` while the parser stands at each element (the call must
+    /// read it).
+    mutating func parseElements(_ element: (inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            try element(&self)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -180,7 +187,7 @@ public struct JSONParser {
             } else if bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 depth -= 1
-                return .array(elements)
+                return
             } else {
                 throw error("expected ',' or ']'")
             }
