@@ -103,6 +103,34 @@ import Testing
         #expect(try store.loadWrites().map(\.id) == left.filter { $0 != 2 })
     }
 
+    /// Attempt counts saved by runs of consecutive ids with one count: random counts over ids
+    /// with gaps leave every row with its own count, and rows not named with theirs.
+    @Test func attemptsAreSavedByRunsOfIDsAndCounts() throws {
+        let (store, directory) = try ClientStoreTests.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ids = (1...200).filter { $0 % 17 != 0 }
+        for id in ids {
+            try store.insertWrite(
+                StoredWrite(
+                    id: id, kind: .set, path: Path("q/\(id)"), data: .int(Int64(id)),
+                    enqueuedAt: UnixTime(millisecondsSince1970: 0), attempts: 9))
+        }
+        var random = SeededRandom(seed: 33)
+        var expected = Dictionary(uniqueKeysWithValues: ids.map { ($0, 9) })
+        for _ in 0..<20 {
+            var attempts: [Int: Int] = [:]
+            for id in ids where Int.random(in: 0..<3, using: &random) > 0 {
+                attempts[id] = Int.random(in: 1...2, using: &random)
+            }
+            try store.transaction { db in try store.updateQueue(removing: [], attempts: attempts, in: db) }
+            expected.merge(attempts) { $1 }
+            let saved = Dictionary(uniqueKeysWithValues: try store.loadWrites().map { ($0.id, $0.attempts) })
+            #expect(saved == expected)
+        }
+        try store.transaction { db in try store.updateQueue(removing: [], attempts: [Int.max: 3, 1: 4], in: db) }
+        #expect(try store.loadWrites().first?.attempts == 4)
+    }
+
     private static func rows(_ store: ClientStore, _ sql: String) throws -> [[String]] {
         try store.queue.read { db in
             try Row.fetchAll(db, sql: sql).map { row in [row[0] as String, row[1] as String] }

@@ -95,13 +95,36 @@ extension ClientStore {
     /// Deletes queued writes by id: each run of consecutive ids in one statement.
     func deleteQueuedWrites(_ ids: [Int], in db: GRDB.Database) throws {
         let delete = try db.cachedStatement(sql: "DELETE FROM writes WHERE id BETWEEN ? AND ?")
-        let sorted = ids.sorted()
+        try Self.forEachRun(
+            of: ids.sorted(), id: { $0 }, body: { first, last, _ in try delete.execute(arguments: [first, last]) })
+    }
+
+    /// Saves queued writes' attempt counts: each run of consecutive ids with one count in one
+    /// statement (a connection sends a whole restored queue at once, every write's first attempt).
+    func saveAttempts(_ attempts: [Int: Int], in db: GRDB.Database) throws {
+        let update = try db.cachedStatement(sql: "UPDATE writes SET attempts = ? WHERE id BETWEEN ? AND ?")
+        let sorted = attempts.sorted { $0.key < $1.key }
+        try Self.forEachRun(
+            of: sorted, id: \.key, together: { $0.value == $1.value },
+            body: { first, last, entry in try update.execute(arguments: [entry.value, first, last]) })
+    }
+
+    /// Calls `body` with the first and last id, and the first item, of each run of `items`
+    /// (sorted by id): neighbours whose ids are equal or one apart, and `together`.
+    private static func forEachRun<Item>(
+        of items: [Item], id: (Item) -> Int, together: (Item, Item) -> Bool = { _, _ in true },
+        body: (_ first: Int, _ last: Int, _ item: Item) throws -> Void
+    ) rethrows {
         var start = 0
-        while start < sorted.count {
+        while start < items.count {
             var end = start
-            // An id of Int.max (a file edited by hand) ends its run: `+ 1` never overflows.
-            while end + 1 < sorted.count, sorted[end] != .max, sorted[end + 1] <= sorted[end] + 1 { end += 1 }
-            try delete.execute(arguments: [sorted[start], sorted[end]])
+            while end + 1 < items.count {
+                let (current, next) = (id(items[end]), id(items[end + 1]))
+                // An id of Int.max (a file edited by hand) ends its run: `+ 1` never overflows.
+                guard current != .max, next <= current + 1, together(items[end], items[end + 1]) else { break }
+                end += 1
+            }
+            try body(id(items[start]), id(items[end]), items[start])
             start = end + 1
         }
     }

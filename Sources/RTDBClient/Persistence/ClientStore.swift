@@ -190,8 +190,7 @@ final class ClientStore: Sendable {
     /// Deletes acknowledged writes and saves attempt counts, in one transaction.
     func updateQueue(removing ids: [Int], attempts: [Int: Int], in db: GRDB.Database) throws {
         try deleteQueuedWrites(ids, in: db)
-        let update = try db.cachedStatement(sql: "UPDATE writes SET attempts = ? WHERE id = ?")
-        for (id, count) in attempts { try update.execute(arguments: [count, id]) }
+        try saveAttempts(attempts, in: db)
     }
 
     /// How many writes are queued.
