@@ -192,27 +192,27 @@ extension PersistentConnection {
         outstandingPuts[index].sent = true
         put.onSend?()
         let id = put.id
-        send(
-            onComplete: { [weak self] status, data in
-                guard let self else { return }
-                // Answers come in order, so this finds the first entry at once, and the deque removes
-                // it without moving the rest.
-                guard let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) else {
-                    put.onComplete(status, data)
-                    return
-                }
-                if status == .expiredToken, self.authCredential != nil {
-                    // Sent before this client heard that its credential expired: not applied, and not
-                    // refused for what it is. It waits, in its place, for a new credential.
-                    self.outstandingPuts[position].sent = false
-                    self.writesPausedReason =
-                        "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
-                    self.credentialSpent()
-                    return
-                }
-                self.outstandingPuts.remove(at: position)
+        let answered: (WireStatus, JSONValue) -> Void = { [weak self] status, data in
+            guard let self else { return }
+            // Answers come in order, so this finds the first entry at once, and the deque removes
+            // it without moving the rest.
+            guard let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) else {
                 put.onComplete(status, data)
-            }, text: put.requestText)
+                return
+            }
+            if status == .expiredToken, self.authCredential != nil {
+                // Sent before this client heard that its credential expired: not applied, and not
+                // refused for what it is. It waits, in its place, for a new credential.
+                self.outstandingPuts[position].sent = false
+                self.writesPausedReason =
+                    "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
+                self.credentialSpent()
+                return
+            }
+            self.outstandingPuts.remove(at: position)
+            put.onComplete(status, data)
+        }
+        send(onComplete: answered, text: put.requestText)
     }
 
     // MARK: - onDisconnect and get
