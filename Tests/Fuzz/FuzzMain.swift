@@ -13,23 +13,31 @@ import FuzzTargets
         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
     ) -> CInt
 
-    /// The target the fuzzer drives, chosen once at start.
-    nonisolated(unsafe) var selected = FuzzTarget.wire
+    /// The target the fuzzer drives, read from PRESENCETOP_FUZZ_TARGET at the first input.
+    let selected: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["PRESENCETOP_FUZZ_TARGET"] ?? ""
+        guard let target = FuzzTarget(rawValue: name) else { FuzzMain.fail("set PRESENCETOP_FUZZ_TARGET") }
+        return target
+    }()
+
+    /// libFuzzer's entry for one input, called by its own `main` too.
+    ///
+    /// A debug build renames this program's `main` (SwiftPM does so that tests can link
+    /// executables), and libFuzzer's own `main` runs instead.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+        selected.run(start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
+        return 0
+    }
 #endif
 
 @main struct FuzzMain {
     static func main() {
         #if FUZZING
-            let name = ProcessInfo.processInfo.environment["PRESENCETOP_FUZZ_TARGET"] ?? ""
-            guard let target = FuzzTarget(rawValue: name) else { fail("set PRESENCETOP_FUZZ_TARGET") }
-            selected = target
+            _ = selected  // a missing or unknown target fails before the fuzzer starts
             var argc = CommandLine.argc
             var argv = CommandLine.unsafeArgv
-            exit(
-                runFuzzer(&argc, &argv) { start, count in
-                    selected.run(start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
-                    return 0
-                })
+            exit(runFuzzer(&argc, &argv) { start, count in testOneInput(start, count) })
         #else
             let arguments = CommandLine.arguments.dropFirst()
             guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else { fail("name a target") }
