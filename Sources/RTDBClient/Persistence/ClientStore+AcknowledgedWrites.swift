@@ -50,7 +50,7 @@ extension ClientStore {
     }
 
     /// Deletes the rows in each range (`from` and `to` pairs: from included, to excluded).
-    private func deleteRanges(_ bounds: [String], in db: GRDB.Database) throws {
+    func deleteRanges(_ bounds: [String], in db: GRDB.Database) throws {
         try forEachChunk(of: bounds, valuesPerRow: 2) { count, values in
             let sql = """
                 WITH doomed(lo, hi) AS (VALUES \(Self.placeholders(count, 2)))

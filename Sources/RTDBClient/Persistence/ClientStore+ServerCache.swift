@@ -165,9 +165,7 @@ extension ClientStore {
             if keep.contains(where: { $0.contains(pruned) }) { continue }
             var saved: [(path: Path, node: Node)] = []
             for kept in keptBelow { saved.append((kept, try serverCache(at: kept, in: db))) }
-            try db.execute(
-                sql: "DELETE FROM server_cache WHERE path = ? OR (path > ? AND path < ?)",
-                arguments: [key, key, ClientStore.rangeEnd(key)])
+            try deleteRanges([key, ClientStore.rangeEnd(key)], in: db)
             try overwriteServerCache(saved.filter { !$0.node.isEmpty }, in: db)
         }
     }
