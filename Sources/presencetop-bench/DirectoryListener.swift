@@ -36,7 +36,7 @@ final class DirectoryListener: Sendable {
     private func run(url: String) async {
         var logger = Logger(label: "bench.directory")
         logger.logLevel = .critical
-        try? await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+        _ = try? await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
             let listen = ClientRequest.listen(path: Path("users"), query: .default, tag: nil, hash: "")
             try await outbound.write(.text(WireMessage.request(1, listen).text))
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -53,7 +53,7 @@ extension DashboardRecordTmuxTests {
     /// exit; the file replays up to then.
     @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
     func aRecordingThatFillsTheDiskSaysSoOnScreenAndAtExit() async throws {
-        let ran = try await SmallDisk.using(bytes: 8_192) { disk in try await Self.recordOnto(disk) }
+        let ran: Void? = try await SmallDisk.using(bytes: 8_192) { disk in try await Self.recordOnto(disk) }
         if ran == nil, SmallDisk.required { Issue.record("CI=true: this test needs to mount a tmpfs (root)") }
     }
 

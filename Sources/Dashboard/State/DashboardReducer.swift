@@ -306,7 +306,8 @@ public enum DashboardReducer {
     private static func record(_ event: SimulationEvent, _ state: inout DashboardState) {
         let at = event.at
         if case .acknowledged(let count) = event.kind { state.acknowledgedThisSecond += count }
-        guard var (text, role) = EventText.describe(event.kind) else { return }
+        guard let (described, role) = EventText.describe(event.kind) else { return }
+        var text = described
         var fold: String?
         if case .connection(let phase) = event.kind {
             // Attempts to reconnect fold into one line that says the latest and why the last failed.

@@ -83,7 +83,8 @@ final class ClientFrameHandler: ChannelInboundHandler {
         reason = reason ?? why
         failed = true
         guard !sentClose else { return context.close(promise: nil) }
-        sendClose(context, code: code).whenComplete { _ in context.close(promise: nil) }
+        let closing = NIOLoopBound(context, eventLoop: context.eventLoop)
+        sendClose(context, code: code).whenComplete { _ in closing.value.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -107,7 +108,8 @@ final class ClientFrameHandler: ChannelInboundHandler {
                 context.close(promise: nil)
             } else {
                 // Answered with a close, then the connection ends (RFC 6455 §5.5.1).
-                sendClose(context).whenComplete { _ in context.close(promise: nil) }
+                let closing = NIOLoopBound(context, eventLoop: context.eventLoop)
+                sendClose(context).whenComplete { _ in closing.value.close(promise: nil) }
             }
         case .binary, .pong:
             // Nothing for this protocol.

@@ -120,7 +120,7 @@ final class ClientStore: Sendable {
     func waitForLaterTransactions() {
         guard transactionsInFlight.load(ordering: .acquiring) > 0 else { return }
         // The writer's queue runs in order: an empty write there comes after them.
-        _ = try? queue.writeWithoutTransaction { _ in }
+        queue.writeWithoutTransaction { _ in }
     }
 
     // MARK: - Settings

@@ -121,7 +121,8 @@ extension RESTError {
         head += "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
         head += "Connection: close\r\n\r\n"
         let bytes = context.channel.allocator.buffer(string: head + body)
-        context.writeAndFlush(NIOAny(bytes)).whenComplete { _ in context.close(promise: nil) }
+        let closing = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(NIOAny(bytes)).whenComplete { _ in closing.value.close(promise: nil) }
     }
 }
 
