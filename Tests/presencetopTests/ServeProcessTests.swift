@@ -29,23 +29,23 @@ import Testing
     /// suspended machine or a starved one does) does not take its clients for silent when it runs
     /// again: they answered every ping it sent.
     @Test func aServerThatWasStoppedKeepsItsClients() async throws {
-        // Pings every 6 s: room for a loaded machine to answer each in time (at 3 s, a CI run
-        // whose cooperative threads were busy missed one).
+        // Pings every 10 s: room for a loaded machine to answer each in time (at 3 s, a CI run
+        // whose cooperative threads were busy missed one; at 6 s, a full local run on two cores).
         let (server, port) = try await ChildProcess.serve([
-            "--memory", "--heartbeat-timeout", "12", "--log-level", "info",
+            "--memory", "--heartbeat-timeout", "20", "--log-level", "info",
         ])
         let session = try await RawTCPClient(port: port)
         defer { Task { await session.close() } }
         try await session.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await session.read(until: #""t":"h""#)
-        try await session.readWebSocketPing("hb")
+        try await session.readWebSocketPing("hb", attempts: 400)
         try await session.sendWebSocketPong("hb")
         server.signal(SIGSTOP)
         // The stall itself (over two ticks' worth, longer than the timeout), not a wait for something.
-        try await Task.sleep(for: .seconds(13))
+        try await Task.sleep(for: .seconds(21))
         server.signal(SIGCONT)
         for _ in 0..<2 {
-            try await session.readWebSocketPing("hb")
+            try await session.readWebSocketPing("hb", attempts: 400)
             try await session.sendWebSocketPong("hb")
         }
         try await session.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"s","b":{"c":{"x":1}}}}"#)
