@@ -61,11 +61,15 @@ public final class RawTCPClient: Sendable {
     }
 
     /// Connects to a loopback port.
-    public init(port: Int) async throws {
+    ///
+    /// - Parameter answeringPings: Answer the server's WebSocket pings on the event loop as they
+    ///   arrive (``PingAnswerer``), not only when the test sends a pong itself.
+    public init(port: Int, answeringPings: Bool = false) async throws {
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    if answeringPings { try channel.pipeline.syncOperations.addHandler(PingAnswerer()) }
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
         let inbox = inbox
