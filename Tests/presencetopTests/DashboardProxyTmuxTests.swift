@@ -13,7 +13,9 @@ import Testing
         let (command, home) = try DashboardTmuxTests.command(
             "--url 'http://127.0.0.1:\(proxied)?ns=presencetop' --proxy-control http://127.0.0.1:\(control)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let tmux = try await TmuxSession(command: command, width: 120, height: 36)
+        // Tall enough for eight lines of events: the reconnection after the blackhole adds five at
+        // once, which must not push the proxy's own line out of sight before it is read.
+        let tmux = try await TmuxSession(command: command, width: 120, height: 44)
         defer { tmux.close() }
         var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("proxy up · 1 ms") }
         #expect(ok, "the proxy's state on the link line:\n\(screen)")

@@ -48,11 +48,11 @@ extension Simulation {
                 guard let now = DeviceLink(control: try await client.state()) else {
                     throw LinkError.invalidRequest("the control's answer does not read as a link")
                 }
-                let after = DeviceLink(control: try await client.apply(decide(now)))
-                self?.state.withLock { $0.proxy = ProxyLink(control: client.url.absoluteString, link: after) }
-                if let after {
-                    self?.emit(.notice("proxy now \(after.mode.rawValue) · \(after.conditions)"))
+                guard let after = DeviceLink(control: try await client.apply(decide(now))) else {
+                    throw LinkError.invalidRequest("the control's answer to the change does not read as a link")
                 }
+                self?.state.withLock { $0.proxy = ProxyLink(control: client.url.absoluteString, link: after) }
+                self?.emit(.notice("proxy now \(after.mode.rawValue) · \(after.conditions)"))
             } catch {
                 self?.emit(.notice("proxy at \(client.url.absoluteString): \(error)"))
             }
