@@ -45,6 +45,36 @@ import Testing
         #expect(sortedKeys(["ab", "a", "abc"]) == ["a", "ab", "abc"])
     }
 
+    /// Keys that share their first eight bytes, end inside them, or hold bytes from 0xEE up (where
+    /// byte order and UTF-16 order part) are ordered as the code units order them, whichever way
+    /// the comparison goes (the eight-byte prefix, or the full walk).
+    @Test func keysAreOrderedByTheirCodeUnitsAroundTheEightBytePrefix() {
+        let pieces = ["a", "b", "z", "0", "9", "-", "é", "e\u{301}", "\u{FF21}", "\u{E000}", "😀", "\u{7F}", "~"]
+        var random = SeededRandom(seed: 33)
+        var keys = ["", "abcdefgh", "abcdefghi", "abcdefgh\u{FF21}", "abcdefgh😀", "abcdefg", "12", "012", "-3"]
+        for _ in 0..<150 {
+            let length = Int(random.next() % 12) + 1
+            keys.append((0..<length).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined())
+        }
+        func reference(_ a: ChildKey, _ b: ChildKey) -> Int {
+            switch (a.intValue, b.intValue) {
+            case (.some, _), (_, .some): return ChildKey.compare(a, b)  // integers: the tests above
+            case (nil, nil):
+                let (x, y) = (Array(a.string.utf16), Array(b.string.utf16))
+                if x == y { return 0 }
+                return x.lexicographicallyPrecedes(y) ? -1 : 1
+            }
+        }
+        let made = keys.map { ChildKey($0) }
+        for a in made {
+            for b in made {
+                let order = ChildKey.compare(a, b)
+                #expect(order.signum() == reference(a, b), "\(Array(a.string.utf16)) against \(Array(b.string.utf16))")
+                #expect((a == b) == (order == 0))
+            }
+        }
+    }
+
     @Test func sentinelsBoundEveryKey() {
         let keys = ["a", "1", "zzz", "-5"].map { ChildKey($0) }
         for key in keys {

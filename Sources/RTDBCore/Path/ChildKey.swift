@@ -8,46 +8,84 @@
 public struct ChildKey: Sendable, Hashable {
     /// The key as written.
     public let string: String
-    /// The integer value when the key is a 32-bit integer key, else nil.
-    public let intValue: Int32?
-    private let rank: Rank
+    /// What orders the key, in one word, so that a key is no bigger than its string and a word:
+    /// its class in the top two bits (``Class``), then, for an integer key, its value (biased, so
+    /// that the words order as the values do), and for a string key whose first seven UTF-8 bytes
+    /// can order it (``orderPrefix(of:)``), bit 56 and those bytes, big-endian and zero-padded.
+    ///
+    /// Two integer keys, or two such string keys, whose words differ are ordered by them: one
+    /// integer comparison, the treap's every step. Equal words leave it to the strings.
+    private let code: UInt64
 
-    private enum Rank: UInt8, Sendable {
+    /// The kinds of key, in the order they sort.
+    private enum Class: UInt64 {
         case min = 0
-        case normal = 1
-        case max = 2
+        case integer = 1
+        case string = 2
+        case max = 3
+    }
+
+    private static let classShift: UInt64 = 62
+    /// Set in a string key's word when its first seven bytes follow.
+    private static let prefixed: UInt64 = 1 << 56
+
+    private var keyClass: Class { Class(rawValue: code >> Self.classShift) ?? .string }
+
+    /// The integer value when the key is a 32-bit integer key, else nil.
+    public var intValue: Int32? {
+        guard keyClass == .integer else { return nil }
+        return Int32(bitPattern: UInt32(truncatingIfNeeded: code) ^ 0x8000_0000)
     }
 
     /// The sentinel below every key.
-    public static let min = ChildKey(sentinel: "[MIN_NAME]", rank: .min)
+    public static let min = ChildKey(sentinel: "[MIN_NAME]", class: .min)
     /// The sentinel above every key.
-    public static let max = ChildKey(sentinel: "[MAX_NAME]", rank: .max)
+    public static let max = ChildKey(sentinel: "[MAX_NAME]", class: .max)
     /// The reserved key under which a node's priority is addressed.
     public static let priority = ChildKey(".priority")
 
-    private init(sentinel: String, rank: Rank) {
+    private init(sentinel: String, class keyClass: Class) {
         self.string = sentinel
-        self.intValue = nil
-        self.rank = rank
+        self.code = keyClass.rawValue << Self.classShift
     }
 
     /// Makes a key; bracketed names (`[MIN_NAME]`, `[MAX_NAME]`, `[MAX_KEY]`) become sentinels.
     public init(_ string: String) {
         self.string = string
         if string.utf8.first == UInt8(ascii: "["), string.utf8.last == UInt8(ascii: "]") {
-            self.rank = string == "[MIN_NAME]" ? .min : .max
-            self.intValue = nil
+            let keyClass: Class = string == "[MIN_NAME]" ? .min : .max
+            self.code = keyClass.rawValue << Self.classShift
+        } else if let value = ChildKey.parseIntKey(string) {
+            self.code = Class.integer.rawValue << Self.classShift | UInt64(UInt32(bitPattern: value) ^ 0x8000_0000)
         } else {
-            self.rank = .normal
-            self.intValue = ChildKey.parseIntKey(string)
+            self.code = Class.string.rawValue << Self.classShift | ChildKey.orderPrefix(of: string)
         }
+    }
+
+    /// ``prefixed`` and a string key's first seven UTF-8 bytes, big-endian and zero-padded, or 0
+    /// when they cannot order it: one of them starts U+E000–U+FFFF or a character beyond U+FFFF
+    /// (0xEE and up), where byte order and UTF-16 order part (``UTF16Order``).
+    ///
+    /// Below 0xEE, two keys' first differing byte orders them as UTF-16 does, and a key that ends
+    /// first (padded with 0) sorts first; keys hold no NUL, and if one did its prefix would only
+    /// tie, which the full comparison settles.
+    static func orderPrefix(of string: String) -> UInt64 {
+        var prefix: UInt64 = 0
+        var taken: UInt64 = 0
+        for byte in string.utf8 {
+            if taken == 7 { break }
+            if byte >= 0xEE { return 0 }
+            prefix = prefix << 8 | UInt64(byte)
+            taken += 1
+        }
+        return prefixed | prefix << (8 * (7 - taken))
     }
 
     /// The key as a JSON object member name (compared by code units, as the key is).
     public var codeUnitString: CodeUnitString { CodeUnitString(string) }
 
     /// Whether this is one of the two sentinels.
-    public var isSentinel: Bool { rank != .normal }
+    public var isSentinel: Bool { keyClass == .min || keyClass == .max }
 
     /// Whether this is the reserved `.priority` key.
     public var isPriorityKey: Bool { string == ".priority" }
@@ -85,31 +123,36 @@ extension ChildKey: Comparable {
         compare(lhs, rhs) < 0
     }
 
-    /// Equal keys have equal code units (``CodeUnitString``); sentinels compare by rank.
+    /// Equal keys have equal code units (``CodeUnitString``); sentinels compare by their class.
     public static func == (lhs: ChildKey, rhs: ChildKey) -> Bool {
-        lhs.rank == rhs.rank && (lhs.rank != .normal || CodeUnitString.equal(lhs.string, rhs.string))
+        // Equal strings make equal words; "7" and "07" make one word, as do the two max sentinels.
+        guard lhs.code == rhs.code else { return false }
+        return lhs.isSentinel || CodeUnitString.equal(lhs.string, rhs.string)
     }
 
-    /// Hashes the rank and, for real keys, the string.
+    /// Hashes the class and, for real keys, the string.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(rank)
-        if rank == .normal { CodeUnitString.hash(string, into: &hasher) }
+        hasher.combine(keyClass)
+        if !isSentinel { CodeUnitString.hash(string, into: &hasher) }
     }
 
     /// Three-way Firebase key comparison: negative, zero or positive.
     public static func compare(_ lhs: ChildKey, _ rhs: ChildKey) -> Int {
-        if lhs.rank != rhs.rank { return lhs.rank.rawValue < rhs.rank.rawValue ? -1 : 1 }
-        if lhs.rank != .normal { return 0 }
-        switch (lhs.intValue, rhs.intValue) {
-        case (let a?, let b?):
-            if a != b { return a < b ? -1 : 1 }
+        let left = lhs.keyClass
+        let right = rhs.keyClass
+        if left != right { return left.rawValue < right.rawValue ? -1 : 1 }
+        switch left {
+        case .min, .max: return 0
+        case .integer:
+            if lhs.code != rhs.code { return lhs.code < rhs.code ? -1 : 1 }
             let lengthA = lhs.string.utf8.count
             let lengthB = rhs.string.utf8.count
             if lengthA != lengthB { return lengthA < lengthB ? -1 : 1 }
             return UTF16Order.compare(lhs.string, rhs.string)
-        case (.some, nil): return -1
-        case (nil, .some): return 1
-        case (nil, nil): return UTF16Order.compare(lhs.string, rhs.string)
+        case .string:
+            // Most string keys differ in their first seven bytes.
+            if lhs.code & rhs.code & prefixed != 0, lhs.code != rhs.code { return lhs.code < rhs.code ? -1 : 1 }
+            return UTF16Order.compare(lhs.string, rhs.string)
         }
     }
 }
