@@ -20,7 +20,8 @@ struct CompoundWrite: Sendable {
     /// which a restart's replay of thousands of writes feels).
     private static func add(_ tree: inout ImmutableTree<Node>, _ segments: [String], from depth: Int, _ node: Node) {
         if tree.value != nil {
-            tree.value = tree.value?.updating(at: Path(segments: Array(segments[depth...])), with: node)
+            // In place: the pending writes' tree is the only holder of its version.
+            tree.value?.update(segments: segments[depth...], with: node)
         } else if depth < segments.count {
             add(
                 &tree.children[CodeUnitString(segments[depth]), default: ImmutableTree()], segments, from: depth + 1,

@@ -6,12 +6,22 @@
 /// keys always has the same shape. (swift-collections' `SortedDictionary` is behind an unstable
 /// trait and is not persistent, hence this small type.)
 public struct ChildrenMap: Sendable {
-    final class Entry: Sendable {
+    /// One key and its node, with the subtrees before and after it.
+    ///
+    /// `@unchecked Sendable`: an entry is written after it is made only by
+    /// ``ChildrenMap/modifyExisting(_:_:)``, after `isKnownUniquelyReferenced` found the writer's
+    /// reference to be the only one to it and to every entry above it, as Swift's own
+    /// copy-on-write storage does: no other holder, on this thread or another, can see the change.
+    final class Entry: @unchecked Sendable {
         let key: ChildKey
-        let node: Node
+        // Variables only for ``ChildrenMap/modifyExisting(_:_:)``, which writes the node and
+        // the subtrees (one replaced by a new path; the key and shape stay). A write goes through
+        // the only reference there is, so no other access can overlap it, and no dynamic
+        // exclusivity check is kept.
+        @exclusivity(unchecked) var node: Node
         let weight: UInt64
-        let left: Entry?
-        let right: Entry?
+        @exclusivity(unchecked) var left: Entry?
+        @exclusivity(unchecked) var right: Entry?
         let count: Int
 
         init(key: ChildKey, node: Node, weight: UInt64, left: Entry?, right: Entry?) {
@@ -28,7 +38,7 @@ public struct ChildrenMap: Sendable {
         }
     }
 
-    let root: Entry?
+    var root: Entry?
 
     /// The empty map.
     public init() { root = nil }

@@ -12,13 +12,17 @@ public struct Node: Sendable, Hashable {
 
     /// The content, or export JSON read from disk and parsed when first looked at (see
     /// ``init(deferredJSON:)``).
-    private enum Stored: Sendable {
+    enum Stored: Sendable {
         case resolved(Storage)
         case deferred(DeferredNode)
     }
 
-    private let stored: Stored
-    private let storedPriority: Priority?
+    /// Written only by ``update(at:with:)``, which changes a version nothing else holds.
+    var stored: Stored
+    /// The priority, out of line: most nodes have none, and nodes are copied at every level of
+    /// every update, where one optional reference copies in a few instructions and the enum
+    /// itself (three cases, one a string) went through its type's value witnesses.
+    private let storedPriority: PriorityBox?
 
     /// What the node holds; a deferred node is parsed here, once.
     var storage: Storage {
@@ -30,8 +34,8 @@ public struct Node: Sendable, Hashable {
 
     /// The node's priority, if any (always nil for the empty node).
     public var priority: Priority? {
-        if case .deferred(let deferred) = stored { return deferred.node.storedPriority }
-        return storedPriority
+        if case .deferred(let deferred) = stored { return deferred.node.storedPriority?.value }
+        return storedPriority?.value
     }
 
     /// The empty node (`null`).
@@ -39,7 +43,7 @@ public struct Node: Sendable, Hashable {
 
     init(storage: Storage, priority: Priority?) {
         self.stored = .resolved(storage)
-        self.storedPriority = priority
+        self.storedPriority = priority.map(PriorityBox.init)
     }
 
     init(deferred: DeferredNode) {
@@ -168,7 +172,7 @@ public struct Node: Sendable, Hashable {
         updating(segments: path.segments[...], with: node)
     }
 
-    private func updating(segments: ArraySlice<String>, with node: Node) -> Node {
+    func updating(segments: ArraySlice<String>, with node: Node) -> Node {
         guard let front = segments.first else { return node }
         let key = ChildKey(front)
         if key.isPriorityKey { return withPriorityNode(node) }

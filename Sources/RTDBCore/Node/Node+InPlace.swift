@@ -1,0 +1,35 @@
+extension Node {
+    /// Puts `node` at the relative `path`, as ``updating(at:with:)`` does, changing in place every
+    /// level of this tree that no other value shares (as `Array` changes storage it alone holds)
+    /// and copying the rest: a version kept only here (a pending write's, a view's cache) takes a
+    /// set in one walk, with nothing allocated for the levels it owns.
+    public mutating func update(at path: Path, with node: Node) {
+        update(segments: path.segments[...], with: node)
+    }
+
+    /// ``update(at:with:)`` for the keys from the tree's own level down.
+    public mutating func update(segments: ArraySlice<String>, with node: Node) {
+        guard let front = segments.first else {
+            self = node
+            return
+        }
+        let key = ChildKey(front)
+        // A child that stays (not a removal) in children this value alone holds: changed there.
+        if !key.isPriorityKey, !node.isEmpty || segments.count > 1, case .resolved(.children(var children)) = stored {
+            // This value's own reference goes first, so that the map's may be the only one.
+            stored = .resolved(.empty)
+            var emptied = false
+            let found = children.modifyExisting(key) { child in
+                child.update(segments: segments.dropFirst(), with: node)
+                emptied = child.isEmpty
+            }
+            stored = .resolved(.children(children))
+            if found {
+                // A child left empty goes, and a node left without children is empty.
+                if emptied { self = Node(children: children.removing(key), priority: priority) }
+                return
+            }
+        }
+        self = updating(segments: segments, with: node)
+    }
+}
