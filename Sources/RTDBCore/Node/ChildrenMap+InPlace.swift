@@ -11,21 +11,47 @@ extension ChildrenMap {
     }
 
     private static func modify(_ slot: inout Entry?, _ key: ChildKey, _ body: (inout Node) -> Void) -> Bool {
-        // Asked before `entry` holds a second reference.
+        // Asked before `top` holds a second reference.
         let unique = isKnownUniquelyReferenced(&slot)
-        guard let entry = slot else { return false }
+        guard let top = slot else { return false }
         guard unique else {
             // Shared from here down: a new path to the key (the same shape: no key comes or goes).
-            guard let copied = replacing(entry, key, body) else { return false }
+            guard let copied = replacing(top, key, body) else { return false }
             slot = copied
             return true
         }
-        let order = ChildKey.compare(key, entry.key)
-        if order == 0 {
-            body(&entry.node)
-            return true
+        // Down the entries this map alone holds, each borrowed (`Unmanaged`, +0: `slot` keeps
+        // them alive), not retained and released at every step.
+        var current = Unmanaged.passUnretained(top)
+        while true {
+            let next: Unmanaged<Entry>?? = current._withUnsafeGuaranteedRef { entry in
+                let order = ChildKey.compare(key, entry.key)
+                if order == 0 {
+                    body(&entry.node)
+                    return .some(nil)
+                }
+                return order < 0 ? step(&entry.left, key, body) : step(&entry.right, key, body)
+            }
+            // nil: absent; .some(nil): done; .some(next): on down.
+            guard let next else { return false }
+            guard let next else { return true }
+            current = next
         }
-        return order < 0 ? modify(&entry.left, key, body) : modify(&entry.right, key, body)
+    }
+
+    /// One step down to the subtree in `slot`: the entry to go on from, if this map alone holds
+    /// it; else the new path made from it (`.some(nil)`), or nil when the key is not there.
+    private static func step(_ slot: inout Entry?, _ key: ChildKey, _ body: (inout Node) -> Void)
+        -> Unmanaged<Entry>??
+    {
+        let unique = isKnownUniquelyReferenced(&slot)
+        guard let child = slot else { return nil }
+        guard unique else {
+            guard let copied = replacing(child, key, body) else { return nil }
+            slot = copied
+            return .some(nil)
+        }
+        return .some(Unmanaged.passUnretained(child))
     }
 
     /// A new path from `entry` to `key` with its node passed through `body`; nil if absent.

@@ -89,13 +89,23 @@ public struct ChildrenMap: Sendable {
 
     /// The node at `key`, or nil.
     public subscript(key: ChildKey) -> Node? {
-        var current = root
-        while let entry = current {
-            let order = ChildKey.compare(key, entry.key)
-            if order == 0 { return entry.node }
-            current = order < 0 ? entry.left : entry.right
+        guard let root else { return nil }
+        // The map keeps every entry alive while it is walked: each step borrows the next entry
+        // (`Unmanaged`, +0) instead of retaining it and releasing the one before.
+        return withExtendedLifetime(root) {
+            var current = Unmanaged.passUnretained(root)
+            while true {
+                let step: (found: Node?, next: Unmanaged<Entry>?) = current._withUnsafeGuaranteedRef { entry in
+                    let order = ChildKey.compare(key, entry.key)
+                    if order == 0 { return (entry.node, nil) }
+                    let next = order < 0 ? entry.left : entry.right
+                    return (nil, next.map { Unmanaged.passUnretained($0) })
+                }
+                if let found = step.found { return found }
+                guard let next = step.next else { return nil }
+                current = next
+            }
         }
-        return nil
     }
 
     /// A map with `node` at `key` (replacing any previous node).
