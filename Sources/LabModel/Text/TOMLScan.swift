@@ -49,6 +49,10 @@ struct TOMLScan {
     init(_ text: String) {
         let bytes = Array(text.utf8)
         var cursor = Cursor(bytes: bytes)
+        // A byte order mark is not text: toml++ skips it, and so must the scan, or the first
+        // line's statement would not start at its first character (a header after a mark went
+        // unchecked, and toml++ asserted on it).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { (cursor.index, cursor.lineStart) = (3, 3) }
         var table: TOMLPlaces.Table?
         var counts: [String: Int] = [:]
         var frames: [Frame] = []
