@@ -1,8 +1,8 @@
 extension Node {
     /// Puts `node` at the relative `path`, as ``updating(at:with:)`` does, changing in place every
     /// level of this tree that no other value shares (as `Array` changes storage it alone holds)
-    /// and copying the rest: a version kept only here (a pending write's, a view's cache) takes a
-    /// set in one walk, with nothing allocated for the levels it owns.
+    /// and copying the rest: a version kept only here (the pending writes' compound write) takes
+    /// a set in one walk, with nothing allocated for the levels it owns.
     public mutating func update(at path: Path, with node: Node) {
         update(segments: path.segments[...], with: node)
     }
