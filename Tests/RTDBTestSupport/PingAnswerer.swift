@@ -14,15 +14,8 @@ final class PingAnswerer: ChannelInboundHandler {
     private static let pong = RawTCPClient.webSocketFrame(opcode: 0xA, payload: Array("hb".utf8))
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let bytes = Array(unwrapInboundIn(data).readableBytesView)
-        var start = 0
-        while start + Self.ping.count <= bytes.count {
-            if bytes[start..<start + Self.ping.count].elementsEqual(Self.ping) {
-                context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: Self.pong)), promise: nil)
-                start += Self.ping.count
-            } else {
-                start += 1
-            }
+        for _ in unwrapInboundIn(data).readableBytesView.ranges(of: Self.ping) {
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: Self.pong)), promise: nil)
         }
         context.fireChannelRead(data)
     }
