@@ -13,8 +13,7 @@ import Testing
         let (command, home) = try DashboardTmuxTests.command(
             "--url 'http://127.0.0.1:\(proxied)?ns=presencetop' --proxy-control http://127.0.0.1:\(control)")
         defer { try? FileManager.default.removeItem(at: home) }
-        // Tall enough for eight lines of events: the reconnection after the blackhole adds five at
-        // once, which must not push the proxy's own line out of sight before it is read.
+        // The tallest Events pane (eight lines); the proxy's own line is still scrolled to below.
         let tmux = try await TmuxSession(command: command, width: 120, height: 44)
         defer { tmux.close() }
         var (ok, screen) = try await tmux.waitFor { $0.contains("● connected") && $0.contains("proxy up · 1 ms") }
