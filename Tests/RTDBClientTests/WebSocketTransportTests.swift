@@ -27,7 +27,7 @@ import Testing
         let server = try await TestServer.start()
         let events = Recorder<TransportEvent>()
         let answers = Recorder<Int>()
-        let connection = WebSocketTransport().connect(to: server.webSocketURL) { event in
+        let connection = WebSocketTransport(timers: TestClock<Duration>()).connect(to: server.webSocketURL) { event in
             events.record(event)
             if let number = Self.answered(event) { answers.record(number) }
         }
@@ -65,7 +65,9 @@ import Testing
         let server = try await TestServer.start()
         let events = Recorder<TransportEvent>()
         // Not the WebSocket endpoint: the server answers with an HTTP error, not 101.
-        _ = WebSocketTransport().connect(to: "ws://127.0.0.1:\(server.port)/elsewhere") { events.record($0) }
+        _ = WebSocketTransport(timers: TestClock<Duration>()).connect(to: "ws://127.0.0.1:\(server.port)/elsewhere") {
+            events.record($0)
+        }
         #expect(
             await events.wait {
                 guard case .closed(let reason?)? = $0.last else { return false }
@@ -85,7 +87,9 @@ import Testing
     private static func reason(answering answer: [UInt8]) async throws -> (reason: String?, opened: Bool) {
         let server = try await RawAnswerServer(answering: answer)
         let events = Recorder<TransportEvent>()
-        _ = WebSocketTransport().connect(to: "ws://127.0.0.1:\(server.port)/.ws") { events.record($0) }
+        _ = WebSocketTransport(timers: TestClock<Duration>()).connect(to: "ws://127.0.0.1:\(server.port)/.ws") {
+            events.record($0)
+        }
         let ended = await events.wait { $0.contains { if case .closed = $0 { true } else { false } } }
         await server.stop()
         #expect(ended, "the connection ends: \(events.all)")
@@ -153,7 +157,9 @@ import Testing
     private static func events(from bytes: [UInt8], abrupt: Bool = false) async throws -> [TransportEvent] {
         let server = try await HostileWebSocketServer(sending: bytes, abrupt: abrupt)
         let events = Recorder<TransportEvent>()
-        _ = WebSocketTransport().connect(to: "ws://127.0.0.1:\(server.port)/.ws") { events.record($0) }
+        _ = WebSocketTransport(timers: TestClock<Duration>()).connect(to: "ws://127.0.0.1:\(server.port)/.ws") {
+            events.record($0)
+        }
         let ended = await events.wait { $0.contains { if case .closed = $0 { true } else { false } } }
         await server.stop()
         #expect(ended, "the connection ends: \(events.all)")
