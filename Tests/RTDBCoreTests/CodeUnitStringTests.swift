@@ -42,6 +42,21 @@ struct CodeUnitStringTests {
         #expect(try JSONParser.parse(node.exportJSON.jsonString) == node.exportJSON)
     }
 
+    /// Equality reads eight bytes at a time: strings that differ in one byte only, at any offset
+    /// of lengths around a word (small strings and stored ones), are told apart.
+    @Test func aDifferenceAtAnyOffsetIsFound() {
+        for length in [1, 7, 8, 9, 15, 16, 17, 24, 33] {
+            let base = String(repeating: "k", count: length)
+            #expect(CodeUnitString.equal(base, String(repeating: "k", count: length)))
+            #expect(!CodeUnitString.equal(base, base + "k"))
+            for offset in 0..<length {
+                var bytes = Array(base.utf8)
+                bytes[offset] = UInt8(ascii: "j")
+                #expect(!CodeUnitString.equal(base, String(decoding: bytes, as: UTF8.self)), "\(length) \(offset)")
+            }
+        }
+    }
+
     @Test func stringOperationsWorkOnCodeUnits() {
         #expect(CodeUnitString.hasPrefix("cafe\u{301}", "cafe"))
         #expect(!CodeUnitString.hasPrefix("cafe\u{301}", "caf\u{E9}"))

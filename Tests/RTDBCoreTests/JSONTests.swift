@@ -130,6 +130,45 @@ import Testing
         #expect(try JSONParser.parse(#"{"a":1,"a":2}"#) == ["a": 2])
     }
 
+    /// A repeated key keeps its first place and its last value, in a small object (scanned) and
+    /// past the size where the parser moves to the ordered dictionary.
+    @Test(arguments: [3, JSONParser.smallObject - 1, JSONParser.smallObject, JSONParser.smallObject + 5])
+    func aRepeatedKeyKeepsItsPlaceAndTakesTheLastValue(_ count: Int) throws {
+        let keys = (0..<count).map { "key\($0)" }
+        var members = keys.enumerated().map { #""\#($0.element)":\#($0.offset)"# }
+        members.append(#""key1":"again""#)
+        members.append(#""\#(keys[count - 1])":"last""#)
+        guard case .object(let parsed) = try JSONParser.parse("{" + members.joined(separator: ",") + "}") else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(parsed.keys.map(\.string) == keys)
+        #expect(parsed["key1"] == "again")
+        #expect(parsed[CodeUnitString(keys[count - 1])] == "last")
+        #expect(parsed["key0"] == 0)
+    }
+
+    /// Bytes that are not UTF-8 are found at every offset of a longer string (which is read eight
+    /// bytes at a time), and escapes are written at every offset too.
+    @Test func longStringsAreCheckedAndEscapedAtEveryOffset() throws {
+        let plain = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+        for offset in 0...plain.count {
+            var bad = plain
+            bad.insert(0xFF, at: offset)
+            #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22] + bad + [0x22]) }
+            var accented = plain
+            accented.insert(contentsOf: Array("é".utf8), at: offset)
+            let text = String(decoding: accented, as: UTF8.self)
+            #expect(try JSONParser.parse(bytes: [0x22] + accented + [0x22]) == .string(text))
+            for escaped in ["\"", "\\", "\n", "\u{01}", "\u{7F}"] {
+                var string = String(decoding: plain, as: UTF8.self)
+                string.insert(contentsOf: escaped, at: string.index(string.startIndex, offsetBy: offset))
+                #expect(try JSONParser.parse(JSONValue.string(string).jsonString) == .string(string))
+            }
+        }
+        #expect(JSONValue.string("a\"b\u{7F}").jsonString == #""a\"b\u007f""#)
+    }
+
     @Test func prefixParsing() throws {
         let (value, rest) = try JSONParser.parsePrefix(#""a,b","key""#)
         #expect(value == "a,b")

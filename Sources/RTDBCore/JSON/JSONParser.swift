@@ -114,13 +114,38 @@ public struct JSONParser {
         if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
     }
 
+    /// Reads an object into its members; a key given twice keeps its first place and its last value.
+    ///
+    /// Keys and values are gathered in two arrays and handed over at once: inserting them one by
+    /// one into the ordered dictionary grew both its arrays a step at a time (most of parsing a
+    /// small message). Below ``smallObject`` members a repeated key is found by a scan.
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
-        var members = JSONValue.Members()
-        try parseMembers { (parser, key) throws(JSONParseError) in
-            members[CodeUnitString(key)] = try parser.parseValue()
+        var keys = ContiguousArray<CodeUnitString>()
+        var values = ContiguousArray<JSONValue>()
+        keys.reserveCapacity(4)
+        values.reserveCapacity(4)
+        var large: JSONValue.Members?
+        try parseMembers { (parser, text) throws(JSONParseError) in
+            let key = CodeUnitString(text)
+            let value = try parser.parseValue()
+            if large != nil {
+                large?[key] = value
+            } else if let earlier = keys.firstIndex(of: key) {
+                values[earlier] = value
+            } else if keys.count < JSONParser.smallObject {
+                keys.append(key)
+                values.append(value)
+            } else {
+                var members = JSONValue.Members(uncheckedUniqueKeys: keys, values: values)
+                members[key] = value
+                large = members
+            }
         }
-        return .object(members)
+        return .object(large ?? JSONValue.Members(uncheckedUniqueKeys: keys, values: values))
     }
+
+    /// The most members an object gathers in arrays, scanning them for a repeated key.
+    static let smallObject = 16
 
     /// Reads an object, calling `member` with each key while the parser stands at its value (the
     /// call must read the value).
@@ -274,10 +299,12 @@ public struct JSONParser {
     ///
     /// Not `String(validating:as:)`: it is generic and not specialized for a caller, and looked up
     /// type metadata on every call (a third of parsing a write's message). Decoding, which
-    /// repairs, is not; it gives back the very bytes it was given exactly when they were valid.
+    /// repairs, is not; it gives back the very bytes it was given exactly when they were valid,
+    /// which ASCII always is.
     private func decodeUTF8(_ slice: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> String {
         var string = String(decoding: slice, as: UTF8.self)
-        guard string.withUTF8({ $0.elementsEqual(slice) }) else { throw error("invalid UTF-8 in a string") }
+        if ByteScan.isASCII(slice) { return string }
+        guard string.withUTF8({ ByteScan.equal($0, slice) }) else { throw error("invalid UTF-8 in a string") }
         return string
     }
 

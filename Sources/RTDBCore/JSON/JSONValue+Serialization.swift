@@ -73,24 +73,44 @@ extension JSONValue {
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
-            case 0x0A: output.append(contentsOf: "\\n".utf8)
-            case 0x0D: output.append(contentsOf: "\\r".utf8)
-            case 0x09: output.append(contentsOf: "\\t".utf8)
-            case 0x08: output.append(contentsOf: "\\b".utf8)
-            case 0x0C: output.append(contentsOf: "\\f".utf8)
-            case 0..<0x20, 0x7F:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
-            default: output.append(byte)
+        // Runs of bytes that need no escape are copied at once, read in place.
+        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            var start = 0
+            for index in bytes.indices where needsEscape(bytes[index]) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                writeEscape(bytes[index], to: &output)
+                start = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        if copied == nil {
+            for byte in string.utf8 {
+                if needsEscape(byte) { writeEscape(byte, to: &output) } else { output.append(byte) }
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+    }
+
+    private static func writeEscape(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+        case 0x0A: output.append(contentsOf: "\\n".utf8)
+        case 0x0D: output.append(contentsOf: "\\r".utf8)
+        case 0x09: output.append(contentsOf: "\\t".utf8)
+        case 0x08: output.append(contentsOf: "\\b".utf8)
+        case 0x0C: output.append(contentsOf: "\\f".utf8)
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            output.append(contentsOf: "\\u00".utf8)
+            output.append(hex[Int(byte >> 4)])
+            output.append(hex[Int(byte & 0xF)])
+        }
     }
 }
 

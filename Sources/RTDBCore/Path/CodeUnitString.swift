@@ -39,7 +39,7 @@ public struct CodeUnitString: Sendable, Hashable, Comparable {
     public static func equal(_ a: String, _ b: String) -> Bool {
         let inPlace = a.utf8.withContiguousStorageIfAvailable { bytesA in
             b.utf8.withContiguousStorageIfAvailable { bytesB in
-                bytesA.count == bytesB.count && bytesA.elementsEqual(bytesB)
+                ByteScan.equal(bytesA, bytesB)
             }
         }
         if let inPlace, let equal = inPlace { return equal }

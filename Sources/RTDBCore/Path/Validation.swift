@@ -26,19 +26,15 @@ public enum Validation {
         if bytes > maxKeyBytes { throw .keyTooLong(key: key, bytes: bytes) }
     }
 
-    /// Whether UTF-8 text holds a forbidden ASCII byte.
-    ///
-    /// Every forbidden character is ASCII and UTF-8 never reuses ASCII bytes inside other
-    /// characters, so bytes decide it exactly.
+    /// Whether UTF-8 text holds a forbidden ASCII byte (``ByteScan/containsForbiddenByte(_:slashAllowed:)``),
+    /// read in place when the text is contiguous.
     static func containsForbiddenByte(_ utf8: some Sequence<UInt8>, slashAllowed: Bool) -> Bool {
-        for byte in utf8 {
-            switch byte {
-            case 0x2E, 0x24, 0x23, 0x5B, 0x5D, 0x00...0x1F, 0x7F: return true
-            case 0x2F where !slashAllowed: return true
-            default: continue
-            }
+        if let found = utf8.withContiguousStorageIfAvailable({
+            ByteScan.containsForbiddenByte($0, slashAllowed: slashAllowed)
+        }) {
+            return found
         }
-        return false
+        return utf8.contains { ByteScan.isForbidden($0, slashAllowed: slashAllowed) }
     }
 
     /// The character to name in an error: the first forbidden one.
