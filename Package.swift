@@ -163,9 +163,10 @@ let package = Package(
         // What a benchmark runs, in one place for the timed run and the instruction count.
         .target(
             name: "BenchWorkloads",
-            dependencies: ["RTDBClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RTDBCore", "RTDBWire", "RTDBClient", .product(name: "Logging", package: "swift-log")]
         ),
-        // The latency workload alone, for valgrind (which cannot load the whole binary).
+        // One workload alone (latency, or a write message's parse), for valgrind (which cannot
+        // load the whole binary).
         .executableTarget(
             name: "presencetop-latency-probe", dependencies: ["BenchWorkloads"], path: "Sources/LatencyProbe"),
         // ncursesw itself: the header and the shims for its macros (apt: libncursesw5-dev).
@@ -293,7 +294,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "presencetopTests",
-            dependencies: ["presencetop", "RTDBTestSupport", .product(name: "Subprocess", package: "swift-subprocess")]
+            dependencies: [
+                "presencetop", "RTDBTestSupport", "BenchWorkloads",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,13 +1,25 @@
 import BenchWorkloads
 import Foundation
 
-// `presencetop-bench latency --callgrind` runs this under valgrind: the latency workload and
-// nothing else (valgrind 3.19 cannot load the whole presencetop binary).
-// Usage: presencetop-latency-probe SETS CHILDREN
-let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-guard arguments.count == 2, arguments.allSatisfy({ $0 >= 0 }) else {
-    print("usage: presencetop-latency-probe SETS CHILDREN")
+// `presencetop-bench latency --callgrind` and `server-writes --callgrind` run this under
+// valgrind: one workload and nothing else (valgrind 3.19 cannot load the whole presencetop
+// binary).
+// Usage: presencetop-latency-probe SETS CHILDREN | presencetop-latency-probe --wire MESSAGES
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 2, arguments[0] == "--wire", let count = Int(arguments[1]), count >= 0 {
+    // Every run makes the same messages, so that a run reading none counts their making too.
+    let messages = WireWorkload.messages(2_000)
+    guard let children = WireWorkload.run(messages.prefix(count)) else {
+        print("a message did not read as a set")
+        exit(1)
+    }
+    print("\(min(count, messages.count)) messages, \(children) children")
+    exit(0)
+}
+let numbers = arguments.compactMap { Int($0) }
+guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 }) else {
+    print("usage: presencetop-latency-probe SETS CHILDREN | presencetop-latency-probe --wire MESSAGES")
     exit(2)
 }
-let samples = LatencyWorkload.run(sets: arguments[0], children: max(1, arguments[1]))
+let samples = LatencyWorkload.run(sets: numbers[0], children: max(1, numbers[1]))
 print("\(samples.count) sets")

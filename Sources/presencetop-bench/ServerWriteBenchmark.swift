@@ -33,6 +33,12 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
         help: "Also print where one acknowledged write's server time goes, stage by stage (open rules, 1 connection).")
     var breakdown = false
 
+    @Flag(
+        help:
+            "Also count the instructions that read one write's message (parse, request, data to a node) under valgrind --tool=callgrind."
+    )
+    var callgrind = false
+
     @OptionGroup var options: BenchOptions
 
     func validate() throws {
@@ -80,6 +86,17 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
             let seconds = try await timedWrites(to: open.server, connections: 1, user: "breakdown", count: writes)
             WriteBreakdown.measure(false)
             Self.reportBreakdown(report, wall: seconds)
+        }
+        if callgrind,
+            let perMessage = try Callgrind.instructionsPerUnit(
+                report, measured: 2_000, arguments: { ["--wire", "\($0)"] })
+        {
+            report.record("message_read_instructions", perMessage)
+            report.say(
+                String(
+                    format:
+                        "a write's message parsed, its request read, its data made a node: %.0f instructions (callgrind)",
+                    perMessage))
         }
         for connectionCount in [1, connections] {
             let perConnection = writes / connectionCount / rounds
