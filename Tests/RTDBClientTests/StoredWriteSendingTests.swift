@@ -10,6 +10,26 @@ import Testing
 /// Writes restored from disk go out as their stored text, checked, against a real server and a
 /// real SQLite file edited by hand between two runs.
 @Suite struct StoredWriteSendingTests {
+    /// A set made here carries its node's export text, made once: the request sends it as it is,
+    /// the queue counts and stores it, and its data reads back as the node's export.
+    @Test func aSetMadeHereCarriesItsExportText() throws {
+        let node = try Node(json: ["b": 1, "a": ["x": "é\"", ".priority": 2], "c": false])
+        let write = StoredWrite(
+            id: 7, kind: .set, path: Path("p/q"), node: node, enqueuedAt: UnixTime(millisecondsSince1970: 0))
+        #expect(write.dataText == node.exportJSONString)
+        #expect(write.dataText == node.exportJSON.jsonString, "the same text the JSON value writes")
+        guard case .checkedText(let text)? = write.putData else {
+            Issue.record("a node's own export goes out as its text")
+            return
+        }
+        #expect(text == node.exportJSONString)
+        #expect(write.data == node.exportJSON)
+        #expect(write.setNode == node)
+        let removal = StoredWrite(
+            id: 8, kind: .remove, path: Path("p"), node: .empty, enqueuedAt: UnixTime(millisecondsSince1970: 0))
+        #expect(removal.dataText == "null")
+    }
+
     /// A row edited into other valid JSON goes out exactly as it now reads; a row that is no
     /// longer JSON, and an update that is no longer an object, never reach the wire: they are
     /// dropped and their local effect undone, while the writes around them arrive.

@@ -36,6 +36,17 @@ import Testing
         #expect(map.last?.key == expectedKeys.last)
     }
 
+    /// The walk without an iterator visits what the iterator does, in the same order.
+    @Test func theWalkInKeyOrderIsTheIteratorsOrder() {
+        var random = SeededRandom(seed: 45)
+        for count in [0, 1, 2, 7, 100] {
+            let map = ChildrenMap((0..<count).map { _ in (ChildKey("k\(random.next() % 1_000)"), Node(.bool(true))) })
+            var walked: [ChildKey] = []
+            map.forEachInKeyOrder { key, _ in walked.append(key) }
+            #expect(walked == map.keys)
+        }
+    }
+
     @Test func buildFromSortedAndUnsortedAgree() {
         let keys = (0..<500).map { "k\($0 * 7 % 500)" }
         let unsorted = ChildrenMap(keys.map { (ChildKey($0), Node(.string($0))) })

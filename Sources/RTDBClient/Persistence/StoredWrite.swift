@@ -18,7 +18,10 @@ struct StoredWrite: Sendable, Equatable {
 
     private enum Payload: Sendable {
         case json(JSONValue)
+        /// Read from disk: checked to be one JSON document before it is sent.
         case text(DeferredJSON)
+        /// A node's export made here (``Node/exportJSONString``): sent as it is.
+        case exported(DeferredJSON)
     }
 
     /// The data: a node's export JSON (set, remove), relative path → value (update), a named
@@ -27,7 +30,7 @@ struct StoredWrite: Sendable, Equatable {
         get {
             switch payload {
             case .json(let json): return json
-            case .text(let deferred): return deferred.json
+            case .text(let deferred), .exported(let deferred): return deferred.json
             }
         }
         set { payload = .json(newValue) }
@@ -37,7 +40,7 @@ struct StoredWrite: Sendable, Equatable {
     var dataText: String {
         switch payload {
         case .json(let json): return json.jsonString
-        case .text(let deferred): return deferred.text
+        case .text(let deferred), .exported(let deferred): return deferred.text
         }
     }
 
@@ -46,16 +49,20 @@ struct StoredWrite: Sendable, Equatable {
     /// nil when it is not (the file was edited), for the write to be dropped rather than sent as
     /// something it never was.
     var putData: PutData? {
-        guard case .text(let deferred) = payload else { return .json { [self] in data } }
-        guard JSONParser.isDocument(deferred.text, object: kind == .update) else { return nil }
-        return .checkedText(deferred.text)
+        switch payload {
+        case .json: return .json { [self] in data }
+        case .exported(let deferred): return .checkedText(deferred.text)
+        case .text(let deferred):
+            guard JSONParser.isDocument(deferred.text, object: kind == .update) else { return nil }
+            return .checkedText(deferred.text)
+        }
     }
 
     /// A set's data as a node, unparsed until looked into when it was read from disk.
     var setNode: Node {
         switch payload {
         case .json(let json): return Node(trustedJSON: json)
-        case .text(let deferred): return Node(deferredJSON: deferred.text)
+        case .text(let deferred), .exported(let deferred): return Node(deferredJSON: deferred.text)
         }
     }
 
@@ -76,6 +83,14 @@ struct StoredWrite: Sendable, Equatable {
         self.init(
             id: id, kind: kind, path: path, payload: .json(data), name: name, enqueuedAt: enqueuedAt,
             attempts: attempts)
+    }
+
+    /// A set or remove of `node`, its data the node's export text (made once: it is what the
+    /// queue stores and counts, and what the request carries).
+    init(id: Int, kind: PendingWrite.Kind, path: Path, node: Node, enqueuedAt: UnixTime) {
+        self.init(
+            id: id, kind: kind, path: path, payload: .exported(DeferredJSON(node.exportJSONString)), name: nil,
+            enqueuedAt: enqueuedAt, attempts: 0)
     }
 
     /// A write read from disk, its data left as text.

@@ -73,8 +73,7 @@ extension Repo {
         performNow {
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             let write = StoredWrite(
-                id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, data: node.exportJSON,
-                enqueuedAt: clock())
+                id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, node: node, enqueuedAt: clock())
             guard queue(write, completion: completion) else { return }
             let resolved = resolveLocally(node, at: path)
             raise(serverTree.applyUserOverwrite(path, resolved, writeID: write.id))

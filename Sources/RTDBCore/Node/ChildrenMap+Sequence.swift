@@ -45,6 +45,19 @@ extension ChildrenMap: Sequence {
         ChildrenMap.contains(root, where: predicate)
     }
 
+    /// Calls `body` with each entry in key order: a walk of the tree itself, without an
+    /// iterator's stack (writing a small node's export made the iterator a quarter of the work).
+    public func forEachInKeyOrder(_ body: (ChildKey, Node) -> Void) {
+        ChildrenMap.walk(root, body)
+    }
+
+    private static func walk(_ entry: Entry?, _ body: (ChildKey, Node) -> Void) {
+        guard let entry else { return }
+        walk(entry.left, body)
+        body(entry.key, entry.node)
+        walk(entry.right, body)
+    }
+
     private static func contains(_ entry: Entry?, where predicate: (Node) -> Bool) -> Bool {
         guard let entry else { return false }
         if predicate(entry.node) { return true }

@@ -89,7 +89,7 @@ extension Node {
         case .children(let children):
             output.append(UInt8(ascii: "{"))
             var first = true
-            for (key, child) in children {
+            children.forEachInKeyOrder { key, child in
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false
                 JSONValue.writeString(key.string, to: &output)

@@ -11,9 +11,7 @@ extension Node {
             return Node.leafSize(value) + (priority.map { 15 + Node.leafSize($0.leafValue) } ?? 0)
         case .children(let children):
             var size = 2
-            for (key, child) in children {
-                size += key.string.utf8.count + 4 + child.estimatedSize
-            }
+            children.forEachInKeyOrder { key, child in size += key.string.utf8.count + 4 + child.estimatedSize }
             if let priority { size += 12 + Node.leafSize(priority.leafValue) }
             return size
         }
