@@ -13,7 +13,7 @@ extension Node {
             return [".value": value.json, ".priority": priority.json]
         case .children(let children):
             var members = JSONValue.Members(minimumCapacity: children.count + 1)
-            for (key, child) in children { members[key.codeUnitString] = child.exportJSON }
+            children.forEachInKeyOrder { key, child in members[key.codeUnitString] = child.exportJSON }
             if let priority { members[".priority"] = priority.json }
             return .object(members)
         }
@@ -33,7 +33,7 @@ extension Node {
         case .children(let children):
             if arrays, let array = arrayForm(of: children) { return array }
             var members = JSONValue.Members(minimumCapacity: children.count)
-            for (key, child) in children { members[key.codeUnitString] = child.plainJSON(arrays: arrays) }
+            children.forEachInKeyOrder { key, child in members[key.codeUnitString] = child.plainJSON(arrays: arrays) }
             return .object(members)
         }
     }
@@ -42,7 +42,7 @@ extension Node {
     public var shallowJSON: JSONValue {
         guard case .children(let children) = storage else { return plainJSON() }
         var members = JSONValue.Members(minimumCapacity: children.count)
-        for (key, _) in children { members[key.codeUnitString] = true }
+        children.forEachInKeyOrder { key, _ in members[key.codeUnitString] = true }
         return .object(members)
     }
 
