@@ -73,8 +73,8 @@ extension JSONValue {
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Runs of bytes that need no escape are copied at once, read in place.
-        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+        // Runs of bytes that need no escape are copied at once.
+        ByteScan.withBytes(of: string) { bytes in
             var start = 0
             for index in bytes.indices where needsEscape(bytes[index]) {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -82,11 +82,6 @@ extension JSONValue {
                 start = index + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
-        if copied == nil {
-            for byte in string.utf8 {
-                if needsEscape(byte) { writeEscape(byte, to: &output) } else { output.append(byte) }
-            }
         }
         output.append(UInt8(ascii: "\""))
     }

@@ -11,18 +11,11 @@ extension ChildrenMap {
     }
 
     private static func modify(_ slot: inout Entry?, _ key: ChildKey, _ body: (inout Node) -> Void) -> Bool {
-        // Asked before `top` holds a second reference.
-        let unique = isKnownUniquelyReferenced(&slot)
-        guard let top = slot else { return false }
-        guard unique else {
-            // Shared from here down: a new path to the key (the same shape: no key comes or goes).
-            guard let copied = replacing(top, key, body) else { return false }
-            slot = copied
-            return true
-        }
+        // nil: absent; .some(nil): done (a new path was made); .some(entry): on down from it.
+        guard let first = step(&slot, key, body) else { return false }
+        guard var current = first else { return true }
         // Down the entries this map alone holds, each borrowed (`Unmanaged`, +0: `slot` keeps
         // them alive), not retained and released at every step.
-        var current = Unmanaged.passUnretained(top)
         while true {
             let next: Unmanaged<Entry>?? = current._withUnsafeGuaranteedRef { entry in
                 let order = ChildKey.compare(key, entry.key)
@@ -32,7 +25,6 @@ extension ChildrenMap {
                 }
                 return order < 0 ? step(&entry.left, key, body) : step(&entry.right, key, body)
             }
-            // nil: absent; .some(nil): done; .some(next): on down.
             guard let next else { return false }
             guard let next else { return true }
             current = next

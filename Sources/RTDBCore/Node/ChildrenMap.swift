@@ -150,11 +150,8 @@ public struct ChildrenMap: Sendable {
     // MARK: - Treap operations
 
     static func weight(of key: ChildKey) -> UInt64 {
-        // FNV-1a, then a 64-bit finaliser so that similar keys get unrelated weights. The bytes
-        // are read in place where they are contiguous (stepping through `String.UTF8View` costs
-        // several instructions a byte).
-        let utf8 = key.string.utf8
-        var hash = utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(utf8)
+        // FNV-1a, then a 64-bit finaliser so that similar keys get unrelated weights.
+        var hash = ByteScan.withBytes(of: key.string, fnv1a)
         hash ^= hash >> 33
         hash = hash &* 0xff51_afd7_ed55_8ccd
         hash ^= hash >> 33
@@ -163,7 +160,7 @@ public struct ChildrenMap: Sendable {
         return hash
     }
 
-    private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

@@ -70,13 +70,10 @@ public struct ChildKey: Sendable, Hashable {
     /// first (padded with 0) sorts first; keys hold no NUL, and if one did its prefix would only
     /// tie, which the full comparison settles.
     static func orderPrefix(of string: String) -> UInt64 {
-        // In place where the bytes are contiguous (stepping through `String.UTF8View` costs
-        // several instructions a byte).
-        let utf8 = string.utf8
-        return utf8.withContiguousStorageIfAvailable { orderPrefix(bytes: $0) } ?? orderPrefix(bytes: utf8)
+        ByteScan.withBytes(of: string, orderPrefix(bytes:))
     }
 
-    private static func orderPrefix(bytes: some Sequence<UInt8>) -> UInt64 {
+    private static func orderPrefix(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var prefix: UInt64 = 0
         var taken: UInt64 = 0
         for byte in bytes {

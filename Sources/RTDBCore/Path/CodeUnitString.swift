@@ -48,17 +48,11 @@ public struct CodeUnitString: Sendable, Hashable, Comparable {
 
     /// Feeds the code units of `string` to `hasher`, consistently with ``equal(_:_:)``.
     public static func hash(_ string: String, into hasher: inout Hasher) {
-        let count = string.utf8.withContiguousStorageIfAvailable { bytes in
+        let count = ByteScan.withBytes(of: string) { bytes in
             hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
             return bytes.count
         }
-        if let count {
-            hasher.combine(count)
-            return
-        }
-        var copy = string
-        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        hasher.combine(copy.utf8.count)
+        hasher.combine(count)
     }
 
     /// Whether `string` starts with the code units of `prefix`.

@@ -26,15 +26,22 @@ public enum Validation {
         if bytes > maxKeyBytes { throw .keyTooLong(key: key, bytes: bytes) }
     }
 
-    /// Whether UTF-8 text holds a forbidden ASCII byte (``ByteScan/containsForbiddenByte(_:slashAllowed:)``),
-    /// read in place when the text is contiguous.
+    /// Whether UTF-8 text holds a forbidden ASCII byte (read in place when it is contiguous).
+    ///
+    /// Every forbidden character is ASCII and UTF-8 never reuses ASCII bytes inside other
+    /// characters, so bytes decide it exactly.
     static func containsForbiddenByte(_ utf8: some Sequence<UInt8>, slashAllowed: Bool) -> Bool {
-        if let found = utf8.withContiguousStorageIfAvailable({
-            ByteScan.containsForbiddenByte($0, slashAllowed: slashAllowed)
-        }) {
-            return found
+        utf8.withContiguousStorageIfAvailable { $0.contains { isForbiddenByte($0, slashAllowed: slashAllowed) } }
+            ?? utf8.contains { isForbiddenByte($0, slashAllowed: slashAllowed) }
+    }
+
+    @inline(__always)
+    private static func isForbiddenByte(_ byte: UInt8, slashAllowed: Bool) -> Bool {
+        switch byte {
+        case 0x2E, 0x24, 0x23, 0x5B, 0x5D, 0x00...0x1F, 0x7F: true
+        case 0x2F: !slashAllowed
+        default: false
         }
-        return utf8.contains { ByteScan.isForbidden($0, slashAllowed: slashAllowed) }
     }
 
     /// The character to name in an error: the first forbidden one.
