@@ -13,7 +13,10 @@ import Testing
     /// A set made here carries its node's export text, made once: the request sends it as it is,
     /// the queue counts and stores it, and its data reads back as the node's export.
     @Test func aSetMadeHereCarriesItsExportText() throws {
-        let node = try Node(json: ["b": 1, "a": ["x": "é\"", ".priority": 2], "c": false])
+        let node = try Node(json: [
+            "b": 1, "a": ["x": "é\"", ".priority": 2], "c": false, "at": [".sv": "timestamp"],
+            "n": [".sv": ["increment": 1]],
+        ])
         let write = StoredWrite(
             id: 7, kind: .set, path: Path("p/q"), node: node, enqueuedAt: UnixTime(millisecondsSince1970: 0))
         #expect(write.dataText == node.exportJSONString)
