@@ -11,7 +11,9 @@ import Synchronization
 ///   after a flap) is removed on reconnect, so flapping leaves no ghosts;
 /// - so is an entry whose write a previous run left in the persistent queue: the app died before
 ///   the server took it, so the server ran its onDisconnect removal before the write arrives, and
-///   the replayed write would otherwise leave an entry nobody removes;
+///   the replayed write would otherwise leave an entry nobody removes (known from the queue as
+///   ``start()`` finds it, since the write may be acknowledged before the session hears it is
+///   connected);
 /// - the entry names the device and carries the server's connect time;
 /// - ``stop()`` signs out cleanly: the entry goes and `lastOnline` is written at once;
 /// - a connect whose writes or onDisconnects could not be stored (the server's disk failed,
@@ -32,6 +34,9 @@ public final class PresenceSession: Sendable {
     private struct State {
         var handle: DatabaseHandle?
         var entryKey: String?
+        /// Entries whose writes a previous run left queued, as ``start()`` found them; removed on
+        /// the first connect.
+        var leftovers: [Path] = []
         var connects = 0
         var armedConnect = 0
         var retriedConnect = 0
@@ -64,8 +69,11 @@ public final class PresenceSession: Sendable {
     /// of the connection's session writes `lastOnline` (false between a connect and that answer).
     public var isArmed: Bool { state.withLock { $0.connects > 0 && $0.armedConnect == $0.connects } }
 
-    /// Starts following `.info/connected`.
+    /// Starts following `.info/connected`; call it as the app opens its database, before the
+    /// queue a previous run left can be sent.
     public func start() {
+        let leftovers = queuedEntries()
+        state.withLock { $0.leftovers = leftovers }
         let handle = database.reference(withPath: ".info/connected").observe(.value) { [self] snapshot in
             guard snapshot.value as? Bool ?? false else { return }
             connected()
@@ -75,15 +83,18 @@ public final class PresenceSession: Sendable {
 
     private func connected() {
         let entry = connectionsRef.childByAutoId()
-        let (previous, connect) = state.withLock { state -> (String?, Int) in
+        let (previous, leftovers, connect) = state.withLock { state -> (String?, [Path], Int) in
             defer {
                 state.entryKey = entry.key
+                state.leftovers = []
                 state.connects += 1
             }
-            return (state.entryKey, state.connects + 1)
+            return (state.entryKey, state.leftovers, state.connects + 1)
         }
         // Removals are queued after the writes they undo, so the server takes them in that order.
-        for path in staleEntries(besides: previous) { database.reference(withPath: path.description).removeValue() }
+        var stale = previous.map { [connectionsPath.child($0)] } ?? []
+        for path in leftovers + queuedEntries() where !stale.contains(path) { stale.append(path) }
+        for path in stale { database.reference(withPath: path.description).removeValue() }
         // Both onDisconnects before the entry: once the server shows the entry, the end of this
         // session both removes it and writes `lastOnline`.
         entry.onDisconnectRemoveValue { [self] error, _ in retryIfNotStored(error, connect) }
@@ -116,17 +127,16 @@ public final class PresenceSession: Sendable {
         }
     }
 
-    /// The entries this device wrote for connections that are gone: the previous one, and any
-    /// whose write still waits in the queue (a previous run's, replayed after a restart).
-    private func staleEntries(besides previous: String?) -> [Path] {
-        let connections = Path("\(root)/\(userID)/connections")
-        var stale = previous.map { [connections.child($0)] } ?? []
-        for write in database.pendingWrites where write.kind != .remove {
+    private var connectionsPath: Path { Path("\(root)/\(userID)/connections") }
+
+    /// The entries whose writes wait in the queue: a previous run's, replayed after a restart, or
+    /// an earlier connection's of this run.
+    private func queuedEntries() -> [Path] {
+        let connections = connectionsPath
+        return database.pendingWrites.compactMap { write in
             let path = Path(write.path)
-            guard path.parent == connections, !stale.contains(path) else { continue }
-            stale.append(path)
+            return write.kind != .remove && path.parent == connections ? path : nil
         }
-        return stale
     }
 
     /// Stops following the connection and signs the device out: its entry is removed and

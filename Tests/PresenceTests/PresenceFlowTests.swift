@@ -173,4 +173,46 @@ import Testing
         await link.stop()
         await server.stop()
     }
+
+    @Test func aLeftoverEntryIsRemovedEvenWhenItsWriteIsAcknowledgedBeforeTheAppHearsItIsConnected() async throws {
+        // As above, but the replayed write is acknowledged before `.info/connected` reaches the
+        // session (a busy callback queue): the queue no longer shows it then, and the session
+        // must know it from when it started (found by the chaos run, seed 684493).
+        let server = try await TestServer.start()
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let link = try LinkProxy(upstreamPort: server.port)
+        let port = try await link.start()
+        let callbacks = DispatchQueue(label: "held callbacks")
+        func open() -> Database {
+            let database = Database(url: "http://127.0.0.1:\(port)?ns=demo", callbackQueue: callbacks)
+            database.persistenceDirectory = folder
+            database.isPersistenceEnabled = true
+            return database
+        }
+        link.mode = .offline
+        let dead = open()
+        let orphan = dead.reference(withPath: "users/kim/connections").childByAutoId()
+        orphan.setValue(["device": "phone", "connectedAt": ServerValue.timestamp()], andPriority: nil)
+        #expect(dead.pendingWrites.count == 1)
+        dead.close()
+
+        link.mode = .up
+        let database = open()
+        callbacks.suspend()
+        let session = PresenceSession(database: database, userID: "kim", device: "phone")
+        session.start()
+        // The replayed write is acknowledged while no callback can run.
+        #expect(try await eventually { database.pendingWrites.isEmpty })
+        callbacks.resume()
+        func entries() async throws -> [String] {
+            let connections = try await http("GET", "/users/kim/connections.json", port: server.port).json
+            return connections?.objectValue.map { $0.keys.map(\.string).sorted() } ?? []
+        }
+        #expect(try await eventually { session.entryKey != nil && database.pendingWrites.isEmpty })
+        #expect(try await eventually { try await entries() == [session.entryKey].compactMap { $0 } })
+        database.close()
+        await link.stop()
+        await server.stop()
+    }
 }
