@@ -9,7 +9,7 @@ import Testing
         let node = Node(trustedJSON: .int(Int64(sequence)))
         return DurabilityPipeline.Applied(
             record: LogRecord(sequence: sequence, path: Path(path), kind: .set, data: "\(sequence)"),
-            change: .set(path: Path(path), node: node), before: .empty, after: node, byServer: byServer)
+            change: .set(path: Path(path), node: node), byServer: byServer)
     }
 
     static func onDisconnect(_ session: String, _ value: Int64?) -> OnDisconnectRecord {

@@ -17,7 +17,7 @@ extension DatabaseEngine {
                 try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
                 WriteBreakdown.end(.commit, since: storing)
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
-                for write in batch.writes { publish(write) }
+                publish(batch.writes, upTo: batch.after)
                 if let (since, attempts) = commitFailure {
                     logger.notice(
                         "commits to namespace \(namespace) work again, after \(attempts) failed attempts over \((clock() - since).wholeMilliseconds) ms"

@@ -3,30 +3,49 @@ import RTDBRules
 import RTDBWire
 
 extension DatabaseEngine {
-    /// A stored write reaches readers: the served tree moves to it, each listen it touches hears
-    /// it, and then its writers are acknowledged (a client hears the data before the `ok`).
-    func publish(_ write: DurabilityPipeline.Applied) {
-        let publishing = WriteBreakdown.begin()
-        servedRoot = write.after
-        let affected: [Listen]
-        switch write.change {
-        case .set(let path, _): affected = listens.affected(by: path)
-        // A merge touches only its children: a listen beside them, under the merge's path, is not told.
-        case .merge(let path, let children): affected = listens.affected(by: children.map { path.child($0.relative) })
+    /// Stored writes reach readers, in order: the served tree moves to `after` (the working tree
+    /// with them made), each listen they touch hears them, and then their writers are
+    /// acknowledged (a client hears the data before the `ok`).
+    ///
+    /// The tree as each write left it is made only for the writes something looks at: a listen
+    /// it touches, a read waiting for it, read rules that look at data. The writes before such
+    /// a one are made in the served tree first, so that it sees exactly the writes up to its own.
+    func publish(_ writes: [DurabilityPipeline.Applied], upTo after: Node) {
+        var behind: [Change] = []
+        for write in writes {
+            let publishing = WriteBreakdown.begin()
+            let affected: [Listen]
+            switch write.change {
+            case .set(let path, _): affected = listens.affected(by: path)
+            // A merge touches only its children: a listen beside them, under the merge's path, is not told.
+            case .merge(let path, let children):
+                affected = listens.affected(by: children.map { path.child($0.relative) })
+            }
+            let reads = deferredReads.removeValue(forKey: write.record.sequence) ?? []
+            if !affected.isEmpty || !reads.isEmpty || rules.readsDependOnData {
+                var current = servedRoot
+                for change in behind { current = change.applied(to: current) }
+                behind = []
+                let before = current
+                servedRoot = write.change.applied(to: current)
+                for listen in affected {
+                    deliver(write.change, to: listen, before: before, after: servedRoot)
+                }
+                // Read rules that look at data can be changed by any write.
+                if rules.readsDependOnData { revokeListensNoLongerAllowed(listens.all) }
+            } else {
+                behind.append(write.change)
+            }
+            WriteBreakdown.end(.publish, since: publishing)
+            let acknowledging = WriteBreakdown.begin()
+            for acknowledgement in durability.acknowledgements(of: write.record.sequence) {
+                respond(acknowledgement.number, .success(""), to: acknowledgement.outlet)
+            }
+            WriteBreakdown.end(.acknowledge, since: acknowledging)
+            WriteBreakdown.published(1)
+            for read in reads { answer(read) }
         }
-        for listen in affected {
-            deliver(write.change, to: listen, before: write.before, after: write.after)
-        }
-        // Read rules that look at data can be changed by any write.
-        if rules.readsDependOnData { revokeListensNoLongerAllowed(listens.all) }
-        WriteBreakdown.end(.publish, since: publishing)
-        let acknowledging = WriteBreakdown.begin()
-        for acknowledgement in durability.acknowledgements(of: write.record.sequence) {
-            respond(acknowledgement.number, .success(""), to: acknowledgement.outlet)
-        }
-        WriteBreakdown.end(.acknowledge, since: acknowledging)
-        WriteBreakdown.published(1)
-        for read in deferredReads.removeValue(forKey: write.record.sequence) ?? [] { answer(read) }
+        servedRoot = after
     }
 
     /// A read (`g`) a connection made after writes of its own: it waits for them, so that the

@@ -14,6 +14,23 @@ extension DatabaseEngine {
             case .set(let path, _), .merge(let path, _): return path
             }
         }
+
+        /// `root` with the change made (a new version; `root` stays as it is).
+        func applied(to root: Node) -> Node {
+            var root = root
+            apply(to: &root)
+            return root
+        }
+
+        /// Makes the change in `root`, in place where nothing else shares its levels.
+        func apply(to root: inout Node) {
+            switch self {
+            case .set(let path, let node):
+                root.update(at: path, with: node)
+            case .merge(let path, let children):
+                for (relative, node) in children { root.update(at: path.child(relative), with: node) }
+            }
+        }
     }
 
     /// Sets `data` (export-format JSON, server values unresolved) at `path`, if the rules let
@@ -142,26 +159,25 @@ extension DatabaseEngine {
     /// Applies a resolved change to the working tree and hands it to the flusher, which publishes
     /// it to listens once it is stored.
     ///
-    /// `newRoot` is the data with the change made, when the rules made it while judging it.
+    /// `newRoot` is the data with the change made, when the rules made it while judging it;
+    /// otherwise the change is made in the working tree in place (no version of it is kept
+    /// between batches, see ``DurabilityPipeline/Batch/after``).
     /// `byServer`: the server's own write (an onDisconnect write run), kept if a commit fails.
     func apply(_ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil, byServer: Bool = false) {
         let applying = WriteBreakdown.begin()
         defer { WriteBreakdown.end(.apply, since: applying) }
-        let oldRoot = root
+        if let newRoot { root = newRoot } else { change.apply(to: &root) }
         let recordData: String
         switch change {
-        case .set(let path, let node):
-            root = newRoot ?? root.updating(at: path, with: node)
+        case .set(_, let node):
             let encoding = WriteBreakdown.begin()
             recordData = node.exportJSONString
             WriteBreakdown.end(.encode, since: encoding)
-        case .merge(let path, let children):
+        case .merge(_, let children):
             var object = JSONValue.Members()
             for (relative, node) in children {
-                if newRoot == nil { root = root.updating(at: path.child(relative), with: node) }
                 object[CodeUnitString(relative.relativeString)] = node.exportJSON
             }
-            if let newRoot { root = newRoot }
             let encoding = WriteBreakdown.begin()
             recordData = JSONValue.object(object).jsonString
             WriteBreakdown.end(.encode, since: encoding)
@@ -176,9 +192,7 @@ extension DatabaseEngine {
         case .set(let path, _): markDirty(path)
         case .merge(let path, let children): for child in children { markDirty(path.child(child.relative)) }
         }
-        log(
-            DurabilityPipeline.Applied(record: record, change: change, before: oldRoot, after: root, byServer: byServer)
-        )
+        log(DurabilityPipeline.Applied(record: record, change: change, byServer: byServer))
     }
 }
 

@@ -186,7 +186,7 @@ public actor DatabaseEngine {
     func log(_ write: DurabilityPipeline.Applied) {
         if store.isVolatile {
             durability.volatileApplied(write.record.sequence)
-            publish(write)
+            publish([write], upTo: root)
             return
         }
         durability.append(write)

@@ -17,9 +17,6 @@ struct DurabilityPipeline {
         var record: LogRecord
         /// The write as listens hear it.
         var change: DatabaseEngine.Change
-        /// The tree before it and after it.
-        var before: Node
-        var after: Node
         /// Made by the server itself (a session's onDisconnect writes run): nobody can be told it
         /// was refused, so a failed commit keeps it to be tried again.
         var byServer: Bool
@@ -35,6 +32,10 @@ struct DurabilityPipeline {
         var ticket: UInt64
         /// The checkpoint written with it, if one is due.
         var checkpoint: Checkpoint?
+        /// The working tree as the batch was taken: the tree with its writes made, published
+        /// once they are stored (one version a batch, so that between batches the working tree
+        /// changes in place).
+        var after: Node
 
         /// The writes as the store logs them.
         var records: [LogRecord] { writes.map(\.record) }
@@ -144,7 +145,7 @@ struct DurabilityPipeline {
         }
         return Batch(
             writes: writes, onDisconnect: inFlightOnDisconnect.values.map(\.record), ticket: onDisconnectTicket,
-            checkpoint: checkpoint)
+            checkpoint: checkpoint, after: root)
     }
 
     /// A batch is on disk: its writes may be published, in order (the engine takes each one's
