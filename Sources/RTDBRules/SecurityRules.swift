@@ -100,7 +100,7 @@ public struct SecurityRules: Sendable {
     /// Whether `auth` may read `path`: some `.read` at or above it holds.
     public func read(_ path: Path, auth: RuleAuth, root data: Node, now: UnixTime) -> RulesDecision {
         if auth == .admin { return .allowed }
-        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newRoot: nil, coverage: coverage)
+        let evaluator = RuleEvaluator(auth: auth.variable, now: now, root: data, newTree: nil, coverage: coverage)
         if let failure = grant(.read, path, evaluator) {
             return .denied(
                 RuleRefusal(
@@ -121,36 +121,35 @@ public struct SecurityRules: Sendable {
     }
 
     /// ``write(_:auth:root:now:)``, with the data as it would be after the writes when the rules
-    /// needed it (`newData`): a server applying the writes next takes it instead of making it again.
+    /// made it (a rule looked beyond the written nodes): a server applying the writes next takes
+    /// it instead of making it again; nil when they did not.
     public func judgeWrite(_ changes: [(path: Path, node: Node)], auth: RuleAuth, root data: Node, now: UnixTime)
         -> (decision: RulesDecision, newRoot: Node?)
     {
         if auth == .admin { return (.allowed, nil) }
-        var newRoot = data
-        if judgesNewData {
-            for (path, node) in changes { newRoot = newRoot.updating(at: path, with: node) }
-        }
-        let made = judgesNewData ? newRoot : nil
+        // The new tree is made only if a rule looks beyond the written nodes; the caller makes the
+        // change itself otherwise (in place).
+        let newTree = judgesNewData ? RuleTree(base: data, changes: changes) : nil
         let evaluator = RuleEvaluator(
-            auth: auth.variable, now: now, root: data, newRoot: newRoot, coverage: coverage)
+            auth: auth.variable, now: now, root: data, newTree: newTree, coverage: coverage)
         for (path, _) in changes {
             if let failure = grant(.write, path, evaluator) {
                 let message = "no .write rule allows writing \(path) (\(auth.description))\(failure.detail)"
-                return (.denied(RuleRefusal(message: message, rule: failure.rule)), made)
+                return (.denied(RuleRefusal(message: message, rule: failure.rule)), newTree?.madeNode)
             }
         }
-        guard judgesNewData else { return (.allowed, made) }
+        guard let newTree else { return (.allowed, nil) }
         // Several changes (an update) share ancestors: each is checked once. One needs no set.
         var validated: Set<Path>? = changes.count > 1 ? [] : nil
         for (path, node) in changes {
             // One change's new data at its path is what it writes (an update's later changes can
             // reach into an earlier one's; a priority is kept beside its node's value).
             let written = changes.count == 1 && !path.isPriorityPath ? node : nil
-            if let refusal = validate(path, written: written, evaluator, newRoot: newRoot, validated: &validated) {
-                return (.denied(refusal), made)
+            if let refusal = validate(path, written: written, evaluator, newTree: newTree, validated: &validated) {
+                return (.denied(refusal), newTree.madeNode)
             }
         }
-        return (.allowed, made)
+        return (.allowed, newTree.madeNode)
     }
 
     /// The children `.indexOn` names at `path` (where a wildcard matches too); empty if none.
@@ -198,13 +197,15 @@ public struct SecurityRules: Sendable {
     /// The new data is found only where a rule looks at it, walking on from where it was last
     /// found; at `path` itself it is `written`, when the caller knows it.
     private func validate(
-        _ path: Path, written: Node?, _ evaluator: RuleEvaluator, newRoot: Node, validated: inout Set<Path>?
+        _ path: Path, written: Node?, _ evaluator: RuleEvaluator, newTree: RuleTree, validated: inout Set<Path>?
     ) -> RuleRefusal? {
         var node = root
         var variables = RuleVariables()
-        var reached = (depth: 0, node: newRoot)
+        var found: (depth: Int, node: Node)?
         func newNode(at depth: Int) -> Node {
             if depth == path.count, let written { return written }
+            var reached = found ?? (0, newTree.node)
+            defer { found = reached }
             while reached.depth < depth {
                 reached = (reached.depth + 1, reached.node.child(path.segments[reached.depth]))
             }

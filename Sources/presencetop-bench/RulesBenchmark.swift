@@ -84,7 +84,8 @@ struct RulesBenchmark: AsyncParsableCommand {
                 refused += 1
                 continue
             }
-            root = newRoot ?? root.updating(at: write.path, with: write.node)
+            // As the server applies it: the tree the rules made, else the change made in place.
+            if let newRoot { root = newRoot } else { root.update(at: write.path, with: write.node) }
         }
         let elapsed = ContinuousClock.now - start
         precondition(refused == 0, "the rules refused \(refused) writes they allow")

@@ -115,11 +115,41 @@ import Testing
             #expect(alone.decision == twice.decision, "\(path) = \(data)")
             if alone.decision.isAllowed {
                 outcomes.allowed += 1
-                root = alone.newRoot ?? root
+                root = alone.newRoot ?? root.updating(at: change.path, with: change.node)
             } else {
                 outcomes.refused += 1
             }
         }
         #expect(outcomes.allowed > 20 && outcomes.refused > 20, "both outcomes are tried: \(outcomes)")
+    }
+    @Test func theTreeAfterAWriteIsMadeOnlyWhenARuleLooksBeyondTheWrittenNodes() throws {
+        let rules = try SecurityRules(
+            text: """
+                {"rules": {"users": {"$uid": {
+                  ".write": "auth.uid == $uid",
+                  "entries": {"$e": {".validate": "newData.hasChildren(['device'])"}},
+                  "pair": {"$p": {".validate": "newData.parent().child('other').exists()"}},
+                  "checked": {".validate": "newData.hasChild('name')", "$c": {".validate": true}}
+                }}}}
+                """)
+        let root = try Node(json: ["users": ["u": ["entries": ["old": ["device": "x"]], "checked": ["name": "n"]]]])
+        let auth = RuleAuth.user(claims: ["uid": "u"])
+        func judge(_ path: String, _ data: JSONValue) throws -> (allowed: Bool, made: Node?) {
+            let change = (path: Path(path), node: try Node(json: data))
+            let (decision, made) = rules.judgeWrite([change], auth: auth, root: root, now: .epoch)
+            if let made { #expect(made == root.updating(at: change.path, with: change.node), "\(path)") }
+            return (decision.isAllowed, made)
+        }
+        // Rules that read only the written node: nothing made, the server makes the change.
+        #expect(try judge("users/u/entries/new", ["device": "phone"]) == (true, nil))
+        #expect(try judge("users/u/entries/new", ["name": "phone"]).allowed == false)
+        // `parent()` looks beside the written node, in the tree as the write leaves it.
+        let alone = try judge("users/u/pair/a", 1)
+        #expect(!alone.allowed && alone.made != nil)
+        let pair = try judge("users/u", ["pair": ["a": 1, "other": 2]])
+        #expect(pair.allowed && pair.made != nil)
+        // A `.validate` above the write reads the new data there, with the old data beside it.
+        let checked = try judge("users/u/checked/c", 1)
+        #expect(checked.allowed && checked.made != nil)
     }
 }

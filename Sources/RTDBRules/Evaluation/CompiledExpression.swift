@@ -126,20 +126,20 @@ struct CompiledExpression: Sendable {
         case "now": return { scope throws(RuleEvaluationError) in scope.evaluator.now }
         case "root":
             return { scope throws(RuleEvaluationError) in
-                let root = scope.evaluator.root
-                return .snapshot(RuleSnapshot(root: root, path: .root, node: root))
+                let evaluator = scope.evaluator
+                return .snapshot(RuleSnapshot(root: evaluator.rootTree, path: .root, node: evaluator.root))
             }
         case "data":
             return { scope throws(RuleEvaluationError) in
-                .snapshot(RuleSnapshot(root: scope.evaluator.root, path: scope.path))
+                .snapshot(RuleSnapshot(root: scope.evaluator.rootTree, path: scope.path))
             }
         case "newData":
             return { scope throws(RuleEvaluationError) in
-                let newRoot = scope.evaluator.newRoot ?? scope.evaluator.root
+                let newTree = scope.evaluator.newTree ?? scope.evaluator.rootTree
                 guard let newData = scope.newData else {
-                    return .snapshot(RuleSnapshot(root: newRoot, path: scope.path))
+                    return .snapshot(RuleSnapshot(root: newTree, path: scope.path))
                 }
-                return .snapshot(RuleSnapshot(root: newRoot, path: scope.path, node: newData))
+                return .snapshot(RuleSnapshot(root: newTree, path: scope.path, node: newData))
             }
         default:
             let position = wildcards.lastIndex { CodeUnitString.equal($0, name) }
@@ -185,7 +185,7 @@ struct CompiledExpression: Sendable {
         case "data": return { $0.evaluator.root.child(at: $0.path) }
         case "newData":
             return { scope in
-                scope.newData ?? (scope.evaluator.newRoot ?? scope.evaluator.root).child(at: scope.path)
+                scope.newData ?? (scope.evaluator.newTree?.node ?? scope.evaluator.root).child(at: scope.path)
             }
         default: return nil
         }

@@ -18,8 +18,10 @@ final class RuleEvaluator: Sendable {
     let now: RuleValue
     /// `root` (the data before the write).
     let root: Node
+    /// The same, as the tree of `root` and `data` snapshots.
+    let rootTree: RuleTree
     /// The data as it would be after the write (nil for reads).
-    let newRoot: Node?
+    let newTree: RuleTree?
     /// Where each evaluation is noted for the coverage report; nil notes nothing.
     let coverage: RulesCoverage?
     /// The coverage's counters, counted into without a retain per evaluation (`coverage` keeps
@@ -27,11 +29,12 @@ final class RuleEvaluator: Sendable {
     let tally: CoverageCounters.Tally?
 
     /// The values a request's rules see.
-    init(auth: JSONValue, now: UnixTime, root: Node, newRoot: Node?, coverage: RulesCoverage? = nil) {
+    init(auth: JSONValue, now: UnixTime, root: Node, newTree: RuleTree?, coverage: RulesCoverage? = nil) {
         self.auth = auth == .null ? .null : .object(auth)
         self.now = .number(Double(now.millisecondsSince1970))
         self.root = root
-        self.newRoot = newRoot
+        self.rootTree = RuleTree(root)
+        self.newTree = newTree
         self.coverage = coverage
         self.tally = coverage?.counters.tally
     }

@@ -48,19 +48,19 @@ enum RuleValue: Sendable {
 /// The data at one location, as `root`, `data` and `newData` and their children are.
 struct RuleSnapshot: Sendable {
     /// The whole tree this snapshot is part of (before the write, or as it would be after it).
-    let root: Node
+    let root: RuleTree
     /// Where in it.
     let path: Path
     /// The node at ``path``, found once.
     let node: Node
 
     /// The snapshot at `path` of `root`.
-    init(root: Node, path: Path) {
-        self.init(root: root, path: path, node: root.child(at: path))
+    init(root: RuleTree, path: Path) {
+        self.init(root: root, path: path, node: root.node.child(at: path))
     }
 
     /// The snapshot at `path` of `root`, whose node there the caller has found (`node`).
-    init(root: Node, path: Path, node: Node) {
+    init(root: RuleTree, path: Path, node: Node) {
         self.root = root
         self.path = path
         self.node = node
