@@ -10,9 +10,10 @@ extension DatabaseEngine {
     /// The tree as each write left it is made only for the writes something looks at: a listen
     /// it touches, a read waiting for it, read rules that look at data. The writes before such
     /// a one are made in the served tree first, so that it sees exactly the writes up to its own.
+    /// The last write leaves the tree as `after`, which is not made again.
     func publish(_ writes: [DurabilityPipeline.Applied], upTo after: Node) {
         var behind: [Change] = []
-        for write in writes {
+        for (index, write) in writes.enumerated() {
             let publishing = WriteBreakdown.begin()
             let affected: [Listen]
             switch write.change {
@@ -27,7 +28,7 @@ extension DatabaseEngine {
                 for change in behind { current = change.applied(to: current) }
                 behind = []
                 let before = current
-                servedRoot = write.change.applied(to: current)
+                servedRoot = index == writes.count - 1 ? after : write.change.applied(to: current)
                 for listen in affected {
                     deliver(write.change, to: listen, before: before, after: servedRoot)
                 }
