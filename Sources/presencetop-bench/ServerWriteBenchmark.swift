@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HummingbirdWSClient
 import Logging
 import Presence
 import PresenceLab
