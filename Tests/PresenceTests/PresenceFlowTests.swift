@@ -134,56 +134,24 @@ import Testing
         await phone.close()
         await server.stop()
     }
-    @Test func anEntryWriteACrashLeftQueuedIsRemovedAfterTheRestart() async throws {
-        // A device connects, registers its entry's removal, queues the entry's write, and dies
-        // before the server takes the write: the server runs the removal (nothing there yet), and
-        // the write, persisted, is sent when the device starts again. Here the dead run is built
-        // directly: the entry's write queued in the file while the link is down.
+    /// An entry's write a crashed run left queued is removed after the restart.
+    ///
+    /// A device connects, registers its entry's removal, queues the entry's write, and dies
+    /// before the server takes the write: the server runs the removal (nothing there yet), and the
+    /// write, persisted, is sent when the device starts again. Here the dead run is built
+    /// directly: the entry's write queued in the file while the link is down.
+    ///
+    /// With `acknowledgedFirst`, the replayed write is acknowledged before `.info/connected`
+    /// reaches the session (a busy callback queue, held here): the queue no longer shows it then,
+    /// and the session must know it from when it started (found by the chaos run, seed 684493).
+    @Test(arguments: [false, true])
+    func anEntryWriteACrashLeftQueuedIsRemovedAfterTheRestart(acknowledgedFirst: Bool) async throws {
         let server = try await TestServer.start()
         let folder = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let link = try LinkProxy(upstreamPort: server.port)
         let port = try await link.start()
-        func open() -> Database {
-            let database = Database(url: "http://127.0.0.1:\(port)?ns=demo")
-            database.persistenceDirectory = folder
-            database.isPersistenceEnabled = true
-            return database
-        }
-        link.mode = .offline
-        let dead = open()
-        let orphan = dead.reference(withPath: "users/kim/connections").childByAutoId()
-        orphan.setValue(["device": "phone", "connectedAt": ServerValue.timestamp()], andPriority: nil)
-        #expect(dead.pendingWrites.count == 1)
-        dead.close()
-
-        link.mode = .up
-        let database = open()
-        let session = PresenceSession(database: database, userID: "kim", device: "phone")
-        session.start()
-        func entries() async throws -> [String] {
-            let connections = try await http("GET", "/users/kim/connections.json", port: server.port).json
-            return connections?.objectValue.map { $0.keys.map(\.string).sorted() } ?? []
-        }
-        // The replayed write lands, then its removal: only the new connection's entry stays.
-        #expect(try await eventually { database.pendingWrites.isEmpty && session.entryKey != nil })
-        #expect(try await eventually { try await entries() == [session.entryKey].compactMap { $0 } })
-        #expect(try await entries().contains(orphan.key ?? "") == false)
-        database.close()
-        await link.stop()
-        await server.stop()
-    }
-
-    @Test func aLeftoverEntryIsRemovedEvenWhenItsWriteIsAcknowledgedBeforeTheAppHearsItIsConnected() async throws {
-        // As above, but the replayed write is acknowledged before `.info/connected` reaches the
-        // session (a busy callback queue): the queue no longer shows it then, and the session
-        // must know it from when it started (found by the chaos run, seed 684493).
-        let server = try await TestServer.start()
-        let folder = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let link = try LinkProxy(upstreamPort: server.port)
-        let port = try await link.start()
-        let callbacks = DispatchQueue(label: "held callbacks")
+        let callbacks = DispatchQueue(label: "callbacks")
         func open() -> Database {
             let database = Database(url: "http://127.0.0.1:\(port)?ns=demo", callbackQueue: callbacks)
             database.persistenceDirectory = folder
@@ -199,18 +167,22 @@ import Testing
 
         link.mode = .up
         let database = open()
-        callbacks.suspend()
+        if acknowledgedFirst { callbacks.suspend() }
         let session = PresenceSession(database: database, userID: "kim", device: "phone")
         session.start()
-        // The replayed write is acknowledged while no callback can run.
-        #expect(try await eventually { database.pendingWrites.isEmpty })
-        callbacks.resume()
+        if acknowledgedFirst {
+            // The replayed write is acknowledged while no callback can run.
+            #expect(try await eventually { database.pendingWrites.isEmpty })
+            callbacks.resume()
+        }
         func entries() async throws -> [String] {
             let connections = try await http("GET", "/users/kim/connections.json", port: server.port).json
             return connections?.objectValue.map { $0.keys.map(\.string).sorted() } ?? []
         }
-        #expect(try await eventually { session.entryKey != nil && database.pendingWrites.isEmpty })
+        // The replayed write lands, then its removal: only the new connection's entry stays.
+        #expect(try await eventually { database.pendingWrites.isEmpty && session.entryKey != nil })
         #expect(try await eventually { try await entries() == [session.entryKey].compactMap { $0 } })
+        #expect(try await entries().contains(orphan.key ?? "") == false)
         database.close()
         await link.stop()
         await server.stop()
