@@ -126,16 +126,16 @@ struct CompiledExpression: Sendable {
         case "now": return { scope throws(RuleEvaluationError) in scope.evaluator.now }
         case "root":
             return { scope throws(RuleEvaluationError) in
-                let evaluator = scope.evaluator
-                return .snapshot(RuleSnapshot(root: evaluator.rootTree, path: .root, node: evaluator.root))
+                let root = scope.evaluator.root
+                return .snapshot(RuleSnapshot(root: .data(root), path: .root, node: root))
             }
         case "data":
             return { scope throws(RuleEvaluationError) in
-                .snapshot(RuleSnapshot(root: scope.evaluator.rootTree, path: scope.path))
+                .snapshot(RuleSnapshot(root: .data(scope.evaluator.root), path: scope.path))
             }
         case "newData":
             return { scope throws(RuleEvaluationError) in
-                let newTree = scope.evaluator.newTree ?? scope.evaluator.rootTree
+                let newTree = scope.evaluator.newTree.map(RuleSnapshot.Tree.afterWrite) ?? .data(scope.evaluator.root)
                 guard let newData = scope.newData else {
                     return .snapshot(RuleSnapshot(root: newTree, path: scope.path))
                 }

@@ -18,8 +18,6 @@ final class RuleEvaluator: Sendable {
     let now: RuleValue
     /// `root` (the data before the write).
     let root: Node
-    /// The same, as the tree of `root` and `data` snapshots.
-    let rootTree: RuleTree
     /// The data as it would be after the write (nil for reads).
     let newTree: RuleTree?
     /// Where each evaluation is noted for the coverage report; nil notes nothing.
@@ -33,7 +31,6 @@ final class RuleEvaluator: Sendable {
         self.auth = auth == .null ? .null : .object(auth)
         self.now = .number(Double(now.millisecondsSince1970))
         self.root = root
-        self.rootTree = RuleTree(root)
         self.newTree = newTree
         self.coverage = coverage
         self.tally = coverage?.counters.tally

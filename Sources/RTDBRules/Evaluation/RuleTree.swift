@@ -10,12 +10,6 @@ final class RuleTree: Sendable {
     private let changes: [(path: Path, node: Node)]
     private let made = Mutex<Node?>(nil)
 
-    /// The tree `node`, as it is.
-    init(_ node: Node) {
-        base = node
-        changes = []
-    }
-
     /// `base` with `changes` made in order, once asked for.
     init(base: Node, changes: [(path: Path, node: Node)]) {
         self.base = base

@@ -47,20 +47,35 @@ enum RuleValue: Sendable {
 
 /// The data at one location, as `root`, `data` and `newData` and their children are.
 struct RuleSnapshot: Sendable {
+    /// The whole tree a snapshot is part of: the data as it is, or as a write would leave it
+    /// (made only when asked).
+    enum Tree: Sendable {
+        case data(Node)
+        case afterWrite(RuleTree)
+
+        /// The tree's root node.
+        var node: Node {
+            switch self {
+            case .data(let node): return node
+            case .afterWrite(let tree): return tree.node
+            }
+        }
+    }
+
     /// The whole tree this snapshot is part of (before the write, or as it would be after it).
-    let root: RuleTree
+    let root: Tree
     /// Where in it.
     let path: Path
     /// The node at ``path``, found once.
     let node: Node
 
     /// The snapshot at `path` of `root`.
-    init(root: RuleTree, path: Path) {
+    init(root: Tree, path: Path) {
         self.init(root: root, path: path, node: root.node.child(at: path))
     }
 
     /// The snapshot at `path` of `root`, whose node there the caller has found (`node`).
-    init(root: RuleTree, path: Path, node: Node) {
+    init(root: Tree, path: Path, node: Node) {
         self.root = root
         self.path = path
         self.node = node
