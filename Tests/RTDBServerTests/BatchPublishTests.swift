@@ -10,7 +10,9 @@ import Testing
 /// Writes applied in one turn of the engine are committed as one batch and published as one
 /// version of the tree: what each listen hears and each waiting read answers is still the tree
 /// as that write left it, on a real SQLite file.
-@Suite struct BatchPublishTests {
+///
+/// A message that never comes fails the test at its time limit rather than holding the run.
+@Suite(.timeLimit(.minutes(1))) struct BatchPublishTests {
     let directory = temporaryDirectory()
 
     func open() async throws -> DatabaseEngine {
