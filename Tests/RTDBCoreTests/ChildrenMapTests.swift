@@ -76,6 +76,62 @@ import Testing
         }
     }
 
+    /// Inserted and removed in place, a map has the shape, the counts and the contents the
+    /// copying operations make; versions copied along the way keep theirs.
+    @Test func inPlaceEditsMakeTheTreeCopyingEditsMake() {
+        var random = SeededRandom(seed: 11_28)
+        var map = ChildrenMap()
+        var reference = ChildrenMap()
+        var kept: [(version: ChildrenMap, entries: [String])] = []
+        for step in 0..<3000 {
+            let key = ChildKey(String(Int.random(in: 0..<300, using: &random)))
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                map.remove(key)
+                reference = reference.removing(key)
+            } else {
+                let node = Node(.number(.int(Int64(step))))
+                map.insert(node, at: key)
+                reference = reference.inserting(node, at: key)
+            }
+            #expect(shape(map.root) == shape(reference.root), "step \(step)")
+            #expect(countsAgree(map.root), "step \(step)")
+            // A copy held here: the next edits must leave it as it is.
+            if step % 150 == 0 { kept.append((map, entries(map))) }
+        }
+        #expect(entries(map) == entries(reference))
+        for (version, expected) in kept {
+            #expect(entries(version) == expected)
+            #expect(countsAgree(version.root))
+        }
+    }
+
+    /// A map nothing else holds takes new keys below its top entry, and loses them, without a
+    /// new top entry.
+    @Test func aMapHeldOnlyHereGrowsAndShrinksWhereItIs() throws {
+        var map = ChildrenMap((0..<1000).map { (ChildKey("k\($0)"), Node(.bool(true))) })
+        // Read without keeping a reference, which would share the top entry.
+        let top = try #require(map.root.map(ObjectIdentifier.init))
+        let topWeight = try #require(map.root?.weight)
+        // Keys lighter than the top entry stay below it.
+        let added = (0..<50).map { ChildKey("n\($0)") }.filter { ChildrenMap.weight(of: $0) < topWeight }
+        for key in added { map.insert(Node(.bool(false)), at: key) }
+        #expect(map.root.map(ObjectIdentifier.init) == top)
+        #expect(map.count == 1000 + added.count)
+        for key in added { map.remove(key) }
+        map.remove(ChildKey("absent"))
+        #expect(map.root.map(ObjectIdentifier.init) == top)
+        #expect(map.count == 1000)
+        #expect(countsAgree(map.root))
+    }
+
+    private func countsAgree(_ entry: ChildrenMap.Entry?) -> Bool {
+        guard let entry else { return true }
+        let below = (entry.left?.count ?? 0) + (entry.right?.count ?? 0)
+        return entry.count == 1 + below && countsAgree(entry.left) && countsAgree(entry.right)
+    }
+
+    private func entries(_ map: ChildrenMap) -> [String] { map.map { "\($0.key.string)=\($0.node)" } }
+
     /// A tree's keys in preorder, with a marker for each missing child.
     private func shape(_ entry: ChildrenMap.Entry?) -> [String] {
         guard let entry else { return ["-"] }

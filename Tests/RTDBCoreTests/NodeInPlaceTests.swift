@@ -31,6 +31,26 @@ import Testing
         #expect(root.child("users").childCount == 50)
     }
 
+    /// A child added or removed in a version held only here changes the levels above it in
+    /// place too (the children's top entries stay; the new key is lighter than theirs).
+    @Test func aChildAddedOrRemovedChangesTheLevelsAboveWhereTheyAre() throws {
+        var root = tree(users: 50)
+        let top = entry(root)
+        let users = entry(root.child("users"))
+        let usersWeight = try #require(root.child("users").children.root?.weight)
+        let key = try #require(
+            (0..<100).map { "new\($0)" }.first { ChildrenMap.weight(of: ChildKey($0)) < usersWeight })
+        root.update(at: Path("users/\(key)/connections/c"), with: Node(.bool(true)))
+        #expect(entry(root) == top)
+        #expect(entry(root.child("users")) == users)
+        #expect(root.child("users").childCount == 51)
+        root.update(at: Path("users/\(key)/connections/c"), with: .empty)
+        root.update(at: Path("users/u3"), with: .empty)
+        #expect(entry(root) == top)
+        #expect(root.child("users").childCount == 49)
+        #expect(!root.child("users").hasChild(ChildKey(key)))
+    }
+
     @Test func aCopyKeepsWhatItHeld() {
         var root = tree(users: 50)
         let kept = root

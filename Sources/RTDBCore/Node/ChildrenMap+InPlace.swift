@@ -62,3 +62,66 @@ extension ChildrenMap {
         return entry.with(left: entry.left, right: copied)
     }
 }
+
+extension ChildrenMap {
+    /// Puts `node` at `key` (replacing any node there), as ``inserting(_:at:)`` does, changing in
+    /// place the entries this map alone holds on the way down.
+    ///
+    /// From the first shared entry, or where the new key rises above the entries below it (a
+    /// treap rotation, a few entries in expectation), a new path is made as ``inserting(_:at:)``
+    /// makes it; the shape is the one that makes.
+    public mutating func insert(_ node: Node, at key: ChildKey) {
+        ChildrenMap.insertInPlace(&root, key: key, node: node, weight: ChildrenMap.weight(of: key))
+    }
+
+    /// Takes `key` out (nothing when absent), as ``removing(_:)`` does, changing in place the
+    /// entries this map alone holds on the way down.
+    public mutating func remove(_ key: ChildKey) {
+        ChildrenMap.removeInPlace(&root, key: key)
+    }
+
+    /// Returns whether the key was new (the counts above it grow by one).
+    @discardableResult
+    private static func insertInPlace(_ slot: inout Entry?, key: ChildKey, node: Node, weight: UInt64) -> Bool {
+        guard isKnownUniquelyReferenced(&slot), let entry = slot else {
+            return replace(&slot) { insert($0, key: key, node: node, weight: weight) }
+        }
+        let order = ChildKey.compare(key, entry.key)
+        if order == 0 {
+            entry.node = node
+            return false
+        }
+        // A heavier key sits above this entry (so it is not below it): the treap's own insertion
+        // of this subtree rotates it up.
+        if weight > entry.weight { return replace(&slot) { insert($0, key: key, node: node, weight: weight) } }
+        let added =
+            order < 0
+            ? insertInPlace(&entry.left, key: key, node: node, weight: weight)
+            : insertInPlace(&entry.right, key: key, node: node, weight: weight)
+        if added { entry.count += 1 }
+        return added
+    }
+
+    /// Returns whether the key was there (the counts above it shrink by one).
+    @discardableResult
+    private static func removeInPlace(_ slot: inout Entry?, key: ChildKey) -> Bool {
+        guard isKnownUniquelyReferenced(&slot), let entry = slot else { return replace(&slot) { remove($0, key: key) } }
+        let order = ChildKey.compare(key, entry.key)
+        if order == 0 {
+            slot = merge(entry.left, entry.right)
+            return true
+        }
+        let removed = order < 0 ? removeInPlace(&entry.left, key: key) : removeInPlace(&entry.right, key: key)
+        if removed { entry.count -= 1 }
+        return removed
+    }
+
+    /// Puts in `slot` the subtree `make` builds from it; whether its count changed.
+    private static func replace(_ slot: inout Entry?, _ make: (Entry?) -> Entry?) -> Bool {
+        let before = slot?.count ?? 0
+        let made = make(slot)
+        let changed = (made?.count ?? 0) != before
+        if made !== slot { slot = made }
+        return changed
+    }
+}

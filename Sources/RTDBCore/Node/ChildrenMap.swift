@@ -9,20 +9,22 @@ public struct ChildrenMap: Sendable {
     /// One key and its node, with the subtrees before and after it.
     ///
     /// `@unchecked Sendable`: an entry is written after it is made only by
-    /// ``ChildrenMap/modifyExisting(_:_:)``, after `isKnownUniquelyReferenced` found the writer's
+    /// the in-place changes (``ChildrenMap/modifyExisting(_:_:)``, ``ChildrenMap/insert(_:at:)``,
+    /// ``ChildrenMap/remove(_:)``), after `isKnownUniquelyReferenced` found the writer's
     /// reference to be the only one to it and to every entry above it, as Swift's own
     /// copy-on-write storage does: no other holder, on this thread or another, can see the change.
     final class Entry: @unchecked Sendable {
         let key: ChildKey
-        // Variables only for ``ChildrenMap/modifyExisting(_:_:)``, which writes the node and
-        // the subtrees (one replaced by a new path; the key and shape stay). A write goes through
-        // the only reference there is, so no other access can overlap it, and no dynamic
-        // exclusivity check is kept.
+        // Variables only for the in-place changes (``ChildrenMap/modifyExisting(_:_:)``,
+        // ``ChildrenMap/insert(_:at:)``, ``ChildrenMap/remove(_:)``), which write the node, the
+        // subtrees and the count of entries this map alone holds. A write goes through the only
+        // reference there is, so no other access can overlap it, and no dynamic exclusivity check
+        // is kept.
         @exclusivity(unchecked) var node: Node
         let weight: UInt64
         @exclusivity(unchecked) var left: Entry?
         @exclusivity(unchecked) var right: Entry?
-        let count: Int
+        @exclusivity(unchecked) var count: Int
 
         init(key: ChildKey, node: Node, weight: UInt64, left: Entry?, right: Entry?) {
             self.key = key
@@ -169,7 +171,7 @@ public struct ChildrenMap: Sendable {
         return hash
     }
 
-    private static func insert(_ entry: Entry?, key: ChildKey, node: Node, weight: UInt64) -> Entry {
+    static func insert(_ entry: Entry?, key: ChildKey, node: Node, weight: UInt64) -> Entry {
         guard let entry else { return Entry(key: key, node: node, weight: weight, left: nil, right: nil) }
         let order = ChildKey.compare(key, entry.key)
         if order == 0 {
@@ -190,7 +192,7 @@ public struct ChildrenMap: Sendable {
         }
     }
 
-    private static func remove(_ entry: Entry?, key: ChildKey) -> Entry? {
+    static func remove(_ entry: Entry?, key: ChildKey) -> Entry? {
         guard let entry else { return nil }
         let order = ChildKey.compare(key, entry.key)
         if order == 0 { return merge(entry.left, entry.right) }
@@ -202,7 +204,7 @@ public struct ChildrenMap: Sendable {
         return right === entry.right ? entry : entry.with(left: entry.left, right: right)
     }
 
-    private static func merge(_ a: Entry?, _ b: Entry?) -> Entry? {
+    static func merge(_ a: Entry?, _ b: Entry?) -> Entry? {
         guard let a else { return b }
         guard let b else { return a }
         if a.weight > b.weight { return a.with(left: a.left, right: merge(a.right, b)) }

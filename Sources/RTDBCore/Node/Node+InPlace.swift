@@ -14,21 +14,31 @@ extension Node {
             return
         }
         let key = ChildKey(front)
-        // A child that stays (not a removal) in children this value alone holds: changed there.
-        if !key.isPriorityKey, !node.isEmpty || segments.count > 1, case .resolved(.children(var children)) = stored {
+        // Children this value alone holds are changed there: a child set, removed or added.
+        if !key.isPriorityKey, case .resolved(.children(var children)) = stored {
             // This value's own reference goes first, so that the map's may be the only one.
             stored = .resolved(.empty)
+            // A node left without children is empty (and so has no priority).
+            defer {
+                if children.isEmpty { self = .empty } else { stored = .resolved(.children(children)) }
+            }
+            if node.isEmpty && segments.count == 1 {
+                children.remove(key)
+                return
+            }
             var emptied = false
             let found = children.modifyExisting(key) { child in
                 child.update(segments: segments.dropFirst(), with: node)
                 emptied = child.isEmpty
             }
-            stored = .resolved(.children(children))
             if found {
-                // A child left empty goes, and a node left without children is empty.
-                if emptied { self = Node(children: children.removing(key), priority: priority) }
+                // A child left empty goes.
+                if emptied { children.remove(key) }
                 return
             }
+            let child = Node.empty.updating(segments: segments.dropFirst(), with: node)
+            if !child.isEmpty { children.insert(child, at: key) }
+            return
         }
         self = updating(segments: segments, with: node)
     }
