@@ -258,6 +258,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // swift-nio's own frame encoder, against which the client's is checked.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -1,13 +1,20 @@
 import NIOCore
 import NIOWebSocket
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A client's WebSocket session in its channel's pipeline, after the upgrade: text messages out
 /// (masked, as a client's must be) and in, the server's pings answered, the close handshake.
 ///
 /// Every event is reported on the channel's event loop, in order, ending with `.closed`.
 final class ClientFrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+    /// Frames encoded here (``ClientFrameEncoding``): no frame encoder sits below.
+    typealias OutboundOut = ByteBuffer
 
     private let onEvent: @Sendable (TransportEvent) -> Void
     private var context: ChannelHandlerContext?
@@ -50,11 +57,10 @@ final class ClientFrameHandler: ChannelInboundHandler {
     /// Writes text frames and flushes once.
     func write(_ frames: [String]) {
         guard let context, !sentClose else { return }
+        let allocator = context.channel.allocator
         for text in frames {
-            let data = context.channel.allocator.buffer(string: text)
-            context.write(
-                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, maskKey: masks.next(), data: data)),
-                promise: nil)
+            let frame = ClientFrameEncoding.frame(.text, text: text, key: masks.next(), allocator: allocator)
+            context.write(wrapOutboundOut(frame), promise: nil)
         }
         context.flush()
     }
@@ -73,7 +79,8 @@ final class ClientFrameHandler: ChannelInboundHandler {
         sentClose = true
         var data = context.channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: code)
-        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: masks.next(), data: data)
+        let frame = ClientFrameEncoding.frame(
+            .connectionClose, payload: data, key: masks.next(), allocator: context.channel.allocator)
         return context.writeAndFlush(wrapOutboundOut(frame))
     }
 
@@ -96,7 +103,8 @@ final class ClientFrameHandler: ChannelInboundHandler {
         case .text:
             onEvent(.frame(String(buffer: frame.unmaskedData)))
         case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: masks.next(), data: frame.unmaskedData)
+            let pong = ClientFrameEncoding.frame(
+                .pong, payload: frame.unmaskedData, key: masks.next(), allocator: context.channel.allocator)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
         case .connectionClose:
             var payload = frame.unmaskedData
@@ -141,25 +149,22 @@ final class ClientFrameHandler: ChannelInboundHandler {
     }
 }
 
-/// Masking keys for a client's frames, from the system's random source: one draw gives two keys
-/// (RFC 6455 §5.3 asks for a fresh, unpredictable key per frame).
+/// Masking keys for a client's frames, from the system's random source (RFC 6455 §5.3 asks for
+/// a fresh, unpredictable key per frame): drawn 64 at a time, one `getrandom` for them all,
+/// where a draw a key was a system call for every other frame.
 private struct MaskKeys {
-    private var spare: UInt32?
-    private var generator = SystemRandomNumberGenerator()
+    private var pool: [UInt32] = []
 
-    mutating func next() -> WebSocketMaskingKey {
-        if let spare {
-            self.spare = nil
-            return Self.key(spare)
-        }
-        let drawn = generator.next()
-        spare = UInt32(truncatingIfNeeded: drawn >> 32)
-        return Self.key(UInt32(truncatingIfNeeded: drawn))
+    mutating func next() -> UInt32 {
+        if pool.isEmpty { refill() }
+        return pool.removeLast()
     }
 
-    private static func key(_ value: UInt32) -> WebSocketMaskingKey {
-        let bytes = [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-        // Four bytes always make a key; the fallback is never taken.
-        return WebSocketMaskingKey(bytes) ?? .random()
+    private mutating func refill() {
+        pool = [UInt32](repeating: 0, count: 64)
+        pool.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            arc4random_buf(base, bytes.count)
+        }
     }
 }

@@ -90,11 +90,11 @@ final class WebSocketUpgradeHandler: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
-    /// The codec goes in behind this handler; the bytes that came after the answer's head go to
+    /// The frame decoder goes in behind this handler (frames out are encoded by
+    /// ``ClientFrameHandler``, with no encoder below it); the bytes that came after the answer's head go to
     /// it at once, then this handler leaves (its context passes nothing on once it has left).
     private func upgrade(_ context: ChannelHandlerContext) throws {
         let pipeline = context.pipeline.syncOperations
-        try pipeline.addHandler(WebSocketFrameEncoder(), position: .after(self))
         try pipeline.addHandler(
             ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: WebSocketTarget.maxFrameSize)),
             position: .after(self))
