@@ -42,6 +42,16 @@ extension Node {
         return resolved
     }
 
+    /// ``resolvingServerValues(existing:now:at:)`` that asks for the data it replaces only when
+    /// this node holds a server value (an increment adds to that data): a plain write's target
+    /// is not looked up in the tree.
+    public func resolvingServerValues(existingAt existing: () -> Node, now: UnixTime, at path: Path)
+        throws(ValidationError) -> Node
+    {
+        guard containsServerValues else { return self }
+        return try resolvingServerValues(existing: existing(), now: now, at: path)
+    }
+
     /// Where a server value of this node resolved (in `resolved`) to a number that is not finite.
     private func firstNonFiniteResult(_ resolved: Node, at path: Path) -> Path? {
         guard containsServerValues else { return nil }

@@ -59,10 +59,9 @@ extension DatabaseEngine {
             } catch {
                 throw WireError(error)
             }
-            let current = root.child(at: path)
             let resolved: Node
             do {
-                resolved = try node.resolvingServerValues(existing: current, now: clock(), at: path)
+                resolved = try node.resolvingServerValues(existingAt: { root.child(at: path) }, now: clock(), at: path)
             } catch {
                 throw WireError(error)
             }
@@ -70,7 +69,7 @@ extension DatabaseEngine {
             let judging = WriteBreakdown.begin()
             let newRoot = try authorizeWrite([(path, resolved)], auth: auth, at: path, operation: .set)
             WriteBreakdown.end(.rules, since: judging)
-            if let expectedHash, current.hashString != expectedHash {
+            if let expectedHash, root.child(at: path).hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
             if refusesWithoutStorage { try requireStorage() }
@@ -107,7 +106,7 @@ extension DatabaseEngine {
                 let node: Node
                 do {
                     node = try Node(json: value, at: target.writeTarget)
-                        .resolvingServerValues(existing: root.child(at: target), now: now, at: target)
+                        .resolvingServerValues(existingAt: { root.child(at: target) }, now: now, at: target)
                 } catch {
                     throw WireError(error)
                 }
