@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import RTDBWire
 
 /// A client's frame as it goes on the wire (RFC 6455 §5.2): the header, the masking key and
 /// the masked payload, written into one buffer.
@@ -59,27 +60,12 @@ enum ClientFrameEncoding {
         buffer.writeInteger(key)
     }
 
-    /// XORs the bytes from `start` to the end with the key's bytes in turn, eight at a time.
-    static func mask(_ buffer: inout ByteBuffer, from start: Int, key: UInt32) {
+    /// Masks the bytes from `start` to the end with the key.
+    private static func mask(_ buffer: inout ByteBuffer, from start: Int, key: UInt32) {
         let offset = start - buffer.readerIndex
         buffer.withUnsafeMutableReadableBytes { bytes in
             guard offset < bytes.count else { return }
-            let payload = UnsafeMutableRawBufferPointer(rebasing: bytes[offset...])
-            // The key as it lies in memory (big-endian on the wire), twice over for a word.
-            let word = UInt64(key.bigEndian)
-            let wide = word | word << 32
-            var index = 0
-            while index + 8 <= payload.count {
-                let value = payload.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                payload.storeBytes(of: value ^ wide, toByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            withUnsafeBytes(of: key.bigEndian) { keyBytes in
-                while index < payload.count {
-                    payload[index] ^= keyBytes[index % 4]
-                    index += 1
-                }
-            }
+            WebSocketMask.apply(key, to: UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
         }
     }
 }

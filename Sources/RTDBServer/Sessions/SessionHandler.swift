@@ -181,13 +181,22 @@ extension SessionHandler {
     private static func kind(of frame: WebSocketFrame) -> Kind {
         guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { return .invalid }
         switch frame.opcode {
-        case .text: return .data(String(buffer: frame.unmaskedData))
+        case .text: return .data(text(of: frame))
         case .binary: return .binary
         case .ping: return frame.fin ? .ping : .invalid
         case .pong: return frame.fin ? .pong : .invalid
         case .connectionClose: return .close
         default: return .invalid
         }
+    }
+
+    /// A text frame's message, unmasked as it is copied into the string (a client's frames are
+    /// masked): one copy, where the frame's unmasked data copied the payload and the string
+    /// copied it again.
+    private static func text(of frame: WebSocketFrame) -> String {
+        guard let maskKey = frame.maskKey else { return String(buffer: frame.data) }
+        let key = maskKey.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return frame.data.withUnsafeReadableBytes { WebSocketMask.text($0, key: key) }
     }
 
     /// Takes one frame (whole: fragments were joined before it).

@@ -1,0 +1,36 @@
+import RTDBCore
+import Testing
+
+@testable import RTDBWire
+
+/// The word-at-a-time masking agrees with the byte-at-a-time rule of RFC 6455 §5.3 at every
+/// length around the word, and unmasking into text repairs invalid UTF-8 as `String(decoding:)` does.
+@Suite struct WebSocketMaskTests {
+    private func byteByByte(_ bytes: [UInt8], key: UInt32) -> [UInt8] {
+        let keyBytes = [UInt8(key >> 24), UInt8((key >> 16) & 0xFF), UInt8((key >> 8) & 0xFF), UInt8(key & 0xFF)]
+        return bytes.enumerated().map { $0.element ^ keyBytes[$0.offset % 4] }
+    }
+
+    @Test func agreesWithTheRuleByteByByte() {
+        var random = SeededRandom(seed: 6455)
+        for length in 0...41 {
+            let key = UInt32(truncatingIfNeeded: random.next())
+            let payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            var masked = payload
+            masked.withUnsafeMutableBytes { WebSocketMask.apply(key, to: $0) }
+            #expect(masked == byteByByte(payload, key: key), "length \(length)")
+            // The same operation unmasks.
+            masked.withUnsafeMutableBytes { WebSocketMask.apply(key, to: $0) }
+            #expect(masked == payload)
+        }
+    }
+
+    @Test func unmaskedTextIsTheTextAndInvalidUTF8IsRepaired() {
+        let key: UInt32 = 0x3745_9AF1
+        for plain in [Array("présence ✓ 𝄞 and some more text".utf8), [0x61, 0xFF, 0x62, 0xC3], []] {
+            let masked = byteByByte(plain, key: key)
+            let text = masked.withUnsafeBytes { WebSocketMask.text($0, key: key) }
+            #expect(text == String(decoding: plain, as: UTF8.self))
+        }
+    }
+}
