@@ -149,13 +149,14 @@ final class PendingWriteQueue {
     }
 
     func markSent(_ id: Int) {
-        guard var entry = entries[id] else { return }
-        entry.state = .inFlight
-        entry.write.attempts += 1
-        entries[id] = entry
+        guard let index = entries.index(forKey: id) else { return }
+        // Changed where it lies: copied out and back, every field of the write was retained and
+        // released, and a restart hands thousands over at once.
+        entries.values[index].state = .inFlight
+        entries.values[index].write.attempts += 1
         lastSnapshot = nil
-        if store != nil, entry.write.name != nil || entry.write.kind != .transaction {
-            unsavedAttempts[id] = entry.write.attempts
+        if store != nil, entries.values[index].write.name != nil || entries.values[index].write.kind != .transaction {
+            unsavedAttempts[id] = entries.values[index].write.attempts
             scheduleFlush()
         }
         onChange()
