@@ -166,8 +166,11 @@ extension DatabaseEngine {
         let applying = WriteBreakdown.begin()
         defer { WriteBreakdown.end(.apply, since: applying) }
         if let newRoot { root = newRoot } else { change.apply(to: &root) }
+        // A store that keeps nothing never reads the record's text, so it is not written.
         let recordData: String
         switch change {
+        case _ where store.isVolatile:
+            recordData = ""
         case .set(_, let node):
             let encoding = WriteBreakdown.begin()
             recordData = node.exportJSONString

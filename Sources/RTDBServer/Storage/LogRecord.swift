@@ -17,7 +17,8 @@ public struct LogRecord: Sendable, Hashable {
     public var path: Path
     /// Set or merge.
     public var kind: Kind
-    /// Export-format JSON text of the resolved data.
+    /// Export-format JSON text of the resolved data (empty in the records of an engine whose
+    /// store keeps nothing: no one reads them).
     public var data: String
     /// The client's idempotency key for the write, when it sent one.
     public var idempotencyKey: String?
