@@ -36,6 +36,28 @@ import Testing
         #expect(fractional.leafValue == .number(.double(2.5)))
     }
 
+    /// The data a write replaces is asked for only when the write holds a server value.
+    @Test func theReplacedDataIsLookedUpOnlyForAServerValue() throws {
+        var lookups = 0
+        let plain = try Node(json: ["device": "phone", "n": 3])
+        let kept = try plain.resolvingServerValues(
+            existingAt: {
+                lookups += 1
+                return .empty
+            }, now: now, at: Path("a"))
+        #expect(kept == plain)
+        #expect(lookups == 0)
+        let increment = try Node(json: ["n": [".sv": ["increment": 2]]])
+        let existing = try Node(json: ["n": 40])
+        let resolved = try increment.resolvingServerValues(
+            existingAt: {
+                lookups += 1
+                return existing
+            }, now: now, at: Path("a"))
+        #expect(resolved.plainJSON() == ["n": 42])
+        #expect(lookups == 1)
+    }
+
     @Test func nestedIncrementsFindTheirOwnLocation() throws {
         let write = try Node(json: ["a": ["n": [".sv": ["increment": 2]]], "b": [".sv": ["increment": 3]]])
         let existing = try Node(json: ["a": ["n": 40], "b": 1, "c": 7])
