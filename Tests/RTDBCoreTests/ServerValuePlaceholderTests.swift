@@ -36,8 +36,8 @@ import Testing
         #expect(fractional.leafValue == .number(.double(2.5)))
     }
 
-    /// The data a write replaces is asked for only when the write holds a server value.
-    @Test func theReplacedDataIsLookedUpOnlyForAServerValue() throws {
+    /// The data a write replaces is asked for only when the write holds an increment.
+    @Test func theReplacedDataIsLookedUpOnlyForAnIncrement() throws {
         var lookups = 0
         let plain = try Node(json: ["device": "phone", "n": 3])
         let kept = try plain.resolvingServerValues(
@@ -46,6 +46,14 @@ import Testing
                 return .empty
             }, now: now, at: Path("a"))
         #expect(kept == plain)
+        #expect(lookups == 0)
+        // A timestamp does not read the data it replaces either.
+        let stamped = try Node(json: ["at": [".sv": "timestamp"]]).resolvingServerValues(
+            existingAt: {
+                lookups += 1
+                return .empty
+            }, now: now, at: Path("a"))
+        #expect(stamped.plainJSON() == ["at": .int(now.millisecondsSince1970)])
         #expect(lookups == 0)
         let increment = try Node(json: ["n": [".sv": ["increment": 2]]])
         let existing = try Node(json: ["n": 40])

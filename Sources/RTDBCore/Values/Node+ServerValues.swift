@@ -43,13 +43,13 @@ extension Node {
     }
 
     /// ``resolvingServerValues(existing:now:at:)`` that asks for the data it replaces only when
-    /// this node holds a server value (an increment adds to that data): a plain write's target
-    /// is not looked up in the tree.
+    /// this node holds an increment (the only server value that reads it): a plain write's
+    /// target, or a timestamp's, is not looked up in the tree.
     public func resolvingServerValues(existingAt existing: () -> Node, now: UnixTime, at path: Path)
         throws(ValidationError) -> Node
     {
         guard containsServerValues else { return self }
-        return try resolvingServerValues(existing: existing(), now: now, at: path)
+        return try resolvingServerValues(existing: containsIncrements ? existing() : .empty, now: now, at: path)
     }
 
     /// Where a server value of this node resolved (in `resolved`) to a number that is not finite.

@@ -156,9 +156,7 @@ extension DatabaseEngine {
     ) -> Result<(resolved: Node, newRoot: Node?), OnDisconnectRefusal> {
         let resolved: Node
         do {
-            // Only an increment reads the data it replaces.
-            let existing = node.containsIncrements ? root.child(at: path) : .empty
-            resolved = try node.resolvingServerValues(existing: existing, now: now, at: path)
+            resolved = try node.resolvingServerValues(existingAt: { root.child(at: path) }, now: now, at: path)
         } catch {
             return .failure(OnDisconnectRefusal(reason: "\(error)"))
         }
