@@ -17,10 +17,35 @@ extension PersistentConnection {
         requestNumber += 1
         let number = requestNumber
         if let onComplete { callbacks[number] = onComplete }
-        for frame in WireFraming.frames(for: text(number)) {
-            connection?.send(frame)
+        let frames = WireFraming.frames(for: text(number))
+        if gathered != nil {
+            gathered?.append(contentsOf: frames)
+            if (gathered?.count ?? 0) >= Self.framesPerWrite { sendGathered() }
+        } else {
+            for frame in frames { connection?.send(frame) }
         }
         return number
+    }
+
+    /// How many frames ``sendingTogether(_:)`` hands the transport at once: enough that a queue
+    /// of thousands costs a few hundred socket writes and event-loop hops, few enough that the
+    /// server starts on the first while the rest are encoded.
+    static let framesPerWrite = 64
+
+    /// Runs `body`, handing the frames it sends to the transport in batches (a queue going out
+    /// after a restart or a reconnect), in order.
+    func sendingTogether(_ body: () -> Void) {
+        guard gathered == nil else { return body() }
+        gathered = []
+        body()
+        sendGathered()
+        gathered = nil
+    }
+
+    private func sendGathered() {
+        guard let frames = gathered, !frames.isEmpty else { return }
+        gathered = []
+        connection?.send(frames)
     }
 
     /// Sends a request that must survive a lost connection: until its response arrives it is kept,
@@ -64,6 +89,10 @@ extension PersistentConnection {
     /// server may refuse it (expired by its clock, if not by this one), and what was pipelined
     /// behind it would be judged signed out and refused (found by the chaos run).
     func restoreState() {
+        sendingTogether { sendRestoredState() }
+    }
+
+    private func sendRestoredState() {
         awaitingAuthAnswer = false
         if let authCredential {
             if let expiry = authExpiresAt, expiry <= clock() + status.serverTimeOffset {
@@ -125,8 +154,10 @@ extension PersistentConnection {
         guard canSendPuts else { return }
         let held = heldOnDisconnects
         heldOnDisconnects = []
-        for request in held { sendRetained(request) }
-        for index in outstandingPuts.indices where !outstandingPuts[index].sent { sendPut(at: index) }
+        sendingTogether {
+            for request in held { sendRetained(request) }
+            for index in outstandingPuts.indices where !outstandingPuts[index].sent { sendPut(at: index) }
+        }
     }
 
     /// Whether writes may go out now: connected, not paused, and no credential's answer awaited.

@@ -68,6 +68,8 @@ final class PersistentConnection: @unchecked Sendable {
     private var connectStartedAt = UnixTime.epoch
     private var lastSessionID: String?
     var requestNumber = 0
+    /// Frames held by ``sendingTogether(_:)`` to go out as one transport write.
+    var gathered: [String]?
     var callbacks: [Int: (WireStatus, JSONValue) -> Void] = [:]
     var listens: [CodeUnitString: Listen] = [:]
     /// Writes not yet acknowledged, in order (answers come in order: acks leave from the front).

@@ -12,8 +12,17 @@ public enum TransportEvent: Sendable, Equatable {
 public protocol TransportConnection: Sendable {
     /// Sends a text frame (dropped if the connection is gone).
     func send(_ frame: String)
+    /// Sends text frames in order, as one write where the transport can (a queue going out).
+    func send(_ frames: [String])
     /// Closes the connection; a `.closed` event follows.
     func close()
+}
+
+extension TransportConnection {
+    /// Sends the frames one by one.
+    public func send(_ frames: [String]) {
+        for frame in frames { send(frame) }
+    }
 }
 
 /// How the client reaches a server.

@@ -127,9 +127,13 @@ final class WebSocketTransportConnection: TransportConnection {
     }
 
     func send(_ frame: String) {
+        send([frame])
+    }
+
+    func send(_ frames: [String]) {
         let schedule = state.withLock { state -> (any EventLoop)? in
             guard !state.closing, !state.closed else { return nil }
-            state.outbox.append(frame)
+            state.outbox.append(contentsOf: frames)
             guard let handler = state.handler, !state.writeScheduled else { return nil }
             state.writeScheduled = true
             return handler.eventLoop

@@ -186,7 +186,9 @@ extension Repo {
         let writes = restoredUnsent
         restoredUnsent = []
         let started = DispatchTime.now().uptimeNanoseconds
-        for write in writes { send(write, completion: nil) }
+        connection.sendingTogether {
+            for write in writes { send(write, completion: nil) }
+        }
         logger.debug(
             "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms"
         )
