@@ -142,6 +142,9 @@ struct DrainBenchmark: AsyncParsableCommand {
         offline.close()
         let cpuBefore = BenchSupport.cpuTime(of: getpid())
         let start = ContinuousClock.now
+        if phases {
+            print(String(format: "drain window opens at %.6f (CLOCK_MONOTONIC, for perf --time)", monotonicSeconds()))
+        }
         let database = open(url, directory)
         // When the first acknowledgement arrived: before it, the start and the replay.
         let firstAck = Mutex<ContinuousClock.Instant?>(nil)
@@ -151,6 +154,7 @@ struct DrainBenchmark: AsyncParsableCommand {
         }
         await database.waitForPendingWrites()
         let elapsed = ContinuousClock.now - start
+        if phases { print(String(format: "drain window closes at %.6f", monotonicSeconds())) }
         let cpuAfter = BenchSupport.cpuTime(of: getpid())
         let toFirst = firstAck.withLock { $0 }.map { $0 - start } ?? elapsed
         let left = database.pendingWrites.count
@@ -158,6 +162,12 @@ struct DrainBenchmark: AsyncParsableCommand {
         guard left == 0 else { throw ValidationError("\(left) writes were still queued after the drain") }
         let cpu = cpuBefore.flatMap { before in cpuAfter.map { $0 - before } }
         return (Double(writes) / elapsed.inSeconds, toFirst, elapsed - toFirst, cpu)
+    }
+
+    private func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     private func open(_ url: String, _ directory: URL) -> Database {
