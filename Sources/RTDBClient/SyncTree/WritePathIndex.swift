@@ -44,44 +44,51 @@ struct WritePathIndex {
         }
     }
 
-    mutating func remove(_ write: WriteRecord) {
-        guard write.visible else { return }
-        for path in Self.coveredPaths(write) {
-            var location = root
-            location.coveredAtOrBelow -= 1
-            for segment in path.segments {
-                let key = CodeUnitString(segment)
-                guard let next = location.children[key] else { break }
-                next.coveredAtOrBelow -= 1
-                // Nothing covered at or below any more: the branch goes.
-                if next.coveredAtOrBelow == 0 { location.children[key] = nil }
-                location = next
-            }
-            location.coveringIDs.removeAll { $0 == write.writeID }
+    /// What the other indexed writes are at one of a removed write's paths.
+    struct Others {
+        /// A later write covers the path (from above or at it).
+        var coveredByLater = false
+        /// An earlier write covers it.
+        var coveredByEarlier = false
+        /// Some write covers a path at or below it.
+        var atOrBelow = false
+    }
+
+    /// Removes `write`, and says for each path it covered what the other writes are there: one
+    /// walk down each path does both (an acknowledgement asks this of every write of a queue).
+    mutating func remove(_ write: WriteRecord) -> [(path: Path, others: Others)] {
+        guard write.visible else { return [] }
+        let walks = Self.coveredPaths(write).map { path in (path: path, walk: remove(write.writeID, at: path)) }
+        // What lies at or below a path is read once every path of the write is out of the index.
+        return walks.map { path, walk in
+            var others = walk.others
+            others.atOrBelow = (walk.end?.coveredAtOrBelow ?? 0) > 0
+            return (path, others)
         }
     }
 
-    /// What the other indexed writes are at `path`, for the write `writeID` removed from it.
-    ///
-    /// Whether a later one covers it (from above or at it), whether an earlier one does, and
-    /// whether any covers a path at or below it: one walk down the path answers all three.
-    func others(at path: Path, around writeID: Int) -> (coveredByLater: Bool, coveredByEarlier: Bool, atOrBelow: Bool) {
-        var later = false
-        var earlier = false
+    /// Takes `writeID` out at `path`: which other writes cover the path, and where the walk ended
+    /// (nil when the path was not indexed).
+    private mutating func remove(_ writeID: Int, at path: Path) -> (others: Others, end: Location?) {
+        var others = Others()
         func note(_ location: Location) {
             for id in location.coveringIDs {
-                if id > writeID { later = true } else if id < writeID { earlier = true }
+                if id > writeID { others.coveredByLater = true } else if id < writeID { others.coveredByEarlier = true }
             }
         }
         var location = root
+        location.coveredAtOrBelow -= 1
         note(location)
         for segment in path.segments {
-            guard let next = location.children[CodeUnitString(segment)] else {
-                return (later, earlier, false)
-            }
+            let key = CodeUnitString(segment)
+            guard let next = location.children[key] else { return (others, nil) }
+            next.coveredAtOrBelow -= 1
+            // Nothing covered at or below any more: the branch goes (what it holds is this write's).
+            if next.coveredAtOrBelow == 0 { location.children[key] = nil }
             note(next)
             location = next
         }
-        return (later, earlier, location.coveredAtOrBelow > 0)
+        location.coveringIDs.removeAll { $0 == writeID }
+        return (others, location)
     }
 }

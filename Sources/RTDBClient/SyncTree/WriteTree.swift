@@ -83,7 +83,7 @@ final class WriteTree {
         var index = self.index.take() ?? WritePathIndex(allWrites)
         let removed = allWrites.remove(at: position)
         if !removed.visible { hiddenCount -= 1 }
-        index.remove(removed)
+        let paths = index.remove(removed)
         self.index = index
         guard removed.visible else { return false }
         // Path by path (a set has one, an update one per child): hidden by a later write there,
@@ -93,8 +93,7 @@ final class WriteTree {
         var rebuild = false
         var relayer: [Path] = []
         var remove: [Path] = []
-        for path in WritePathIndex.coveredPaths(removed) {
-            let others = index.others(at: path, around: removed.writeID)
+        for (path, others) in paths {
             if others.coveredByLater { continue }
             changed = true
             if others.coveredByEarlier {
