@@ -30,6 +30,12 @@ struct DrainBenchmark: AsyncParsableCommand {
     @Flag(help: "Print the engine's start-up phases (file, queue, replay).")
     var phases = false
 
+    @Flag(
+        help:
+            "Also count the client engine's instructions a drained write under valgrind --tool=callgrind (a peer in its process acknowledges)."
+    )
+    var callgrind = false
+
     @OptionGroup var options: BenchOptions
 
     func run() async throws {
@@ -65,6 +71,7 @@ struct DrainBenchmark: AsyncParsableCommand {
             if let cpu = drain.cpu { drainCPU.append(cpu.inMilliseconds * 1_000 / Double(writes)) }
         }
         await server.stop()
+        if callgrind { try countInstructions(report, directory: directory.appendingPathComponent("callgrind-queues")) }
         let serverRate = BenchSupport.percentile(serverRates, 50)
         let drainRate = BenchSupport.percentile(drainRates, 50)
         report.record("server_writes_per_second", serverRate)
@@ -111,6 +118,24 @@ struct DrainBenchmark: AsyncParsableCommand {
                         "  CPU time of this process per write (server and client both run here): the server's own run %.1f µs, the drain %.1f µs",
                     serverMicroseconds, drainMicroseconds))
         }
+    }
+
+    /// The client engine's instructions a drained write: two restarts under callgrind, one with
+    /// `writes` queued and one with none, each drained to a peer in the probe that acknowledges
+    /// every request (so nothing of a server's work is counted).
+    private func countInstructions(_ report: BenchReport, directory: URL) throws {
+        let queue = { (count: Int) in directory.appendingPathComponent("q\(count)").path }
+        guard
+            let perWrite = try Callgrind.instructionsPerUnit(
+                report, measured: writes, prepare: { ["--drain-prepare", "\($0)", queue($0)] },
+                arguments: { ["--drain", queue($0)] })
+        else { return }
+        report.record("client_instructions_per_drained_write", perWrite)
+        report.say(
+            String(
+                format: "  the client engine's instructions a drained write (callgrind, %d writes less none): %.0f",
+                writes,
+                perWrite))
     }
 
     /// The same sets the queue holds, sent by a raw client that keeps `window` in flight; `keyed`,

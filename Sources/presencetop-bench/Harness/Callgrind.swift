@@ -7,9 +7,10 @@ enum Callgrind {
     /// Instructions per unit of the probe's work, or nil (having said why) without valgrind or the probe.
     ///
     /// Two runs, one of `measured` units and one of none (`arguments` gives the probe's arguments
-    /// for a count); the difference over `measured`.
+    /// for a count); the difference over `measured`. `prepare`, when given, gives the arguments of
+    /// a run of the probe outside valgrind before each counted one (to set up its files).
     static func instructionsPerUnit(
-        _ report: BenchReport, measured: Int, arguments: (Int) -> [String]
+        _ report: BenchReport, measured: Int, prepare: ((Int) -> [String])? = nil, arguments: (Int) -> [String]
     ) throws -> Double? {
         guard
             let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(
@@ -39,6 +40,18 @@ enum Callgrind {
         guard objcopy.terminationStatus == 0 else { throw ValidationError("objcopy --strip-debug failed (binutils)") }
         var totals: [Int: Int] = [:]
         for count in [0, measured] {
+            if let prepare {
+                let setup = Process()
+                setup.executableURL = URL(fileURLWithPath: probe)
+                setup.arguments = prepare(count)
+                setup.standardOutput = FileHandle.nullDevice
+                try setup.run()
+                setup.waitUntilExit()
+                guard setup.terminationStatus == 0 else {
+                    throw ValidationError(
+                        "the probe's set-up \(prepare(count)) failed (exit \(setup.terminationStatus))")
+                }
+            }
             let output = directory.appendingPathComponent("callgrind.\(count)").path
             let process = Process()
             process.executableURL = URL(fileURLWithPath: valgrind)
