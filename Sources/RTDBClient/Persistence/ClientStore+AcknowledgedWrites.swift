@@ -24,8 +24,9 @@ extension ClientStore {
     func overwriteServerCache(_ nodes: [(path: Path, node: Node)], in db: GRDB.Database) throws {
         var ranges: [String] = []
         var rows: [String] = []
-        // Every key at or above a node of the run: a node whose key is here lies above one.
-        var above = Set<CodeUnitString>()
+        // The hashes of every key at or above a node of the run: a node whose key's hash is here
+        // may lie above one (a collision only starts a run early, which is still right).
+        var above = Set<UInt64>()
         func flush() throws {
             try deleteRanges(ranges, in: db)
             try insertRows(rows, in: db)
@@ -35,13 +36,8 @@ extension ClientStore {
         }
         for (path, node) in nodes {
             let key = ClientStore.key(path)
-            if above.contains(CodeUnitString(key)) { try flush() }
-            var prefix = "/"
-            above.insert(CodeUnitString(prefix))
-            for segment in path.segments {
-                prefix += segment + "/"
-                above.insert(CodeUnitString(prefix))
-            }
+            if above.contains(Self.keyHash(key, eachPrefix: { _ in })) { try flush() }
+            _ = Self.keyHash(key) { above.insert($0) }
             ranges.append(key)
             ranges.append(ClientStore.rangeEnd(key))
             ClientStore.appendRows(of: node, at: key, to: &rows)
@@ -49,43 +45,74 @@ extension ClientStore {
         try flush()
     }
 
+    /// The FNV-1a hash of `key`'s bytes; `eachPrefix` is given the hash of each prefix that ends
+    /// with `/` (the keys of the node's ancestors, then its own), without making those strings.
+    private static func keyHash(_ key: String, eachPrefix: (UInt64) -> Void) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            if byte == UInt8(ascii: "/") { eachPrefix(hash) }
+        }
+        return hash
+    }
+
     /// Deletes the rows in each range (`from` and `to` pairs: from included, to excluded).
     func deleteRanges(_ bounds: [String], in db: GRDB.Database) throws {
         try forEachChunk(of: bounds, valuesPerRow: 2) { count, values in
-            let sql = """
-                WITH doomed(lo, hi) AS (VALUES \(Self.placeholders(count, 2)))
-                DELETE FROM server_cache WHERE rowid IN (
-                    SELECT server_cache.rowid FROM doomed
-                    JOIN server_cache ON server_cache.path >= doomed.lo AND server_cache.path < doomed.hi)
-                """
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+            try Self.execute(db, sql: Self.deleteRangesSQL[count]) { bind in
+                for value in values { bind.text(value) }
+            }
         }
     }
 
     /// Writes rows (`key` and `text` pairs), in order.
     private func insertRows(_ rows: [String], in db: GRDB.Database) throws {
         try forEachChunk(of: rows, valuesPerRow: 2) { count, values in
-            let sql = "INSERT OR REPLACE INTO server_cache (path, value) VALUES \(Self.placeholders(count, 2))"
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+            try Self.execute(db, sql: Self.insertRowsSQL[count]) { bind in
+                for value in values { bind.text(value) }
+            }
         }
     }
 
     /// Saves tracked queries, in order.
     func saveTrackedQueries(_ queries: [TrackedQuery], in db: GRDB.Database) throws {
-        let values = queries.flatMap(ClientStore.columns(of:))
-        try forEachChunk(of: values, valuesPerRow: 6) { count, values in
-            let sql = """
-                INSERT OR REPLACE INTO tracked_queries (id, path, params, last_use, complete, active)
-                VALUES \(Self.placeholders(count, 6))
-                """
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        try forEachChunk(of: queries, valuesPerRow: 1) { count, queries in
+            try Self.execute(db, sql: Self.saveTrackedQueriesSQL[count]) { bind in
+                for tracked in queries {
+                    bind.int(Int64(tracked.id))
+                    bind.text(tracked.query.path.description)
+                    bind.text(Self.paramsText(of: tracked.query))
+                    bind.int(tracked.lastUse)
+                    bind.bool(tracked.complete)
+                    bind.bool(tracked.active)
+                }
+            }
         }
     }
 
-    /// A tracked query's columns, in the table's order.
-    static func columns(of tracked: TrackedQuery) -> [(any DatabaseValueConvertible)?] {
-        let params = tracked.query.params.isDefault ? defaultParamsText : tracked.query.params.wireObject.jsonString
-        return [tracked.id, tracked.query.path.description, params, tracked.lastUse, tracked.complete, tracked.active]
+    /// The statements for each number of rows up to ``rowsPerStatement``, made once (the text is
+    /// also the key of GRDB's statement cache, hashed on each use).
+    private static let deleteRangesSQL = (0...rowsPerStatement).map { count in
+        """
+        WITH doomed(lo, hi) AS (VALUES \(placeholders(count, 2)))
+        DELETE FROM server_cache WHERE rowid IN (
+            SELECT server_cache.rowid FROM doomed
+            JOIN server_cache ON server_cache.path >= doomed.lo AND server_cache.path < doomed.hi)
+        """
+    }
+    private static let insertRowsSQL = (0...rowsPerStatement).map { count in
+        "INSERT OR REPLACE INTO server_cache (path, value) VALUES \(placeholders(count, 2))"
+    }
+    private static let saveTrackedQueriesSQL = (0...rowsPerStatement).map { count in
+        """
+        INSERT OR REPLACE INTO tracked_queries (id, path, params, last_use, complete, active)
+        VALUES \(placeholders(count, 6))
+        """
+    }
+
+    /// A tracked query's parameters as stored.
+    static func paramsText(of query: QuerySpec) -> String {
+        query.params.isDefault ? defaultParamsText : query.params.wireObject.jsonString
     }
 
     /// The default query's parameters as stored, written once (an acknowledged write tracks a
