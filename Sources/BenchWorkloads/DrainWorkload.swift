@@ -83,17 +83,21 @@ final class AcknowledgingTransport: Transport {
         }
 
         /// The `r` of a data message (`{"t":"d","d":{"r":N,…`), read without parsing the rest.
+        private static let requestPrefix = Array(#"{"t":"d","d":{"r":"#.utf8)
+
         private static func requestNumber(_ frame: String) -> Int? {
-            let prefix = #"{"t":"d","d":{"r":"#.utf8
-            guard frame.utf8.starts(with: prefix) else { return nil }
-            var number = 0
-            var digits = 0
-            for byte in frame.utf8.dropFirst(prefix.count) {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
-                number = number * 10 + Int(byte - UInt8(ascii: "0"))
-                digits += 1
-            }
-            return digits > 0 ? number : nil
+            let prefix = requestPrefix
+            return frame.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+                guard bytes.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+                var number = 0
+                var digits = 0
+                for byte in bytes.dropFirst(prefix.count) {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+                    number = number * 10 + Int(byte - UInt8(ascii: "0"))
+                    digits += 1
+                }
+                return digits > 0 ? number : nil
+            } ?? nil
         }
     }
 }

@@ -62,13 +62,22 @@ extension WireMessage {
     /// writes it, read without parsing JSON (a draining client reads thousands); nil for any
     /// other text, which is parsed as usual.
     public static func acknowledgedNumber(inText text: String) -> Int? {
-        let prefix = #"{"t":"d","d":{"r":"#.utf8
-        let suffix = #","b":{"s":"ok","d":""}}}"#.utf8
-        let bytes = text.utf8
-        guard bytes.count > prefix.count + suffix.count, bytes.starts(with: prefix),
-            bytes.reversed().starts(with: suffix.reversed())
+        // In place on the string's bytes (a message read from the network is stored as UTF-8);
+        // any other string is parsed as usual.
+        text.utf8.withContiguousStorageIfAvailable(acknowledgedNumber(inBytes:)) ?? nil
+    }
+
+    private static let acknowledgementPrefix = Array(#"{"t":"d","d":{"r":"#.utf8)
+    private static let acknowledgementSuffix = Array(#","b":{"s":"ok","d":""}}}"#.utf8)
+
+    private static func acknowledgedNumber(inBytes bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let prefix = acknowledgementPrefix
+        let suffix = acknowledgementSuffix
+        guard bytes.count > prefix.count + suffix.count,
+            bytes.prefix(prefix.count).elementsEqual(prefix),
+            bytes.suffix(suffix.count).elementsEqual(suffix)
         else { return nil }
-        let digits = bytes.dropFirst(prefix.count).dropLast(suffix.count)
+        let digits = bytes[prefix.count..<(bytes.count - suffix.count)]
         // As the JSON parser would read them: no sign, no leading zero, within Int32.
         guard digits.count <= 10, let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1
         else { return nil }
