@@ -30,18 +30,28 @@ struct WritePathIndex {
 
     mutating func insert(_ write: WriteRecord) {
         guard write.visible else { return }
-        for path in Self.coveredPaths(write) {
-            var location = root
-            location.coveredAtOrBelow += 1
-            for segment in path.segments {
-                let key = CodeUnitString(segment)
-                let next = location.children[key] ?? Location()
+        // A set covers its own path: no list of paths made for it (a restart indexes thousands).
+        if write.snap != nil { return insert(write.writeID, at: write.path) }
+        for path in Self.coveredPaths(write) { insert(write.writeID, at: path) }
+    }
+
+    private mutating func insert(_ writeID: Int, at path: Path) {
+        var location = root
+        location.coveredAtOrBelow += 1
+        for segment in path.segments {
+            let key = CodeUnitString(segment)
+            // One lookup where the location exists (a queue's writes share their parents).
+            let next: Location
+            if let existing = location.children[key] {
+                next = existing
+            } else {
+                next = Location()
                 location.children[key] = next
-                next.coveredAtOrBelow += 1
-                location = next
             }
-            location.coveringIDs.append(write.writeID)
+            next.coveredAtOrBelow += 1
+            location = next
         }
+        location.coveringIDs.append(writeID)
     }
 
     /// What the other indexed writes are at one of a removed write's paths.
