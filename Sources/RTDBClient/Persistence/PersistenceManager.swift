@@ -305,16 +305,16 @@ final class PersistenceManager {
     /// Whether a default query at or above `path` is active, and whether one is complete: one
     /// walk up for both (an acknowledgement asks both, and a draining queue has thousands).
     private func defaultQueries(atOrAbove path: Path) -> (active: Bool, complete: Bool) {
-        var ancestor = path
         var complete = false
-        while true {
-            if let query = tracked.defaultQuery(at: ancestor) {
-                if query.active { return (true, complete || query.complete) }
-                complete = complete || query.complete
-            }
-            guard let parent = ancestor.parent else { return (false, complete) }
-            ancestor = parent
+        // Deepest first, and only at depths where some default query is tracked.
+        for depth in stride(from: path.segments.count, through: 0, by: -1)
+        where tracked.hasDefaultQueries(atDepth: depth) {
+            let ancestor = depth == path.segments.count ? path : Path(segments: Array(path.segments.prefix(depth)))
+            guard let query = tracked.defaultQuery(at: ancestor) else { continue }
+            if query.active { return (true, complete || query.complete) }
+            complete = complete || query.complete
         }
+        return (false, complete)
     }
 
     private func serverCacheUpdated() {

@@ -13,6 +13,23 @@ struct TrackedQueryMap {
     }
 
     private var byPath: [Path: Queries] = [:]
+    /// How many default queries are tracked at each depth (segments of their path): a walk up
+    /// from a path looks only where one may be (an acknowledgement walks up from its path, and
+    /// a draining queue's are all at one depth).
+    private var defaultsAtDepth: [Int] = []
+
+    /// Whether any default query is tracked at a path of `depth` segments.
+    func hasDefaultQueries(atDepth depth: Int) -> Bool {
+        depth < defaultsAtDepth.count && defaultsAtDepth[depth] > 0
+    }
+
+    private mutating func countDefault(at path: Path, _ change: Int) {
+        let depth = path.segments.count
+        if defaultsAtDepth.count <= depth {
+            defaultsAtDepth += Array(repeating: 0, count: depth + 1 - defaultsAtDepth.count)
+        }
+        defaultsAtDepth[depth] += change
+    }
 
     /// The query tracked for `query`.
     func query(_ query: QuerySpec) -> TrackedQuery? {
@@ -49,10 +66,18 @@ struct TrackedQueryMap {
     /// Tracks `query`, replacing what was tracked for the same query.
     mutating func insert(_ query: TrackedQuery) {
         if query.query.params.isDefault {
-            byPath[query.query.path, default: Queries()].defaultQuery = query
+            let path = query.query.path
+            let isNew = Self.set(&byPath[path, default: Queries()].defaultQuery, to: query)
+            if isNew { countDefault(at: path, 1) }
         } else {
             byPath[query.query.path, default: Queries()].filtered[CodeUnitString(query.query.queryIdentifier)] = query
         }
+    }
+
+    /// Sets `slot`; whether it was empty.
+    private static func set(_ slot: inout TrackedQuery?, to query: TrackedQuery) -> Bool {
+        defer { slot = query }
+        return slot == nil
     }
 
     /// Stops tracking `query`.
@@ -60,7 +85,7 @@ struct TrackedQueryMap {
         let path = query.query.path
         guard var entry = byPath[path] else { return }
         if query.query.params.isDefault {
-            entry.defaultQuery = nil
+            if entry.defaultQuery.take() != nil { countDefault(at: path, -1) }
         } else {
             entry.filtered[CodeUnitString(query.query.queryIdentifier)] = nil
         }
