@@ -14,7 +14,16 @@ extension ClientStore {
     }
 
     /// The end of the key range of `key`'s descendants (`/` + 1 is `0`).
-    static func rangeEnd(_ key: String) -> String { String(key.dropLast()) + "0" }
+    static func rangeEnd(_ key: String) -> String {
+        // The key's bytes copied once, its closing `/` replaced (an acknowledgement's save makes one).
+        let count = key.utf8.count
+        guard count > 0 else { return "0" }
+        return String(unsafeUninitializedCapacity: count) { bytes in
+            _ = bytes.initialize(from: key.utf8)
+            bytes[count - 1] = UInt8(ascii: "0")
+            return count
+        }
+    }
 
     private static func path(fromKey key: String) -> Path { Path(String(key.dropFirst().dropLast())) }
 
