@@ -34,10 +34,13 @@ extension ClientStore {
             rows.removeAll(keepingCapacity: true)
             above.removeAll(keepingCapacity: true)
         }
+        var prefixes: [UInt64] = []
         for (path, node) in nodes {
             let key = ClientStore.key(path)
-            if above.contains(Self.keyHash(key, eachPrefix: { _ in })) { try flush() }
-            _ = Self.keyHash(key) { above.insert($0) }
+            Self.prefixHashes(of: key, into: &prefixes)
+            // The last prefix is the key itself.
+            if let own = prefixes.last, above.contains(own) { try flush() }
+            above.formUnion(prefixes)
             ranges.append(key)
             ranges.append(ClientStore.rangeEnd(key))
             ClientStore.appendRows(of: node, at: key, to: &rows)
@@ -45,15 +48,16 @@ extension ClientStore {
         try flush()
     }
 
-    /// The FNV-1a hash of `key`'s bytes; `eachPrefix` is given the hash of each prefix that ends
-    /// with `/` (the keys of the node's ancestors, then its own), without making those strings.
-    private static func keyHash(_ key: String, eachPrefix: (UInt64) -> Void) -> UInt64 {
+    /// The FNV-1a hashes of `key`'s prefixes that end with `/` (the keys of the node's ancestors,
+    /// then its own), in one pass over its bytes and without making those strings; `hashes` is
+    /// emptied first.
+    private static func prefixHashes(of key: String, into hashes: inout [UInt64]) {
+        hashes.removeAll(keepingCapacity: true)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-            if byte == UInt8(ascii: "/") { eachPrefix(hash) }
+            if byte == UInt8(ascii: "/") { hashes.append(hash) }
         }
-        return hash
     }
 
     /// Deletes the rows in each range (`from` and `to` pairs: from included, to excluded).
