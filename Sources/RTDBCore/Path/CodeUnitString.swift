@@ -57,12 +57,21 @@ public struct CodeUnitString: Sendable, Hashable, Comparable {
 
     /// Whether `string` starts with the code units of `prefix`.
     public static func hasPrefix(_ string: String, _ prefix: String) -> Bool {
-        string.utf8.starts(with: prefix.utf8)
+        ByteScan.withBytes(of: string) { bytes in
+            ByteScan.withBytes(of: prefix) { head in
+                head.count <= bytes.count && ByteScan.equal(UnsafeBufferPointer(rebasing: bytes[..<head.count]), head)
+            }
+        }
     }
 
     /// Whether `string` ends with the code units of `suffix`.
     public static func hasSuffix(_ string: String, _ suffix: String) -> Bool {
-        string.utf8.reversed().starts(with: suffix.utf8.reversed())
+        ByteScan.withBytes(of: string) { bytes in
+            ByteScan.withBytes(of: suffix) { tail in
+                tail.count <= bytes.count
+                    && ByteScan.equal(UnsafeBufferPointer(rebasing: bytes[(bytes.count - tail.count)...]), tail)
+            }
+        }
     }
 
     /// Whether the code units of `part` occur in `string` (UTF-8 is self-synchronising, so a byte
