@@ -16,11 +16,17 @@ public enum WireWorkload {
         }
     }
 
-    /// Reads each message as the server does; returns how many children the nodes had (so that
-    /// nothing is optimised away), or nil if one was not a set.
+    /// Reads each message as the server does (straight to nodes, the general way when that
+    /// declines); returns how many children the nodes had (so that nothing is optimised away), or
+    /// nil if one was not a set.
     public static func run(_ messages: some Sequence<String>) -> Int? {
         var children = 0
         for text in messages {
+            if let write = WireWrite.read(text) {
+                guard case .set(let node, _) = write.change else { return nil }
+                children &+= node.childCount
+                continue
+            }
             guard case .request(_, let action, let body)? = try? WireMessage(text: text),
                 case .put(let path, let data, _, _)? = try? ClientRequest(action: action, body: body),
                 let node = try? Node(json: data, at: path.writeTarget)

@@ -4,6 +4,8 @@ import RTDBWire
 extension FuzzTarget {
     /// Frames split at newlines, reassembled as a server does, then read as messages and requests.
     ///
+    /// A write read straight from its text (``WireWrite``) is the write the general reading (the
+    /// message, the request, the data's conversion) makes of it.
     /// A message that parses prints as text that parses back to the same message. The texts
     /// written and read without a JSON tree agree with the parser and the printer: an
     /// acknowledgement read without parsing is what parsing reads, and a request's text written
@@ -24,6 +26,12 @@ extension FuzzTarget {
                     (try? WireMessage(text: text)) == .response(number: number, status: .ok, data: ""),
                     "\(text) read as the acknowledgement of \(number), which the parser does not read")
             }
+            if let write = WireWrite.read(text) {
+                let general = generalReading(text)
+                fuzzInvariant(
+                    general == write,
+                    "\(text) read straight as \(write), the general way as \(String(describing: general))")
+            }
             guard let message = try? WireMessage(text: text) else { continue }
             let again = try? WireMessage(text: message.text)
             fuzzInvariant(
@@ -40,5 +48,13 @@ extension FuzzTarget {
                     "request \(request) written straight out differs from its envelope's text")
             }
         }
+    }
+
+    /// The write the general reading makes of `text`: nil where it makes none, or refuses it.
+    static func generalReading(_ text: String) -> WireWrite? {
+        guard case .request(let number, let action, let body)? = try? WireMessage(text: text),
+            let request = try? ClientRequest(action: action, body: body)
+        else { return nil }
+        return (try? WireWrite(number: number, request: request)) ?? nil
     }
 }

@@ -28,7 +28,7 @@ extension JSONParser {
     }
 
     /// Reads one value as ``parseValue()`` does, keeping nothing of it.
-    private mutating func skipValue() throws(JSONParseError) {
+    package mutating func skipValue() throws(JSONParseError) {
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"):

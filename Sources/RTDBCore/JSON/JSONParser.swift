@@ -70,7 +70,7 @@ public struct JSONParser {
         JSONParseError(reason: reason, offset: index)
     }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -149,7 +149,7 @@ public struct JSONParser {
 
     /// Reads an object, calling `member` with each key while the parser stands at its value (the
     /// call must read the value).
-    mutating func parseMembers(
+    package mutating func parseMembers(
         _ member: (inout JSONParser, String) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
         try enter()
@@ -219,7 +219,7 @@ public struct JSONParser {
         }
     }
 
-    mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+    package mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
         var isIntegral = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -258,7 +258,7 @@ public struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    mutating func parseString() throws(JSONParseError) -> String {
+    package mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
         // Fast path: no escapes.

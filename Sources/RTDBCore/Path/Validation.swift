@@ -16,6 +16,11 @@ public enum Validation {
         try validateKey(key, at: { path })
     }
 
+    /// Whether ``validateKey(_:at:)`` accepts `key`.
+    static func isValidKey(_ key: String) -> Bool {
+        (try? validateKey(key, at: { .root })) != nil
+    }
+
     /// Checks a key as ``validateKey(_:at:)`` does, making the path only to name it in an error.
     static func validateKey(_ key: String, at path: () -> Path) throws(ValidationError) {
         if key.isEmpty { throw .emptyKey(path: path().description) }

@@ -5,15 +5,34 @@ import RTDBWire
 
 /// A request read from a connection, or why it could not be read.
 public struct SessionRequest: Sendable {
+    /// What was read.
+    public enum Read: Sendable {
+        /// A request, read the general way.
+        case request(ClientRequest)
+        /// A set or an update read straight from its text (``WireWrite``).
+        case write(WireWrite)
+        /// The error to answer with.
+        case failure(WireError)
+    }
+
     /// The request number to answer.
     public var number: Int
     /// The request, or the error to answer it with.
-    public var request: Result<ClientRequest, WireError>
+    public var read: Read
 
     /// Makes a session request.
     public init(number: Int, request: Result<ClientRequest, WireError>) {
         self.number = number
-        self.request = request
+        switch request {
+        case .success(let request): read = .request(request)
+        case .failure(let error): read = .failure(error)
+        }
+    }
+
+    /// A write read straight from its text.
+    public init(_ write: WireWrite) {
+        number = write.number
+        read = .write(write)
     }
 }
 
@@ -110,11 +129,29 @@ extension DatabaseEngine {
     /// Handles requests of one connection in order, queueing their responses and pushes.
     public func handle(_ batch: [SessionRequest], outlet: Outlet) {
         for item in batch {
-            switch item.request {
-            case .success(let request): handle(request, number: item.number, outlet: outlet)
+            switch item.read {
+            case .request(let request): handle(request, number: item.number, outlet: outlet)
+            case .write(let write): handle(write, outlet: outlet)
             case .failure(let error): respond(item.number, .failure(error), to: outlet)
             }
         }
+    }
+
+    /// Handles a set or an update read straight from its text, as ``handle(_:number:outlet:)``
+    /// handles the same request read the general way.
+    func handle(_ write: WireWrite, outlet: Outlet) {
+        guard let session = sessions[outlet.id] else { return }
+        let result: Result<UInt64, WireError>
+        switch write.change {
+        case .set(let node, let hash):
+            result = set(
+                write.path, node: node, expectedHash: hash, idempotencyKey: write.idempotencyKey,
+                auth: session.ruleAuth)
+        case .update(let children):
+            result = update(
+                write.path, children: children, idempotencyKey: write.idempotencyKey, auth: session.ruleAuth)
+        }
+        acknowledge(write.number, session.explainingExpiry(result), to: outlet)
     }
 
     /// Handles one request of a connection and queues its response (and any pushes) in order.

@@ -48,17 +48,40 @@ extension DatabaseEngine {
         _ path: Path, data: JSONValue, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth,
         refusesWithoutStorage: Bool = false
     ) -> Result<UInt64, WireError> {
+        set(
+            path, expectedHash: expectedHash, idempotencyKey: idempotencyKey, auth: auth,
+            refusesWithoutStorage: refusesWithoutStorage
+        ) { () throws(WireError) in
+            do throws(ValidationError) {
+                return try Node(json: data, at: path.writeTarget)
+            } catch {
+                throw WireError(error)
+            }
+        }
+    }
+
+    /// Sets `node` (server values unresolved) at `path`, as
+    /// ``set(_:data:expectedHash:idempotencyKey:auth:refusesWithoutStorage:)`` sets the node its
+    /// data makes.
+    func set(
+        _ path: Path, node: Node, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth
+    ) -> Result<UInt64, WireError> {
+        set(path, expectedHash: expectedHash, idempotencyKey: idempotencyKey, auth: auth) { () throws(WireError) in
+            node
+        }
+    }
+
+    /// The set itself, with the node `read` makes once the key and the path are checked.
+    private func set(
+        _ path: Path, expectedHash: String?, idempotencyKey: String?, auth: RuleAuth,
+        refusesWithoutStorage: Bool = false, read: () throws(WireError) -> Node
+    ) -> Result<UInt64, WireError> {
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             let converting = WriteBreakdown.begin()
             try DatabaseEngine.checkWritable(path)
-            let node: Node
-            do {
-                node = try Node(json: data, at: path.writeTarget)
-            } catch {
-                throw WireError(error)
-            }
+            let node = try read()
             let resolved: Node
             do {
                 resolved = try node.resolvingServerValues(existingAt: { root.child(at: path) }, now: clock(), at: path)
@@ -87,30 +110,60 @@ extension DatabaseEngine {
         _ path: Path, data: JSONValue.Members, idempotencyKey: String? = nil, auth: RuleAuth,
         refusesWithoutStorage: Bool = false
     ) -> Result<UInt64, WireError> {
-        if data.isEmpty { return .success(appliedSequence) }
+        update(
+            path, relatives: data.keys.map { Path($0.string) }, idempotencyKey: idempotencyKey, auth: auth,
+            refusesWithoutStorage: refusesWithoutStorage
+        ) { (index, target) throws(WireError) in
+            do throws(ValidationError) {
+                return try Node(json: data.values[index], at: target.writeTarget)
+            } catch {
+                throw WireError(error)
+            }
+        }
+    }
+
+    /// Sets each node (server values unresolved) at its path relative to `path`, as
+    /// ``update(_:data:idempotencyKey:auth:refusesWithoutStorage:)`` sets the nodes its data makes.
+    func update(
+        _ path: Path, children: [(relative: Path, node: Node)], idempotencyKey: String? = nil, auth: RuleAuth
+    ) -> Result<UInt64, WireError> {
+        update(path, relatives: children.map(\.relative), idempotencyKey: idempotencyKey, auth: auth) {
+            (index, _) throws(WireError) in children[index].node
+        }
+    }
+
+    /// The update itself, with the node `read` makes for the `index`th relative path (written at
+    /// `target`) once the key and the paths are checked.
+    private func update(
+        _ path: Path, relatives: [Path], idempotencyKey: String?, auth: RuleAuth, refusesWithoutStorage: Bool = false,
+        read: (_ index: Int, _ target: Path) throws(WireError) -> Node
+    ) -> Result<UInt64, WireError> {
+        if relatives.isEmpty { return .success(appliedSequence) }
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             let converting = WriteBreakdown.begin()
             try DatabaseEngine.checkWritable(path)
-            let relatives = data.keys.map { Path($0.string) }
             do {
                 try Validation.validateUpdatePaths(relatives, at: path)
             } catch {
                 throw WireError(error)
             }
             var children: [(relative: Path, node: Node)] = []
+            children.reserveCapacity(relatives.count)
             let now = clock()
-            for (relative, value) in zip(relatives, data.values) {
+            for (index, relative) in relatives.enumerated() {
                 let target = path.child(relative)
-                let node: Node
+                let node = try read(index, target)
                 do {
-                    node = try Node(json: value, at: target.writeTarget)
-                        .resolvingServerValues(existingAt: { root.child(at: target) }, now: now, at: target)
+                    children.append(
+                        (
+                            relative,
+                            try node.resolvingServerValues(existingAt: { root.child(at: target) }, now: now, at: target)
+                        ))
                 } catch {
                     throw WireError(error)
                 }
-                children.append((relative, node))
             }
             WriteBreakdown.end(.convert, since: converting)
             let judging = WriteBreakdown.begin()

@@ -39,6 +39,11 @@ struct InboundMessages {
         guard let text = assembled else { return .nothing }
         let parsing = WriteBreakdown.begin()
         defer { WriteBreakdown.end(.parse, since: parsing) }
+        if let write = WireWrite.read(text) {
+            // Almost every write: its data made nodes as its text was read.
+            guard text.utf8.count <= maxWriteBytes else { return .request(tooBig(text, number: write.number)) }
+            return .request(SessionRequest(write))
+        }
         let message: WireMessage
         do {
             message = try WireMessage(text: text)
@@ -55,11 +60,7 @@ struct InboundMessages {
         case .control:
             return .nothing
         case .request(let number, let action, let body):
-            if text.utf8.count > maxWriteBytes {
-                let error = WireError(
-                    status: .tooBig, message: "request is \(text.utf8.count) bytes; the limit is \(maxWriteBytes)")
-                return .request(SessionRequest(number: number, request: .failure(error)))
-            }
+            if text.utf8.count > maxWriteBytes { return .request(tooBig(text, number: number)) }
             do {
                 let request = try ClientRequest(action: action, body: body)
                 return .request(SessionRequest(number: number, request: .success(request)))
@@ -70,5 +71,12 @@ struct InboundMessages {
             report("clients send requests, not responses or pushes")
             return .nothing
         }
+    }
+
+    /// The answer to a request longer than the server takes.
+    private func tooBig(_ text: String, number: Int) -> SessionRequest {
+        let error = WireError(
+            status: .tooBig, message: "request is \(text.utf8.count) bytes; the limit is \(maxWriteBytes)")
+        return SessionRequest(number: number, request: .failure(error))
     }
 }
