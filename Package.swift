@@ -163,7 +163,10 @@ let package = Package(
         // What a benchmark runs, in one place for the timed run and the instruction count.
         .target(
             name: "BenchWorkloads",
-            dependencies: ["RTDBCore", "RTDBWire", "RTDBClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RTDBCore", "RTDBWire", "RTDBRules", "RTDBClient", "Presence",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // One workload alone (latency, or a write message's parse), for valgrind (which cannot
         // load the whole binary).

@@ -44,6 +44,7 @@ extension WireWrite {
         var children: [(relative: Path, node: Node)]?
         var hash: String?
         var idempotencyKey: String?
+        var dataText: String?
 
         /// The change read, once the message has ended.
         var change: Change? {
@@ -144,6 +145,8 @@ extension WireWrite {
         /// The written data: a node for a set, an object of relative paths for an update.
         mutating func readWritten(from parser: inout JSONParser) throws(JSONParseError) {
             guard let path else { return }
+            let start = parser.nextByte() != nil ? parser.offset : 0
+            defer { if !failed { dataText = parser.text(since: start) } }
             guard isUpdate == true else {
                 node = try parser.parsePlainNode(depth: path.writeTarget.count)
                 if node == nil { failed = true }

@@ -11,22 +11,44 @@ extension WireWrite {
         case .put(let path, let data, let hash, let key):
             self.init(
                 number: number, path: path, change: .set(try Node(json: data, at: path.writeTarget), hash: hash),
-                idempotencyKey: key)
+                idempotencyKey: key, dataText: data.jsonString)
         case .merge(let path, let data, let key):
             var children: [(relative: Path, node: Node)] = []
             for (member, value) in data {
                 let relative = Path(member.string)
                 children.append((relative, try Node(json: value, at: path.child(relative).writeTarget)))
             }
-            self.init(number: number, path: path, change: .update(children), idempotencyKey: key)
+            self.init(
+                number: number, path: path, change: .update(children), idempotencyKey: key,
+                dataText: JSONValue.object(data).jsonString)
         default:
             return nil
         }
     }
 }
 
+extension WireWrite {
+    /// Whether ``dataText`` reads back, the general way, to the change's nodes (the paths an
+    /// update's object names, in order, and their nodes).
+    public var dataTextReadsBack: Bool {
+        guard let data = try? JSONParser.parse(dataText) else { return false }
+        switch change {
+        case .set(let node, _):
+            return (try? Node(json: data, at: path.writeTarget)) == node
+        case .update(let children):
+            guard case .object(let members) = data, members.count == children.count else { return false }
+            return zip(members, children).allSatisfy { member, child in
+                let relative = Path(member.key.string)
+                return relative == child.relative
+                    && (try? Node(json: member.value, at: path.child(relative).writeTarget)) == child.node
+            }
+        }
+    }
+}
+
 extension WireWrite: Equatable {
-    /// Same number, path, key and change (an update's children compared in order).
+    /// Same number, path, key and change (an update's children compared in order); the data's
+    /// text may differ, as texts of the same data do.
     public static func == (lhs: WireWrite, rhs: WireWrite) -> Bool {
         guard lhs.number == rhs.number, lhs.path == rhs.path, same(lhs.idempotencyKey, rhs.idempotencyKey) else {
             return false

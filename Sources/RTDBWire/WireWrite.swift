@@ -26,6 +26,10 @@ public struct WireWrite: Sendable {
     public var change: Change
     /// The body's `ik`, when sent.
     public var idempotencyKey: String?
+    /// The data's JSON text as sent (an update's: its object of relative paths), which reads back
+    /// to the change's nodes and holds no server value: what the server's log keeps of the write,
+    /// with no export of the nodes.
+    public var dataText: String
 
     /// Reads `text` when it is a plain set or update (see the type's summary); nil otherwise.
     public static func read(_ text: String) -> WireWrite? {
@@ -38,7 +42,9 @@ public struct WireWrite: Sendable {
             guard parser.nextByte() == nil, envelope.isData, let number = envelope.number, let path = envelope.path,
                 let change = envelope.change
             else { return nil }
-            return WireWrite(number: number, path: path, change: change, idempotencyKey: envelope.idempotencyKey)
+            return WireWrite(
+                number: number, path: path, change: change, idempotencyKey: envelope.idempotencyKey,
+                dataText: envelope.dataText ?? "null")
         }
     }
 }

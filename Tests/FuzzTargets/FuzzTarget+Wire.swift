@@ -5,7 +5,8 @@ extension FuzzTarget {
     /// Frames split at newlines, reassembled as a server does, then read as messages and requests.
     ///
     /// A write read straight from its text (``WireWrite``) is the write the general reading (the
-    /// message, the request, the data's conversion) makes of it.
+    /// message, the request, the data's conversion) makes of it, and the data's text it keeps
+    /// for the log reads back to the same nodes.
     /// A message that parses prints as text that parses back to the same message. The texts
     /// written and read without a JSON tree agree with the parser and the printer: an
     /// acknowledgement read without parsing is what parsing reads, and a request's text written
@@ -31,6 +32,7 @@ extension FuzzTarget {
                 fuzzInvariant(
                     general == write,
                     "\(text) read straight as \(write), the general way as \(String(describing: general))")
+                fuzzInvariant(write.dataTextReadsBack, "\(text): the data's text \(write.dataText) does not read back")
             }
             guard let message = try? WireMessage(text: text) else { continue }
             let again = try? WireMessage(text: message.text)

@@ -38,6 +38,43 @@ import Testing
         await second.stop()
     }
 
+    /// Writes read straight from their text keep that text in the log: written oddly (spaces,
+    /// escapes, nulls, numbers spelled otherwise, keys out of order), it replays to the same data
+    /// after a crash (the files copied while the server runs, so no checkpoint holds the writes).
+    @Test func writesKeptAsSentReplayToTheSameData() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await TestServer.start(
+            dataDirectory: directory, configure: { $0.checkpointInterval = 50_000 })
+        let client = WireTestClient(url: first.webSocketURL)
+        _ = try await client.hello()
+        let texts = [
+            #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a/b","d":{ "z" : 1.5e3, "y":-0, "x":{"gone":null}, "\u00e9":"\u2713\n" }}}}"#,
+            #"{"t":"d","d":{"r":2,"a":"m","b":{"p":"/a","d":{"b/w":12345678901234567,"c":{"k":true},"b/y":null}}}}"#,
+            #"{"t":"d","d":{"r":3,"a":"p","b":{"p":"/a/.priority","d":4}}}"#,
+            #"{"t":"d","d":{"r":4,"a":"p","b":{"p":"/n","d":null}}}"#,
+        ]
+        for text in texts { client.sendFrame(text) }
+        for number in 1...texts.count { #expect(try await client.response(to: number).status == .ok) }
+        // The files as a crash now would leave them: the writes in the log, no checkpoint since.
+        let crashed = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: crashed) }
+        try FileManager.default.removeItem(at: crashed)
+        try FileManager.default.copyItem(at: directory, to: crashed)
+        let before = try await client.call(.get(path: .root, query: .default)).data
+        #expect(before["a"]?["b"]?["z"] == .double(1500) && before["a"]?["b"]?["\u{e9}"] == "\u{2713}\n")
+        #expect(before["a"]?["b"]?["w"] == .int(12_345_678_901_234_567) && before["a"]?[".priority"] == 4)
+        await client.close()
+        await first.stop()
+
+        let second = try await TestServer.start(dataDirectory: crashed)
+        let reader = WireTestClient(url: second.webSocketURL)
+        _ = try await reader.hello()
+        #expect(try await reader.call(.get(path: .root, query: .default)).data == before)
+        await reader.close()
+        await second.stop()
+    }
+
     @Test func sqliteStoreCompactsAndReplays() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -33,6 +33,7 @@ import Testing
     func readsPlainWritesAsTheGeneralReadingDoes(text: String) throws {
         let write = try #require(WireWrite.read(text), "a plain write is read straight")
         #expect(write == general(text))
+        #expect(write.dataTextReadsBack, "\(write.dataText)")
     }
 
     @Test(arguments: [
@@ -106,6 +107,7 @@ import Testing
             if let write {
                 straight += 1
                 #expect(write == general(text), "\(text)")
+                #expect(write.dataTextReadsBack, "\(text)")
             }
             if plain { #expect(write != nil, "\(text) is plain") }
         }

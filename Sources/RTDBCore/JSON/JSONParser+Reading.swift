@@ -18,4 +18,13 @@ extension JSONParser {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
     }
+
+    /// The byte offset the parser stands at.
+    package var offset: Int { index }
+
+    /// The text read from `start` (a byte offset) to where the parser stands: valid UTF-8, since
+    /// the parser read it.
+    package func text(since start: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
 }

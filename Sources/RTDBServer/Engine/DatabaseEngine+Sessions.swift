@@ -146,10 +146,11 @@ extension DatabaseEngine {
         case .set(let node, let hash):
             result = set(
                 write.path, node: node, expectedHash: hash, idempotencyKey: write.idempotencyKey,
-                auth: session.ruleAuth)
+                auth: session.ruleAuth, recordText: write.dataText)
         case .update(let children):
             result = update(
-                write.path, children: children, idempotencyKey: write.idempotencyKey, auth: session.ruleAuth)
+                write.path, children: children, idempotencyKey: write.idempotencyKey, auth: session.ruleAuth,
+                recordText: write.dataText)
         }
         acknowledge(write.number, session.explainingExpiry(result), to: outlet)
     }

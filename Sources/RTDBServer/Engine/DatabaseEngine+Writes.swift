@@ -63,18 +63,22 @@ extension DatabaseEngine {
     /// Sets `node` (server values unresolved) at `path`, as
     /// ``set(_:data:expectedHash:idempotencyKey:auth:refusesWithoutStorage:)`` sets the node its
     /// data makes.
+    ///
+    /// - Parameter recordText: JSON text that reads back to `node`, which holds no server value
+    ///   (``WireWrite/dataText``): the log keeps it rather than an export of the node.
     func set(
-        _ path: Path, node: Node, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth
+        _ path: Path, node: Node, expectedHash: String? = nil, idempotencyKey: String? = nil, auth: RuleAuth,
+        recordText: String? = nil
     ) -> Result<UInt64, WireError> {
-        set(path, expectedHash: expectedHash, idempotencyKey: idempotencyKey, auth: auth) { () throws(WireError) in
-            node
+        set(path, expectedHash: expectedHash, idempotencyKey: idempotencyKey, auth: auth, recordText: recordText) {
+            () throws(WireError) in node
         }
     }
 
     /// The set itself, with the node `read` makes once the key and the path are checked.
     private func set(
         _ path: Path, expectedHash: String?, idempotencyKey: String?, auth: RuleAuth,
-        refusesWithoutStorage: Bool = false, read: () throws(WireError) -> Node
+        refusesWithoutStorage: Bool = false, recordText: String? = nil, read: () throws(WireError) -> Node
     ) -> Result<UInt64, WireError> {
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
         if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
@@ -96,7 +100,9 @@ extension DatabaseEngine {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
             if refusesWithoutStorage { try requireStorage() }
-            apply(.set(path: path, node: resolved), idempotencyKey: idempotencyKey, newRoot: newRoot)
+            apply(
+                .set(path: path, node: resolved), idempotencyKey: idempotencyKey, newRoot: newRoot,
+                recordText: recordText)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -124,19 +130,24 @@ extension DatabaseEngine {
 
     /// Sets each node (server values unresolved) at its path relative to `path`, as
     /// ``update(_:data:idempotencyKey:auth:refusesWithoutStorage:)`` sets the nodes its data makes.
+    ///
+    /// - Parameter recordText: A JSON object of the relative paths, in order, that reads back to
+    ///   the nodes, which hold no server value (``WireWrite/dataText``): the log keeps it.
     func update(
-        _ path: Path, children: [(relative: Path, node: Node)], idempotencyKey: String? = nil, auth: RuleAuth
+        _ path: Path, children: [(relative: Path, node: Node)], idempotencyKey: String? = nil, auth: RuleAuth,
+        recordText: String? = nil
     ) -> Result<UInt64, WireError> {
-        update(path, relatives: children.map(\.relative), idempotencyKey: idempotencyKey, auth: auth) {
-            (index, _) throws(WireError) in children[index].node
-        }
+        update(
+            path, relatives: children.map(\.relative), idempotencyKey: idempotencyKey, auth: auth,
+            recordText: recordText
+        ) { (index, _) throws(WireError) in children[index].node }
     }
 
     /// The update itself, with the node `read` makes for the `index`th relative path (written at
     /// `target`) once the key and the paths are checked.
     private func update(
         _ path: Path, relatives: [Path], idempotencyKey: String?, auth: RuleAuth, refusesWithoutStorage: Bool = false,
-        read: (_ index: Int, _ target: Path) throws(WireError) -> Node
+        recordText: String? = nil, read: (_ index: Int, _ target: Path) throws(WireError) -> Node
     ) -> Result<UInt64, WireError> {
         if relatives.isEmpty { return .success(appliedSequence) }
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
@@ -171,7 +182,9 @@ extension DatabaseEngine {
                 children.map { (path.child($0.relative), $0.node) }, auth: auth, at: path, operation: .update)
             WriteBreakdown.end(.rules, since: judging)
             if refusesWithoutStorage { try requireStorage() }
-            apply(.merge(path: path, children: children), idempotencyKey: idempotencyKey, newRoot: newRoot)
+            apply(
+                .merge(path: path, children: children), idempotencyKey: idempotencyKey, newRoot: newRoot,
+                recordText: recordText)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -215,7 +228,11 @@ extension DatabaseEngine {
     /// otherwise the change is made in the working tree in place (no version of it is kept
     /// between batches, see ``DurabilityPipeline/Batch/after``).
     /// `byServer`: the server's own write (an onDisconnect write run), kept if a commit fails.
-    func apply(_ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil, byServer: Bool = false) {
+    /// `recordText`: the change's data as JSON text already (as it came), for the record.
+    func apply(
+        _ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil, byServer: Bool = false,
+        recordText: String? = nil
+    ) {
         let applying = WriteBreakdown.begin()
         defer { WriteBreakdown.end(.apply, since: applying) }
         if let newRoot { root = newRoot } else { change.apply(to: &root) }
@@ -224,6 +241,8 @@ extension DatabaseEngine {
         switch change {
         case _ where store.isVolatile:
             recordData = ""
+        case _ where recordText != nil:
+            recordData = recordText ?? ""
         case .set(_, let node):
             let encoding = WriteBreakdown.begin()
             recordData = node.exportJSONString
