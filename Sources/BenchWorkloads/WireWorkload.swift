@@ -1,8 +1,8 @@
 import RTDBCore
 import RTDBWire
 
-/// What the server does with a write's message before its rules and its tree: the text parsed,
-/// its request read, its data converted to a node (`server-writes --callgrind` counts it).
+/// What the server does with a write's message before its rules and its tree: the text read, its
+/// data made nodes (`server-writes --callgrind` counts it).
 public enum WireWorkload {
     /// The messages, as `server-writes` sends them: a presence connection entry each.
     public static func messages(_ count: Int) -> [String] {

@@ -34,7 +34,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Also count the instructions that read one write's message (parse, request, data to a node) under valgrind --tool=callgrind."
+            "Also count the instructions that read one write's message as the server does (its data made nodes) under valgrind --tool=callgrind."
     )
     var callgrind = false
 
@@ -94,7 +94,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
             report.say(
                 String(
                     format:
-                        "a write's message parsed, its request read, its data made a node: %.0f instructions (callgrind)",
+                        "a write's message read as the server reads it, its data made nodes: %.0f instructions (callgrind)",
                     perMessage))
         }
         for connectionCount in [1, connections] {
