@@ -44,7 +44,13 @@ extension WireWrite {
         var children: [(relative: Path, node: Node)]?
         var hash: String?
         var idempotencyKey: String?
-        var dataText: String?
+        /// `null` until the data is read (a set without `d` removes).
+        var dataText: String? = "null"
+        /// Where the body starts, when it came before the action: it is read once the action is
+        /// known (clients that send a dictionary's members in any order do this).
+        var laterBody: JSONParser?
+        /// Where the data starts, when it came before the path.
+        var laterData: JSONParser?
 
         /// The change read, once the message has ended.
         var change: Change? {
@@ -82,7 +88,7 @@ extension WireWrite {
             }
         }
 
-        /// `{"r":N,"a":"p"|"m","b":{…}}`, with `a` before `b`.
+        /// `{"r":N,"a":"p"|"m","b":{…}}`.
         mutating func readData(_ key: String, from parser: inout JSONParser) throws(JSONParseError) {
             let member = Member(key)
             guard !failed, first(member, at: 1) else { return try parser.skipValue() }
@@ -106,16 +112,41 @@ extension WireWrite {
                 } else {
                     failed = true
                 }
-            case .body where isUpdate != nil && parser.nextByte() == UInt8(ascii: "{"):
-                try parser.parseMembers { (parser, key) throws(JSONParseError) in try readBody(key, from: &parser) }
+            case .body where parser.nextByte() == UInt8(ascii: "{"):
+                guard isUpdate != nil else {
+                    laterBody = parser
+                    return try parser.skipValue()
+                }
+                try readBody(from: &parser)
             default:
                 failed = true
                 try parser.skipValue()
             }
         }
 
-        /// `{"p":path,"d":data,"h":hash,"ik":key}`, with `p` before `d`; other members are ignored,
-        /// as the general reading ignores them.
+        /// The body, once the action is known: its members, then the data if it came before the
+        /// path.
+        mutating func readBody(from parser: inout JSONParser) throws(JSONParseError) {
+            try parser.parseMembers { (parser, key) throws(JSONParseError) in try readBody(key, from: &parser) }
+            if var data = laterData, path != nil, !failed {
+                laterData = nil
+                try readWritten(from: &data)
+            }
+        }
+
+        /// What is left once the message's members are read: a body that came before the action.
+        mutating func finish() throws(JSONParseError) {
+            guard var body = laterBody, !failed else { return }
+            laterBody = nil
+            guard isUpdate != nil else {
+                failed = true
+                return
+            }
+            try readBody(from: &body)
+        }
+
+        /// `{"p":path,"d":data,"h":hash,"ik":key}`; other members are ignored, as the general
+        /// reading ignores them.
         mutating func readBody(_ key: String, from parser: inout JSONParser) throws(JSONParseError) {
             let member = Member(key)
             guard !failed, first(member, at: 2) else { return try parser.skipValue() }
@@ -126,6 +157,9 @@ extension WireWrite {
                 path = written
             case .data where path != nil:
                 try readWritten(from: &parser)
+            case .data:
+                laterData = parser
+                try parser.skipValue()
             case .hash where isUpdate == true:
                 try parser.skipValue()  // an update has no hash
             case .hash:
@@ -146,7 +180,7 @@ extension WireWrite {
         mutating func readWritten(from parser: inout JSONParser) throws(JSONParseError) {
             guard let path else { return }
             let start = parser.nextByte() != nil ? parser.offset : 0
-            defer { if !failed { dataText = parser.text(since: start) } }
+            defer { dataText = failed || parser.readServerValues ? nil : parser.text(since: start) }
             guard isUpdate == true else {
                 node = try parser.parsePlainNode(depth: path.writeTarget.count)
                 if node == nil { failed = true }

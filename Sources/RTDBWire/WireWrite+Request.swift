@@ -11,7 +11,7 @@ extension WireWrite {
         case .put(let path, let data, let hash, let key):
             self.init(
                 number: number, path: path, change: .set(try Node(json: data, at: path.writeTarget), hash: hash),
-                idempotencyKey: key, dataText: data.jsonString)
+                idempotencyKey: key, dataText: nil)
         case .merge(let path, let data, let key):
             var children: [(relative: Path, node: Node)] = []
             for (member, value) in data {
@@ -19,8 +19,7 @@ extension WireWrite {
                 children.append((relative, try Node(json: value, at: path.child(relative).writeTarget)))
             }
             self.init(
-                number: number, path: path, change: .update(children), idempotencyKey: key,
-                dataText: JSONValue.object(data).jsonString)
+                number: number, path: path, change: .update(children), idempotencyKey: key, dataText: nil)
         default:
             return nil
         }
@@ -29,8 +28,9 @@ extension WireWrite {
 
 extension WireWrite {
     /// Whether ``dataText`` reads back, the general way, to the change's nodes (the paths an
-    /// update's object names, in order, and their nodes).
+    /// update's object names, in order, and their nodes); true when there is no text.
     public var dataTextReadsBack: Bool {
+        guard let dataText else { return true }
         guard let data = try? JSONParser.parse(dataText) else { return false }
         switch change {
         case .set(let node, _):

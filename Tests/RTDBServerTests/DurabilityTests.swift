@@ -40,7 +40,7 @@ import Testing
 
     /// Writes read straight from their text keep that text in the log: written oddly (spaces,
     /// escapes, nulls, numbers spelled otherwise, keys out of order), it replays to the same data
-    /// after a crash (the files copied while the server runs, so no checkpoint holds the writes).
+    /// (server values as they were resolved) after a crash (the files copied while the server runs, so no checkpoint holds the writes).
     @Test func writesKeptAsSentReplayToTheSameData() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -53,6 +53,7 @@ import Testing
             #"{"t":"d","d":{"r":2,"a":"m","b":{"p":"/a","d":{"b/w":12345678901234567,"c":{"k":true},"b/y":null}}}}"#,
             #"{"t":"d","d":{"r":3,"a":"p","b":{"p":"/a/.priority","d":4}}}"#,
             #"{"t":"d","d":{"r":4,"a":"p","b":{"p":"/n","d":null}}}"#,
+            #"{"t":"d","d":{"r":5,"a":"p","b":{"p":"/s","d":{"at":{".sv":"timestamp"},"n":{".sv":{"increment":2}}}}}}"#,
         ]
         for text in texts { client.sendFrame(text) }
         for number in 1...texts.count { #expect(try await client.response(to: number).status == .ok) }
@@ -64,6 +65,7 @@ import Testing
         let before = try await client.call(.get(path: .root, query: .default)).data
         #expect(before["a"]?["b"]?["z"] == .double(1500) && before["a"]?["b"]?["\u{e9}"] == "\u{2713}\n")
         #expect(before["a"]?["b"]?["w"] == .int(12_345_678_901_234_567) && before["a"]?[".priority"] == 4)
+        #expect(before["s"]?["n"] == 2 && before["s"]?["at"]?.intValue != nil)
         await client.close()
         await first.stop()
 

@@ -27,29 +27,39 @@ import Testing
         #"{"t":"d","d":{"r":9,"a":"m","b":{"p":"/","d":{},"h":17}}}"#,
         #"{"t":"d","d":{"r":10,"a":"p","b":{"p":"/a/.priority","d":5,"extra":[1,{"x":2}]}}}"#,
         #"{"t":"d","d":{"r":-2147483648,"a":"p","b":{"p":"/a","d":12345678901234567}}}"#,
+        #"{"t":"d","d":{"r":14,"a":"p","b":{"p":"/a","d":{".sv":"timestamp"}}}}"#,
+        // Members in any order, as a client serialising a dictionary sends them.
+        #"{"t":"d","d":{"r":15,"a":"p","b":{"d":{"x":{"y":1}},"p":"/a"}}}"#,
+        #"{"t":"d","d":{"r":16,"b":{"p":"/a","d":1,"h":"x"},"a":"p"}}"#,
+        #"{"d":{"b":{"ik":"k","d":{"b/c":2},"h":5,"p":"/a"},"a":"m","r":17},"t":"d"}"#,
+        #"{"t":"d","d":{"r":12,"a":"p","b":{"p":"/u/c/k","d":{"device":"phone","connectedAt":{".sv":"timestamp"}}}}}"#,
+        #"{"t":"d","d":{"r":13,"a":"m","b":{"p":"/u","d":{"n":{".sv":{"increment":2}},"m/x":{"\u002esv":"timestamp"}}}}}"#,
         // The engine refuses this one, as it refuses it read the general way.
         #"{"t":"d","d":{"r":11,"a":"p","b":{"p":"/.info/x","d":1}}}"#,
     ])
     func readsPlainWritesAsTheGeneralReadingDoes(text: String) throws {
         let write = try #require(WireWrite.read(text), "a plain write is read straight")
         #expect(write == general(text))
-        #expect(write.dataTextReadsBack, "\(write.dataText)")
+        #expect(write.dataTextReadsBack, "\(String(describing: write.dataText))")
+        // The log keeps a server value resolved, so no text is kept for it.
+        #expect((write.dataText == nil) == text.contains("sv\""))
     }
 
     @Test(arguments: [
         // Data the general reading treats apart, or refuses.
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{"x":1,"x":null}}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{"y":1,"x":2,"y":3}}}}"#,
-        #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{".sv":"timestamp"}}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{"x":1,".priority":2}}}}"#,
+        #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{".sv":"timestamp","x":1}}}}"#,
+        #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{"x":1,".sv":"timestamp"}}}}"#,
+        #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{".sv":"later"}}}}"#,
+        #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{".sv":{"increment":"2"}}}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":[1,2]}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{"a$b":1}}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":{"":1}}}}"#,
         #"{"t":"d","d":{"r":1,"a":"m","b":{"p":"/a","d":{"b":1,"b":2}}}}"#,
         #"{"t":"d","d":{"r":1,"a":"m","b":{"p":"/a","d":null}}}"#,
         // Envelopes it does not read.
-        #"{"t":"d","d":{"r":1,"a":"p","b":{"d":1,"p":"/a"}}}"#,
-        #"{"t":"d","d":{"r":1,"b":{"p":"/a","d":1},"a":"p"}}"#,
         #"{"t":"d","d":{"r":1.0,"a":"p","b":{"p":"/a","d":1}}}"#,
         #"{"t":"d","d":{"r":2147483648,"a":"p","b":{"p":"/a","d":1}}}"#,
         #"{"t":"d","d":{"a":"p","b":{"p":"/a","d":1}}}"#,
@@ -100,9 +110,11 @@ import Testing
                 }
             }
             let action = pick("p", ["m", "q", "o"])
-            let body =
-                #"{"p":"\#(pick("/u/x", ["/u/$", "/.info", "/a/.priority"]))","d":\#(data(0))\#(pick("", [#","h":"x""#, #","ik":1"#]))}"#
-            let text = #"{"t":"d","d":{"r":\#(round),"a":"\#(action)","b":\#(body)}}"#
+            var members = [#""p":"\#(pick("/u/x", ["/u/$", "/.info", "/a/.priority"]))""#, #""d":\#(data(0))"#]
+            members += [pick("", [#""h":"x""#, #""ik":1"#])].filter { !$0.isEmpty }
+            let body = "{" + members.shuffled(using: &random).joined(separator: ",") + "}"
+            let envelope = [#""r":\#(round)"#, #""a":"\#(action)""#, #""b":\#(body)"#].shuffled(using: &random)
+            let text = #"{"t":"d","d":{"# + envelope.joined(separator: ",") + "}}"
             let write = WireWrite.read(text)
             if let write {
                 straight += 1

@@ -2,7 +2,8 @@ extension JSONParser {
     /// Reads one written value straight into a node, when the value is plain data.
     ///
     /// The node is the one ``Node/init(json:at:)`` would make. Plain data is objects with valid
-    /// keys, none of them repeated or starting with `.`, and leaves within the limits; no arrays.
+    /// keys, none of them repeated or starting with `.`, server values (`{".sv": …}` alone, which
+    /// set ``readServerValues``) and leaves within the limits; no arrays.
     /// Almost every write is; reading it here spares the `JSONValue` in between (a string and an
     /// ordered dictionary for each object).
     ///
@@ -44,10 +45,19 @@ extension JSONParser {
     /// one too: the general reading keeps its last value, which may be a null).
     private mutating func parsePlainObject(depth: Int) throws(JSONParseError) -> Node? {
         var entries: [(key: ChildKey, node: Node)] = []
+        var serverValue: ServerValuePlaceholder?
         var plain = true
         var ascending = true
         try parseMembers { (parser, key) throws(JSONParseError) in
-            guard plain, key.utf8.first != UInt8(ascii: "."), Validation.isValidKey(key) else {
+            if plain, entries.isEmpty, serverValue == nil, CodeUnitString.equal(key, ".sv") {
+                // `{".sv": …}` alone: a server value, as the general reading makes it.
+                let placeholder = try? ServerValuePlaceholder(
+                    json: .object([".sv": try parser.parseValue()]), at: .root)
+                serverValue = placeholder ?? nil
+                plain = serverValue != nil
+                return
+            }
+            guard plain, serverValue == nil, key.utf8.first != UInt8(ascii: "."), Validation.isValidKey(key) else {
                 plain = false
                 try parser.skipValue()
                 return
@@ -61,6 +71,10 @@ extension JSONParser {
             entries.append((childKey, child))
         }
         guard plain else { return nil }
+        if let serverValue {
+            readServerValues = true
+            return Node(.serverValue(serverValue))
+        }
         if !ascending {
             entries.sort { $0.key < $1.key }
             for position in entries.indices.dropFirst() where entries[position - 1].key == entries[position].key {

@@ -23,6 +23,8 @@ public struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+    /// Whether ``parsePlainNode(depth:)`` has read a server value.
+    package internal(set) var readServerValues = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
