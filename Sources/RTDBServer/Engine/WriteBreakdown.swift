@@ -9,15 +9,18 @@ import Synchronization
 public enum WriteBreakdown {
     /// A stage of a write's way through the server.
     public enum Stage: Int, CaseIterable, Sendable {
-        /// The frame's JSON parsed into a request (`WireMessage`, `ClientRequest`).
+        /// The frame's text read into a request: for almost every write straight to its nodes
+        /// (`WireWrite`), else parsed (`WireMessage`, `ClientRequest`).
         case parse
-        /// The request's data made a `Node`, validated, server values resolved.
+        /// Server values resolved (and, for a request read the general way, its data made a
+        /// `Node` and validated).
         case convert
         /// The security rules judged it.
         case rules
         /// The working tree updated, the write's log record and the flusher's bookkeeping.
         case apply
-        /// The log record's data encoded as JSON text.
+        /// The log record's data encoded as JSON text (a write read straight from its text keeps
+        /// that text, unless it holds a server value).
         case encode
         /// Its batch committed to SQLite (shared by the batch's writes; it overlaps the others).
         case commit
