@@ -236,21 +236,20 @@ public struct SecurityRules: Sendable {
         variables: RuleVariables
     ) -> RuleRefusal? {
         guard node.hasChildRules else { return nil }
-        for (key, newChild) in newNode.children {
+        var failure: RuleRefusal?
+        // A walk of the children, not an iterator (which allocates its stack); after a failure
+        // the rest are passed over.
+        newNode.children.forEachInKeyOrder { key, newChild in
+            guard failure == nil else { return }
             var childVariables = variables
-            guard let child = node.child(key.string, variables: &childVariables) else { continue }
-            guard child.validate != nil || child.hasChildRules else { continue }
+            guard let child = node.child(key.string, variables: &childVariables) else { return }
+            guard child.validate != nil || child.hasChildRules else { return }
             let childLocation = RuleLocation(key.string, below: location)
-            if let failure = check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables) {
-                return failure
-            }
-            if let failure = validateBelow(
-                child, at: childLocation, holding: newChild, evaluator, variables: childVariables)
-            {
-                return failure
-            }
+            failure =
+                check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables)
+                ?? validateBelow(child, at: childLocation, holding: newChild, evaluator, variables: childVariables)
         }
-        return nil
+        return failure
     }
 
     /// One location's `.validate`; skipped where the new data is gone (a delete).

@@ -198,13 +198,15 @@ struct CompiledExpression: Sendable {
         _ runs: [Run], _ paths: [Path]?
     ) -> Run {
         if let paths {
-            // Literal paths, parsed already: the arguments' values are not needed, only counted.
+            // Literal paths, their keys made already: the arguments' values are not needed, only
+            // counted.
+            let keys = RuleEvaluator.keys(of: paths)
             return { scope throws(RuleEvaluationError) in
                 if let tally = scope.evaluator.tally {
                     for run in runs { _ = try run(scope) }
                     if let variableSlot { tally.record(variableSlot, kind: .snapshot) }
                 }
-                return try RuleEvaluator.call(node: node(scope), method, [], paths: paths)
+                return try RuleEvaluator.call(node: node(scope), method, [], keys: keys)
             }
         }
         return { scope throws(RuleEvaluationError) in
@@ -216,7 +218,7 @@ struct CompiledExpression: Sendable {
             if let variableSlot, let tally = scope.evaluator.tally {
                 tally.record(variableSlot, kind: .snapshot)
             }
-            return try RuleEvaluator.call(node: node(scope), method, values, paths: nil)
+            return try RuleEvaluator.call(node: node(scope), method, values, keys: nil)
         }
     }
 

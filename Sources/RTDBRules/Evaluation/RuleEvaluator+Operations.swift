@@ -14,23 +14,24 @@ extension RuleEvaluator {
                 throw RuleEvaluationError(message: "the root has no parent")
             }
             return .snapshot(RuleSnapshot(root: snapshot.root, path: parent))
-        default: return try call(node: snapshot.node, method, arguments, paths: paths)
+        default:
+            return try call(node: snapshot.node, method, arguments, keys: paths.map(keys(of:)))
         }
     }
 
     /// The methods of a snapshot that read only its node (all but `child` and `parent`, which
     /// ``SnapshotMethod/readsNodeOnly`` tells).
-    static func call(node: Node, _ method: SnapshotMethod, _ arguments: [RuleValue], paths: [Path]?)
+    static func call(node: Node, _ method: SnapshotMethod, _ arguments: [RuleValue], keys: [[ChildKey]]?)
         throws(RuleEvaluationError) -> RuleValue
     {
         switch method {
         case .val: return RuleSnapshot.value(of: node)
         case .exists: return .bool(!node.isEmpty)
         case .hasChild:
-            return .bool(!node.child(at: try path(paths, arguments, method)).isEmpty)
+            return .bool(!descendant(of: node, try pathKeys(keys, arguments, method)).isEmpty)
         case .hasChildren:
-            // Literal paths come parsed, without the arguments' values.
-            if let paths { return .bool(paths.allSatisfy { !node.child(at: $0).isEmpty }) }
+            // Literal paths come as their keys, without the arguments' values.
+            if let keys { return .bool(keys.allSatisfy { !descendant(of: node, $0).isEmpty }) }
             guard let first = arguments.first else { return .bool(!node.isLeaf && !node.isEmpty) }
             guard case .list(let names) = first else {
                 throw RuleEvaluationError(message: "hasChildren() needs an array of strings")
@@ -50,12 +51,40 @@ extension RuleEvaluator {
         }
     }
 
+    /// The path argument's keys: made already, or made now.
+    private static func pathKeys(_ made: [[ChildKey]]?, _ arguments: [RuleValue], _ method: SnapshotMethod)
+        throws(RuleEvaluationError) -> [ChildKey]
+    {
+        if let path = made?.first { return path }
+        return keys(of: Path(try string(arguments, method.rawValue)))
+    }
+
     /// The path argument: parsed already, or parsed now.
     private static func path(_ paths: [Path]?, _ arguments: [RuleValue], _ method: SnapshotMethod)
         throws(RuleEvaluationError) -> Path
     {
         if let path = paths?.first { return path }
         return Path(try string(arguments, method.rawValue))
+    }
+
+    /// Each path's keys, made once for the calls that read nodes by them.
+    static func keys(of paths: [Path]) -> [[ChildKey]] {
+        paths.map(keys(of:))
+    }
+
+    /// A path's keys.
+    static func keys(of path: Path) -> [ChildKey] {
+        path.segments.map { ChildKey($0) }
+    }
+
+    /// The node at `keys` below `node`, as ``Node/child(at:)`` finds it.
+    private static func descendant(of node: Node, _ keys: [ChildKey]) -> Node {
+        var node = node
+        for key in keys {
+            node = node.child(key)
+            if node.isEmpty { return .empty }
+        }
+        return node
     }
 
     private static func isLeaf(_ node: Node, _ test: (LeafValue) -> Bool) -> Bool {
