@@ -115,7 +115,9 @@ public final class ChildProcess: Sendable {
     /// Waits for the process to end and returns its exit code (or the signal that ended it).
     ///
     /// `seconds` only turns a hang into a failure that names the process; it is not a timing claim.
-    public func waitForExit(seconds: Double = 60) async throws -> Int32 {
+    /// A process still running then has its threads' stacks named in the failure, when the machine
+    /// has gdb (`namingStacks`), so that a hang says where it stands.
+    public func waitForExit(seconds: Double = 60, namingStacks: Bool = true) async throws -> Int32 {
         if let status = shared.state.withLock({ $0.status }) { return status }
         let exited = shared.exited.stream
         let status = await withTaskGroup(of: Int32?.self) { group in
@@ -132,7 +134,21 @@ public final class ChildProcess: Sendable {
             return first
         }
         if let status = status ?? shared.state.withLock({ $0.status }) { return status }
-        throw TestFailure("process \(pid) did not exit within \(Int(seconds)) s; stderr: \(standardError)")
+        let stacks = namingStacks ? await Self.stacks(of: pid) : ""
+        throw TestFailure("process \(pid) did not exit within \(Int(seconds)) s; stderr: \(standardError)\(stacks)")
+    }
+
+    /// The threads' stacks of process `pid`, from gdb, for a failure's message; empty without gdb.
+    static func stacks(of pid: Int32) async -> String {
+        let gdb = URL(fileURLWithPath: "/usr/bin/gdb")
+        guard FileManager.default.isExecutableFile(atPath: gdb.path),
+            let child = try? await ChildProcess(gdb, ["-p", String(pid), "-batch", "-ex", "thread apply all bt 25"])
+        else { return "" }
+        _ = try? await child.waitForExit(seconds: 120, namingStacks: false)
+        let frames = (child.standardOutput + child.standardError).split(separator: "\n").filter {
+            $0.hasPrefix("Thread ") || $0.hasPrefix("#") || $0.contains("ptrace")
+        }
+        return "\nthreads (gdb):\n" + String(frames.joined(separator: "\n").suffix(16_000))
     }
 
     /// Starts `presencetop serve` and waits for its `listening on` line; returns the process and port.

@@ -94,7 +94,7 @@ public enum ChaosRun {
         guard let index = event.device else {
             switch event.fault {
             case .serverKill(let down):
-                await server.kill()
+                try await server.kill()
                 try await hold(down)
                 try await server.start()
             case .serverDiskFull(let seconds):

@@ -18,7 +18,30 @@ public final class ChaosServer: Sendable {
     public var port: Int { state.withLock { $0.port } }
 
     /// Whether the process is running now.
-    public var isRunning: Bool { state.withLock { $0.process?.isRunning ?? false } }
+    public var isRunning: Bool { state.withLock { $0.process.map { !Self.hasEnded($0) } ?? false } }
+
+    /// Whether `process` has ended.
+    ///
+    /// Foundation's `Process` learns of an exit from a socket the child inherits; a process
+    /// spawned at that moment can inherit it too and hold it open, and then `isRunning` stays true
+    /// for good. On Linux the kernel says it as well: the process is gone, or a zombie nobody has
+    /// reaped yet.
+    static func hasEnded(_ process: Process) -> Bool {
+        !process.isRunning || hasEnded(pid: process.processIdentifier)
+    }
+
+    /// Whether the process `pid` is gone or a zombie (Linux's `/proc`; elsewhere, never known).
+    static func hasEnded(pid: Int32) -> Bool {
+        #if os(Linux)
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            // The state follows the command name's closing parenthesis (the name may hold one).
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            let processState = stat[stat.index(after: close)...].first { $0 != " " }
+            return processState == "Z" || processState == "X"
+        #else
+            return false
+        #endif
+    }
 
     /// Starts the server and waits for its `listening on` line (on the port of the first start).
     public func start() async throws {
@@ -64,7 +87,7 @@ public final class ChaosServer: Sendable {
                 state.withLock { $0 = (process, bound) }
                 return
             }
-            if !process.isRunning { throw ChaosServerError.exited(errorText.withLock { $0 }) }
+            if Self.hasEnded(process) { throw ChaosServerError.exited(errorText.withLock { $0 }) }
             try await Task.sleep(for: .milliseconds(20))
         }
         process.terminate()
@@ -72,10 +95,16 @@ public final class ChaosServer: Sendable {
     }
 
     /// Kills the server with SIGKILL and waits until it is gone.
-    public func kill() async {
+    ///
+    /// - Throws: ``ChaosServerError/stuck(_:)`` when it still runs 30 s later.
+    public func kill() async throws {
         guard let process = state.withLock({ $0.process }) else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3_000 {
+            if Self.hasEnded(process) { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        throw ChaosServerError.stuck("process \(process.processIdentifier) still runs 30 s after SIGKILL")
     }
 
     /// Makes the server's data folder full (true) or gives it room again (false).
@@ -88,22 +117,25 @@ public final class ChaosServer: Sendable {
 
     /// Stops the server with SIGTERM (a clean stop) and waits.
     public func stop() async {
-        guard let process = state.withLock({ $0.process }), process.isRunning else { return }
+        guard let process = state.withLock({ $0.process }), !Self.hasEnded(process) else { return }
         process.terminate()
-        for _ in 0..<1_500 where process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        for _ in 0..<1_500 where !Self.hasEnded(process) { try? await Task.sleep(for: .milliseconds(10)) }
+        if !Self.hasEnded(process) { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
 }
 
-/// Why the chaos run's server did not start.
+/// Why the chaos run's server did not start, or did not stop.
 public enum ChaosServerError: Error, CustomStringConvertible {
     /// The process exited, or never said it was listening.
     case exited(String)
+    /// The process did not end when killed.
+    case stuck(String)
 
     /// A message naming the problem.
     public var description: String {
         switch self {
         case .exited(let message): "the server did not start: \(message)"
+        case .stuck(let message): "the server did not stop: \(message)"
         }
     }
 }
