@@ -22,6 +22,12 @@ struct RulesBenchmark: AsyncParsableCommand {
     @Option(help: "Users in the tree the writes land in.")
     var users = 1_000
 
+    @Flag(
+        help:
+            "Also count the instructions that judge and apply one presence write (presence rules, coverage counted) under valgrind --tool=callgrind."
+    )
+    var callgrind = false
+
     @OptionGroup var options: BenchOptions
 
     func run() async throws {
@@ -57,6 +63,16 @@ struct RulesBenchmark: AsyncParsableCommand {
                 String(
                     format: "push a new child onto a 10,000-child list, then take it off (open rules): %.0f ns a write",
                     push))
+            if callgrind,
+                let perWrite = try Callgrind.instructionsPerUnit(
+                    report, measured: 10_000, arguments: { ["--rules", "\($0)"] })
+            {
+                report.record("presence_rules_instructions_per_write", perWrite)
+                report.say(
+                    String(
+                        format: "judge and apply one presence write (presence rules, callgrind): %.0f instructions",
+                        perWrite))
+            }
         }
     }
 
