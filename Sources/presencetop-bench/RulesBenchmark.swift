@@ -63,15 +63,11 @@ struct RulesBenchmark: AsyncParsableCommand {
                 String(
                     format: "push a new child onto a 10,000-child list, then take it off (open rules): %.0f ns a write",
                     push))
-            if callgrind,
-                let perWrite = try Callgrind.instructionsPerUnit(
-                    report, measured: 10_000, arguments: { ["--rules", "\($0)"] })
-            {
-                report.record("presence_rules_instructions_per_write", perWrite)
-                report.say(
-                    String(
-                        format: "judge and apply one presence write (presence rules, callgrind): %.0f instructions",
-                        perWrite))
+            if callgrind {
+                try Callgrind.report(
+                    report, key: "presence_rules_instructions_per_write",
+                    label: "judge and apply one presence write (presence rules)", measured: 10_000,
+                    arguments: { ["--rules", "\($0)"] })
             }
         }
     }

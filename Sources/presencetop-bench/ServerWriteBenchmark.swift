@@ -86,16 +86,11 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
             WriteBreakdown.measure(false)
             Self.reportBreakdown(report, wall: seconds)
         }
-        if callgrind,
-            let perMessage = try Callgrind.instructionsPerUnit(
-                report, measured: 2_000, arguments: { ["--wire", "\($0)"] })
-        {
-            report.record("message_read_instructions", perMessage)
-            report.say(
-                String(
-                    format:
-                        "a write's message read as the server reads it, its data made nodes: %.0f instructions (callgrind)",
-                    perMessage))
+        if callgrind {
+            try Callgrind.report(
+                report, key: "message_read_instructions",
+                label: "a write's message read as the server reads it, its data made nodes", measured: 2_000,
+                arguments: { ["--wire", "\($0)"] })
         }
         for connectionCount in [1, connections] {
             let perConnection = writes / connectionCount / rounds

@@ -4,6 +4,16 @@ import Foundation
 /// Instruction counts of the probe's workloads under valgrind's callgrind: stable on a noisy
 /// machine, where wall time is not.
 enum Callgrind {
+    /// Counts the probe's instructions per unit (``instructionsPerUnit(_:measured:prepare:arguments:)``),
+    /// records them under `key` and says them after `label`; nothing without valgrind or the probe.
+    static func report(
+        _ report: BenchReport, key: String, label: String, measured: Int, arguments: (Int) -> [String]
+    ) throws {
+        guard let perUnit = try instructionsPerUnit(report, measured: measured, arguments: arguments) else { return }
+        report.record(key, perUnit)
+        report.say("\(label): " + String(format: "%.0f instructions (callgrind)", perUnit))
+    }
+
     /// Instructions per unit of the probe's work, or nil (having said why) without valgrind or the probe.
     ///
     /// Two runs, one of `measured` units and one of none (`arguments` gives the probe's arguments
