@@ -73,30 +73,61 @@ import Testing
         await simulation.stop()
     }
 
+    /// The server's heartbeat runs on the test's clock: a silent session is judged only when the
+    /// test moves that clock, so the suspect window cannot close early on a loaded machine (with
+    /// the heartbeat on the machine's clock, the session could end as soon as the silence made it
+    /// suspect, and a clean-clone CI run missed the window).
     @Test func aBlackholeMakesThisDeviceSuspectOnTheServerBeforeItGoes() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
+        let time = TestTime()
         var options = Self.options(directory)
         options.users = 0
-        // Suspect from 15 s of silence until the server ends the session at 30 s or later: a
-        // window a loaded run cannot miss (at 4 s, a CI run read the table after the session had
-        // ended; at 10 s, a clean-clone run whose earlier steps took 40 s missed it too).
-        options.heartbeatTimeout = .seconds(30)
+        options.serverTimers = time.timers
+        // Suspect from 5 s of silence (the silence itself is read on the machine's clock).
+        options.heartbeatTimeout = .seconds(10)
         let simulation = try await Simulation.start(options)
+        let server = try #require(simulation.embedded?.server)
         #expect(try await eventually { simulation.snapshot().ownEntryKeys.count == 1 })
         let key = try #require(simulation.snapshot().ownEntryKeys.first)
-        // Heard from (a loaded machine may read its pings late, so it is waited for).
-        #expect(try await eventually { !simulation.snapshot().isSuspect(entryKey: key) })
+        // Its entry is on the server (the watcher sees it), and it is heard from.
+        #expect(
+            try await eventually {
+                let snapshot = simulation.snapshot()
+                return snapshot.users.first { $0.id == "morgan" }?.connections.map(\.id) == [key]
+                    && !snapshot.isSuspect(entryKey: key)
+            })
         simulation.toggleBlackhole()
         // Still connected as far as the client knows, but the server stops hearing from it.
         let silences = Recorder<Duration?>()
-        let suspect = try await eventually(attempts: 1_200) {
+        let suspect = try await eventually {
             let snapshot = simulation.snapshot()
             silences.record(snapshot.silence[key])
             return snapshot.isSuspect(entryKey: key)
         }
         #expect(suspect, "the server's silence for this device, last polls: \(silences.all.suffix(6))")
         #expect(simulation.snapshot().thisDevice?.status.phase.isConnected == true)
+        #expect(simulation.snapshot().users.first { $0.id == "morgan" }?.connections.count == 1)
+        // Half a timeout: the heartbeat pings every session, this device's into the blackhole.
+        // The watcher (straight to the server) answers; once its pong is in, another half with
+        // nothing heard from this device: the server ends its session, and its onDisconnect
+        // removes the entry.
+        guard case .connected(let watcherSession)? = simulation.snapshot().presenceFeed?.phase else {
+            Issue.record("the watcher is not connected")
+            return
+        }
+        let pinged = UnixTime.now()
+        await time.advance(by: options.heartbeatTimeout / 2 + .milliseconds(1))
+        #expect(try await eventually { server.heartbeatTicksJudged >= 1 })
+        #expect(try await eventually { (server.connections[watcherSession]?.lastHeardAt ?? pinged) > pinged })
+        await time.advance(by: options.heartbeatTimeout / 2)
+        #expect(try await eventually { server.heartbeatTicksJudged >= 2 })
+        #expect(try await eventually { simulation.snapshot().silence[key] == nil })
+        #expect(
+            try await eventually {
+                simulation.snapshot().users.first { $0.id == "morgan" }?.connections.isEmpty == true
+            },
+            "\(simulation.snapshot().users)")
         simulation.toggleBlackhole()
         await simulation.stop()
     }

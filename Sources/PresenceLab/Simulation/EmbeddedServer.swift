@@ -21,9 +21,10 @@ public struct EmbeddedServer: Sendable {
     ///
     /// - Parameters:
     ///   - dataDirectory: Where namespaces are stored; nil keeps them in memory.
+    ///   - timers: What the server's heartbeat and other timers sleep on.
     ///   - configure: Changes the rest of the configuration (heartbeat, say).
     public static func start(
-        dataDirectory: URL?, port: Int = 0, logger: Logger? = nil,
+        dataDirectory: URL?, port: Int = 0, logger: Logger? = nil, timers: any Clock<Duration> = ContinuousClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> EmbeddedServer {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: port, dataDirectory: dataDirectory)
@@ -37,7 +38,7 @@ public struct EmbeddedServer: Sendable {
                 quiet.logLevel = .critical
                 return quiet
             }()
-        let server = RTDBServer(configuration: configuration, logger: logger)
+        let server = RTDBServer(configuration: configuration, logger: logger, timers: timers)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             defer { continuation.finish() }

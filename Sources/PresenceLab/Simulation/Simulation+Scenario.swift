@@ -115,7 +115,9 @@ extension Simulation {
         emit(.notice("server stopped; it starts again in \(downFor)"))
         try? await Task.sleep(for: downFor)
         do {
-            let server = try await EmbeddedServer.start(dataDirectory: dataDirectory, port: old.port, logger: logger) {
+            let server = try await EmbeddedServer.start(
+                dataDirectory: dataDirectory, port: old.port, logger: logger, timers: options.serverTimers
+            ) {
                 Self.configureEmbedded(&$0, options)
             }
             embeddedServer.withLock { $0 = server }

@@ -65,7 +65,9 @@ public final class Simulation: Sendable {
         let target: ServerTarget
         switch options.server {
         case .embedded(let dataDirectory):
-            let server = try await EmbeddedServer.start(dataDirectory: dataDirectory, logger: logger) {
+            let server = try await EmbeddedServer.start(
+                dataDirectory: dataDirectory, logger: logger, timers: options.serverTimers
+            ) {
                 configureEmbedded(&$0, options)
             }
             embedded = server

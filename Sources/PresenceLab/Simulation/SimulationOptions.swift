@@ -95,6 +95,11 @@ public struct SimulationOptions: Sendable {
     /// pass a clock they move by hand.
     public var timers: any Clock<Duration> = ContinuousClock()
 
+    /// What the embedded server's timers (its heartbeat, a credential's expiry, a stream's
+    /// keep-alive) sleep on; a test passes a clock it moves by hand, so that the server judges a
+    /// silent session only when the test says time has passed.
+    public var serverTimers: any Clock<Duration> = ContinuousClock()
+
     /// The wall clock snapshots are stamped with (tests pass one they move).
     public var wallClock: WallClock = { UnixTime.now() }
 
