@@ -18,8 +18,9 @@ extension PersistentConnection {
         skewSamples.removeAll()
         pingSentAt = nil
         status.lastClockJump = ClockJump(noticedAt: clock(), by: step)
-        delegate?.connectionServerTimeOffsetDidChange(status.serverTimeOffset)
+        // The status first: whoever `.info/serverTimeOffset`'s event wakes finds the step in it.
         delegate?.connectionStatusDidChange(status)
+        delegate?.connectionServerTimeOffsetDidChange(status.serverTimeOffset)
         sendPing()
     }
 }
