@@ -32,7 +32,9 @@ extension FuzzTarget {
                 fuzzInvariant(
                     general == write,
                     "\(text) read straight as \(write), the general way as \(String(describing: general))")
-                fuzzInvariant(write.dataTextReadsBack, "\(text): the data's text \(write.dataText) does not read back")
+                fuzzInvariant(
+                    write.dataTextReadsBack, "\(text): the data's text \(write.dataText ?? "(none)") does not read back"
+                )
             }
             guard let message = try? WireMessage(text: text) else { continue }
             let again = try? WireMessage(text: message.text)
