@@ -156,8 +156,8 @@ public struct SecurityRules: Sendable {
     public func indexes(at path: Path) -> [String] {
         var node = root
         var variables = RuleVariables()
-        for segment in path.segments {
-            guard let next = node.child(segment, variables: &variables) else { return [] }
+        for (position, segment) in path.segments.enumerated() {
+            guard let next = node.child(segment, at: position, variables: &variables) else { return [] }
             node = next
         }
         return node.indexOn
@@ -186,7 +186,8 @@ public struct SecurityRules: Sendable {
                     }
                 }
             }
-            guard depth < path.count, let next = node.child(path.segments[depth], variables: &variables) else { break }
+            guard depth < path.count, let next = node.child(path.segments[depth], at: depth, variables: &variables)
+            else { break }
             node = next
         }
         return (failure, failed ?? nearest)
@@ -215,7 +216,7 @@ public struct SecurityRules: Sendable {
             if node.validate != nil, case let newNode = newNode(at: depth), !newNode.isEmpty {
                 let location = RuleLocation(prefixOf: path, depth: depth)
                 if validated?.insert(location.path).inserted ?? true,
-                    let failure = check(node, at: location, holding: newNode, evaluator, variables: variables)
+                    let failure = Self.check(node, at: location, holding: newNode, evaluator, variables: variables)
                 {
                     return failure
                 }
@@ -223,15 +224,20 @@ public struct SecurityRules: Sendable {
             guard depth < path.count else {
                 guard node.hasChildRules else { return nil }
                 let location = RuleLocation(prefixOf: path, depth: depth)
-                return validateBelow(node, at: location, holding: newNode(at: depth), evaluator, variables: variables)
+                return Self.validateBelow(
+                    node, at: location, holding: newNode(at: depth), evaluator, variables: variables)
             }
-            guard let next = node.child(path.segments[depth], variables: &variables) else { return nil }
+            guard let next = node.child(path.segments[depth], at: depth, variables: &variables) else { return nil }
             node = next
         }
         return nil
     }
 
-    private func validateBelow(
+    /// The `.validate` rules of the new data below `location`, depth first in key order.
+    ///
+    /// Static, as ``check(_:at:holding:_:variables:)`` is: the walk's closure then captures no
+    /// copy of the rules (a retain and a release of each of their fields, per child).
+    private static func validateBelow(
         _ node: RuleNode, at location: RuleLocation, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: RuleVariables
     ) -> RuleRefusal? {
@@ -241,19 +247,29 @@ public struct SecurityRules: Sendable {
         // the rest are passed over.
         newNode.children.forEachInKeyOrder { key, newChild in
             guard failure == nil else { return }
-            var childVariables = variables
-            guard let child = node.child(key.string, variables: &childVariables) else { return }
-            guard child.validate != nil || child.hasChildRules else { return }
-            let childLocation = RuleLocation(key.string, below: location)
-            failure =
-                check(child, at: childLocation, holding: newChild, evaluator, variables: childVariables)
-                ?? validateBelow(child, at: childLocation, holding: newChild, evaluator, variables: childVariables)
+            let name = key.string
+            // A named child binds nothing: the variables are passed on as they are, not copied.
+            if let child = node.namedChild(name) {
+                failure = validate(child, name, holding: newChild, variables: variables)
+            } else if let wildcard = node.wildcard?.node {
+                var childVariables = variables
+                childVariables.bind(position: location.count)
+                failure = validate(wildcard, name, holding: newChild, variables: childVariables)
+            }
+        }
+        func validate(_ child: RuleNode, _ name: String, holding newChild: Node, variables: RuleVariables)
+            -> RuleRefusal?
+        {
+            guard child.validate != nil || child.hasChildRules else { return nil }
+            let childLocation = RuleLocation(name, below: location)
+            return check(child, at: childLocation, holding: newChild, evaluator, variables: variables)
+                ?? validateBelow(child, at: childLocation, holding: newChild, evaluator, variables: variables)
         }
         return failure
     }
 
     /// One location's `.validate`; skipped where the new data is gone (a delete).
-    private func check(
+    private static func check(
         _ node: RuleNode, at location: RuleLocation, holding newNode: Node, _ evaluator: RuleEvaluator,
         variables: RuleVariables
     ) -> RuleRefusal? {

@@ -51,6 +51,11 @@ import Testing
         let validate = try Self.rule(report, .validate)
         #expect(validate.expression.evaluations == 2 && validate.expression.count(of: .value(false)) == 1)
         #expect(validate.expression.children.first?.count(of: .snapshot) == 2)
+        // The literal list and its element are counted at each evaluation too (counted from what
+        // is known when the rules are read, with nothing evaluated again).
+        let list = try #require(validate.expression.children.last)
+        #expect(list.text == "['name']" && list.evaluations == 2 && list.count(of: .other) == 2, "\(list)")
+        #expect(list.children.first?.text == "'name'" && list.children.first?.count(of: .string) == 2)
         #expect(try Self.rule(report, .read).expression.evaluations == 0)
     }
 

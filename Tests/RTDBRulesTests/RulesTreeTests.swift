@@ -142,6 +142,28 @@ struct RulesTreeTests {
         #expect(decision.isAllowed == test.allowed, "\(decision)")
     }
 
+    /// A wildcard names the key it matched wherever it was bound: on the written path, or in the
+    /// new data below it (each level of it), with the wildcards above it bound too.
+    @Test func wildcardsBoundOnThePathAndBelowItNameTheirKeys() throws {
+        let rules = try SecurityRules(
+            text: #"""
+                {"rules": {".write": true,
+                  "$a": {"$b": {"$c": {".validate": "newData.val() == $a + '/' + $b + '/' + $c"}}}}}
+                """#)
+        let auth = RuleAuth.user(claims: ["uid": "morgan"])
+        func allowed(_ path: String, _ json: String) throws -> Bool {
+            try rules.write([(Path(path), try Node(jsonString: json))], auth: auth, root: .empty, now: .epoch).isAllowed
+        }
+        // All three on the path; two on it and one below; one on it and two below; all below.
+        #expect(try allowed("p/q/r", #""p/q/r""#))
+        #expect(try allowed("p/q", #"{"r": "p/q/r", "s": "p/q/s"}"#))
+        #expect(try allowed("p", #"{"q": {"r": "p/q/r"}, "t": {"u": "p/t/u"}}"#))
+        #expect(try allowed("", #"{"p": {"q": {"r": "p/q/r"}}}"#))
+        #expect(try !allowed("p/q", #"{"r": "p/q/r", "s": "p/q/r"}"#), "s is not r")
+        #expect(try !allowed("p", #"{"q": {"r": "p/r/q"}}"#), "the levels keep their order")
+        #expect(try !allowed("", #"{"p": {"q": {"r": "q/p/r"}}}"#))
+    }
+
     /// A named child matches a key with the same code units only; `$uid` binds the key as sent.
     @Test func namedChildrenAndWildcardsMatchByCodeUnits() throws {
         let rules = try SecurityRules(

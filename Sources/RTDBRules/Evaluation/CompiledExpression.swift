@@ -34,11 +34,14 @@ struct CompiledExpression: Sendable {
                 if case .literal(let value, _) = element { return value } else { return nil }
             }
             if values.count == elements.count {
-                // Literal elements still note their values, as an interpreter's would.
-                let runs = elements.map(compile)
+                // Literal elements still note their values, as an interpreter's would: counted
+                // straight from what is known now, with no closure run for each.
+                let counts = elements.flatMap { constantCounts($0, &slots) ?? [] }
                 let list = RuleValue.list(values)
                 return noting(location) { scope throws(RuleEvaluationError) in
-                    if scope.evaluator.tally != nil { for run in runs { _ = try run(scope) } }
+                    if let tally = scope.evaluator.tally {
+                        for (slot, kind) in counts { tally.record(slot, kind: kind) }
+                    }
                     return list
                 }
             }
@@ -71,7 +74,10 @@ struct CompiledExpression: Sendable {
             if let method = SnapshotMethod(rawValue: name), method.readsNodeOnly, let node = node(of: variable) {
                 let variableSlot = slots.number(variableLocation)
                 let runs = arguments.map { Self.compile($0, wildcards, &slots) }
-                return noting(location, nodeCall(node, variableSlot, method, runs, literalPaths(arguments)))
+                let counts = arguments.map { constantCounts($0, &slots) }
+                let constant = counts.allSatisfy { $0 != nil } ? counts.flatMap { $0 ?? [] } : nil
+                return noting(
+                    location, nodeCall(node, variableSlot, method, runs, literalPaths(arguments), constant: constant))
             }
             return noting(
                 location, call(compile(.variable(variable, variableLocation)), name, arguments, wildcards, &slots))
@@ -144,7 +150,7 @@ struct CompiledExpression: Sendable {
         default:
             let position = wildcards.lastIndex { CodeUnitString.equal($0, name) }
             return { scope throws(RuleEvaluationError) in
-                guard let position, let value = scope.variables[position] else {
+                guard let position, let at = scope.variables[position], let value = scope.location.key(at: at) else {
                     throw RuleEvaluationError(message: "\(name) is not set")
                 }
                 return .string(value)
@@ -195,12 +201,21 @@ struct CompiledExpression: Sendable {
     /// variable is counted as the snapshot it stands for.
     private static func nodeCall(
         _ node: @escaping @Sendable (RuleScope) -> Node, _ variableSlot: Int?, _ method: SnapshotMethod,
-        _ runs: [Run], _ paths: [Path]?
+        _ runs: [Run], _ paths: [Path]?, constant: [(slot: Int, kind: CoverageValue.Kind)]?
     ) -> Run {
         if let paths {
             // Literal paths, their keys made already: the arguments' values are not needed, only
-            // counted.
+            // counted (from what is known now, when they are constants).
             let keys = RuleEvaluator.keys(of: paths)
+            if let constant {
+                let counts = constant + (variableSlot.map { [($0, .snapshot)] } ?? [])
+                return { scope throws(RuleEvaluationError) in
+                    if let tally = scope.evaluator.tally {
+                        for (slot, kind) in counts { tally.record(slot, kind: kind) }
+                    }
+                    return try RuleEvaluator.call(node: node(scope), method, [], keys: keys)
+                }
+            }
             return { scope throws(RuleEvaluationError) in
                 if let tally = scope.evaluator.tally {
                     for run in runs { _ = try run(scope) }
@@ -219,6 +234,27 @@ struct CompiledExpression: Sendable {
                 tally.record(variableSlot, kind: .snapshot)
             }
             return try RuleEvaluator.call(node: node(scope), method, values, keys: nil)
+        }
+    }
+
+    /// What evaluating a constant (a literal, or an array of them) notes in the coverage counts,
+    /// slot by slot, as its compiled closures would note it; nil for anything computed.
+    private static func constantCounts(_ expression: RuleExpression, _ slots: inout CoverageSlots)
+        -> [(slot: Int, kind: CoverageValue.Kind)]?
+    {
+        switch expression {
+        case .literal(let value, let location):
+            return slots.number(location).map { [($0, value.coverageKind)] } ?? []
+        case .array(let elements, let location):
+            var counts: [(slot: Int, kind: CoverageValue.Kind)] = []
+            for element in elements {
+                guard case .literal = element, let inner = constantCounts(element, &slots) else { return nil }
+                counts += inner
+            }
+            if let slot = slots.number(location) { counts.append((slot, .other)) }
+            return counts
+        default:
+            return nil
         }
     }
 

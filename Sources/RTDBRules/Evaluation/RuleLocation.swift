@@ -23,6 +23,15 @@ struct RuleLocation {
         self.key = key
     }
 
+    /// How many keys the location's path has.
+    var count: Int { key == nil ? depth : depth + 1 }
+
+    /// The key at `position` of the location's path (0 for the first); nil past its end.
+    func key(at position: Int) -> String? {
+        if position >= 0, position < depth { return base.segments[position] }
+        return position == depth ? key : nil
+    }
+
     /// The location as a path.
     var path: Path {
         let prefix = base.prefix(depth)

@@ -63,16 +63,22 @@ final class RuleNode: Sendable {
         }
     }
 
-    /// The rules for child `key`: a named child first, else the wildcard (binding its variable).
-    func child(_ key: String, variables: inout RuleVariables) -> RuleNode? {
+    /// The rules for child `key`, the key at `position` of the path walked: a named child first,
+    /// else the wildcard (binding its variable to that position).
+    func child(_ key: String, at position: Int, variables: inout RuleVariables) -> RuleNode? {
+        if let named = namedChild(key) { return named }
+        guard let wildcard else { return nil }
+        variables.bind(position: position)
+        return wildcard.node
+    }
+
+    /// The rules of the child named `key`, not counting the wildcard.
+    func namedChild(_ key: String) -> RuleNode? {
         if let fewChildren {
             for (name, node) in fewChildren where CodeUnitString.equal(name, key) { return node }
-        } else if let named = children[CodeUnitString(key)] {
-            return named
+            return nil
         }
-        guard let wildcard else { return nil }
-        variables.bind(key)
-        return wildcard.node
+        return children[CodeUnitString(key)]
     }
 
     /// Whether a write's new data matters anywhere here or below: a `.validate`, or a `.write`
