@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// Instruction counts of the probe's workloads under valgrind's callgrind: stable on a noisy
-/// machine, where wall time is not.
+/// machine, where wall time is not (and from run to run, with Swift's hashing seeded alike).
 enum Callgrind {
     /// Counts the probe's instructions per unit (``instructionsPerUnit(_:measured:prepare:arguments:)``),
     /// records them under `key` and says them after `label`; nothing without valgrind or the probe.
@@ -68,6 +68,11 @@ enum Callgrind {
             process.arguments = ["--tool=callgrind", "--callgrind-out-file=\(output)", stripped] + arguments(count)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
+            // Swift seeds its hashing per process: dictionaries then lay out (and count)
+            // differently run to run, up to 3 % of a write here. Seeded alike, two runs agree.
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+            process.environment = environment
             report.onExit("valgrind") { if process.isRunning { process.terminate() } }
             try process.run()
             process.waitUntilExit()
