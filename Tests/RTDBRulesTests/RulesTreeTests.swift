@@ -152,7 +152,8 @@ struct RulesTreeTests {
                 """#)
         let auth = RuleAuth.user(claims: ["uid": "morgan"])
         func allowed(_ path: String, _ json: String) throws -> Bool {
-            try rules.write([(Path(path), try Node(jsonString: json))], auth: auth, root: .empty, now: .epoch).isAllowed
+            let node = try Node(jsonString: json)
+            return rules.write([(Path(path), node)], auth: auth, root: .empty, now: .epoch).isAllowed
         }
         // All three on the path; two on it and one below; one on it and two below; all below.
         #expect(try allowed("p/q/r", #""p/q/r""#))
