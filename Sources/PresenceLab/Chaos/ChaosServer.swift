@@ -100,10 +100,7 @@ public final class ChaosServer: Sendable {
     public func kill() async throws {
         guard let process = state.withLock({ $0.process }) else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        for _ in 0..<3_000 {
-            if Self.hasEnded(process) { return }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        if await Self.waitForEnd(of: process, within: .seconds(30)) { return }
         throw ChaosServerError.stuck("process \(process.processIdentifier) still runs 30 s after SIGKILL")
     }
 
@@ -119,8 +116,20 @@ public final class ChaosServer: Sendable {
     public func stop() async {
         guard let process = state.withLock({ $0.process }), !Self.hasEnded(process) else { return }
         process.terminate()
-        for _ in 0..<1_500 where !Self.hasEnded(process) { try? await Task.sleep(for: .milliseconds(10)) }
-        if !Self.hasEnded(process) { Foundation.kill(process.processIdentifier, SIGKILL) }
+        if !(await Self.waitForEnd(of: process, within: .seconds(15))) {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
+    /// Whether `process` ends within `bound`, looked at every 10 ms (a bound that turns a hang
+    /// into an answer, not a timing claim).
+    private static func waitForEnd(of process: Process, within bound: Duration) async -> Bool {
+        let tries = Int(bound / .milliseconds(10))
+        for _ in 0..<tries {
+            if hasEnded(process) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return hasEnded(process)
     }
 }
 
