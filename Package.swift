@@ -240,8 +240,6 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "PresenceLab", "Dashboard",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

@@ -1,9 +1,7 @@
 import NIOCore
 import NIOEmbedded
-import RTDBClient
+@_spi(Fuzzing) import RTDBClient
 import Synchronization
-
-@testable import RTDBClient
 
 extension FuzzTarget {
     /// RFC 6455's sample key and the accept a server answers it with (§1.3).
@@ -28,15 +26,9 @@ extension FuzzTarget {
         let events = Mutex<[TransportEvent]>([])
         let record: @Sendable (TransportEvent) -> Void = { event in events.withLock { $0.append(event) } }
         let channel = EmbeddedChannel()
-        guard let target = try? WebSocketTarget(url: "ws://127.0.0.1:1/.ws") else { return [] }
-        let upgrade = WebSocketUpgradeHandler(
-            target: target, requestKey: sampleKey.key,
-            upgraded: { channel in
-                record(.opened)
-                _ = try ClientFrameHandler.add(to: channel.pipeline, onEvent: record)
-            },
-            refused: { reason in record(.closed(reason: reason)) })
-        guard (try? channel.pipeline.syncOperations.addHandler(upgrade)) != nil,
+        guard
+            (try? ClientSocketPipeline.install(
+                on: channel, url: "ws://127.0.0.1:1/.ws", requestKey: sampleKey.key, onEvent: record)) != nil,
             (try? channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()) != nil
         else { return [] }
         var start = 0

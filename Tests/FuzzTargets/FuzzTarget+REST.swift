@@ -1,21 +1,12 @@
-import HTTPTypes
-import Hummingbird
-import NIOCore
 import RTDBCore
-
-@testable import RTDBServer
+@_spi(Fuzzing) import RTDBServer
 
 extension FuzzTarget {
     /// A request target (`/path.json?query`) read as the REST API reads it; a query it accepts
     /// is applied to a small tree.
     static func rest(_ bytes: [UInt8]) {
         let target = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        let head = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: target)
-        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
-        guard
-            let parsed = try? RESTRequest(request, defaultNamespace: "demo", policy: CredentialPolicy(), now: .epoch),
-            let query = parsed.query
-        else { return }
+        guard let query = RESTTargetReader.query(ofTarget: target) else { return }
         _ = query.filter(sample)
     }
 
