@@ -22,9 +22,15 @@ final class WriteTree {
     /// In write order; acknowledgements remove the oldest, so a deque (an array would move every
     /// later write on each one: quadratic for a long queue draining).
     private(set) var allWrites = Deque<WriteRecord>()
-    /// Built at the first removal, not while writes pile up (a restart replays thousands before
-    /// the first view needs them).
+    /// Built at the first removal after ``writesMeet`` became true, not while writes pile up (a
+    /// restart replays thousands before the first view needs them).
     private var index: WritePathIndex?
+    /// Whether a visible write lies at, above or below another since none was visible: until
+    /// then, removing a write takes its paths out of ``visibleWrites`` with no index at all (a
+    /// draining queue of writes at distinct paths asks nothing else of its acknowledgements).
+    private var writesMeet = false
+    /// How many writes are visible.
+    private var visibleCount: Int { allWrites.count - hiddenCount }
     private var lastWriteID = -1
     /// How many writes are hidden (transactions run without local events).
     private var hiddenCount = 0
@@ -36,7 +42,11 @@ final class WriteTree {
         let write = WriteRecord(writeID: writeID, path: path, snap: node, children: nil, visible: visible)
         allWrites.append(write)
         index?.insert(write)
-        if visible { visibleWrites.addWrite(path, node) } else { hiddenCount += 1 }
+        if visible {
+            if visibleWrites.addWrite(path, node) { writesMeet = true }
+        } else {
+            hiddenCount += 1
+        }
         lastWriteID = writeID
     }
 
@@ -51,7 +61,7 @@ final class WriteTree {
             index?.insert(write)
             lastWriteID = writeID
         }
-        visibleWrites.addWrites(writes.map { ($0.path, $0.node) })
+        if visibleWrites.addWrites(writes.map { ($0.path, $0.node) }) { writesMeet = true }
     }
 
     func addMerge(_ path: Path, _ children: [(path: Path, node: Node)], writeID: Int) {
@@ -59,7 +69,7 @@ final class WriteTree {
         let write = WriteRecord(writeID: writeID, path: path, snap: nil, children: children, visible: true)
         allWrites.append(write)
         index?.insert(write)
-        visibleWrites.addWrites(path, children)
+        if visibleWrites.addWrites(path, children) { writesMeet = true }
         lastWriteID = writeID
     }
 
@@ -69,6 +79,7 @@ final class WriteTree {
         allWrites = []
         index = nil
         hiddenCount = 0
+        writesMeet = false
     }
 
     func write(_ writeID: Int) -> WriteRecord? {
@@ -78,6 +89,7 @@ final class WriteTree {
     /// Removes a write; returns whether it may have been visible (views must re-evaluate).
     func removeWrite(_ writeID: Int) -> Bool {
         guard let position = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
+        guard writesMeet else { return removeAlone(at: position) }
         // Taken out, not copied: a second reference would make the removal below copy the whole
         // index (every write's paths) on each acknowledgement.
         var index = self.index.take() ?? WritePathIndex(allWrites)
@@ -85,6 +97,7 @@ final class WriteTree {
         if !removed.visible { hiddenCount -= 1 }
         let paths = index.remove(removed)
         self.index = index
+        if visibleCount == 0 { forgetMeetings() }
         guard removed.visible else { return false }
         // Path by path (a set has one, an update one per child): hidden by a later write there,
         // nothing changes; other writes at or below it, that part is layered again; else it
@@ -112,6 +125,32 @@ final class WriteTree {
             }
         }
         return true
+    }
+
+    /// Removes the write at `position` while no visible write meets another: nothing else covers
+    /// its paths or lies below them, so they come straight out.
+    private func removeAlone(at position: Int) -> Bool {
+        let removed = allWrites.remove(at: position)
+        guard removed.visible else {
+            hiddenCount -= 1
+            return false
+        }
+        if removed.snap != nil {
+            visibleWrites.removeWrite(removed.path)
+            return true
+        }
+        // An update of no children changed nothing.
+        let paths = WritePathIndex.coveredPaths(removed)
+        for path in paths { visibleWrites.removeWrite(path) }
+        return !paths.isEmpty
+    }
+
+    /// No visible write is left: the next ones start apart, and the index (of visible writes)
+    /// has nothing to say until they meet.
+    private func forgetMeetings() {
+        writesMeet = false
+        index = nil
+        visibleWrites = .empty
     }
 
     func shadowingWrite(_ path: Path) -> Node? { visibleWrites.completeNode(path) }
