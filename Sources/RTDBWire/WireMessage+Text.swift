@@ -27,35 +27,73 @@ extension WireMessage {
         _ number: Int, _ action: ClientRequest.Action, path: Path, dataText: String, hash: String?,
         idempotencyKey: String?
     ) -> String {
-        writeRequestText(number, action, path: path, hash: hash, idempotencyKey: idempotencyKey) {
+        writeRequestText(
+            number, action, path: path, hash: hash, idempotencyKey: idempotencyKey, dataSize: dataText.utf8.count
+        ) {
             $0.append(contentsOf: dataText.utf8)
         }
     }
 
     private static func writeRequestText(
         _ number: Int, _ action: ClientRequest.Action, path: Path, hash: String?, idempotencyKey: String?,
-        data writeData: (inout [UInt8]) -> Void
+        dataSize: Int = 32, data writeData: (inout [UInt8]) -> Void
     ) -> String {
+        // The fixed parts are byte arrays made once, each appended as one copy; the path is
+        // written segment by segment, with no joined string made for it (a draining queue
+        // sends thousands of these).
         var output: [UInt8] = []
-        output.reserveCapacity(128)
-        output.append(contentsOf: #"{"t":"d","d":{"r":"#.utf8)
-        output.append(contentsOf: String(number).utf8)
-        output.append(contentsOf: #","a":"#.utf8)
-        JSONValue.writeString(action.rawValue, to: &output)
-        output.append(contentsOf: #","b":{"p":"#.utf8)
-        JSONValue.writeString(path.description, to: &output)
-        output.append(contentsOf: #","d":"#.utf8)
+        // Room for the whole text, but escapes, in one allocation.
+        var size = 64 + dataSize + (hash?.utf8.count ?? 0) + (idempotencyKey?.utf8.count ?? 0)
+        for segment in path.segments { size += segment.utf8.count + 1 }
+        output.reserveCapacity(size)
+        output.append(contentsOf: RequestTextParts.head)
+        appendDecimal(number, to: &output)
+        switch action {
+        case .put: output.append(contentsOf: RequestTextParts.putAction)
+        case .merge: output.append(contentsOf: RequestTextParts.mergeAction)
+        default:
+            output.append(contentsOf: RequestTextParts.action)
+            JSONValue.writeString(action.rawValue, to: &output)
+            output.append(contentsOf: RequestTextParts.body)
+        }
+        output.append(UInt8(ascii: "\""))
+        if path.segments.isEmpty { output.append(UInt8(ascii: "/")) }
+        for segment in path.segments {
+            output.append(UInt8(ascii: "/"))
+            JSONValue.writeEscaped(segment, to: &output)
+        }
+        output.append(contentsOf: RequestTextParts.data)
         writeData(&output)
         if let hash {
-            output.append(contentsOf: #","h":"#.utf8)
+            output.append(contentsOf: RequestTextParts.hash)
             JSONValue.writeString(hash, to: &output)
         }
         if let idempotencyKey {
-            output.append(contentsOf: #","ik":"#.utf8)
+            output.append(contentsOf: RequestTextParts.idempotencyKey)
             JSONValue.writeString(idempotencyKey, to: &output)
         }
-        output.append(contentsOf: "}}}".utf8)
+        output.append(contentsOf: RequestTextParts.tail)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `number`'s decimal digits (a request number is not negative; one that were would
+    /// still be written right).
+    private static func appendDecimal(_ number: Int, to output: inout [UInt8]) {
+        guard number >= 0 else {
+            output.append(contentsOf: String(number).utf8)
+            return
+        }
+        // Written from the end of a buffer on the stack, then copied at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = number
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// The number of an acknowledgement written exactly as ``acknowledgementText(number:)``
@@ -94,4 +132,17 @@ extension WireMessage {
     public static func acknowledgementText(number: Int) -> String {
         #"{"t":"d","d":{"r":"# + String(number) + #","b":{"s":"ok","d":""}}}"#
     }
+}
+
+/// The fixed parts of a set's or an update's request text, as bytes.
+private enum RequestTextParts {
+    static let head = Array(#"{"t":"d","d":{"r":"#.utf8)
+    static let putAction = Array(#","a":"p","b":{"p":"#.utf8)
+    static let mergeAction = Array(#","a":"m","b":{"p":"#.utf8)
+    static let action = Array(#","a":"#.utf8)
+    static let body = Array(#","b":{"p":"#.utf8)
+    static let data = Array(#"","d":"#.utf8)
+    static let hash = Array(#","h":"#.utf8)
+    static let idempotencyKey = Array(#","ik":"#.utf8)
+    static let tail = Array("}}}".utf8)
 }

@@ -214,14 +214,12 @@ final class PersistenceManager {
     /// Marks the default query at `path`, known not to be complete, complete in memory; the row
     /// to save.
     private func markedComplete(_ path: Path) -> TrackedQuery {
-        var row =
-            tracked.defaultQuery(at: path)
-            ?? TrackedQuery(
+        let row = tracked.completeDefaultQuery(at: path) {
+            TrackedQuery(
                 id: nextTrackedID, query: .default(path), lastUse: clock().millisecondsSince1970, complete: true,
                 active: false)
+        }
         if row.id == nextTrackedID { nextTrackedID += 1 }
-        row.complete = true
-        tracked.insert(row)
         return row
     }
 

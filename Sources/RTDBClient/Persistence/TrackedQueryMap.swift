@@ -74,6 +74,26 @@ struct TrackedQueryMap {
         }
     }
 
+    /// Marks the default query at `path` complete and returns it.
+    ///
+    /// When none is tracked there, `make()` is tracked first. One lookup of the path (an
+    /// acknowledgement marks its path, and a draining queue has thousands).
+    mutating func completeDefaultQuery(at path: Path, orTrack make: () -> TrackedQuery) -> TrackedQuery {
+        let (row, isNew) = Self.complete(&byPath[path, default: Queries()].defaultQuery, make)
+        if isNew { countDefault(at: path, 1) }
+        return row
+    }
+
+    /// Marks `slot`'s query complete, made by `make` when the slot is empty; whether it was.
+    private static func complete(
+        _ slot: inout TrackedQuery?, _ make: () -> TrackedQuery
+    ) -> (row: TrackedQuery, isNew: Bool) {
+        var row = slot ?? make()
+        row.complete = true
+        defer { slot = row }
+        return (row, slot == nil)
+    }
+
     /// Sets `slot`; whether it was empty.
     private static func set(_ slot: inout TrackedQuery?, to query: TrackedQuery) -> Bool {
         defer { slot = query }

@@ -73,6 +73,13 @@ extension JSONValue {
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        writeEscaped(string, to: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `string` escaped as inside a JSON string, without the quotes (a caller writing a
+    /// string in parts, such as a path's segments, quotes the whole).
+    public static func writeEscaped(_ string: String, to output: inout [UInt8]) {
         // Runs of bytes that need no escape are copied at once.
         ByteScan.withBytes(of: string) { bytes in
             var start = 0
@@ -83,7 +90,6 @@ extension JSONValue {
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        output.append(UInt8(ascii: "\""))
     }
 
     @inline(__always)
