@@ -62,4 +62,20 @@ extension PathTests {
             #expect(fromBytes.segments == text.split(separator: "/").map(String.init))
         }
     }
+
+    /// A path's string forms are its segments joined by `/`, with the slashes asked for, for
+    /// keys of any script and length (a joined string made the old way is the reference).
+    @Test func stringFormsJoinTheSegments() {
+        let paths = [
+            Path.root, Path("a"), Path("a/b"), Path("users/é/e\u{301}/\u{1F600}"),
+            Path(segments: [String(repeating: "k", count: 40), "x y", "\"q\""]),
+        ]
+        for path in paths {
+            let joined = path.segments.joined(separator: "/")
+            #expect(path.description == "/" + joined)
+            #expect(path.relativeString == joined)
+            #expect(path.slashJoined(leading: true, trailing: true) == (path.isEmpty ? "//" : "/" + joined + "/"))
+            #expect(path.slashJoined(leading: false, trailing: true) == (path.isEmpty ? "/" : joined + "/"))
+        }
+    }
 }

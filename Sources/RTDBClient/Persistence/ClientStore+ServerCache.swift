@@ -10,7 +10,7 @@ extension ClientStore {
     static let splitThreshold = 16 * 1024
 
     static func key(_ path: Path) -> String {
-        path.isEmpty ? "/" : "/" + path.relativeString + "/"
+        path.isEmpty ? "/" : path.slashJoined(leading: true, trailing: true)
     }
 
     /// The end of the key range of `key`'s descendants (`/` + 1 is `0`).
