@@ -150,16 +150,23 @@ final class PendingWriteQueue {
 
     func markSent(_ id: Int) {
         guard let index = entries.index(forKey: id) else { return }
-        // Changed where it lies: copied out and back, every field of the write was retained and
-        // released, and a restart hands thousands over at once.
-        entries.values[index].state = .inFlight
-        entries.values[index].write.attempts += 1
+        // Changed where it lies, in one access: copied out and back, every field of the write
+        // was retained and released, and a restart hands thousands over at once.
+        let (attempts, saved) = Self.markInFlight(&entries.values[index])
         lastSnapshot = nil
-        if store != nil, entries.values[index].write.name != nil || entries.values[index].write.kind != .transaction {
-            unsavedAttempts[id] = entries.values[index].write.attempts
+        if store != nil, saved {
+            unsavedAttempts[id] = attempts
             scheduleFlush()
         }
         onChange()
+    }
+
+    /// Marks `entry` in flight, one attempt more; its attempts, and whether they are saved (a
+    /// transaction's are only when it is named).
+    private static func markInFlight(_ entry: inout Entry) -> (attempts: Int, saved: Bool) {
+        entry.state = .inFlight
+        entry.write.attempts += 1
+        return (entry.write.attempts, entry.write.name != nil || entry.write.kind != .transaction)
     }
 
     /// Saves what a named transaction last sent (to send it again after a restart).

@@ -84,7 +84,10 @@ public struct Path: Sendable, Hashable {
 
     /// The child at a relative path.
     public func child(_ relative: Path) -> Path {
-        Path(segments: segments + relative.segments)
+        // The root below a path is the path itself (a set is one child at the root): no copy.
+        if relative.segments.isEmpty { return self }
+        if segments.isEmpty { return relative }
+        return Path(segments: segments + relative.segments)
     }
 
     /// Whether `self` equals `other` or is an ancestor of it.
