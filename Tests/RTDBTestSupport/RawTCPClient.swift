@@ -7,7 +7,13 @@ import NIOPosix
 public final class RawTCPClient: Sendable {
     private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     private let inbox = Inbox()
+    /// Owns the channel's streams (`executeThenClose`) and reads into the inbox, until `close()`.
     private let reader: Task<Void, Never>
+    /// The channel's writer, handed out by the reader.
+    private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    /// Finished by `close()`: the reader holds the connection open for writing until then, also
+    /// after the server has finished sending.
+    private let release: AsyncStream<Void>.Continuation
 
     private actor Inbox {
         var buffer: [UInt8] = []
@@ -72,14 +78,26 @@ public final class RawTCPClient: Sendable {
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-        let inbox = inbox
-        let inbound = channel.inbound
+        let (inbox, channel) = (inbox, channel)
+        let (writers, handOut) = AsyncStream.makeStream(of: NIOAsyncChannelOutboundWriter<ByteBuffer>.self)
+        let (held, release) = AsyncStream.makeStream(of: Void.self)
+        self.release = release
         reader = Task {
-            do {
-                for try await buffer in inbound { await inbox.append(Array(buffer.readableBytesView)) }
-            } catch {}
+            try? await channel.executeThenClose { inbound, outbound in
+                handOut.yield(outbound)
+                handOut.finish()
+                do {
+                    for try await buffer in inbound { await inbox.append(Array(buffer.readableBytesView)) }
+                } catch {}
+                await inbox.close()
+                for await _ in held {}
+            }
+            handOut.finish()
             await inbox.close()
         }
+        var handedOut = writers.makeAsyncIterator()
+        guard let outbound = await handedOut.next() else { throw TestFailure("the connection could not be used") }
+        self.outbound = outbound
     }
 
     /// When a wait of `attempts` gives up: 100 ms each.
@@ -92,7 +110,7 @@ public final class RawTCPClient: Sendable {
 
     /// Sends bytes.
     public func write(_ bytes: [UInt8]) async throws {
-        try await channel.outbound.write(ByteBuffer(bytes: bytes))
+        try await outbound.write(ByteBuffer(bytes: bytes))
     }
 
     /// Sends text.
@@ -178,7 +196,8 @@ public final class RawTCPClient: Sendable {
 
     /// Closes the connection.
     public func close() async {
-        channel.outbound.finish()
+        outbound.finish()
+        release.finish()
         reader.cancel()
         try? await channel.channel.close()
     }
