@@ -25,9 +25,11 @@ final class WriteTree {
     /// Built at the first removal after ``writesMeet`` became true, not while writes pile up (a
     /// restart replays thousands before the first view needs them).
     private var index: WritePathIndex?
-    /// Whether a visible write lies at, above or below another since none was visible: until
-    /// then, removing a write takes its paths out of ``visibleWrites`` with no index at all (a
-    /// draining queue of writes at distinct paths asks nothing else of its acknowledgements).
+    /// Whether a visible write has met another since the last time none was visible.
+    ///
+    /// A write meets another when it is added at, above or below it. Until one has, removing a write takes its paths out of
+    /// ``visibleWrites`` with no index at all (a draining queue of writes at distinct paths asks
+    /// nothing else of its acknowledgements).
     private var writesMeet = false
     /// How many writes are visible.
     private var visibleCount: Int { allWrites.count - hiddenCount }
@@ -90,6 +92,7 @@ final class WriteTree {
     func removeWrite(_ writeID: Int) -> Bool {
         guard let position = allWrites.firstIndex(where: { $0.writeID == writeID }) else { return false }
         guard writesMeet else { return removeAlone(at: position) }
+        defer { if visibleCount == 0 { forgetMeetings() } }
         // Taken out, not copied: a second reference would make the removal below copy the whole
         // index (every write's paths) on each acknowledgement.
         var index = self.index.take() ?? WritePathIndex(allWrites)
@@ -97,7 +100,6 @@ final class WriteTree {
         if !removed.visible { hiddenCount -= 1 }
         let paths = index.remove(removed)
         self.index = index
-        if visibleCount == 0 { forgetMeetings() }
         guard removed.visible else { return false }
         // Path by path (a set has one, an update one per child): hidden by a later write there,
         // nothing changes; other writes at or below it, that part is layered again; else it
@@ -146,7 +148,7 @@ final class WriteTree {
     }
 
     /// No visible write is left: the next ones start apart, and the index (of visible writes)
-    /// has nothing to say until they meet.
+    /// has nothing to say until two meet.
     private func forgetMeetings() {
         writesMeet = false
         index = nil
