@@ -88,10 +88,11 @@ struct TrackedQueryMap {
     private static func complete(
         _ slot: inout TrackedQuery?, _ make: () -> TrackedQuery
     ) -> (row: TrackedQuery, isNew: Bool) {
+        let isNew = slot == nil
         var row = slot ?? make()
         row.complete = true
-        defer { slot = row }
-        return (row, slot == nil)
+        slot = row
+        return (row, isNew)
     }
 
     /// Sets `slot`; whether it was empty.
