@@ -137,10 +137,11 @@ extension WireMessage {
 /// The fixed parts of a set's or an update's request text, as bytes.
 private enum RequestTextParts {
     static let head = Array(#"{"t":"d","d":{"r":"#.utf8)
-    static let putAction = Array(#","a":"p","b":{"p":"#.utf8)
-    static let mergeAction = Array(#","a":"m","b":{"p":"#.utf8)
     static let action = Array(#","a":"#.utf8)
     static let body = Array(#","b":{"p":"#.utf8)
+    /// `action`, a set's or an update's quoted code, then `body`.
+    static let putAction = action + Array(#""p""#.utf8) + body
+    static let mergeAction = action + Array(#""m""#.utf8) + body
     static let data = Array(#"","d":"#.utf8)
     static let hash = Array(#","h":"#.utf8)
     static let idempotencyKey = Array(#","ik":"#.utf8)

@@ -27,9 +27,9 @@ final class WriteTree {
     private var index: WritePathIndex?
     /// Whether a visible write has met another since the last time none was visible.
     ///
-    /// A write meets another when it is added at, above or below it. Until one has, removing a write takes its paths out of
-    /// ``visibleWrites`` with no index at all (a draining queue of writes at distinct paths asks
-    /// nothing else of its acknowledgements).
+    /// A write meets another when it is added at, above or below it. Until one has, removing a
+    /// write takes its paths out of ``visibleWrites`` with no index at all (a draining queue of
+    /// writes at distinct paths asks nothing else of its acknowledgements).
     private var writesMeet = false
     /// How many writes are visible.
     private var visibleCount: Int { allWrites.count - hiddenCount }
@@ -152,7 +152,6 @@ final class WriteTree {
     private func forgetMeetings() {
         writesMeet = false
         index = nil
-        visibleWrites = .empty
     }
 
     func shadowingWrite(_ path: Path) -> Node? { visibleWrites.completeNode(path) }

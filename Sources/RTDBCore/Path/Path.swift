@@ -121,9 +121,7 @@ public struct Path: Sendable, Hashable {
     public var isInfo: Bool { segments.first == ".info" }
 
     /// The SDK's string form: `/a/b`, and `/` for the root.
-    public var description: String {
-        segments.isEmpty ? "/" : slashJoined(leading: true, trailing: false)
-    }
+    public var description: String { slashJoined(leading: true, trailing: false) }
 
     /// The form without a leading slash: `a/b`, and `""` for the root.
     public var relativeString: String { slashJoined(leading: false, trailing: false) }
