@@ -13,12 +13,18 @@ public enum WireFraming {
     /// How long a client stays silent before it sends ``keepalive`` (45 s, as the SDKs do).
     public static let keepaliveAfter: Duration = .seconds(45)
 
+    /// Whether `message` goes as one frame, itself (checked without reading it: UTF-8 never has
+    /// fewer bytes than UTF-16 has units, and a native string knows its UTF-8 count).
+    @inlinable
+    public static func fitsOneFrame(_ message: String, maxFrameSize: Int = WireFraming.maxFrameSize) -> Bool {
+        message.utf8.count <= maxFrameSize
+    }
+
     /// The frames that carry `message`: the message itself, or a count frame then fragments.
     public static func frames(for message: String, maxFrameSize: Int = WireFraming.maxFrameSize) -> [String] {
+        if fitsOneFrame(message, maxFrameSize: maxFrameSize) { return [message] }
         var message = message
         return message.withUTF8 { bytes in
-            // Fast check: UTF-8 never has fewer bytes than UTF-16 has units.
-            if bytes.count <= maxFrameSize { return [String(decoding: bytes, as: UTF8.self)] }
             var fragments: [String] = []
             var start = 0
             var units = 0

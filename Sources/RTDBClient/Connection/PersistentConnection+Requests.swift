@@ -17,14 +17,24 @@ extension PersistentConnection {
         requestNumber += 1
         let number = requestNumber
         if let onComplete { callbacks[number] = onComplete }
-        let frames = WireFraming.frames(for: text(number))
-        if gathered != nil {
-            gathered?.append(contentsOf: frames)
-            if (gathered?.count ?? 0) >= Self.framesPerWrite { sendGathered() }
+        let message = text(number)
+        // Nearly every message is one frame: sent as it is, with no array of frames made.
+        if WireFraming.fitsOneFrame(message) {
+            send(frame: message)
         } else {
-            for frame in frames { connection?.send(frame) }
+            for frame in WireFraming.frames(for: message) { send(frame: frame) }
         }
         return number
+    }
+
+    /// Hands one frame to the transport, or gathers it for ``sendGathered()``.
+    private func send(frame: String) {
+        guard gathered != nil else {
+            connection?.send(frame)
+            return
+        }
+        gathered?.append(frame)
+        if (gathered?.count ?? 0) >= Self.framesPerWrite { sendGathered() }
     }
 
     /// How many frames ``sendingTogether(_:)`` hands the transport at once: enough that a queue

@@ -11,18 +11,19 @@ struct RawBindings {
     fileprivate var index: Int32 = 1
     /// The first binding SQLite refused (a text over its length limit), reported by the run.
     fileprivate var failure: Int32?
+    /// The bound texts' bytes, which SQLite reads in place until the run is over.
+    fileprivate var arena = TextArena()
 
-    /// Binds `text` (SQLite copies it).
+    /// Binds `text`: its bytes copied into the bindings' arena, which outlives the run (SQLite's
+    /// own copy, `SQLITE_TRANSIENT`, is an allocation under its memory mutex for each text).
     mutating func text(_ text: String) {
         var text = text
         let code = text.withUTF8 { bytes -> Int32 in
             guard let count = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
-            guard let base = bytes.baseAddress else {
+            guard let copy = arena.copy(bytes) else {
                 return sqlite3_bind_text(statement, index, "", 0, Self.transient)
             }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(statement, index, $0, count, Self.transient)
-            }
+            return sqlite3_bind_text(statement, index, copy, count, Self.static)
         }
         noted(code)
     }
@@ -40,8 +41,10 @@ struct RawBindings {
     /// Binds a boolean as GRDB stores one (0 or 1).
     mutating func bool(_ value: Bool) { int(value ? 1 : 0) }
 
-    /// SQLite's `SQLITE_TRANSIENT`: copy the bytes now (the Swift string's storage is not kept).
+    /// SQLite's `SQLITE_TRANSIENT`: copy the bytes now.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// SQLite's `SQLITE_STATIC`: read the bytes in place; they stay until the bindings are cleared.
+    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
 }
 
 extension ClientStore {
@@ -51,6 +54,11 @@ extension ClientStore {
         let raw = statement.sqliteStatement
         sqlite3_reset(raw)
         var bindings = RawBindings(statement: raw)
+        defer {
+            // The texts are bound in place: the statement lets go of them before they are freed.
+            sqlite3_clear_bindings(raw)
+            bindings.arena.free()
+        }
         bind(&bindings)
         assert(bindings.index - 1 == sqlite3_bind_parameter_count(raw), "every parameter bound once: \(sql)")
         let code = bindings.failure ?? sqlite3_step(raw)

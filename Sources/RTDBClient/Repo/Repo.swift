@@ -25,7 +25,12 @@ final class Repo: @unchecked Sendable {
     /// The most bytes the write queue's data may take (`persistenceMaxPendingBytes`).
     var maxPendingBytes: Int
     /// Identifies this client instance in idempotency keys (kept on disk with persistence).
-    var instanceID = Repo.makeInstanceID()
+    var instanceID = Repo.makeInstanceID() {
+        didSet { idempotencyPrefix = instanceID + ":" }
+    }
+    /// ``instanceID`` and the separator, the start of every idempotency key (made once: a
+    /// draining queue makes a key for each of thousands of writes).
+    private lazy var idempotencyPrefix = instanceID + ":"
     var serverTimeOffset = Duration.zero {
         didSet { publishedOffset.store(serverTimeOffset.wholeMilliseconds, ordering: .relaxed) }
     }
@@ -116,7 +121,7 @@ final class Repo: @unchecked Sendable {
     func idempotencyKey(_ writeID: Int, attempt: Int? = nil) -> String {
         // Concatenated, not interpolated: a draining queue makes thousands, and interpolation
         // grows its buffer step by step.
-        let key = instanceID + ":" + String(writeID)
+        let key = idempotencyPrefix + String(writeID)
         return attempt.map { key + "." + String($0) } ?? key
     }
 

@@ -143,9 +143,9 @@ public struct Path: Sendable, Hashable {
             if leading { slash() }
             for (offset, segment) in segments.enumerated() {
                 if offset > 0 { slash() }
-                for byte in segment.utf8 {
-                    buffer[end] = byte
-                    end += 1
+                // Copied whole: stepping through the UTF-8 view costs several instructions a byte.
+                end = ByteScan.withBytes(of: segment) { bytes in
+                    UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: bytes) + end
                 }
             }
             if trailing { slash() }
