@@ -57,9 +57,19 @@ let package = Package(
         ),
         // Security rules: the language, its checks and their evaluation over the data.
         .target(name: "RTDBRules", dependencies: ["RTDBCore"]),
+        // Rows written by the thousand through SQLite's C API, parameters bound in place, in GRDB's
+        // transactions: the server's log and the client's acknowledgements.
+        .target(
+            name: "RawSQLite",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         .target(
             name: "RTDBServer",
             dependencies: [
+                "RawSQLite",
                 "RTDBCore",
                 "RTDBRules",
                 "RTDBWire",
@@ -86,6 +96,7 @@ let package = Package(
             dependencies: [
                 "RTDBCore",
                 "RTDBWire",
+                "RawSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for reading a restart's thousands of rows in place.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -213,6 +224,8 @@ let package = Package(
         .testTarget(name: "RTDBCoreTests", dependencies: ["RTDBCore"]),
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
         .testTarget(name: "RTDBRulesTests", dependencies: ["RTDBRules", "RTDBCore"]),
+        .testTarget(
+            name: "RawSQLiteTests", dependencies: ["RawSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "RTDBTestSupport",
             dependencies: [

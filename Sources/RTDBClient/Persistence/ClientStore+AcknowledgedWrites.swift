@@ -1,13 +1,11 @@
 import GRDB
 import RTDBCore
+import RawSQLite
 
 /// Acknowledged writes saved in a few statements: a draining queue acknowledges thousands, and
 /// three statements for each (a range deleted, a row and a tracked query written) cost the client
 /// more than the rest of an acknowledgement.
 extension ClientStore {
-    /// At most this many rows, ranges or ids go in one statement.
-    static let rowsPerStatement = 64
-
     /// Caches `writes` in `db`'s transaction: their nodes, then their tracked queries.
     func saveAcknowledged(_ writes: AcknowledgedWrites, in db: GRDB.Database) throws {
         try overwriteServerCache(writes.nodes, in: db)
@@ -62,8 +60,8 @@ extension ClientStore {
 
     /// Deletes the rows in each range (`from` and `to` pairs: from included, to excluded).
     func deleteRanges(_ bounds: [String], in db: GRDB.Database) throws {
-        try forEachChunk(of: bounds, valuesPerRow: 2) { count, values in
-            try Self.execute(db, sql: Self.deleteRangesSQL[count]) { bind in
+        try RawStatement.forEachChunk(of: bounds, valuesPerRow: 2) { count, values in
+            try RawStatement.execute(db, sql: Self.deleteRangesSQL[count]) { bind in
                 for value in values { bind.text(value) }
             }
         }
@@ -71,8 +69,8 @@ extension ClientStore {
 
     /// Writes rows (`key` and `text` pairs), in order.
     private func insertRows(_ rows: [String], in db: GRDB.Database) throws {
-        try forEachChunk(of: rows, valuesPerRow: 2) { count, values in
-            try Self.execute(db, sql: Self.insertRowsSQL[count]) { bind in
+        try RawStatement.forEachChunk(of: rows, valuesPerRow: 2) { count, values in
+            try RawStatement.execute(db, sql: Self.insertRowsSQL[count]) { bind in
                 for value in values { bind.text(value) }
             }
         }
@@ -80,8 +78,8 @@ extension ClientStore {
 
     /// Saves tracked queries, in order.
     func saveTrackedQueries(_ queries: [TrackedQuery], in db: GRDB.Database) throws {
-        try forEachChunk(of: queries, valuesPerRow: 1) { count, queries in
-            try Self.execute(db, sql: Self.saveTrackedQueriesSQL[count]) { bind in
+        try RawStatement.forEachChunk(of: queries, valuesPerRow: 1) { count, queries in
+            try RawStatement.execute(db, sql: Self.saveTrackedQueriesSQL[count]) { bind in
                 for tracked in queries {
                     bind.int(Int64(tracked.id))
                     bind.text(tracked.query.path.description)
@@ -94,23 +92,22 @@ extension ClientStore {
         }
     }
 
-    /// The statements for each number of rows up to ``rowsPerStatement``, made once (the text is
-    /// also the key of GRDB's statement cache, hashed on each use).
-    private static let deleteRangesSQL = (0...rowsPerStatement).map { count in
+    /// The statements for each number of rows up to ``RawStatement/rowsPerStatement``.
+    private static let deleteRangesSQL = RawStatement.texts(columns: 2) { rows in
         """
-        WITH doomed(lo, hi) AS (VALUES \(placeholders(count, 2)))
+        WITH doomed(lo, hi) AS (VALUES \(rows))
         DELETE FROM server_cache WHERE rowid IN (
             SELECT server_cache.rowid FROM doomed
             JOIN server_cache ON server_cache.path >= doomed.lo AND server_cache.path < doomed.hi)
         """
     }
-    private static let insertRowsSQL = (0...rowsPerStatement).map { count in
-        "INSERT OR REPLACE INTO server_cache (path, value) VALUES \(placeholders(count, 2))"
+    private static let insertRowsSQL = RawStatement.texts(columns: 2) { rows in
+        "INSERT OR REPLACE INTO server_cache (path, value) VALUES \(rows)"
     }
-    private static let saveTrackedQueriesSQL = (0...rowsPerStatement).map { count in
+    private static let saveTrackedQueriesSQL = RawStatement.texts(columns: 6) { rows in
         """
         INSERT OR REPLACE INTO tracked_queries (id, path, params, last_use, complete, active)
-        VALUES \(placeholders(count, 6))
+        VALUES \(rows)
         """
     }
 
@@ -158,24 +155,5 @@ extension ClientStore {
             try body(id(items[start]), id(items[end]), items[start])
             start = end + 1
         }
-    }
-
-    /// Calls `body` with up to ``rowsPerStatement`` rows at a time of `values`, `valuesPerRow` each.
-    private func forEachChunk<Value>(
-        of values: [Value], valuesPerRow: Int, _ body: (_ rows: Int, _ values: ArraySlice<Value>) throws -> Void
-    ) rethrows {
-        let chunk = Self.rowsPerStatement * valuesPerRow
-        var start = 0
-        while start < values.count {
-            let end = min(start + chunk, values.count)
-            try body((end - start) / valuesPerRow, values[start..<end])
-            start = end
-        }
-    }
-
-    /// `(?, ?), (?, ?)` for `rows` rows of `columns` values.
-    private static func placeholders(_ rows: Int, _ columns: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        return Array(repeating: row, count: rows).joined(separator: ", ")
     }
 }

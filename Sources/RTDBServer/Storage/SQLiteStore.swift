@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RTDBCore
+import RawSQLite
 
 /// A namespace's data in one SQLite file (GRDB, WAL, `synchronous=FULL`): an append-only log of
 /// resolved writes plus a snapshot of the tree split by top-level key, compacted at checkpoints.
@@ -182,14 +183,7 @@ public final class SQLiteStore: DurableStore {
                     }
                 }
             }
-            let insert = try db.cachedStatement(
-                sql: "INSERT INTO log (seq, path, kind, data, key) VALUES (?, ?, ?, ?, ?)")
-            for record in records {
-                try insert.execute(arguments: [
-                    Int64(record.sequence), record.path.relativeString, record.kind.rawValue, record.data,
-                    record.idempotencyKey,
-                ])
-            }
+            try SQLiteStore.insertLog(records, in: db)
             if let checkpoint {
                 try SQLiteStore.write(checkpoint, in: db)
                 try db.execute(
@@ -199,6 +193,27 @@ public final class SQLiteStore: DurableStore {
                         """, arguments: [AppliedKeys.capacity])
             }
         }
+    }
+
+    /// Writes log rows, up to ``RawStatement/rowsPerStatement`` a statement, their values bound
+    /// in place (a group commit holds thousands, and GRDB's arguments cost more than the rows).
+    private static func insertLog(_ records: [LogRecord], in db: Database) throws {
+        try RawStatement.forEachChunk(of: records, valuesPerRow: 1) { count, records in
+            try RawStatement.execute(db, sql: insertLogSQL[count]) { bind in
+                for record in records {
+                    bind.int(Int64(record.sequence))
+                    bind.text(record.path.relativeString)
+                    bind.int(Int64(record.kind.rawValue))
+                    bind.text(record.data)
+                    bind.textOrNull(record.idempotencyKey)
+                }
+            }
+        }
+    }
+
+    /// The log's insert for each number of rows.
+    private static let insertLogSQL = RawStatement.texts(columns: 5) { rows in
+        "INSERT INTO log (seq, path, kind, data, key) VALUES \(rows)"
     }
 
     private static func write(_ checkpoint: Checkpoint, in db: Database) throws {

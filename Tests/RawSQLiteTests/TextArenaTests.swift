@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RTDBClient
+@testable import RawSQLite
 
 /// The arena that bound texts are copied into keeps every copy whole until it is freed.
 @Suite struct TextArenaTests {
