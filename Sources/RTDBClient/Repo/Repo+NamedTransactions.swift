@@ -55,7 +55,7 @@ extension Repo {
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
         put(.set, path: write.path, data: .json { payload }, hash: hash, idempotencyKey: key, onSend: onSend) {
             [self] status, data in
-            switch settle(write, syncWriteID: writeID, status: status, data: data) {
+            switch settle(write.id, at: write.path, syncWriteID: writeID, status: status, data: data) {
             case nil:
                 if let completion = transaction.completion {
                     let snapshot = DataSnapshot(

@@ -13,20 +13,14 @@ struct PersistenceSettings: Sendable {
 }
 
 extension Repo {
-    /// Opens the database's file and restores what an earlier run left.
+    /// Opens the database's file and restores what an earlier run left that the connection needs:
+    /// the instance id (so idempotency keys stay the same), the credential and the host.
     ///
-    /// That is the instance id (so idempotency keys stay the same), the credential, and the write
-    /// queue, replayed locally now and sent in order after the listens once connected. Returns the
-    /// keepSynced queries to declare again.
-    func openPersistence(_ settings: PersistenceSettings) -> [QuerySpec] {
+    /// The write queue comes after, from ``restoreQueue(_:)``, while the connection is made.
+    /// Returns the opened store, or nil when it cannot be used (writes are refused then).
+    func openPersistence(_ settings: PersistenceSettings) -> OpenedStore? {
         settings.beforeOpening?()
         let started = DispatchTime.now().uptimeNanoseconds
-        // Listens added from now on are processed at once and read the cache themselves; what
-        // was read ahead and not taken by the listens queued meanwhile is then let go.
-        defer {
-            readAhead.stopAccepting()
-            queue.async { [readAhead] in readAhead.invalidate() }
-        }
         do {
             try FileManager.default.createDirectory(
                 at: settings.file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -54,32 +48,64 @@ extension Repo {
                 connection.setAuth(DatabaseToken(credential: credential))
             }
             if let host = try store.setting("host \(connection.configuredHost)") { connection.useCachedHost(host) }
-            let opened = DispatchTime.now().uptimeNanoseconds
+            return OpenedStore(store: store, manager: manager, started: started)
+        } catch {
+            refuseWrites(settings, error)
+            return nil
+        }
+    }
+
+    /// What ``openPersistence(_:)`` opened, for ``restoreQueue(_:)``.
+    struct OpenedStore {
+        let store: ClientStore
+        let manager: PersistenceManager
+        /// When the opening started (`DispatchTime` nanoseconds), for the log.
+        let started: UInt64
+    }
+
+    /// Restores the write queue, replayed locally now and sent in order after the listens once
+    /// connected (the connection's hello waits on this queue until then); returns the keepSynced
+    /// queries to declare again (none when the store could not be opened).
+    func restoreQueue(_ opened: OpenedStore?) -> [QuerySpec] {
+        // Listens added from now on are processed at once and read the cache themselves; what
+        // was read ahead and not taken by the listens queued meanwhile is then let go.
+        defer {
+            readAhead.stopAccepting()
+            queue.async { [readAhead] in readAhead.invalidate() }
+        }
+        guard let opened else { return [] }
+        do {
+            let opening = DispatchTime.now().uptimeNanoseconds
             let restored = try pendingWrites.restore()
             // Each acknowledgement of a restored write may track a query at its path: room made
             // once, not by doubling (rehashing every path each time) while the queue drains.
-            manager.tracked.reserveCapacity(restored.count)
+            opened.manager.tracked.reserveCapacity(restored.count)
             let loaded = DispatchTime.now().uptimeNanoseconds
             // Handed to the connection when it connects or before the next write, not now: a
             // view's first events need only the local replay.
             replay(restored)
             let replayed = DispatchTime.now().uptimeNanoseconds
             logger.debug(
-                "persistence: opened in \(Repo.ms(opened - started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opened)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"
+                "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opening)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"
             )
-            let keptSynced = try store.loadKeepSynced()
-            manager.keptSynced = Set(keptSynced)
+            let keptSynced = try opened.store.loadKeepSynced()
+            opened.manager.keptSynced = Set(keptSynced)
             return keptSynced
         } catch {
-            // Persistence was asked for: a write accepted now would not be on disk, so writes are
-            // refused (store_failed) rather than kept in memory only; reads and listens go on.
-            logger.error(
-                "persistence: cannot use \(settings.file.path): \(error). Writes are refused; reads and listens go on from memory"
-            )
-            pendingWrites.unusableStore = StoreFailure(
-                since: clock(), reason: "the file could not be opened: \(error)", failures: 1)
+            refuseWrites(nil, error)
             return []
         }
+    }
+
+    /// Persistence was asked for but its file cannot be used: a write accepted now would not be
+    /// on disk, so writes are refused (`store_failed`) rather than kept in memory only; reads and
+    /// listens go on.
+    private func refuseWrites(_ settings: PersistenceSettings?, _ error: any Error) {
+        let file = settings?.file.path ?? store?.path ?? "the store"
+        logger.error(
+            "persistence: cannot use \(file): \(error). Writes are refused; reads and listens go on from memory")
+        pendingWrites.unusableStore = StoreFailure(
+            since: clock(), reason: "the file could not be opened: \(error)", failures: 1)
     }
 
     static func ms(_ nanoseconds: UInt64) -> String { String(format: "%.1f", Double(nanoseconds) / 1e6) }

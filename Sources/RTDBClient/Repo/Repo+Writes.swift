@@ -147,14 +147,17 @@ extension Repo {
             return complete(
                 completion, error: DatabaseError(code: .invalidData, message: "the stored write is not valid JSON"))
         }
-        let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
+        // The callbacks hold the id and path, not the write: a restart hands thousands over, and
+        // each copy of a write retains every field of it.
+        let (id, path) = (write.id, write.path)
+        let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(id) }
         put(
-            write.kind == .update ? .merge : .set, path: write.path, data: data,
-            idempotencyKey: idempotencyKey(write.id), onSend: onSend
+            write.kind == .update ? .merge : .set, path: path, data: data, idempotencyKey: idempotencyKey(id),
+            onSend: onSend
         ) { [self] status, data in
-            let refusal = settle(write, syncWriteID: write.id, status: status, data: data)
+            let refusal = settle(id, at: path, syncWriteID: id, status: status, data: data)
             // Refused for now (not a dead letter): dropped, as the SDKs do.
-            if let refusal, !refusal.deadLettered { pendingWrites.remove(write.id) }
+            if let refusal, !refusal.deadLettered { pendingWrites.remove(id) }
             complete(completion, error: refusal?.error)
         }
     }
@@ -165,18 +168,18 @@ extension Repo {
     ///
     /// - Returns: nil when acknowledged; else the error, and whether the write is now a dead letter
     ///   (if not, it is still queued, for the caller to drop or retry).
-    func settle(_ write: StoredWrite, syncWriteID: Int, status: WireStatus, data: JSONValue) -> (
+    func settle(_ id: Int, at path: Path, syncWriteID: Int, status: WireStatus, data: JSONValue) -> (
         error: DatabaseError, deadLettered: Bool
     )? {
         raise(serverTree.ackUserWrite(syncWriteID, revert: !status.isOK))
         if status.isOK {
-            pendingWrites.remove(write.id)
+            pendingWrites.remove(id)
             return nil
         }
         let error = DatabaseError(status: status, data: data)
         guard Repo.deadLetterStatuses.contains(status) else { return (error, false) }
-        logger.warning("write \(write.id) at \(write.path) refused (\(status)): moved to the dead letters")
-        pendingWrites.deadLetter(write.id, status: status, reason: error.message, at: clock())
+        logger.warning("write \(id) at \(path) refused (\(status)): moved to the dead letters")
+        pendingWrites.deadLetter(id, status: status, reason: error.message, at: clock())
         return (error, true)
     }
 

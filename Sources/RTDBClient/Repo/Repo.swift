@@ -104,7 +104,7 @@ final class Repo: @unchecked Sendable {
         queue.setSpecific(key: Repo.queueKey, value: ObjectIdentifier(self))
         pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
         queue.async { [self] in
-            if let persistence { restoredKeepSynced = openPersistence(persistence) }
+            let opened = persistence.flatMap { openPersistence($0) }
             updateInfo(".info/connected", Node(.bool(false)))
             updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
             // A provider set before the engine started is asked before the first connection.
@@ -113,16 +113,47 @@ final class Repo: @unchecked Sendable {
                 connection.setTokenProvider(tokenProvider)
             }
             if connects { connection.resume() } else { connection.shutDown() }
+            // The queue is restored while the connection is made: what the connection reports
+            // (its hello first, which hands the queue over) waits on this queue until then.
+            if persistence != nil { restoredKeepSynced = restoreQueue(opened) }
         }
     }
 
     /// The idempotency key of a write: this instance's id and the write id (and the attempt, for
     /// transactions, whose every attempt is a different write).
     func idempotencyKey(_ writeID: Int, attempt: Int? = nil) -> String {
-        // Concatenated, not interpolated: a draining queue makes thousands, and interpolation
-        // grows its buffer step by step.
-        let key = idempotencyPrefix + String(writeID)
+        let key = Repo.decimal(writeID, after: idempotencyPrefix)
         return attempt.map { key + "." + String($0) } ?? key
+    }
+
+    /// `prefix` then the decimal digits of `number`, made in one allocation (a draining queue
+    /// makes a key for each of thousands of writes; concatenation makes the number's string too).
+    static func decimal(_ number: Int, after prefix: String) -> String {
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 20) { buffer in
+                var end = UnsafeMutableBufferPointer(rebasing: buffer[...]).initialize(fromContentsOf: head)
+                if number < 0 {
+                    buffer[end] = UInt8(ascii: "-")
+                    end += 1
+                }
+                var value = number.magnitude
+                var digits = 1
+                var rest = value / 10
+                while rest > 0 {
+                    digits += 1
+                    rest /= 10
+                }
+                end += digits
+                var index = end
+                repeat {
+                    index -= 1
+                    buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                } while value > 0
+                return end
+            }
+        }
     }
 
     /// The server's time as estimated here.
