@@ -85,6 +85,7 @@ extension Repo {
             // view's first events need only the local replay.
             replay(restored)
             let replayed = DispatchTime.now().uptimeNanoseconds
+            restoredAt = replayed
             logger.debug(
                 "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opening)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"
             )
@@ -216,7 +217,7 @@ extension Repo {
             for write in writes { send(write, completion: nil) }
         }
         logger.debug(
-            "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms"
+            "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms, from \(Repo.ms(started - min(started, restoredAt))) ms after their replay"
         )
     }
 

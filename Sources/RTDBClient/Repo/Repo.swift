@@ -72,6 +72,8 @@ final class Repo: @unchecked Sendable {
     /// Restored writes replayed locally but not yet handed to the connection (see
     /// ``handOverRestoredWrites()``).
     var restoredUnsent: [StoredWrite] = []
+    /// When the restored queue was replayed (`DispatchTime` nanoseconds), for the hand-over's log.
+    var restoredAt: UInt64 = 0
     /// keepSynced queries saved by an earlier run, declared again at start.
     var restoredKeepSynced: [QuerySpec] = []
     /// Marks the repo's queue, to run work inline when already on it.
