@@ -50,7 +50,7 @@ extension Repo {
             if let host = try store.setting("host \(connection.configuredHost)") { connection.useCachedHost(host) }
             return OpenedStore(store: store, manager: manager, started: started)
         } catch {
-            refuseWrites(settings, error)
+            refuseWrites(file: settings.file.path, error)
             return nil
         }
     }
@@ -93,7 +93,7 @@ extension Repo {
             opened.manager.keptSynced = Set(keptSynced)
             return keptSynced
         } catch {
-            refuseWrites(nil, error)
+            refuseWrites(file: opened.store.path, error)
             return []
         }
     }
@@ -101,8 +101,7 @@ extension Repo {
     /// Persistence was asked for but its file cannot be used: a write accepted now would not be
     /// on disk, so writes are refused (`store_failed`) rather than kept in memory only; reads and
     /// listens go on.
-    private func refuseWrites(_ settings: PersistenceSettings?, _ error: any Error) {
-        let file = settings?.file.path ?? store?.path ?? "the store"
+    private func refuseWrites(file: String, _ error: any Error) {
         logger.error(
             "persistence: cannot use \(file): \(error). Writes are refused; reads and listens go on from memory")
         pendingWrites.unusableStore = StoreFailure(

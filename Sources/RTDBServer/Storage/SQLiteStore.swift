@@ -168,21 +168,7 @@ public final class SQLiteStore: DurableStore {
         async throws
     {
         try await queue.write { db in
-            if !onDisconnect.isEmpty {
-                let store = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO on_disconnect (session, auth, writes) VALUES (?, ?, ?)
-                        ON CONFLICT (session) DO UPDATE SET auth = excluded.auth, writes = excluded.writes
-                        """)
-                let remove = try db.cachedStatement(sql: "DELETE FROM on_disconnect WHERE session = ?")
-                for record in onDisconnect {
-                    if record.isRemoval {
-                        try remove.execute(arguments: [record.sessionID])
-                    } else {
-                        try store.execute(arguments: [record.sessionID, record.authText, record.writesText])
-                    }
-                }
-            }
+            try SQLiteStore.saveOnDisconnect(onDisconnect, in: db)
             try SQLiteStore.insertLog(records, in: db)
             if let checkpoint {
                 try SQLiteStore.write(checkpoint, in: db)
@@ -209,6 +195,45 @@ public final class SQLiteStore: DurableStore {
                 }
             }
         }
+    }
+
+    /// Stores or removes sessions' onDisconnect writes, in order, many sessions a statement.
+    ///
+    /// Each run of stores, and each run of removals, goes up to ``RawStatement/rowsPerStatement``
+    /// sessions a statement (a mass disconnect removes thousands at once). Within a statement the
+    /// rows apply in order, so a session stored twice keeps its last writes, as one statement a
+    /// row would leave it.
+    private static func saveOnDisconnect(_ records: [OnDisconnectRecord], in db: Database) throws {
+        var start = 0
+        while start < records.count {
+            let removing = records[start].isRemoval
+            var end = start + 1
+            while end < records.count, records[end].isRemoval == removing { end += 1 }
+            let run = Array(records[start..<end])
+            try RawStatement.forEachChunk(of: run, valuesPerRow: 1) { count, records in
+                let sql = removing ? removeOnDisconnectSQL[count] : storeOnDisconnectSQL[count]
+                try RawStatement.execute(db, sql: sql) { bind in
+                    for record in records {
+                        bind.text(record.sessionID)
+                        if removing { continue }
+                        bind.textOrNull(record.authText)
+                        bind.text(record.writesText)
+                    }
+                }
+            }
+            start = end
+        }
+    }
+
+    /// The onDisconnect store's statements for each number of sessions.
+    private static let storeOnDisconnectSQL = RawStatement.texts(columns: 3) { rows in
+        """
+        INSERT INTO on_disconnect (session, auth, writes) VALUES \(rows)
+        ON CONFLICT (session) DO UPDATE SET auth = excluded.auth, writes = excluded.writes
+        """
+    }
+    private static let removeOnDisconnectSQL = RawStatement.texts(columns: 1) { rows in
+        "DELETE FROM on_disconnect WHERE session IN (VALUES \(rows))"
     }
 
     /// The log's insert for each number of rows.
