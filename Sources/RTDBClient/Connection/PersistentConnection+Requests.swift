@@ -229,16 +229,17 @@ extension PersistentConnection {
     }
 
     private func sendPut(at index: Int) {
-        let put = outstandingPuts[index]
+        // The entry is read where it lies, and the answer holds only its id and callback: a copy
+        // of the entry retains every field, and a restart sends thousands.
         outstandingPuts[index].sent = true
-        put.onSend?()
-        let id = put.id
+        outstandingPuts[index].onSend?()
+        let (id, onComplete) = (outstandingPuts[index].id, outstandingPuts[index].onComplete)
         let answered: (WireStatus, JSONValue) -> Void = { [weak self] status, data in
             guard let self else { return }
             // Answers come in order, so this finds the first entry at once, and the deque removes
             // it without moving the rest.
             guard let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) else {
-                put.onComplete(status, data)
+                onComplete(status, data)
                 return
             }
             if status == .expiredToken, self.authCredential != nil {
@@ -251,9 +252,9 @@ extension PersistentConnection {
                 return
             }
             self.outstandingPuts.remove(at: position)
-            put.onComplete(status, data)
+            onComplete(status, data)
         }
-        send(onComplete: answered, text: put.requestText)
+        send(onComplete: answered) { number in outstandingPuts[index].requestText(number) }
     }
 
     // MARK: - onDisconnect and get
