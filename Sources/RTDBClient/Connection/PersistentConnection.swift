@@ -66,6 +66,8 @@ final class PersistentConnection: @unchecked Sendable {
     private var isShutDown = false
     private var failures = 0
     private var connectStartedAt = UnixTime.epoch
+    /// The current transport connection's events on their way here (it timed the hello).
+    private var inbox: TransportInbox?
     private var lastSessionID: String?
     var requestNumber = 0
     /// Frames held by ``sendingTogether(_:)`` to go out as one transport write.
@@ -235,7 +237,8 @@ final class PersistentConnection: @unchecked Sendable {
         var url = "\(scheme)://\(internalHost)/.ws?v=5&ns=\(namespace)"
         if let lastSessionID { url += "&ls=\(lastSessionID)" }
         let queue = queue
-        let inbox = TransportInbox()
+        let inbox = TransportInbox(clock: clock)
+        self.inbox = inbox
         connection = transport.connect(to: url) { [weak self] event in
             guard let connection = self, inbox.put(event) else { return }
             queue.async {
@@ -316,7 +319,9 @@ final class PersistentConnection: @unchecked Sendable {
     }
 
     private func handleHello(_ hello: Handshake) {
-        let now = clock()
+        // When the hello arrived, not when this queue came to it (a restart restores its queue
+        // meanwhile): the round trip and the skew sample are the network's.
+        let now = inbox?.firstFrameAt ?? clock()
         isReady = true
         if Self.isHost(hello.host) { learnHost(hello.host) }
         scheduleKeepalive(generation: generation)
