@@ -47,7 +47,7 @@ extension WireMessage {
         for segment in path.segments { size += segment.utf8.count + 1 }
         output.reserveCapacity(size)
         output.append(contentsOf: RequestTextParts.head)
-        appendDecimal(number, to: &output)
+        DecimalDigits.append(number, to: &output)
         switch action {
         case .put: output.append(contentsOf: RequestTextParts.putAction)
         case .merge: output.append(contentsOf: RequestTextParts.mergeAction)
@@ -74,26 +74,6 @@ extension WireMessage {
         }
         output.append(contentsOf: RequestTextParts.tail)
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Appends `number`'s decimal digits (a request number is not negative; one that were would
-    /// still be written right).
-    private static func appendDecimal(_ number: Int, to output: inout [UInt8]) {
-        guard number >= 0 else {
-            output.append(contentsOf: String(number).utf8)
-            return
-        }
-        // Written from the end of a buffer on the stack, then copied at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            var rest = number
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
     }
 
     /// The number of an acknowledgement written exactly as ``acknowledgementText(number:)``

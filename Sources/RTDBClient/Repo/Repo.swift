@@ -133,27 +133,9 @@ final class Repo: @unchecked Sendable {
     static func decimal(_ number: Int, after prefix: String) -> String {
         var prefix = prefix
         return prefix.withUTF8 { head in
-            String(unsafeUninitializedCapacity: head.count + 20) { buffer in
-                var end = UnsafeMutableBufferPointer(rebasing: buffer[...]).initialize(fromContentsOf: head)
-                if number < 0 {
-                    buffer[end] = UInt8(ascii: "-")
-                    end += 1
-                }
-                var value = number.magnitude
-                var digits = 1
-                var rest = value / 10
-                while rest > 0 {
-                    digits += 1
-                    rest /= 10
-                }
-                end += digits
-                var index = end
-                repeat {
-                    index -= 1
-                    buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                } while value > 0
-                return end
+            String(unsafeUninitializedCapacity: head.count + DecimalDigits.maxCount) { buffer in
+                let end = buffer.initialize(fromContentsOf: head)
+                return DecimalDigits.write(number, into: buffer, at: end)
             }
         }
     }
