@@ -225,7 +225,11 @@ let package = Package(
         .testTarget(name: "RTDBWireTests", dependencies: ["RTDBWire"]),
         .testTarget(name: "RTDBRulesTests", dependencies: ["RTDBRules", "RTDBCore"]),
         .testTarget(
-            name: "RawSQLiteTests", dependencies: ["RawSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
+            name: "RawSQLiteTests",
+            dependencies: [
+                "RawSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .target(
             name: "RTDBTestSupport",
             dependencies: [

@@ -14,9 +14,13 @@ public struct RawBindings {
     private(set) var failure: Int32?
     /// The bound texts' bytes, which SQLite reads in place until the run is over.
     var arena = TextArena()
+    /// The longest text the connection takes (`SQLITE_LIMIT_LENGTH`): a longer one is refused
+    /// before it is copied.
+    private let lengthLimit: Int
 
     init(statement: SQLiteStatement) {
         self.statement = statement
+        lengthLimit = Int(sqlite3_limit(sqlite3_db_handle(statement), SQLITE_LIMIT_LENGTH, -1))
     }
 
     /// Binds `text`: its bytes copied into the bindings' arena, which outlives the run (SQLite's
@@ -24,7 +28,7 @@ public struct RawBindings {
     public mutating func text(_ text: String) {
         var text = text
         let code = text.withUTF8 { bytes -> Int32 in
-            guard let count = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
+            guard bytes.count <= lengthLimit, let count = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
             guard let copy = arena.copy(bytes) else {
                 return sqlite3_bind_text(statement, index, "", 0, Self.transient)
             }

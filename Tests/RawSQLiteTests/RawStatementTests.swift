@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import RawSQLite
 import Testing
 
@@ -55,6 +56,27 @@ import Testing
             try Int.fetchOne(db, sql: "SELECT length(CAST(name AS BLOB)) FROM rows WHERE id = 1000")
         }
         #expect(nulLength == 3)
+    }
+
+    /// A text longer than the connection takes is refused: the error names SQLite's reason, and
+    /// nothing of the statement is kept.
+    @Test func aTextPastTheLengthLimitIsRefused() throws {
+        let (queue, directory) = try Self.database()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try queue.write { db in
+            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000)
+            #expect {
+                try RawStatement.execute(db, sql: Self.insertSQL[1]) { bind in
+                    bind.int(1)
+                    bind.text(String(repeating: "x", count: 2_000))
+                    bind.textOrNull(nil)
+                }
+            } throws: { error in
+                "\(error)".contains("too big")
+            }
+        }
+        let count = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM rows") }
+        #expect(count == 0)
     }
 
     /// A row whose key is taken: the error names the constraint, nothing of that statement is
