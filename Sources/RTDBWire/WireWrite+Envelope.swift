@@ -1,6 +1,9 @@
 import RTDBCore
 
 extension WireWrite {
+    /// A member's name or a word as it stands in the message's bytes (``JSONParser/parseRawString()``).
+    typealias Name = UnsafeBufferPointer<UInt8>
+
     /// The members the reading knows, told apart by their bytes (never by `String ==`, which
     /// would take a key canonically equal to one of these for it).
     enum Member: UInt16 {
@@ -14,9 +17,9 @@ extension WireWrite {
         case key = 128
         case other = 0
 
-        init(_ key: String) {
-            let utf8 = key.utf8
-            switch utf8.count == 1 ? utf8.first : nil {
+        /// The member a key's bytes name (read with no `String` made: a message has a dozen).
+        init(_ key: Name) {
+            switch key.count == 1 ? key.first : nil {
             case UInt8(ascii: "t"): self = .type
             case UInt8(ascii: "d"): self = .data
             case UInt8(ascii: "r"): self = .number
@@ -24,7 +27,7 @@ extension WireWrite {
             case UInt8(ascii: "b"): self = .body
             case UInt8(ascii: "p"): self = .path
             case UInt8(ascii: "h"): self = .hash
-            default: self = utf8.elementsEqual("ik".utf8) ? .key : .other
+            default: self = key.elementsEqual("ik".utf8) ? .key : .other
             }
         }
     }
@@ -73,15 +76,19 @@ extension WireWrite {
         }
 
         /// `{"t":"d","d":{…}}`.
-        mutating func readTop(_ key: String, from parser: inout JSONParser) throws(JSONParseError) {
+        mutating func readTop(_ key: Name?, from parser: inout JSONParser) throws(JSONParseError) {
+            // A key spelled with an escape is left to the general reading.
+            guard let key else { return try fail(skipping: &parser) }
             let member = Member(key)
             guard !failed, first(member, at: 0) else { return try parser.skipValue() }
             switch member {
             case .type where parser.nextByte() == UInt8(ascii: "\""):
-                isData = Self.isText(try parser.parseString(), "d")
+                isData = Self.isText(try parser.parseRawString(), "d")
                 if !isData { failed = true }
             case .data where parser.nextByte() == UInt8(ascii: "{"):
-                try parser.parseMembers { (parser, key) throws(JSONParseError) in try readData(key, from: &parser) }
+                try parser.parseMembers(rawKeys: { (parser, key) throws(JSONParseError) in
+                    try readData(key, from: &parser)
+                })
             default:
                 failed = true
                 try parser.skipValue()
@@ -89,7 +96,8 @@ extension WireWrite {
         }
 
         /// `{"r":N,"a":"p"|"m","b":{…}}`.
-        mutating func readData(_ key: String, from parser: inout JSONParser) throws(JSONParseError) {
+        mutating func readData(_ key: Name?, from parser: inout JSONParser) throws(JSONParseError) {
+            guard let key else { return try fail(skipping: &parser) }
             let member = Member(key)
             guard !failed, first(member, at: 1) else { return try parser.skipValue() }
             switch member {
@@ -104,7 +112,7 @@ extension WireWrite {
                 }
                 number = Int(small)
             case .action where parser.nextByte() == UInt8(ascii: "\""):
-                let action = try parser.parseString()
+                let action = try parser.parseRawString()
                 if Self.isText(action, "p") {
                     isUpdate = false
                 } else if Self.isText(action, "m") {
@@ -127,7 +135,9 @@ extension WireWrite {
         /// The body, once the action is known: its members, then the data if it came before the
         /// path.
         mutating func readBody(from parser: inout JSONParser) throws(JSONParseError) {
-            try parser.parseMembers { (parser, key) throws(JSONParseError) in try readBody(key, from: &parser) }
+            try parser.parseMembers(rawKeys: { (parser, key) throws(JSONParseError) in
+                try readBody(key, from: &parser)
+            })
             if var data = laterData, path != nil, !failed {
                 laterData = nil
                 try readWritten(from: &data)
@@ -147,7 +157,8 @@ extension WireWrite {
 
         /// `{"p":path,"d":data,"h":hash,"ik":key}`; other members are ignored, as the general
         /// reading ignores them.
-        mutating func readBody(_ key: String, from parser: inout JSONParser) throws(JSONParseError) {
+        mutating func readBody(_ key: Name?, from parser: inout JSONParser) throws(JSONParseError) {
+            guard let key else { return try fail(skipping: &parser) }
             let member = Member(key)
             guard !failed, first(member, at: 2) else { return try parser.skipValue() }
             switch member {
@@ -226,9 +237,17 @@ extension WireWrite {
             }
         }
 
-        /// Whether `text` has exactly the code units of `expected`.
-        static func isText(_ text: String, _ expected: StaticString) -> Bool {
-            expected.withUTF8Buffer { text.utf8.elementsEqual($0) }
+        /// Whether `text` (a string's bytes, nil when it had an escape) has exactly the code units
+        /// of `expected`.
+        static func isText(_ text: Name?, _ expected: StaticString) -> Bool {
+            guard let text else { return false }
+            return expected.withUTF8Buffer { text.elementsEqual($0) }
+        }
+
+        /// Gives the message up to the general reading, the parser past the member's value.
+        mutating func fail(skipping parser: inout JSONParser) throws(JSONParseError) {
+            failed = true
+            try parser.skipValue()
         }
     }
 }

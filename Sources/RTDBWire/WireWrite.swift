@@ -39,9 +39,9 @@ public struct WireWrite: Sendable {
         JSONParser.reading(text) { (parser) throws(JSONParseError) in
             guard parser.nextByte() == UInt8(ascii: "{") else { return nil }
             var envelope = Envelope()
-            try parser.parseMembers { (parser, key) throws(JSONParseError) in
+            try parser.parseMembers(rawKeys: { (parser, key) throws(JSONParseError) in
                 try envelope.readTop(key, from: &parser)
-            }
+            })
             try envelope.finish()
             guard parser.nextByte() == nil, envelope.isData, let number = envelope.number, let path = envelope.path,
                 let change = envelope.change

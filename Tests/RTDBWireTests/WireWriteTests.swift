@@ -71,6 +71,13 @@ import Testing
         #"{"t":"c","d":{"t":"p","d":{}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":1}}} x"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":"\ud800"}}}"#,
+        // Names and words spelled with escapes: the general reading decodes them, this does not.
+        #"{"\u0074":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":1}}}"#,
+        #"{"t":"\u0064","d":{"r":1,"a":"p","b":{"p":"/a","d":1}}}"#,
+        #"{"t":"d","d":{"r":1,"\u0061":"p","b":{"p":"/a","d":1}}}"#,
+        #"{"t":"d","d":{"r":1,"a":"\u0070","b":{"p":"/a","d":1}}}"#,
+        #"{"t":"d","d":{"r":1,"a":"p","b":{"\u0070":"/a","d":1}}}"#,
+        #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":1,"\u0068":"x"}}}"#,
     ])
     func leavesTheRestToTheGeneralReading(text: String) {
         #expect(WireWrite.read(text) == nil)

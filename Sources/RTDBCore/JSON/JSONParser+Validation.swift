@@ -32,7 +32,8 @@ extension JSONParser {
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            try parseMembers { (parser, _) throws(JSONParseError) in try parser.skipValue() }
+            // Keys decoded, as parsing checks them (a key of bytes that are not UTF-8 is refused).
+            try parseMembers({ (parser, _) throws(JSONParseError) in try parser.skipValue() })
         case UInt8(ascii: "["):
             try parseElements { (parser) throws(JSONParseError) in try parser.skipValue() }
         case UInt8(ascii: "\""): _ = try parseString()

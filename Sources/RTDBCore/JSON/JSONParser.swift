@@ -154,6 +154,15 @@ public struct JSONParser {
     package mutating func parseMembers(
         _ member: (inout JSONParser, String) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
+        try parseMembers(readingKeys: { (parser) throws(JSONParseError) in try parser.parseString() }, member)
+    }
+
+    /// Reads an object: `readKey` reads each key (the parser at its opening quote), then `member`
+    /// is called with it while the parser stands at its value (the call must read the value).
+    mutating func parseMembers<Key>(
+        readingKeys readKey: (inout JSONParser) throws(JSONParseError) -> Key,
+        _ member: (inout JSONParser, Key) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
         try enter()
         index += 1
         skipWhitespace()
@@ -167,7 +176,7 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a string key")
             }
-            let key = try parseString()
+            let key = try readKey(&self)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
