@@ -40,15 +40,23 @@ public enum RawStatement {
     /// Calls `body` with up to ``rowsPerStatement`` rows at a time of `values`, `valuesPerRow`
     /// each, and how many rows that is.
     public static func forEachChunk<Value>(
-        of values: [Value], valuesPerRow: Int, _ body: (_ rows: Int, _ values: ArraySlice<Value>) throws -> Void
+        of values: ArraySlice<Value>, valuesPerRow: Int,
+        _ body: (_ rows: Int, _ values: ArraySlice<Value>) throws -> Void
     ) rethrows {
         let chunk = rowsPerStatement * valuesPerRow
-        var start = 0
-        while start < values.count {
-            let end = min(start + chunk, values.count)
+        var start = values.startIndex
+        while start < values.endIndex {
+            let end = min(start + chunk, values.endIndex)
             try body((end - start) / valuesPerRow, values[start..<end])
             start = end
         }
+    }
+
+    /// ``forEachChunk(of:valuesPerRow:_:)`` over a whole array.
+    public static func forEachChunk<Value>(
+        of values: [Value], valuesPerRow: Int, _ body: (_ rows: Int, _ values: ArraySlice<Value>) throws -> Void
+    ) rethrows {
+        try forEachChunk(of: values[...], valuesPerRow: valuesPerRow, body)
     }
 
     /// A statement's text for each number of rows from none to ``rowsPerStatement``, made once

@@ -60,15 +60,19 @@ struct DrainBenchmark: AsyncParsableCommand {
         var keyedCPU: [Double] = []
         var drainCPU: [Double] = []
         for round in 0..<rounds {
-            var before = BenchSupport.cpuTime(of: getpid())
-            serverRates.append(try await serverRate(port: server.port, round: round, keyed: false))
-            if let before, let after = BenchSupport.cpuTime(of: getpid()) {
-                serverCPU.append((after - before).inMilliseconds * 1_000 / Double(writes))
-            }
-            before = BenchSupport.cpuTime(of: getpid())
-            keyedRates.append(try await serverRate(port: server.port, round: round, keyed: true))
-            if let before, let after = BenchSupport.cpuTime(of: getpid()) {
-                keyedCPU.append((after - before).inMilliseconds * 1_000 / Double(writes))
+            for keyed in [false, true] {
+                let before = BenchSupport.cpuTime(of: getpid())
+                let rate = try await serverRate(port: server.port, round: round, keyed: keyed)
+                let cpu = before.flatMap { before in
+                    BenchSupport.cpuTime(of: getpid()).map { ($0 - before).inMilliseconds * 1_000 / Double(writes) }
+                }
+                if keyed {
+                    keyedRates.append(rate)
+                    if let cpu { keyedCPU.append(cpu) }
+                } else {
+                    serverRates.append(rate)
+                    if let cpu { serverCPU.append(cpu) }
+                }
             }
             let drain = try await drainRate(url: url, directory: directory.appendingPathComponent("c\(round)"))
             drainRates.append(drain.rate)

@@ -6,9 +6,9 @@ import Testing
 /// them, whatever the number.
 @Suite struct IdempotencyKeyTests {
     @Test(arguments: [0, 7, 10, 99, 1_000, 123_456_789, -1, -40, Int.max, Int.min])
-    func aNumberAfterAPrefixReadsAsInterpolated(_ number: Int) {
-        for prefix in ["", "abc:", "instance-é-\u{1F600}:", String(repeating: "p", count: 40) + ":"] {
-            #expect(Repo.decimal(number, after: prefix) == "\(prefix)\(number)")
+    func aNumberAfterAnInstanceReadsAsInterpolated(_ number: Int) {
+        for instance in ["", "abc", "instance-é-\u{1F600}", String(repeating: "p", count: 40)] {
+            #expect(Repo.idempotencyKey(instance: instance, number) == "\(instance):\(number)")
         }
     }
 }

@@ -25,12 +25,7 @@ final class Repo: @unchecked Sendable {
     /// The most bytes the write queue's data may take (`persistenceMaxPendingBytes`).
     var maxPendingBytes: Int
     /// Identifies this client instance in idempotency keys (kept on disk with persistence).
-    var instanceID = Repo.makeInstanceID() {
-        didSet { idempotencyPrefix = instanceID + ":" }
-    }
-    /// ``instanceID`` and the separator, the start of every idempotency key (made once: a
-    /// draining queue makes a key for each of thousands of writes).
-    private lazy var idempotencyPrefix = instanceID + ":"
+    var instanceID = Repo.makeInstanceID()
     var serverTimeOffset = Duration.zero {
         didSet { publishedOffset.store(serverTimeOffset.wholeMilliseconds, ordering: .relaxed) }
     }
@@ -124,18 +119,20 @@ final class Repo: @unchecked Sendable {
     /// The idempotency key of a write: this instance's id and the write id (and the attempt, for
     /// transactions, whose every attempt is a different write).
     func idempotencyKey(_ writeID: Int, attempt: Int? = nil) -> String {
-        let key = Repo.decimal(writeID, after: idempotencyPrefix)
+        let key = Repo.idempotencyKey(instance: instanceID, writeID)
         return attempt.map { key + "." + String($0) } ?? key
     }
 
-    /// `prefix` then the decimal digits of `number`, made in one allocation (a draining queue
-    /// makes a key for each of thousands of writes; concatenation makes the number's string too).
-    static func decimal(_ number: Int, after prefix: String) -> String {
-        var prefix = prefix
-        return prefix.withUTF8 { head in
-            String(unsafeUninitializedCapacity: head.count + DecimalDigits.maxCount) { buffer in
-                let end = buffer.initialize(fromContentsOf: head)
-                return DecimalDigits.write(number, into: buffer, at: end)
+    /// `instance:writeID`, made in one allocation (a draining queue makes a key for each of
+    /// thousands of writes; concatenation makes each part's string first).
+    static func idempotencyKey(instance: String, _ writeID: Int) -> String {
+        var instance = instance
+        return instance.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 1 + DecimalDigits.maxCount) { buffer in
+                var end = buffer.initialize(fromContentsOf: head)
+                buffer[end] = UInt8(ascii: ":")
+                end += 1
+                return DecimalDigits.write(writeID, into: buffer, at: end)
             }
         }
     }

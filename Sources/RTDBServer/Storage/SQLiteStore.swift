@@ -209,8 +209,7 @@ public final class SQLiteStore: DurableStore {
             let removing = records[start].isRemoval
             var end = start + 1
             while end < records.count, records[end].isRemoval == removing { end += 1 }
-            let run = Array(records[start..<end])
-            try RawStatement.forEachChunk(of: run, valuesPerRow: 1) { count, records in
+            try RawStatement.forEachChunk(of: records[start..<end], valuesPerRow: 1) { count, records in
                 let sql = removing ? removeOnDisconnectSQL[count] : storeOnDisconnectSQL[count]
                 try RawStatement.execute(db, sql: sql) { bind in
                     for record in records {
