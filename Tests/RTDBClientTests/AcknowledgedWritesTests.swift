@@ -10,9 +10,11 @@ import Testing
 /// one leaves: the cache rows, the tracked queries, the queue.
 @Suite struct AcknowledgedWritesTests {
     /// Random runs of nodes (paths one to three levels over few keys, so nodes land at, above,
-    /// below and beside each other; leaves, objects, unparsed text, large split nodes; keys that
-    /// are equal only under Unicode equivalence) on a cache that already has rows: the rows after
-    /// ``ClientStore/saveAcknowledged(_:in:)`` are those after one overwrite at a time.
+    /// below and beside each other; leaves, objects, unparsed text, large split nodes, removals;
+    /// keys that are equal only under Unicode equivalence) on a cache that already has rows: the
+    /// rows on a real SQLite file after ``ClientStore/saveAcknowledged(_:in:)`` are those a model
+    /// of one overwrite at a time leaves (each takes away every row in its key's range, compared
+    /// byte by byte as SQLite compares text, then adds its own rows).
     @Test func aRunLeavesTheRowsOneByOneLeaves() throws {
         var random = SeededRandom(seed: 2026_11_27)
         let keys = ["a", "b", "a-b", "é", "e\u{301}", "q1", "q10"]
@@ -26,6 +28,7 @@ import Testing
             case 2:
                 let child = #"{".priority":1,"t":"\#(String(repeating: "x", count: 300))"}"#
                 return try Node(jsonString: "{" + (0..<60).map { #""k\#($0)":\#(child)"# }.joined(separator: ",") + "}")
+            case 3: return .empty  // a removal: its rows go and none come
             default:
                 return try Node(
                     jsonString:
@@ -33,32 +36,49 @@ import Testing
             }
         }
         for trial in 0..<60 {
-            let (oneByOne, first) = try ClientStoreTests.store()
-            let (together, second) = try ClientStoreTests.store()
-            defer {
-                try? FileManager.default.removeItem(at: first)
-                try? FileManager.default.removeItem(at: second)
-            }
+            let (store, directory) = try ClientStoreTests.store()
+            defer { try? FileManager.default.removeItem(at: directory) }
             var existing: [(Path, Node)] = []
             for _ in 0..<8 { existing.append((path(), try node())) }
             var writes = AcknowledgedWrites()
             for _ in 0..<Int.random(in: 1...150, using: &random) { writes.append(path(), try node()) }
-            try oneByOne.transaction { db in
-                for (path, node) in existing { try oneByOne.overwriteServerCache(path, node, in: db) }
-                for (path, node) in writes.nodes { try oneByOne.overwriteServerCache(path, node, in: db) }
+            var model = RowModel()
+            for (path, node) in existing + writes.nodes { model.overwrite(path, node) }
+            try store.transaction { db in
+                for (path, node) in existing { try store.overwriteServerCache(path, node, in: db) }
+                try store.saveAcknowledged(writes, in: db)
             }
-            try together.transaction { db in
-                for (path, node) in existing { try together.overwriteServerCache(path, node, in: db) }
-                try together.saveAcknowledged(writes, in: db)
-            }
-            let expected = try Self.rows(oneByOne, "SELECT path, value FROM server_cache ORDER BY path")
-            let saved = try Self.rows(together, "SELECT path, value FROM server_cache ORDER BY path")
+            let saved = try Self.rows(store, "SELECT path, value FROM server_cache ORDER BY path")
+            let expected = model.sortedRows
             let differs = zip(saved, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             let same = saved == expected
             #expect(
                 same,
-                "trial \(trial), \(writes.nodes.count) nodes: rows differ from row \(differs ?? min(saved.count, expected.count)) (\(saved.count) rows, one by one \(expected.count))"
+                "trial \(trial), \(writes.nodes.count) nodes: rows differ from row \(differs ?? min(saved.count, expected.count)) (\(saved.count) rows, the model \(expected.count))"
             )
+        }
+    }
+
+    /// The cache's rows as overwrites one at a time leave them, kept in memory.
+    private struct RowModel {
+        private var rows: [[UInt8]: String] = [:]
+
+        /// Takes away every row from the key of `path` up to its range's end, then adds `node`'s.
+        mutating func overwrite(_ path: Path, _ node: Node) {
+            let key = ClientStore.key(path)
+            let low = Array(key.utf8)
+            let high = Array(ClientStore.rangeEnd(key).utf8)
+            rows = rows.filter { !(!$0.key.lexicographicallyPrecedes(low) && $0.key.lexicographicallyPrecedes(high)) }
+            var added: [String] = []
+            ClientStore.appendRows(of: node, at: key, to: &added)
+            for index in stride(from: 0, to: added.count, by: 2) { rows[Array(added[index].utf8)] = added[index + 1] }
+        }
+
+        /// The rows in SQLite's order of their keys (bytes).
+        var sortedRows: [[String]] {
+            rows.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map {
+                [String(decoding: $0.key, as: UTF8.self), $0.value]
+            }
         }
     }
 

@@ -93,13 +93,14 @@ extension ClientStore {
     }
 
     /// The statements for each number of rows up to ``RawStatement/rowsPerStatement``.
-    private static let deleteRangesSQL = RawStatement.texts(columns: 2) { rows in
-        """
-        WITH doomed(lo, hi) AS (VALUES \(rows))
-        DELETE FROM server_cache WHERE rowid IN (
-            SELECT server_cache.rowid FROM doomed
-            JOIN server_cache ON server_cache.path >= doomed.lo AND server_cache.path < doomed.hi)
-        """
+    ///
+    /// A range is a term of an `OR`, which SQLite runs as one search of the path index per term
+    /// (its multi-index OR): about half the work of joining the ranges as a table of values.
+    private static let deleteRangesSQL = (0...RawStatement.rowsPerStatement).map { rows in
+        rows == 0
+            ? "DELETE FROM server_cache WHERE 0"
+            : "DELETE FROM server_cache WHERE "
+                + Array(repeating: "(path >= ? AND path < ?)", count: rows).joined(separator: " OR ")
     }
     private static let insertRowsSQL = RawStatement.texts(columns: 2) { rows in
         "INSERT OR REPLACE INTO server_cache (path, value) VALUES \(rows)"
