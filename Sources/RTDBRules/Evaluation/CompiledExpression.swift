@@ -71,18 +71,20 @@ struct CompiledExpression: Sendable {
             }
         case .call(.variable(let variable, let variableLocation), let name, let arguments, _):
             // `newData.isString()`: the node is read where it is, no snapshot value made.
-            if let method = SnapshotMethod(rawValue: name), method.readsNodeOnly, let node = node(of: variable) {
+            if let method = SnapshotMethod(rawValue: name), method.readsNodeOnly,
+                let node = NodeVariable(rawValue: variable)
+            {
                 let variableSlot = slots.number(variableLocation)
-                let runs = arguments.map { Self.compile($0, wildcards, &slots) }
+                let runs = arguments.map(compile)
                 let counts = arguments.map { constantCounts($0, &slots) }
                 let constant = counts.allSatisfy { $0 != nil } ? counts.flatMap { $0 ?? [] } : nil
                 return noting(
                     location, nodeCall(node, variableSlot, method, runs, literalPaths(arguments), constant: constant))
             }
             return noting(
-                location, call(compile(.variable(variable, variableLocation)), name, arguments, wildcards, &slots))
+                location, call(compile(.variable(variable, variableLocation)), name, arguments.map(compile), arguments))
         case .call(let target, let name, let arguments, _):
-            return noting(location, call(compile(target), name, arguments, wildcards, &slots))
+            return noting(location, call(compile(target), name, arguments.map(compile), arguments))
         case .unary(let op, let operand, _):
             let operand = compile(operand)
             return noting(location) { scope throws(RuleEvaluationError) in
@@ -160,11 +162,9 @@ struct CompiledExpression: Sendable {
 
     /// `target.name(arguments)`, the arguments evaluated first; a snapshot's method is resolved
     /// now, and its literal path arguments parsed now.
-    private static func call(
-        _ target: @escaping Run, _ name: String, _ arguments: [RuleExpression], _ wildcards: [String],
-        _ slots: inout CoverageSlots
-    ) -> Run {
-        let runs = arguments.map { Self.compile($0, wildcards, &slots) }
+    private static func call(_ target: @escaping Run, _ name: String, _ runs: [Run], _ arguments: [RuleExpression])
+        -> Run
+    {
         let method = SnapshotMethod(rawValue: name)
         let paths = method.flatMap { $0.takesPaths ? literalPaths(arguments) : nil }
         return { scope throws(RuleEvaluationError) in
@@ -183,24 +183,10 @@ struct CompiledExpression: Sendable {
         }
     }
 
-    /// How to find the node of `root`, `data` or `newData` without making a snapshot; nil for
-    /// other variables.
-    private static func node(of variable: String) -> (@Sendable (RuleScope) -> Node)? {
-        switch variable {
-        case "root": return { $0.evaluator.root }
-        case "data": return { $0.evaluator.root.child(at: $0.path) }
-        case "newData":
-            return { scope in
-                scope.newData ?? (scope.evaluator.newTree?.node ?? scope.evaluator.root).child(at: scope.path)
-            }
-        default: return nil
-        }
-    }
-
     /// A method that reads only a node, on `root`, `data` or `newData` (`node` finds it); the
     /// variable is counted as the snapshot it stands for.
     private static func nodeCall(
-        _ node: @escaping @Sendable (RuleScope) -> Node, _ variableSlot: Int?, _ method: SnapshotMethod,
+        _ node: NodeVariable, _ variableSlot: Int?, _ method: SnapshotMethod,
         _ runs: [Run], _ paths: [Path]?, constant: [(slot: Int, kind: CoverageValue.Kind)]?
     ) -> Run {
         if let paths {
@@ -213,7 +199,7 @@ struct CompiledExpression: Sendable {
                     if let tally = scope.evaluator.tally {
                         for (slot, kind) in counts { tally.record(slot, kind: kind) }
                     }
-                    return try RuleEvaluator.call(node: node(scope), method, [], keys: keys)
+                    return try RuleEvaluator.call(node: node.node(in: scope), method, [], keys: keys)
                 }
             }
             return { scope throws(RuleEvaluationError) in
@@ -221,7 +207,7 @@ struct CompiledExpression: Sendable {
                     for run in runs { _ = try run(scope) }
                     if let variableSlot { tally.record(variableSlot, kind: .snapshot) }
                 }
-                return try RuleEvaluator.call(node: node(scope), method, [], keys: keys)
+                return try RuleEvaluator.call(node: node.node(in: scope), method, [], keys: keys)
             }
         }
         return { scope throws(RuleEvaluationError) in
@@ -233,7 +219,7 @@ struct CompiledExpression: Sendable {
             if let variableSlot, let tally = scope.evaluator.tally {
                 tally.record(variableSlot, kind: .snapshot)
             }
-            return try RuleEvaluator.call(node: node(scope), method, values, keys: nil)
+            return try RuleEvaluator.call(node: node.node(in: scope), method, values, keys: nil)
         }
     }
 
