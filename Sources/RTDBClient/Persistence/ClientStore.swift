@@ -202,18 +202,41 @@ final class ClientStore: Sendable {
     func loadWrites() throws -> [StoredWrite] {
         try queue.read { db in
             var rows: [StoredWrite] = []
-            try ClientStore.forEachRow(
-                db, sql: "SELECT id, kind, path, data, name, enqueued_at, attempts FROM writes ORDER BY id"
-            ) { row in
-                // The data stays text until something needs it (a long queue's start parses none).
-                rows.append(
-                    StoredWrite(
-                        id: row.int(0), kind: PendingWrite.Kind(rawValue: row.string(1)) ?? .set,
-                        path: Path(utf8: row.bytes(2)), dataText: row.string(3), name: row.optionalString(4),
-                        enqueuedAt: UnixTime(millisecondsSince1970: Int64(row.int(5))), attempts: row.int(6)))
-            }
+            try ClientStore.forEachRow(db, sql: Self.queueSQL) { rows.append(Self.storedWrite($0)) }
             return rows
         }
+    }
+
+    /// The queue in write-id order, read on a thread of its own and handed over a chunk at a time
+    /// (the first small, so that the caller starts soon).
+    func readWrites(firstChunk: Int = 256, chunk: Int = 1024) -> ChunkedRead<StoredWrite> {
+        ChunkedRead { [queue] yield in
+            try queue.read { db in
+                var rows: [StoredWrite] = []
+                var size = firstChunk
+                rows.reserveCapacity(size)
+                try ClientStore.forEachRow(db, sql: Self.queueSQL) { row in
+                    rows.append(Self.storedWrite(row))
+                    guard rows.count == size else { return }
+                    guard yield(rows) else { throw ChunkedRead<StoredWrite>.Stopped() }
+                    size = chunk
+                    rows = []
+                    rows.reserveCapacity(size)
+                }
+                if !rows.isEmpty { _ = yield(rows) }
+            }
+        }
+    }
+
+    private static let queueSQL = "SELECT id, kind, path, data, name, enqueued_at, attempts FROM writes ORDER BY id"
+
+    /// A queue row as a write; its data stays text until something needs it (a long queue's
+    /// start parses none).
+    private static func storedWrite(_ row: RawRow) -> StoredWrite {
+        StoredWrite(
+            id: row.int(0), kind: PendingWrite.Kind(rawValue: row.string(1)) ?? .set, path: Path(utf8: row.bytes(2)),
+            dataText: row.string(3), name: row.optionalString(4),
+            enqueuedAt: UnixTime(millisecondsSince1970: Int64(row.int(5))), attempts: row.int(6))
     }
 
     func insertDeadLetter(_ letter: StoredWrite, failedAt: UnixTime, status: String, reason: String) throws {

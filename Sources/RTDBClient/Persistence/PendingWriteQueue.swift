@@ -74,28 +74,44 @@ final class PendingWriteQueue {
     /// The id of the oldest write still waiting, if any.
     var oldestID: Int? { order.first { entries[$0] != nil } }
 
-    /// Loads the queue and dead letters saved by an earlier run.
-    func restore() throws -> [StoredWrite] {
-        guard let store else { return [] }
-        let writes = try store.loadWrites()
-        entries.reserveCapacity(writes.count)
-        order.reserveCapacity(writes.count)
+    /// Loads the queue and dead letters saved by an earlier run, handing the writes to `replay` a
+    /// chunk at a time as they come off the disk (in id order, each chunk in the queue already);
+    /// returns how many there were.
+    ///
+    /// - Throws: What reading the file threw: the queue then holds none of them (`replay` has
+    ///   been given those read before, which the caller takes back).
+    func restore(_ replay: ([StoredWrite]) -> Void) throws -> Int {
+        guard let store else { return 0 }
+        let read = store.readWrites()
+        defer { read.stop() }
         lastSnapshot = nil
-        for write in writes {
-            let size = write.dataText.utf8.count
-            entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
-            order.append(write.id)
-            // Kept even past the bound (it may have been lowered): nothing accepted is dropped.
-            bytes += size
-        }
-        for (write, failedAt, status, reason) in try store.loadDeadLetters() {
-            letters[write.id] = Letter(
-                write: write, bytes: write.data.jsonString.utf8.count, status: WireStatus(rawValue: status),
-                reason: reason,
-                failedAt: failedAt)
+        var restored: [Int] = []
+        do {
+            while let chunk = try read.next() {
+                for write in chunk {
+                    restored.append(write.id)
+                    let size = write.dataText.utf8.count
+                    entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
+                    order.append(write.id)
+                    // Kept even past the bound (it may have been lowered): nothing accepted is dropped.
+                    bytes += size
+                }
+                replay(chunk)
+            }
+            for (write, failedAt, status, reason) in try store.loadDeadLetters() {
+                letters[write.id] = Letter(
+                    write: write, bytes: write.data.jsonString.utf8.count, status: WireStatus(rawValue: status),
+                    reason: reason,
+                    failedAt: failedAt)
+            }
+        } catch {
+            for id in restored { if let entry = entries.removeValue(forKey: id) { bytes -= entry.bytes } }
+            order = Deque(order.filter { entries[$0] != nil })
+            lastSnapshot = nil
+            throw error
         }
         onChange()
-        return writes
+        return restored.count
     }
 
     private func state(for write: StoredWrite) -> PendingWrite.State {

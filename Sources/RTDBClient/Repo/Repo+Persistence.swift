@@ -74,38 +74,59 @@ extension Repo {
             queue.async { [readAhead] in readAhead.invalidate() }
         }
         guard let opened else { return [] }
+        let opening = DispatchTime.now().uptimeNanoseconds
+        // Each chunk is replayed while the next is read. The writes are handed to the connection
+        // when it connects or before the next write, not now: a view's first events need only
+        // the local replay.
+        var replaying: UInt64 = 0
+        let count: Int
         do {
-            let opening = DispatchTime.now().uptimeNanoseconds
-            let restored = try pendingWrites.restore()
-            // Each acknowledgement of a restored write may track a query at its path: room made
-            // once, not by doubling (rehashing every path each time) while the queue drains.
-            opened.manager.tracked.reserveCapacity(restored.count)
-            let loaded = DispatchTime.now().uptimeNanoseconds
-            // Handed to the connection when it connects or before the next write, not now: a
-            // view's first events need only the local replay.
-            replay(restored)
-            let replayed = DispatchTime.now().uptimeNanoseconds
-            restoredAt = replayed
-            logger.debug(
-                "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(restored.count) queued writes loaded in \(Repo.ms(loaded - opening)) ms, replayed in \(Repo.ms(replayed - loaded)) ms"
-            )
+            count = try pendingWrites.restore { chunk in
+                let start = DispatchTime.now().uptimeNanoseconds
+                replay(chunk)
+                replaying += DispatchTime.now().uptimeNanoseconds - start
+            }
+        } catch {
+            takeBackReplayed()
+            refuseWrites(file: opened.store.path, error, could: "be read")
+            return []
+        }
+        // Each acknowledgement of a restored write may track a query at its path: room made once,
+        // not by doubling (rehashing every path each time) while the queue drains.
+        opened.manager.tracked.reserveCapacity(count)
+        let restored = DispatchTime.now().uptimeNanoseconds
+        restoredAt = restored
+        logger.debug(
+            "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(count) queued writes read and replayed in \(Repo.ms(restored - opening)) ms (\(Repo.ms(replaying)) ms of it replaying)"
+        )
+        do {
             let keptSynced = try opened.store.loadKeepSynced()
             opened.manager.keptSynced = Set(keptSynced)
             return keptSynced
         } catch {
-            refuseWrites(file: opened.store.path, error)
+            refuseWrites(file: opened.store.path, error, could: "be read")
             return []
         }
+    }
+
+    /// The restore failed part of the way: the writes replayed so far leave the local view
+    /// (nothing is shown that the queue does not hold; no view exists yet to hear of it).
+    private func takeBackReplayed() {
+        for write in restoredUnsent { raise(serverTree.ackUserWrite(write.id, revert: true)) }
+        restoredUnsent = []
+        heldTransactions = []
     }
 
     /// Persistence was asked for but its file cannot be used: a write accepted now would not be
     /// on disk, so writes are refused (`store_failed`) rather than kept in memory only; reads and
     /// listens go on.
-    private func refuseWrites(file: String, _ error: any Error) {
+    ///
+    /// - Parameter could: What could not be done with the file (`be opened`, `be read`).
+    private func refuseWrites(file: String, _ error: any Error, could: String = "be opened") {
         logger.error(
             "persistence: cannot use \(file): \(error). Writes are refused; reads and listens go on from memory")
         pendingWrites.unusableStore = StoreFailure(
-            since: clock(), reason: "the file could not be opened: \(error)", failures: 1)
+            since: clock(), reason: "the file could not \(could): \(error)", failures: 1)
     }
 
     static func ms(_ nanoseconds: UInt64) -> String { String(format: "%.1f", Double(nanoseconds) / 1e6) }
