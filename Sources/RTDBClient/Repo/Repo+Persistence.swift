@@ -94,10 +94,10 @@ extension Repo {
         // Each acknowledgement of a restored write may track a query at its path: room made once,
         // not by doubling (rehashing every path each time) while the queue drains.
         opened.manager.tracked.reserveCapacity(count)
-        let restored = DispatchTime.now().uptimeNanoseconds
-        restoredAt = restored
+        let replayed = DispatchTime.now().uptimeNanoseconds
+        restoredAt = replayed
         logger.debug(
-            "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(count) queued writes read and replayed in \(Repo.ms(restored - opening)) ms (\(Repo.ms(replaying)) ms of it replaying)"
+            "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(count) queued writes read and replayed in \(Repo.ms(replayed - opening)) ms (\(Repo.ms(replaying)) ms of it replaying)"
         )
         do {
             let keptSynced = try opened.store.loadKeepSynced()
