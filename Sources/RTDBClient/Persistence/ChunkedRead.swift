@@ -27,14 +27,11 @@ final class ChunkedRead<Element: Sendable>: Sendable {
     /// What `read` throws to stop early, when `yield` tells it to.
     struct Stopped: Error {}
 
-    /// Starts `read` on `queue`; `yield` returns false once the reader should stop (it then
-    /// throws ``Stopped``, or returns).
-    init(
-        on queue: DispatchQueue = .global(qos: .userInitiated),
-        read: @escaping @Sendable (_ yield: ([Element]) -> Bool) throws -> Void
-    ) {
+    /// Starts `read` on a thread of the system's; `yield` returns false once the reader should
+    /// stop (it then throws ``Stopped``, or returns).
+    init(read: @escaping @Sendable (_ yield: ([Element]) -> Bool) throws -> Void) {
         // The reader holds this object until it ends.
-        queue.async { [self] in
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
             let yield = { (chunk: [Element]) -> Bool in
                 let accepted = self.state.withLock { state in
                     guard !state.stopping else { return false }

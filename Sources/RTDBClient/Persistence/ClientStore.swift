@@ -198,15 +198,6 @@ final class ClientStore: Sendable {
         try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM writes") ?? 0 }
     }
 
-    /// The queue in write-id order.
-    func loadWrites() throws -> [StoredWrite] {
-        try queue.read { db in
-            var rows: [StoredWrite] = []
-            try ClientStore.forEachRow(db, sql: Self.queueSQL) { rows.append(Self.storedWrite($0)) }
-            return rows
-        }
-    }
-
     /// The queue in write-id order, read on a thread of its own and handed over a chunk at a time
     /// (the first small, so that the caller starts soon).
     func readWrites(firstChunk: Int = 256, chunk: Int = 1024) -> ChunkedRead<StoredWrite> {
