@@ -9,8 +9,17 @@ import Synchronization
 /// A node of `children` children `{n, s}` with a `value` and a `child_changed` listener; each
 /// set replaces one child, timed from the call to its `child_changed` callback.
 public enum LatencyWorkload {
-    /// Runs `sets` sets and returns each one's time in ms: offline, or connected to `url`.
-    public static func run(sets: Int, children: Int, url: String? = nil) -> [Double] {
+    /// One run's times, in ms, a set each.
+    public struct Samples: Sendable {
+        /// From the call to its `child_changed` callback.
+        public var toEvent: [Double] = []
+        /// From the call to its return: the engine's own work (the write taken, its events made
+        /// and handed to the callback queue), without the callback queue's wake-up.
+        public var call: [Double] = []
+    }
+
+    /// Runs `sets` sets: offline, or connected to `url`.
+    public static func run(sets: Int, children: Int, url: String? = nil) -> Samples {
         var logger = Logger(label: "bench.latency")
         logger.logLevel = .error
         // Without a URL nothing listens (port 9): the database never connects, and stays offline.
@@ -27,13 +36,16 @@ public enum LatencyWorkload {
             arrived.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
             changed.signal()
         }
-        var samples: [Double] = []
-        samples.reserveCapacity(sets)
+        var samples = Samples()
+        samples.toEvent.reserveCapacity(sets)
+        samples.call.reserveCapacity(sets)
         for index in 0..<sets {
             let start = DispatchTime.now().uptimeNanoseconds
             node.child("k\(index % children)").setValue(["n": children + index, "s": "set \(index)"], andPriority: nil)
+            let returned = DispatchTime.now().uptimeNanoseconds
             changed.wait()
-            samples.append(Double(arrived.withLock { $0 } - start) / 1e6)
+            samples.call.append(Double(returned - start) / 1e6)
+            samples.toEvent.append(Double(arrived.withLock { $0 } - start) / 1e6)
         }
         database.close()
         return samples

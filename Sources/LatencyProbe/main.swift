@@ -40,4 +40,4 @@ guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 }) else {
     exit(2)
 }
 let samples = LatencyWorkload.run(sets: numbers[0], children: max(1, numbers[1]))
-print("\(samples.count) sets")
+print("\(samples.toEvent.count) sets")

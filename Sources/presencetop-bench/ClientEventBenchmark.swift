@@ -36,7 +36,7 @@ struct ClientEventBenchmark: AsyncParsableCommand {
 
     /// The latency workload, connected (``LatencyBenchmark`` runs it offline).
     private func latency(url: String, _ report: BenchReport) async throws {
-        let samples = LatencyWorkload.run(sets: writes, children: children, url: url)
+        let samples = LatencyWorkload.run(sets: writes, children: children, url: url).toEvent
         let p50 = BenchSupport.percentile(samples, 50)
         let p99 = BenchSupport.percentile(samples, 99)
         report.record("set_to_child_changed_p50_us", p50 * 1_000)
