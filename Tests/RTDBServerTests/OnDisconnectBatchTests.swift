@@ -212,6 +212,29 @@ import Testing
         await engine.close()
     }
 
+    /// The form an event loop uses: no task waits, and each close is told once, when the batch it
+    /// joined is closed.
+    @Test func closesQueuedWithoutWaitingAreEachToldOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try await open()
+        var outlets: [Outlet] = []
+        for index in 0..<40 {
+            outlets.append(try await session("u\(index)", [("n/u\(index)", true)], on: engine))
+        }
+        let (told, teller) = AsyncStream.makeStream(of: Int.self)
+        for (index, outlet) in outlets.enumerated() {
+            engine.closeSessionWithOthers(outlet: outlet) { teller.yield(index) }
+        }
+        var seen = Set<Int>()
+        for await index in told {
+            #expect(seen.insert(index).inserted, "told once")
+            if seen.count == outlets.count { break }
+        }
+        #expect(await engine.sessionCount == 0)
+        try await barrier(engine)
+        #expect(try await value("n", engine).objectValue?.count == 40)
+        await engine.close()
+    }
 }
 
 /// A session's outlet that keeps every message it is sent, to be read at any time.

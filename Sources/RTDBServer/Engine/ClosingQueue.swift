@@ -2,14 +2,15 @@ import Synchronization
 
 /// Sessions whose connections closed, handed to their namespace together.
 ///
-/// A close waits until the batch it joined has been closed
+/// Each close is told when the batch it joined has been closed
 /// (``DatabaseEngine/closeSessions(outlets:)``), and those that end while a batch is being closed
-/// make up the next. When connections close one by one,
-/// each goes at once; when thousands drop together, their onDisconnect writes run as a few
-/// batches instead of thousands of single writes.
+/// make up the next. When connections close one by one, each goes at once; when thousands drop
+/// together, their onDisconnect writes run as a few batches instead of thousands of single
+/// writes, and one task closes each batch: a close queued from an event loop costs no task and no
+/// continuation of its own (two hops onto the executor each, for 10,000 at once).
 final class ClosingQueue: Sendable {
     private struct State {
-        var waiting: [(outlet: Outlet, done: CheckedContinuation<Void, Never>)] = []
+        var waiting: [(outlet: Outlet, done: @Sendable () -> Void)] = []
         var running = false
     }
 
@@ -18,16 +19,22 @@ final class ClosingQueue: Sendable {
     /// An empty queue.
     init() {}
 
+    /// Queues `outlet`'s session to be closed in `engine` with the others queued meanwhile;
+    /// `done` runs once it is closed, on the task that closed the batch.
+    func close(_ outlet: Outlet, in engine: DatabaseEngine, then done: @escaping @Sendable () -> Void) {
+        let starts = state.withLock { state in
+            state.waiting.append((outlet, done))
+            defer { state.running = true }
+            return !state.running
+        }
+        if starts { Task { await self.drain(engine) } }
+    }
+
     /// Closes `outlet`'s session in `engine` with the others queued meanwhile; returns once it is
     /// closed.
     func close(_ outlet: Outlet, in engine: DatabaseEngine) async {
         await withCheckedContinuation { continuation in
-            let starts = state.withLock { state in
-                state.waiting.append((outlet, continuation))
-                defer { state.running = true }
-                return !state.running
-            }
-            if starts { Task { await self.drain(engine) } }
+            close(outlet, in: engine) { continuation.resume() }
         }
     }
 
@@ -40,7 +47,7 @@ final class ClosingQueue: Sendable {
             }
             guard !batch.isEmpty else { return }
             await engine.closeSessions(outlets: batch.map(\.outlet))
-            for waiter in batch { waiter.done.resume() }
+            for waiter in batch { waiter.done() }
         }
     }
 }

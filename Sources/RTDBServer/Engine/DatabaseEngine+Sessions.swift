@@ -107,6 +107,12 @@ extension DatabaseEngine {
         await closings.close(outlet, in: self)
     }
 
+    /// ``closeSessionWithOthers(outlet:)`` from code that cannot wait (an event loop): `done` runs
+    /// once the session is closed, on the task that closed its batch.
+    public nonisolated func closeSessionWithOthers(outlet: Outlet, then done: @escaping @Sendable () -> Void) {
+        closings.close(outlet, in: self, then: done)
+    }
+
     /// Ends the sessions of connections that closed together: their listens go, and their
     /// onDisconnect writes run as one batch (``runOnDisconnect(_:)``), then leave the store.
     public func closeSessions(outlets: [Outlet]) {

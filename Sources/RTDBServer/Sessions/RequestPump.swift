@@ -29,6 +29,15 @@ final class RequestPump: Sendable {
         }
     }
 
+    /// Takes no more requests; true if every queued one has already been handled (no task is
+    /// handing any over), false if some are still on their way (``finish()`` waits for them).
+    func finishIfIdle() -> Bool {
+        state.withLock { state in
+            state.finished = true
+            return state.running == nil
+        }
+    }
+
     /// Takes no more requests, and returns once every queued one has been handled.
     func finish() async {
         let running = state.withLock { state in

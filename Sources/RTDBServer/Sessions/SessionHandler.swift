@@ -11,7 +11,8 @@ import RTDBWire
 /// (``InboundMessages``) and hands them to the namespace in order (``RequestPump``). Reading
 /// stops, and TCP slows the peer, while the session opens, while the request window is full and
 /// while the peer is over its message rate: frames already read wait here in order. Opening and
-/// ending are the ``WebSocketSession``'s, each in a short task.
+/// ending are the ``WebSocketSession``'s (the opening in a short task, the ending on its
+/// namespace's closing batch).
 final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
@@ -162,8 +163,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func end(_ live: WebSocketSession.Live) {
-        let session = session
-        Task { await session.close(live) }
+        session.close(live)
     }
 }
 

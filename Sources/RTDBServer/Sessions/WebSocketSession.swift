@@ -9,8 +9,9 @@ import RTDBWire
 /// the session in the engine) and the ending (the requests handed over, onDisconnect, the lease
 /// given back).
 ///
-/// Reading is its ``SessionHandler``'s, in the channel's pipeline; this type's two async steps
-/// run in short tasks of their own, so a live session holds no task at all.
+/// Reading is its ``SessionHandler``'s, in the channel's pipeline; the opening runs in a short
+/// task of its own and the ending on the namespace's closing batch, so a live session holds no
+/// task at all.
 final class WebSocketSession: Sendable {
     /// What all sessions of the server share.
     let services: ServerServices
@@ -111,11 +112,26 @@ final class WebSocketSession: Sendable {
 
     /// Ends a session whose connection has closed: its queued requests are handled first, then
     /// its onDisconnect writes run and the namespace is given back.
-    func close(_ live: Live) async {
+    ///
+    /// From the event loop, with no task of its own when the requests are all handled already
+    /// (the common case, and the whole of a mass disconnect): the session joins its namespace's
+    /// closing batch at once.
+    func close(_ live: Live) {
         heartbeats.unwatch(live.heartbeat)
         live.window.close()
-        await live.requests.finish()
-        await live.engine.closeSessionWithOthers(outlet: live.outlet)
+        if live.requests.finishIfIdle() {
+            live.engine.closeSessionWithOthers(outlet: live.outlet) { self.closed(live) }
+        } else {
+            Task {
+                await live.requests.finish()
+                await live.engine.closeSessionWithOthers(outlet: live.outlet)
+                closed(live)
+            }
+        }
+    }
+
+    /// What is left once the namespace has closed the session.
+    private func closed(_ live: Live) {
         live.outlet.finish()
         directory.remove(sessionID, outlet: live.outlet)
         connections.remove(sessionID)
