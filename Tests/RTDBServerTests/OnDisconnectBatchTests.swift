@@ -196,13 +196,19 @@ import Testing
         await engine.close()
     }
 
+    /// `count` sessions, the session of `uN` writing `n/uN` when it ends.
+    func sessionsEachWritingOne(_ count: Int, on engine: DatabaseEngine) async throws -> [Outlet] {
+        var outlets: [Outlet] = []
+        for index in 0..<count {
+            outlets.append(try await session("u\(index)", [("n/u\(index)", true)], on: engine))
+        }
+        return outlets
+    }
+
     @Test func closesQueuedTogetherAllFinish() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let engine = try await open()
-        var outlets: [Outlet] = []
-        for index in 0..<40 {
-            outlets.append(try await session("u\(index)", [("n/u\(index)", true)], on: engine))
-        }
+        let outlets = try await sessionsEachWritingOne(40, on: engine)
         await withTaskGroup(of: Void.self) { group in
             for outlet in outlets { group.addTask { await engine.closeSessionWithOthers(outlet: outlet) } }
         }
@@ -217,10 +223,7 @@ import Testing
     @Test func closesQueuedWithoutWaitingAreEachToldOnce() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let engine = try await open()
-        var outlets: [Outlet] = []
-        for index in 0..<40 {
-            outlets.append(try await session("u\(index)", [("n/u\(index)", true)], on: engine))
-        }
+        let outlets = try await sessionsEachWritingOne(40, on: engine)
         let (told, teller) = AsyncStream.makeStream(of: Int.self)
         for (index, outlet) in outlets.enumerated() {
             engine.closeSessionWithOthers(outlet: outlet) { teller.yield(index) }
