@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import RTDBCore
 import RTDBRules
-import RTDBServer
 import RTDBTestSupport
 import RTDBWire
 import Synchronization
 import Testing
+
+@testable import RTDBServer
 
 /// Sessions that end together run their onDisconnect writes as one batch: the result is what
 /// running them one by one gives (each judged and resolved on the data the ones before it left),
@@ -215,6 +216,34 @@ import Testing
         #expect(await engine.sessionCount == 0, "each close returned once its session was closed")
         try await barrier(engine)
         #expect(try await value("n", engine).objectValue?.count == 40)
+        await engine.close()
+    }
+
+    /// A session that ends with a request still on its way (its pump held at the engine's door):
+    /// the request is handled first, then the session's onDisconnect write, as a closing
+    /// WebSocket session orders them.
+    @Test func aRequestStillOnItsWayGoesBeforeTheOnDisconnectWrite() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try await open()
+        let outlet = try await session("u0", [("n/u0", "gone")], on: engine)
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let pump = RequestPump { batch in
+            var gate = gate.makeAsyncIterator()
+            _ = await gate.next()
+            await engine.handle(batch, outlet: outlet)
+        }
+        let write = ClientRequest.put(path: Path("n/u0"), data: "written", hash: nil)
+        pump.append(SessionRequest(number: 9, request: .success(write)))
+        let (closed, closer) = AsyncStream.makeStream(of: Void.self)
+        pump.finish { engine.closeSessionWithOthers(outlet: outlet) { closer.yield() } }
+        // A write of the engine's own goes in and is stored meanwhile; the session still waits.
+        try await barrier(engine)
+        #expect(await engine.sessionCount == 1, "the session is not closed before its request is handled")
+        opener.yield()
+        var iterator = closed.makeAsyncIterator()
+        _ = await iterator.next()
+        try await barrier(engine)
+        #expect(try await value("n/u0", engine) == "gone")
         await engine.close()
     }
 

@@ -165,37 +165,6 @@ import Testing
         await server.stop()
     }
 
-    /// A connection that closes with requests still on their way: they are handled first, then
-    /// its onDisconnect writes, whichever way the session ends (at once, or after its requests).
-    @Test func requestsStillOnTheirWayAtACloseGoBeforeItsOnDisconnect() async throws {
-        let server = try await TestServer.start()
-        let watcher = WireTestClient(url: server.webSocketURL)
-        _ = try await watcher.hello()
-        let path = Path("left/c1")
-        #expect(try await watcher.call(.listen(path: path, query: .default, tag: nil, hash: "")).status == .ok)
-        let client = WireTestClient(url: server.webSocketURL)
-        _ = try await client.hello()
-        #expect(try await client.call(.onDisconnectPut(path: path, data: "gone")).status == .ok)
-        // A burst the server is still handling when the close comes: none of it answered yet.
-        for index in 0..<500 { _ = await client.send(.put(path: path, data: .int(Int64(index)), hash: nil)) }
-        await client.close()
-        while true {
-            let message = try await watcher.next()
-            if case .push(.data(path, "gone", nil)) = message { break }
-        }
-        // The onDisconnect write is the last change: nothing comes after it, and it stays.
-        let number = await watcher.send(.get(path: path, query: .default))
-        let after = try await watcher.collect(until: number)
-        #expect(after.count == 1, "no change after the onDisconnect write: \(after)")
-        guard case .response(_, .ok, let data)? = after.last else {
-            Issue.record("no answer to the read: \(after)")
-            return
-        }
-        #expect(data == "gone")
-        await watcher.close()
-        await server.stop()
-    }
-
     @Test func largeMessagesTravelInFragmentsBothWays() async throws {
         let server = try await TestServer.start()
         let client = WireTestClient(url: server.webSocketURL)

@@ -29,12 +29,18 @@ final class RequestPump: Sendable {
         }
     }
 
-    /// Takes no more requests; true if every queued one has already been handled (no task is
-    /// handing any over), false if some are still on their way (``finish()`` waits for them).
-    func finishIfIdle() -> Bool {
-        state.withLock { state in
+    /// Takes no more requests, and calls `body` once every queued one has been handled: at once,
+    /// on this thread, when none is on its way (a closing session then needs no task), else from
+    /// a task once they are.
+    func finish(then body: @escaping @Sendable () -> Void) {
+        let running = state.withLock { state in
             state.finished = true
-            return state.running == nil
+            return state.running
+        }
+        guard let running else { return body() }
+        Task {
+            await running.value
+            body()
         }
     }
 

@@ -119,14 +119,8 @@ final class WebSocketSession: Sendable {
     func close(_ live: Live) {
         heartbeats.unwatch(live.heartbeat)
         live.window.close()
-        if live.requests.finishIfIdle() {
+        live.requests.finish {
             live.engine.closeSessionWithOthers(outlet: live.outlet) { self.closed(live) }
-        } else {
-            Task {
-                await live.requests.finish()
-                await live.engine.closeSessionWithOthers(outlet: live.outlet)
-                closed(live)
-            }
         }
     }
 
