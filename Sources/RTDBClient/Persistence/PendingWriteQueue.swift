@@ -85,11 +85,11 @@ final class PendingWriteQueue {
         let read = store.readWrites()
         defer { read.stop() }
         lastSnapshot = nil
-        var restored: [Int] = []
+        // The restored writes are the order's new tail (it only grows while they are read).
+        let start = order.count
         do {
             while let chunk = try read.next() {
                 for write in chunk {
-                    restored.append(write.id)
                     let size = write.dataText.utf8.count
                     entries[write.id] = Entry(write: write, state: state(for: write), bytes: size)
                     order.append(write.id)
@@ -105,13 +105,13 @@ final class PendingWriteQueue {
                     failedAt: failedAt)
             }
         } catch {
-            for id in restored { if let entry = entries.removeValue(forKey: id) { bytes -= entry.bytes } }
-            order = Deque(order.filter { entries[$0] != nil })
+            for id in order[start...] { if let entry = entries.removeValue(forKey: id) { bytes -= entry.bytes } }
+            order.removeLast(order.count - start)
             lastSnapshot = nil
             throw error
         }
         onChange()
-        return restored.count
+        return order.count - start
     }
 
     private func state(for write: StoredWrite) -> PendingWrite.State {
