@@ -39,6 +39,7 @@ import Testing
         await again.barrier()
         #expect(seen.all.isEmpty, "nothing of the queue is shown offline: \(seen.all)")
         #expect(again.pendingWrites.isEmpty)
+        #expect(again.pendingWriteBytes == 0, "none of it counts against the queue's bound either")
         #expect(
             again.storeFailure?.reason.contains("could not be read") == true,
             "\(String(describing: again.storeFailure))")
