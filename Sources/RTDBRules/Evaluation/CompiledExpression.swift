@@ -129,26 +129,12 @@ struct CompiledExpression: Sendable {
 
     /// `auth`, `now`, `root`, `data`, `newData`, or a wildcard by its position above the rule.
     private static func variable(_ name: String, _ wildcards: [String]) -> Run {
+        if let node = NodeVariable(rawValue: name) {
+            return { scope throws(RuleEvaluationError) in .snapshot(node.snapshot(in: scope)) }
+        }
         switch name {
         case "auth": return { scope throws(RuleEvaluationError) in scope.evaluator.auth }
         case "now": return { scope throws(RuleEvaluationError) in scope.evaluator.now }
-        case "root":
-            return { scope throws(RuleEvaluationError) in
-                let root = scope.evaluator.root
-                return .snapshot(RuleSnapshot(root: .data(root), path: .root, node: root))
-            }
-        case "data":
-            return { scope throws(RuleEvaluationError) in
-                .snapshot(RuleSnapshot(root: .data(scope.evaluator.root), path: scope.path))
-            }
-        case "newData":
-            return { scope throws(RuleEvaluationError) in
-                let newTree = scope.evaluator.newTree.map(RuleSnapshot.Tree.afterWrite) ?? .data(scope.evaluator.root)
-                guard let newData = scope.newData else {
-                    return .snapshot(RuleSnapshot(root: newTree, path: scope.path))
-                }
-                return .snapshot(RuleSnapshot(root: newTree, path: scope.path, node: newData))
-            }
         default:
             let position = wildcards.lastIndex { CodeUnitString.equal($0, name) }
             return { scope throws(RuleEvaluationError) in
