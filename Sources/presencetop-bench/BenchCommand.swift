@@ -10,7 +10,7 @@ import ArgumentParser
             ServerWriteBenchmark.self, ClientEventBenchmark.self, ColdStartBenchmark.self, RenderBenchmark.self,
             ProjectBenchmark.self,
             FloodBenchmark.self, DrainBenchmark.self, LatencyBenchmark.self, PresenceBenchmark.self,
-            DiskFaultBenchmark.self, RulesBenchmark.self,
+            DiskFaultBenchmark.self, RulesBenchmark.self, ListenBenchmark.self,
         ]
     )
 }

@@ -115,13 +115,14 @@ struct DiskFaultBenchmark: AsyncParsableCommand {
         report.record("\(key)_reads", reads.count)
     }
 
-    /// `count` sets, one after another, each answered before the next, with a reader getting the
-    /// same node on its own connection meanwhile: each answer's time (milliseconds) and status.
+    /// `count` sets, one after another, each answered before the next, with a reader getting
+    /// another node on its own connection meanwhile: each answer's time (milliseconds) and status.
     private func writesBesideReads(url: String, count: Int? = nil) async throws -> (
         writes: [(ms: Double, status: WireStatus)], reads: [Double]
     ) {
         let writing = StopFlag()
-        async let reads = Self.timedRequests(url: url, until: writing) { _ in .get(path: Path("a"), query: .default) }
+        // Beside the writes: a read of what they touch waits for their commit (`listen` times that).
+        async let reads = Self.timedRequests(url: url, until: writing) { _ in .get(path: Path("b"), query: .default) }
         let writes = try await Self.timedRequests(url: url, count: count ?? self.writes) {
             .put(path: Path("a"), data: .int(Int64($0)), hash: nil)
         }

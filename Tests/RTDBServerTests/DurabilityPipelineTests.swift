@@ -118,4 +118,62 @@ import Testing
         }
         #expect(!stored)
     }
+
+    @Test func aReadWaitsForTheNewestUnpublishedWriteAtAboveOrBelowIt() {
+        var pipeline = DurabilityPipeline(durableSequence: 0, checkpointInterval: 100)
+        pipeline.append(Self.write(1, "rooms/blue/topic"))
+        pipeline.append(Self.write(2, "users/e\u{301}"))
+        pipeline.append(Self.write(3, "rooms/red"))
+        #expect(pipeline.newestUnpublished(touching: Path("rooms/blue/topic/words")) == 1, "above it")
+        #expect(pipeline.newestUnpublished(touching: Path("rooms")) == 3, "below it: the newest there")
+        #expect(pipeline.newestUnpublished(touching: Path("rooms/blue")) == 1)
+        #expect(pipeline.newestUnpublished(touching: .root) == 3)
+        #expect(pipeline.newestUnpublished(touching: Path("users/\u{e9}")) == nil, "another key by its code units")
+        #expect(pipeline.newestUnpublished(touching: Path("users/e\u{301}")) == 2)
+        #expect(pipeline.newestUnpublished(touching: Path("lobby")) == nil, "beside them")
+
+        let batch = pipeline.takeBatch(root: .empty, applied: 3)
+        pipeline.append(Self.write(4, ""))
+        #expect(pipeline.newestUnpublished(touching: Path("lobby")) == 4, "a write at the root touches everything")
+        _ = pipeline.committed(batch)
+        #expect(pipeline.newestUnpublished(touching: Path("rooms/blue")) == 4, "only the root's write is left")
+        let next = pipeline.takeBatch(root: .empty, applied: 4)
+        _ = pipeline.committed(next)
+        #expect(pipeline.newestUnpublished(touching: .root) == nil, "everything is published")
+    }
+
+    @Test func aMergeTouchesItsChildrenOnlyAndARefusalLeavesNothingToWaitFor() {
+        var pipeline = DurabilityPipeline(durableSequence: 0, checkpointInterval: 100)
+        let node = Node(trustedJSON: true)
+        pipeline.append(
+            DurabilityPipeline.Applied(
+                record: LogRecord(sequence: 1, path: Path("status"), kind: .merge, data: "{}"),
+                change: .merge(path: Path("status"), children: [(Path("a"), node), (Path("b/online"), node)]),
+                byServer: false))
+        #expect(pipeline.newestUnpublished(touching: Path("status/b")) == 1)
+        #expect(pipeline.newestUnpublished(touching: Path("status/c")) == nil, "beside the merge's children")
+        let batch = pipeline.takeBatch(root: .empty, applied: 1)
+        _ = pipeline.refuse(batch)
+        #expect(pipeline.newestUnpublished(touching: Path("status")) == nil, "refused: answered without it")
+    }
+
+    @Test func theTreeOfPendingPathsStaysInProportionUnderALoadThatNeverDrains() {
+        var pipeline = DurabilityPipeline(durableSequence: 0, checkpointInterval: 1_000_000)
+        var sequence: UInt64 = 0
+        for _ in 0..<50 {
+            for _ in 0..<100 {
+                sequence += 1
+                pipeline.append(Self.write(sequence, "load/k\(sequence)"))
+            }
+            let batch = pipeline.takeBatch(root: .empty, applied: sequence)
+            sequence += 1
+            pipeline.append(Self.write(sequence, "load/k\(sequence)"))
+            _ = pipeline.committed(batch)
+            #expect(pipeline.newestUnpublished(touching: Path("load/k\(sequence)")) == sequence)
+            #expect(pipeline.newestUnpublished(touching: Path("load/k\(sequence - 1)")) == nil)
+        }
+        #expect(
+            pipeline.pendingPathsNoted <= 4 + 1_024, "rebuilt from the one write pending: \(pipeline.pendingPathsNoted)"
+        )
+    }
 }

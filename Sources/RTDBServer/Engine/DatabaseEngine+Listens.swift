@@ -8,7 +8,8 @@ extension DatabaseEngine {
     /// the read rules let `auth` read `path`.
     ///
     /// The initial data is the stored tree's, and the registration happens in the same step, so
-    /// no published update is lost or duplicated between them. A listen with the same outlet, path and query
+    /// no published update is lost or duplicated between them. Callers wait first for the writes
+    /// the listen must see (``waitForWrites(before:)``). A listen with the same outlet, path and query
     /// replaces the previous one.
     func addListen(outlet: Outlet, path: Path, query: QueryParams, format: ListenFormat, hash: String?, auth: RuleAuth)
         throws(WireError)
@@ -35,15 +36,6 @@ extension DatabaseEngine {
     /// Removes a listen.
     func removeListen(outlet: Outlet, path: Path, query: QueryParams) {
         listens.remove(Listen.Key(outlet: outlet.id, path: path, queryIdentifier: query.queryIdentifier))
-    }
-
-    /// Registers a Server-Sent Events stream at `path` and sends the initial `put`, if the read
-    /// rules let `auth` read there.
-    public func addStream(outlet: Outlet, path: Path, query: QueryParams, export: Bool, auth: RuleAuth)
-        throws(WireError)
-    {
-        try addListen(
-            outlet: outlet, path: path, query: query, format: .serverSentEvents(export: export), hash: nil, auth: auth)
     }
 
     /// Removes every listen of an outlet.

@@ -8,7 +8,7 @@ extension DatabaseEngine {
     /// acknowledged (a client hears the data before the `ok`).
     ///
     /// The tree as each write left it is made only for the writes something looks at: a listen
-    /// it touches, a read waiting for it, read rules that look at data. The writes before such
+    /// it touches, read rules that look at data. The writes before such
     /// a one are made in the served tree first, so that it sees exactly the writes up to its own.
     /// The last write leaves the tree as `after`, which is not made again.
     func publish(_ writes: [DurabilityPipeline.Applied], upTo after: Node) {
@@ -22,8 +22,7 @@ extension DatabaseEngine {
             case .merge(let path, let children):
                 affected = listens.affected(by: children.map { path.child($0.relative) })
             }
-            let reads = deferredReads.removeValue(forKey: write.record.sequence) ?? []
-            if !affected.isEmpty || !reads.isEmpty || rules.readsDependOnData {
+            if !affected.isEmpty || rules.readsDependOnData {
                 var current = servedRoot
                 for change in behind { current = change.applied(to: current) }
                 behind = []
@@ -44,33 +43,8 @@ extension DatabaseEngine {
             }
             WriteBreakdown.end(.acknowledge, since: acknowledging)
             WriteBreakdown.published(1)
-            for read in reads { answer(read) }
         }
         servedRoot = after
-    }
-
-    /// A read (`g`) a connection made after writes of its own: it waits for them, so that the
-    /// connection reads its own writes (the server applies a connection's requests in order;
-    /// firebase-js-sdk's `get()` returns the server's answer as it is).
-    struct DeferredRead {
-        var number: Int
-        var outlet: Outlet
-        var path: Path
-        var query: QueryParams
-        var auth: RuleAuth
-    }
-
-    /// Answers a read now, or once the connection's own writes are published.
-    func read(_ request: DeferredRead) {
-        guard let pending = durability.newestUnpublishedWrite(of: request.outlet) else { return answer(request) }
-        deferredReads[pending, default: []].append(request)
-    }
-
-    private func answer(_ request: DeferredRead) {
-        let outcome = Result { () throws(WireError) in
-            try read(request.path, query: request.query, auth: request.auth).result.exportJSON
-        }
-        respond(request.number, outcome, to: request.outlet)
     }
 
     /// Refuses a batch the disk did not take; returns how many writes were refused.
@@ -96,10 +70,6 @@ extension DatabaseEngine {
             connections.update(session.sessionID) { $0.onDisconnectCount = writes.count }
         }
         for held in refusal.released { held.outlet.send(held.item) }
-        // Reads that waited for refused writes are answered with what is stored.
-        let waiting = deferredReads.sorted { $0.key < $1.key }.flatMap(\.value)
-        deferredReads = [:]
-        for read in waiting { answer(read) }
         for write in refusal.kept { apply(write.change, byServer: true) }
         return refusal.refused
     }

@@ -133,10 +133,17 @@ extension DatabaseEngine {
     }
 
     /// Handles requests of one connection in order, queueing their responses and pushes.
-    public func handle(_ batch: [SessionRequest], outlet: Outlet) {
+    ///
+    /// A read (a listen, a get) waits for the writes applied before it that it must see to be
+    /// published (``waitForWrites(before:)``), and the connection's later requests wait behind
+    /// it: a connection's requests are handled in order, as Firebase handles them. Returns once
+    /// every request of the batch is handled.
+    public func handle(_ batch: [SessionRequest], outlet: Outlet) async {
         for item in batch {
             switch item.read {
-            case .request(let request): handle(request, number: item.number, outlet: outlet)
+            case .request(let request):
+                if let path = request.readPath { await waitForWrites(before: path) }
+                handle(request, number: item.number, outlet: outlet)
             case .write(let write): handle(write, outlet: outlet)
             case .failure(let error): respond(item.number, .failure(error), to: outlet)
             }
@@ -161,8 +168,9 @@ extension DatabaseEngine {
         acknowledge(write.number, session.explainingExpiry(result), to: outlet)
     }
 
-    /// Handles one request of a connection and queues its response (and any pushes) in order.
-    public func handle(_ request: ClientRequest, number: Int, outlet: Outlet) {
+    /// Handles one request of a connection now and queues its response (and any pushes) in
+    /// order; a read is answered from the stored tree as it is (``handle(_:outlet:)`` waits first).
+    func handle(_ request: ClientRequest, number: Int, outlet: Outlet) {
         guard let session = sessions[outlet.id] else { return }
         let auth = session.ruleAuth
         let outcome: Result<JSONValue, WireError>
@@ -209,8 +217,8 @@ extension DatabaseEngine {
             respondOnceStored(number, .success(""), to: outlet)
             return
         case .get(let path, let query):
-            read(DeferredRead(number: number, outlet: outlet, path: path, query: query, auth: auth))
-            return
+            outcome = Result { () throws(WireError) in try readStored(path, query: query, auth: auth).result.exportJSON
+            }
         case .auth(let credential, let authVariable), .gauth(let credential, let authVariable):
             outcome = authenticate(outlet, credential: credential, actingAs: authVariable)
         case .unauth:

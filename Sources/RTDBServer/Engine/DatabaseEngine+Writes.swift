@@ -269,25 +269,3 @@ extension DatabaseEngine {
         log(DurabilityPipeline.Applied(record: record, change: change, byServer: byServer))
     }
 }
-
-extension DatabaseEngine {
-    /// The data at `path` (and the query's result when one is given) as stored, with the newest
-    /// stored write's sequence number.
-    ///
-    /// - Throws: `permission_denied` when the rules do not let `auth` read `path`.
-    public func read(_ path: Path, query: QueryParams? = nil, auth: RuleAuth) throws(WireError)
-        -> (node: Node, result: Node, sequence: UInt64)
-    {
-        try authorizeRead(path, auth: auth, operation: .read)
-        let node = servedRoot.child(at: path)
-        let result = query.map { $0.loadsAllData ? node : $0.filter(node) } ?? node
-        return (node, result, durability.durableSequence)
-    }
-
-    /// The data at `path` as stored and the newest stored write's sequence number, without a
-    /// rules check: for what a request may see whatever the read rules say (the echo of its own
-    /// write, once stored).
-    func snapshot(_ path: Path) -> (node: Node, sequence: UInt64) {
-        (servedRoot.child(at: path), durability.durableSequence)
-    }
-}

@@ -34,9 +34,6 @@ public actor DatabaseEngine {
     var appliedSequence: UInt64
     /// What is applied but not yet on disk, and what waits for it (DurabilityPipeline.swift).
     var durability: DurabilityPipeline
-    /// Reads (`g`) of connections whose own writes were not published yet, by the newest of
-    /// those writes: answered once it is (DatabaseEngine+Publish.swift).
-    var deferredReads: [UInt64: [DeferredRead]] = [:]
     /// Sessions of an earlier run of the server that have not come back: their onDisconnect
     /// writes run when they do (``openSession(outlet:sessionID:supersedes:)``) or after
     /// ``orphanGrace``, whichever is first.
@@ -52,6 +49,8 @@ public actor DatabaseEngine {
     var flusher: Task<Void, Never>?
     /// Whether the flusher waits on the store for a commit now.
     var committing = false
+    /// Reads waiting for writes before them to be published (``waitForWrites(before:)``).
+    var waitingReads = 0
     /// Whether the stop gave up what the disk had not stored.
     var stopGaveUp = false
     var isClosed = false
@@ -136,6 +135,10 @@ public actor DatabaseEngine {
 
     /// The number of active listens (WebSocket and SSE).
     public var listenCount: Int { listens.count }
+
+    /// The number of reads (listens, gets, REST reads and streams) waiting for writes applied
+    /// before them to be stored.
+    public var readsWaiting: Int { waitingReads }
 
     /// Whether the namespace can be closed without anyone noticing: no session, no listen or
     /// stream, every write durable and delivered, and the rules it opened with.

@@ -2,14 +2,16 @@ import OrderedCollections
 import RTDBCore
 
 /// A namespace's way to the disk: what is applied but not yet committed, what is committed, and
-/// what waits for that (write acknowledgements, held messages, callers of `waitUntilDurable`).
+/// what waits for that (write acknowledgements, held messages, callers of `waitUntilDurable`,
+/// among them reads that must see writes not yet published).
 ///
 /// Values only, owned by the `DatabaseEngine` actor, which runs the flusher (the task that
 /// commits each ``Batch`` and reports back with ``committed(_:)`` or ``refuse(_:)``). Every
 /// rule of the pipeline lives here: a write reaches readers only once it is stored (the engine
 /// publishes a committed batch's writes), a write is acknowledged only then, a batch that cannot
 /// be stored is refused with everything applied after it, except the server's own writes, which
-/// are kept and tried again; a checkpoint every `checkpointInterval` writes.
+/// are kept and tried again; a checkpoint every `checkpointInterval` writes; a read waits for the
+/// unpublished writes at, above or below its location (``newestUnpublished(touching:)``).
 struct DurabilityPipeline {
     /// A write applied to the working tree, kept until it is stored and published.
     struct Applied {
@@ -83,8 +85,10 @@ struct DurabilityPipeline {
     private(set) var durableOnDisconnectTicket: UInt64 = 0
     private var held = HeldMessages()
     private var acknowledgements: [UInt64: [Acknowledgement]] = [:]
-    /// The newest write each outlet waits to hear acknowledged (by outlet id).
-    private var newestUnpublished: [Int: UInt64] = [:]
+    /// Where the writes not yet published lie (entries up to ``durableSequence`` are stale).
+    private var pendingPaths = PendingPaths()
+    /// How many paths the tree of pending writes has noted since it was last emptied.
+    var pendingPathsNoted: Int { pendingPaths.noted }
     private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
 
     /// A pipeline whose store holds everything up to `sequence`.
@@ -103,7 +107,27 @@ struct DurabilityPipeline {
     var hasWork: Bool { !pending.isEmpty || !pendingOnDisconnect.isEmpty || checkpointRequested }
 
     /// Takes an applied write for the next batch.
-    mutating func append(_ write: Applied) { pending.append(write) }
+    mutating func append(_ write: Applied) {
+        pending.append(write)
+        Self.note(write, in: &pendingPaths)
+    }
+
+    private static func note(_ write: Applied, in paths: inout PendingPaths) {
+        switch write.change {
+        case .set(let path, _):
+            paths.note(path, sequence: write.record.sequence)
+        case .merge(let path, let children):
+            for child in children { paths.note(path.child(child.relative), sequence: write.record.sequence) }
+        }
+    }
+
+    /// The newest write at, above or below `path` that is applied but not yet published, or nil:
+    /// a read there waits for it (``wait(for:_:)``), so that it sees every write applied before
+    /// it and none that the disk then refuses.
+    func newestUnpublished(touching path: Path) -> UInt64? {
+        let newest = pendingPaths.newest(touching: path)
+        return newest > durableSequence ? newest : nil
+    }
 
     /// Takes a session's onDisconnect change for the next batch (it replaces an older one).
     ///
@@ -159,22 +183,27 @@ struct DurabilityPipeline {
             storedOnDisconnect[sessionID] = change.outletID == nil || change.record.isRemoval ? nil : change.record
         }
         inFlightOnDisconnect = [:]
+        forgetPublishedPaths()
         resumeWaiters()
         return held.release(stored: durableOnDisconnectTicket)
     }
 
-    /// Takes the answers that wait for the write `sequence` to be published.
-    mutating func acknowledgements(of sequence: UInt64) -> [Acknowledgement] {
-        let taken = acknowledgements.removeValue(forKey: sequence) ?? []
-        for acknowledgement in taken where newestUnpublished[acknowledgement.outlet.id] == sequence {
-            newestUnpublished[acknowledgement.outlet.id] = nil
+    /// Once a batch is stored, the paths of the writes still pending are all that matter: the
+    /// tree is emptied when none is, and rebuilt from them when it has grown well past them (so
+    /// that, under a steady load that never drains, it stays in proportion to what is pending).
+    private mutating func forgetPublishedPaths() {
+        if pending.isEmpty {
+            pendingPaths.removeAll()
+        } else if pendingPaths.noted > 4 * pending.count + 1_024 {
+            pendingPaths.removeAll()
+            for write in pending { Self.note(write, in: &pendingPaths) }
         }
-        return taken
     }
 
-    /// The newest write `outlet` sent that is not published yet (its reads wait for it: a
-    /// connection reads its own writes, as the server applies its requests in order).
-    func newestUnpublishedWrite(of outlet: Outlet) -> UInt64? { newestUnpublished[outlet.id] }
+    /// Takes the answers that wait for the write `sequence` to be published.
+    mutating func acknowledgements(of sequence: UInt64) -> [Acknowledgement] {
+        acknowledgements.removeValue(forKey: sequence) ?? []
+    }
 
     /// A batch could not be stored: it and everything applied after it are refused (the engine
     /// goes back to the stored tree), except the server's own writes and onDisconnect changes,
@@ -190,7 +219,7 @@ struct DurabilityPipeline {
             }
         }
         pending = []
-        newestUnpublished = [:]
+        pendingPaths.removeAll()
         // Acknowledgements of keyed writes sent again wait for the refused write they name.
         for sequence in acknowledgements.keys where sequence > durableSequence {
             refusal.acknowledgements += acknowledgements(of: sequence)
@@ -231,7 +260,6 @@ struct DurabilityPipeline {
     mutating func acknowledge(_ sequence: UInt64, outlet: Outlet, number: Int) -> Bool {
         if sequence <= durableSequence { return true }
         acknowledgements[sequence, default: []].append(Acknowledgement(outlet: outlet, number: number))
-        newestUnpublished[outlet.id] = max(newestUnpublished[outlet.id] ?? 0, sequence)
         return false
     }
 
@@ -275,7 +303,7 @@ struct DurabilityPipeline {
         checkpointRequested = false
         held.removeAll()
         acknowledgements = [:]
-        newestUnpublished = [:]
+        pendingPaths.removeAll()
         for waiter in waiters { waiter.continuation.resume(returning: false) }
         waiters = []
         return lost

@@ -81,7 +81,7 @@ struct RESTResponder: HTTPResponder {
     }
 
     private func get(_ rest: RESTRequest, request: Request, engine: DatabaseEngine) async throws -> Response {
-        // The stored tree: nothing to wait for.
+        // Every write applied before the request (from any connection), once stored.
         let (node, result): (Node, Node)
         do {
             (node, result, _) = try await engine.read(rest.path, query: rest.query, auth: rest.auth)
