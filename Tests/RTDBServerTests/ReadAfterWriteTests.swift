@@ -296,7 +296,7 @@ import Testing
                 await client.close()
             }
         }
-        #expect(await writing.wait { $0.count >= 2 }, "the writers are under way")
+        #expect(await writing.wait(timeout: .seconds(120)) { $0.count >= 2 }, "the writers are under way")
 
         let client = try await Self.newClient(server)
         var whole = 0
