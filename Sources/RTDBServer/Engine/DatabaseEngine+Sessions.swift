@@ -217,7 +217,10 @@ extension DatabaseEngine {
             respondOnceStored(number, .success(""), to: outlet)
             return
         case .get(let path, let query):
-            outcome = Result { () throws(WireError) in try readStored(path, query: query, auth: auth).result.exportJSON
+            do throws(WireError) {
+                outcome = .success(try readStored(path, query: query, auth: auth).result.exportJSON)
+            } catch {
+                outcome = .failure(error)
             }
         case .auth(let credential, let authVariable), .gauth(let credential, let authVariable):
             outcome = authenticate(outlet, credential: credential, actingAs: authVariable)
