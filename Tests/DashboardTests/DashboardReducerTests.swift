@@ -299,14 +299,14 @@ import Testing
         _ = DashboardReducer.reduce(&state, .key(.character("/")))
         for character in "user1" { _ = DashboardReducer.reduce(&state, .key(.character(character))) }
         let title = DashboardRenderer().render(state).line(7)
-        #expect(title.contains("(1 of 4 users, 0 connections)"), "\(title)")
+        #expect(title.contains("(1 of 4 users, 0 online, 0 connections)"), "\(title)")
         let one = [
             UserPresence(
                 id: "sam", connections: [.init(id: "c", device: "phone", connectedAt: .epoch)], lastOnline: nil)
         ]
         var single = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: one))
         let singular = DashboardRenderer().render(single).line(7)
-        #expect(singular.contains("(1 user, 1 connection)"), "\(singular)")
+        #expect(singular.contains("(1 user, 1 online, 1 connection)"), "\(singular)")
 
         for index in 0..<100 {
             _ = DashboardReducer.reduce(&single, .event(SimulationEvent(at: Fixture.eventTime, .notice("n\(index)"))))
@@ -382,5 +382,28 @@ import Testing
         #expect(state.selectedUser == 1)
         _ = DashboardReducer.reduce(&state, .resize(width: 60, height: 20))
         #expect(state.width == 60 && state.height == 20)
+    }
+
+    /// Was: `Presence (1000000 users, 0 connections)` with 300,000 online under the status
+    /// layout, which lists no connections, and no online count anywhere.
+    @Test func theTitleCountsOnlineUsersGroupsThousandsAndCountsNoConnectionsAStatusLayoutLacks() {
+        let users = (0..<12_345).map { index in
+            var user = UserPresence(id: "user\(index)")
+            user.reportedOnline = index % 3 == 0
+            return user
+        }
+        let state = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: users))
+        let title = DashboardRenderer().render(state).line(7)
+        #expect(title.contains("Presence (12,345 users, 4,115 online)"), "\(title)")
+        #expect(!title.contains("connection"), "\(title)")
+
+        let listed = [
+            UserPresence(id: "sam", connections: [.init(id: "a", device: "phone", connectedAt: .epoch)]),
+            UserPresence(id: "kim"),
+        ]
+        let mixed = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: listed))
+        #expect(DashboardRenderer().render(mixed).line(7).contains("Presence (2 users, 1 online, 1 connection)"))
+        #expect(Format.grouped(1_000_000) == "1,000,000" && Format.grouped(-12_345) == "-12,345")
+        #expect(Format.grouped(999) == "999" && Format.grouped(0) == "0")
     }
 }

@@ -49,11 +49,13 @@ extension LiveDashboardTests {
                 LiveDashboard.keys("T"), .until("T goes to the next theme") { $0.contains("theme ansi") },
                 LiveDashboard.keys("d"),
                 .until("d adds a device") {
-                    $0.contains("  added") && $0.contains("Presence (3 users, 8 connections)")
+                    $0.contains("  added") && $0.contains("Presence (3 users, ")
+                        && $0.contains(" online, 8 connections)")
                 },
                 LiveDashboard.keys("x"),
                 .until("x crashes one, and the server ends its presence") {
-                    $0.contains("crashed (no goodbye)") && $0.contains("Presence (3 users, 7 connections)")
+                    $0.contains("crashed (no goodbye)") && $0.contains("Presence (3 users, ")
+                        && $0.contains(" online, 7 connections)")
                 },
                 LiveDashboard.keys("q"),
             ])

@@ -143,7 +143,8 @@ import Testing
         let tmux = try await TmuxSession(command: command, width: 160, height: 40)
         defer { tmux.close() }
         var (ok, screen) = try await tmux.waitFor {
-            $0.contains("● connected") && $0.contains("Presence (2 users, 5 connections)") && !$0.contains("stale")
+            $0.contains("● connected") && $0.contains("Presence (2 users, ") && $0.contains(" online, 5 connections)")
+                && !$0.contains("stale")
         }
         #expect(ok, "this device and 2 × 2 simulated devices on the other server, live:\n\(screen)")
         server.signal(SIGKILL)

@@ -80,14 +80,23 @@ public struct DashboardRenderer: Sendable {
             // What the list shows: with a filter, the users that match out of all.
             let all = state.snapshot?.users.count ?? 0
             let users = state.visibleUsers
-            let connections =
-                state.filter.isEmpty
-                ? state.presenceTotals.connections : users.reduce(0) { $0 + $1.connections.count }
-            let counted =
-                users.count == all ? Format.count(all, "user") : "\(users.count) of \(Format.count(all, "user"))"
+            var totals = state.presenceTotals
+            if !state.filter.isEmpty {
+                totals.connections = users.reduce(0) { $0 + $1.connections.count }
+                totals.online = users.count { $0.isOnline }
+            }
+            var counts = [
+                users.count == all
+                    ? Format.count(all, "user") : "\(Format.grouped(users.count)) of \(Format.count(all, "user"))",
+                "\(Format.grouped(totals.online)) online",
+            ]
+            // A layout that states online or offline (status) lists no connections to count.
+            if totals.listingConnections > 0 || all == 0 {
+                counts.append(Format.count(totals.connections, "connection"))
+            }
             var title = [
                 Segment("Presence", .title),
-                Segment(" (\(counted), \(Format.count(connections, "connection")))", .title),
+                Segment(" (\(counts.joined(separator: ", ")))", .title),
             ]
             let unfit = state.presenceTotals.unfit
             if unfit > 0 { title.append(Segment("  \(unfit) unfit", .warn)) }

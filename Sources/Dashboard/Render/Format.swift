@@ -60,7 +60,18 @@ public enum Format {
 
     /// `count` and the noun, singular for one: `1 connection`, `2 connections`.
     public static func count(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+        "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// An integer with its thousands grouped by commas: `1,000,000`, `-12,345`, `999`.
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var text = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     /// Order for names people read: runs of digits compare as numbers (`user9` before `user50`),

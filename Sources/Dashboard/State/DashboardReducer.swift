@@ -245,7 +245,12 @@ public enum DashboardReducer {
         var totals = PresenceTotals()
         for user in state.snapshot?.users ?? [] {
             totals.connections += user.connections.count
-            if user.problem != nil { totals.unfit += 1 }
+            if user.isOnline { totals.online += 1 }
+            if user.problem != nil {
+                totals.unfit += 1
+            } else if user.reportedOnline == nil {
+                totals.listingConnections += 1
+            }
             // Counting characters stops at 18: no name column is wider.
             if totals.longestName < 18 { totals.longestName = max(totals.longestName, user.id.prefix(18).count) }
         }

@@ -166,6 +166,11 @@ public struct PresenceTotals: Sendable, Equatable {
     public var key: Key?
     /// Connections in all.
     public var connections = 0
+    /// Users online.
+    public var online = 0
+    /// Users whose layout lists their connections (the status layout states online or offline
+    /// and lists none).
+    public var listingConnections = 0
     /// Entries that fit no layout.
     public var unfit = 0
     /// The longest user id, in characters, up to 18 (the name column's width).
