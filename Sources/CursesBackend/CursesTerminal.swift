@@ -79,18 +79,22 @@ public final class CursesTerminal: DashboardTerminal {
         }
         presented = grid
         var cell = cchar_t()
+        var joined: [(x: Int, y: Int, text: String)] = []
         for y in 0..<min(height, grid.height) {
             for x in 0..<min(width, grid.width) {
                 let item = grid[x, y]
                 if item.isContinuation { continue }
+                let drawn = Self.drawable(item.character)
+                if drawn.count < item.character.unicodeScalars.count, drawn.count < 5 {
+                    joined.append((x, y, String(item.character)))
+                }
                 // A wide character's continuation changed with its cell: the cell is redrawn.
                 if let previous, previous[x, y] == item, x + 1 >= grid.width || previous[x + 1, y] == grid[x + 1, y] {
                     continue
                 }
                 let (attributes, pair) = palette.attributes(for: item.role)
                 var pairNumber = pair
-                let scalars = item.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) } + [0]
-                scalars.withUnsafeBufferPointer { text in
+                (drawn + [0]).withUnsafeBufferPointer { text in
                     _ = setcchar(&cell, text.baseAddress, attributes, 0, &pairNumber)
                 }
                 mvwadd_wch(screen, Int32(y), Int32(x), &cell)
@@ -99,6 +103,41 @@ public final class CursesTerminal: DashboardTerminal {
         if let cursor = grid.cursor { wmove(screen, Int32(cursor.y), Int32(cursor.x)) }
         wnoutrefresh(screen)
         doupdate()
+        Self.overwrite(joined)
+    }
+
+    /// What ncurses can keep of a cell's piece of a cluster (CellGrid.pieces).
+    ///
+    /// The scalar that moves the cursor and the zero-width ones after it, up to a zero-width
+    /// joiner, as many as a `cchar_t` takes (CCHARW_MAX). ncurses keeps one spacing character a cell, so an emoji
+    /// joined after a ZWJ (`👩‍💻`) cannot be one of its cells, and a ZWJ left at a cell's end
+    /// would join whatever the terminal is sent next.
+    private static func drawable(_ character: Character) -> [wchar_t] {
+        var scalars: [wchar_t] = []
+        for scalar in character.unicodeScalars {
+            if scalar == "\u{200D}" || scalars.count == 5 { break }
+            scalars.append(wchar_t(bitPattern: scalar.value))
+        }
+        return scalars
+    }
+
+    /// Writes the joined emoji sequences whole over the cells ncurses drew with their first
+    /// emoji, straight to the terminal after ncurses' update, and puts the cursor back: the
+    /// terminal gives the sequence the two columns ncurses counted for its first emoji.
+    private static func overwrite(_ cells: [(x: Int, y: Int, text: String)]) {
+        guard !cells.isEmpty else { return }
+        // DECSC/DECRC keep ncurses' cursor where it left it.
+        var text = "\u{1B}7"
+        for cell in cells { text += "\u{1B}[\(cell.y + 1);\(cell.x + 1)H" + cell.text }
+        text += "\u{1B}8"
+        // ncurses has flushed its own output in doupdate(): these bytes follow it.
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     /// Waits until a key, a wake-up on `wakeFD`, a resize, or `timeout` (nil: no limit), and

@@ -33,4 +33,48 @@ import Testing
         let stored = try await http("GET", "/.json?ns=demo", port: port).json
         #expect(stored?.objectValue?.keys.map(\.string) == ["status"])
     }
+
+    /// Names in their own scripts, drawn whole: each row's STATE column where the terminal puts it.
+    ///
+    /// Was, at 120 columns: `प्रिया` drawn `प्य`, `অনন্যা` drawn `অনন্`, `👩‍💻dev` drawn `👩dev` with
+    /// its joiner pushed into the STATE column, and the row's later columns garbled.
+    @Test(.enabled(if: DashboardTmuxTests.enabled, "needs tmux (installed by .ci/run; required when CI=true)"))
+    func namesInEveryScriptAreDrawnWholeWithTheirColumnsInPlace() async throws {
+        // How far tmux 3.3a moves its cursor for each (printed plainly, `#{cursor_x}`).
+        let widths = ["प्रिया": 5, "অনন্যা": 5, "👩‍💻dev": 5, "สมชาย": 5, "محمد": 4, "李小龍": 6, "zoë": 3]
+        let (server, port) = try await ChildProcess.serve(["--memory"])
+        defer { server.signal(SIGTERM) }
+        var members: [String] = []
+        for (index, name) in widths.keys.sorted().enumerated() {
+            let state = index % 2 == 0 ? "online" : "offline"
+            members.append("\"\(name)\": {\"state\": \"\(state)\", \"last_changed\": \(1_764_000_000_000 + index)}")
+        }
+        _ = try await http("PUT", "/status.json?ns=demo", port: port, body: "{" + members.joined(separator: ",") + "}")
+        let (command, home) = try DashboardTmuxTests.command(
+            "--url 'http://127.0.0.1:\(port)?ns=demo' --layout status --churn 0")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = try await TmuxSession(command: command, width: 120, height: 40)
+        defer { tmux.close() }
+        let (ok, screen) = try await tmux.waitFor { screen in
+            widths.keys.allSatisfy { name in screen.split(separator: "\n").contains { $0.contains(name) } }
+        }
+        #expect(ok, "every name whole:\n\(screen)")
+        var stateColumns: [String: Int] = [:]
+        for (name, width) in widths {
+            guard let line = screen.split(separator: "\n").first(where: { $0.contains(name) }),
+                let marker = line.firstIndex(where: { $0 == "●" || $0 == "○" }),
+                let range = line.range(of: name)
+            else {
+                Issue.record("no row with \(name) and a state:\n\(screen)")
+                continue
+            }
+            // Everything before the marker but the name is one column a character (spaces, the border).
+            let before = line[..<marker]
+            stateColumns[name] = before.count - name.count + width
+            #expect(range.upperBound <= marker, "\(name) stays left of its state")
+        }
+        #expect(
+            Set(stateColumns.values).count == 1, "the STATE column in place on every row: \(stateColumns)\n\(screen)")
+        _ = try await tmux.quit()
+    }
 }

@@ -38,14 +38,18 @@ public struct CellGrid: Sendable, Equatable {
         guard y >= 0, y < height else { return x }
         var column = x
         for character in text {
-            let columns = CellGrid.columns(of: character)
+            // A character is drawn whole or not at all: never cut inside it.
+            let pieces = CellGrid.pieces(of: character)
+            let columns = pieces.reduce(0) { $0 + $1.columns }
             if columns == 0 { continue }
             guard column + columns <= end else { break }
-            if column >= 0 {
-                self[column, y] = Cell(character, role: role)
-                if columns == 2 { self[column + 1, y] = Cell(Cell.continuation, role: role) }
+            for piece in pieces {
+                if column >= 0 {
+                    self[column, y] = Cell(piece.character, role: role)
+                    if piece.columns == 2 { self[column + 1, y] = Cell(Cell.continuation, role: role) }
+                }
+                column += piece.columns
             }
-            column += columns
         }
         return column
     }
@@ -93,13 +97,32 @@ public struct CellGrid: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    /// How many columns a character takes on a terminal: 2 for East Asian wide and emoji, 0 for
-    /// combining marks and controls, else 1.
+    /// How many columns a character takes on a terminal: the sum of its ``pieces(of:)``.
     public static func columns(of character: Character) -> Int {
-        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let scalars = character.unicodeScalars
+        if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+            return columns(of: only)
+        }
+        return pieces(of: character).reduce(0) { $0 + $1.columns }
+    }
+
+    /// How many columns a string takes.
+    public static func columns(of text: String) -> Int {
+        text.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    /// How many columns one scalar advances a terminal's cursor (glibc's `wcwidth`, which tmux
+    /// and ncurses follow): 2 for East Asian wide and emoji, 0 for combining marks, format
+    /// characters (joiners, variation selectors' kin) and controls, else 1 — a spacing mark
+    /// such as Devanagari's vowel sign `ि` too.
+    public static func columns(of scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-        if scalar.properties.generalCategory == .nonspacingMark { return 0 }
+        if value < 0x300 { return 1 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
@@ -110,8 +133,46 @@ public struct CellGrid: Sendable, Equatable {
         }
     }
 
-    /// How many columns a string takes.
-    public static func columns(of text: String) -> Int {
-        text.reduce(0) { $0 + columns(of: $1) }
+    /// A character as a terminal lays it out, cell by cell.
+    ///
+    /// Each scalar that moves the cursor starts a piece of its width, and the zero-width scalars after it (combining marks,
+    /// viramas, joiners, variation selectors) go with it, as does a wide scalar right after a
+    /// zero-width joiner (an emoji sequence, which tmux draws as one). So `प्रि` is three
+    /// pieces of one column (`प्`, `र`, `ि`), `👩‍💻` one of two, `é` (e and U+0301) one of one.
+    ///
+    /// A piece goes in one cell (with a continuation after a wide one): a cell given a cluster
+    /// whose parts move the cursor further than the grid counted shifted every later column.
+    /// Zero-width scalars before any piece join the first; a character of nothing but them has
+    /// no piece.
+    public static func pieces(of character: Character) -> [(character: Character, columns: Int)] {
+        let scalars = character.unicodeScalars
+        if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+            let width = columns(of: only)
+            return width == 0 ? [] : [(character, width)]
+        }
+        var pieces: [(scalars: String.UnicodeScalarView, columns: Int)] = []
+        var leading = String.UnicodeScalarView()
+        var afterJoiner = false
+        for scalar in scalars {
+            let width = columns(of: scalar)
+            if !pieces.isEmpty, width == 0 || (afterJoiner && width == 2) {
+                pieces[pieces.count - 1].scalars.append(scalar)
+            } else if width == 0 {
+                leading.append(scalar)
+            } else {
+                var piece = leading
+                leading = String.UnicodeScalarView()
+                piece.append(scalar)
+                pieces.append((piece, width))
+            }
+            afterJoiner = scalar == "\u{200D}"
+        }
+        return pieces.map { piece in
+            let text = String(piece.scalars)
+            // Each piece is one cluster by Swift's rules too; should one not be, its first
+            // scalar stands for it rather than a trap.
+            let character = text.count == 1 ? Character(text) : Character(piece.scalars.first ?? " ")
+            return (character, piece.columns)
+        }
     }
 }

@@ -13,7 +13,9 @@ extension DashboardRenderer {
         let users = state.visibleUsers
         let serverNow = snapshot.serverTimeEstimate
         let wide = rect.width >= 100
-        let longest = state.filter.isEmpty ? state.presenceTotals.longestName : users.lazy.map(\.id.count).max() ?? 6
+        let longest =
+            state.filter.isEmpty
+            ? state.presenceTotals.longestName : users.lazy.map { CellGrid.columns(of: $0.id) }.max() ?? 6
         let nameWidth = min(18, max(6, longest) + 3)
         // Only the rows in the window are formatted (a population can be thousands of users).
         let rows = state.presenceRows(users)

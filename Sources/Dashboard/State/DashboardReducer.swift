@@ -251,8 +251,10 @@ public enum DashboardReducer {
             } else if user.reportedOnline == nil {
                 totals.listingConnections += 1
             }
-            // Counting characters stops at 18: no name column is wider.
-            if totals.longestName < 18 { totals.longestName = max(totals.longestName, user.id.prefix(18).count) }
+            // Counting columns stops at 18 characters: no name column is wider.
+            if totals.longestName < 18 {
+                totals.longestName = max(totals.longestName, CellGrid.columns(of: String(user.id.prefix(18))))
+            }
         }
         totals.key = state.snapshot.map { PresenceTotals.Key(version: $0.usersVersion, sort: sort) }
         state.presenceTotals = totals

@@ -173,7 +173,7 @@ public struct PresenceTotals: Sendable, Equatable {
     public var listingConnections = 0
     /// Entries that fit no layout.
     public var unfit = 0
-    /// The longest user id, in characters, up to 18 (the name column's width).
+    /// The longest user id, in columns, up to 18 (the name column's width).
     public var longestName = 0
 
     /// A version of the list and an order.
