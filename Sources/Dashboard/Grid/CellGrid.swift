@@ -37,19 +37,30 @@ public struct CellGrid: Sendable, Equatable {
         let end = min(limit ?? width, width)
         guard y >= 0, y < height else { return x }
         var column = x
+        /// One terminal cell's piece, and its continuation when it is wide.
+        func place(_ character: Character, _ columns: Int) {
+            if column >= 0 {
+                self[column, y] = Cell(character, role: role)
+                if columns == 2 { self[column + 1, y] = Cell(Cell.continuation, role: role) }
+            }
+            column += columns
+        }
         for character in text {
-            // A character is drawn whole or not at all: never cut inside it.
+            let scalars = character.unicodeScalars
+            if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+                // One scalar (most text): one piece, with nothing to allocate.
+                let columns = CellGrid.columns(of: only)
+                if columns == 0 { continue }
+                guard column + columns <= end else { break }
+                place(character, columns)
+                continue
+            }
+            // A cluster is drawn whole or not at all: never cut inside it.
             let pieces = CellGrid.pieces(of: character)
             let columns = pieces.reduce(0) { $0 + $1.columns }
             if columns == 0 { continue }
             guard column + columns <= end else { break }
-            for piece in pieces {
-                if column >= 0 {
-                    self[column, y] = Cell(piece.character, role: role)
-                    if piece.columns == 2 { self[column + 1, y] = Cell(Cell.continuation, role: role) }
-                }
-                column += piece.columns
-            }
+            for piece in pieces { place(piece.character, piece.columns) }
         }
         return column
     }
