@@ -396,6 +396,9 @@ import Testing
         let title = DashboardRenderer().render(state).line(7)
         #expect(title.contains("Presence (12,345 users, 4,115 online)"), "\(title)")
         #expect(!title.contains("connection"), "\(title)")
+        let screen = DashboardRenderer().render(state).text
+        let summary = screen.split(separator: "\n").first { $0.contains(" online 4,115 of 12,345 ") }
+        #expect(summary?.contains("peak 4,115") == true && summary?.contains("connection") == false, "\(screen)")
 
         let listed = [
             UserPresence(id: "sam", connections: [.init(id: "a", device: "phone", connectedAt: .epoch)]),

@@ -100,6 +100,25 @@ extension DashboardRenderer {
                 [Segment(" /", .filter), Segment(state.filter + "▏", .filter)], x: rect.x, y: rect.maxY - 1,
                 limit: rect.maxX, glyphs: glyphs)
         }
+        if state.presenceHasSummary(inside: rect) {
+            drawPresenceSummary(&grid, y: rect.maxY - 1 - (state.isEditingFilter ? 1 : 0), rect, state)
+        }
+    }
+
+    /// Under the list: users online now of all, a sparkline of users online over time (a sample
+    /// a second), its peak, and the connections where the layout lists them.
+    private func drawPresenceSummary(_ grid: inout CellGrid, y: Int, _ rect: Rect, _ state: DashboardState) {
+        let totals = state.presenceTotals
+        let all = state.snapshot?.users.count ?? 0
+        var tail = "  peak \(Format.grouped(state.onlineHistory.values.max() ?? totals.online))"
+        if totals.listingConnections > 0 { tail += " · \(Format.count(totals.connections, "connection"))" }
+        let head = " online \(Format.grouped(totals.online)) of \(Format.grouped(all))  "
+        let room = rect.width - 1 - CellGrid.columns(of: head) - CellGrid.columns(of: tail)
+        let spark = Sparkline.text(
+            state.onlineHistory.values.map(Double.init), width: max(0, room), glyphs: glyphs, fromZero: true)
+        grid.put(
+            [Segment(head, .muted), Segment(spark, .graph), Segment(tail, .muted)], x: rect.x, y: y,
+            limit: rect.maxX - 1, glyphs: glyphs)
     }
 
     private func describe(_ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: UnixTime)

@@ -291,11 +291,14 @@ public enum DashboardReducer {
 
     // MARK: - Samples and events
 
-    /// Once a second: a mark of the connection, the skew, the queue depth and the drain.
+    /// Once a second: the users online; with a device of its own, a mark of the connection, the
+    /// skew, the queue depth and the drain.
     private static func sample(_ state: inout DashboardState) {
         let second = state.now.secondsSince1970
-        guard second > state.sampledSecond, let device = state.snapshot?.thisDevice else { return }
+        guard second > state.sampledSecond, state.snapshot != nil else { return }
         state.sampledSecond = second
+        state.onlineHistory.append(state.presenceTotals.online)
+        guard let device = state.snapshot?.thisDevice else { return }
         let mark: ConnectionMark
         switch device.status.phase {
         case .connected: mark = device.link.mode == .blackhole ? .blackholed : .connected

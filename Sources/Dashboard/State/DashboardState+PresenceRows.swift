@@ -52,8 +52,12 @@ extension DashboardState {
 
     /// How many rows of users fit inside the pane (below the header, above the filter line).
     func presenceCapacity(inside rect: Rect) -> Int {
-        max(0, rect.height - 1 - (isEditingFilter ? 1 : 0))
+        max(0, rect.height - 1 - (isEditingFilter ? 1 : 0) - (presenceHasSummary(inside: rect) ? 1 : 0))
     }
+
+    /// Whether the Presence pane (inside `rect`) has room for its summary line under the list:
+    /// users online over time, and the totals.
+    func presenceHasSummary(inside rect: Rect) -> Bool { rect.height >= 5 }
 
     /// The rows on screen: a window of `capacity` rows that keeps the selected user near the middle.
     func presenceWindow(_ rows: PresenceRows, capacity: Int) -> Range<Int> {

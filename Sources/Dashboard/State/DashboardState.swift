@@ -75,6 +75,8 @@ public struct DashboardState: Sendable, Equatable {
     public var queueHistory = History<Int>(capacity: 120)
     /// Writes acknowledged, a count a second.
     public var drainHistory = History<Int>(capacity: 120)
+    /// Users online, a count a second.
+    public var onlineHistory = History<Int>(capacity: 120)
     /// Writes acknowledged in the current second.
     public var acknowledgedThisSecond = 0
     /// The most writes acknowledged in one second.
