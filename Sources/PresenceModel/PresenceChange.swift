@@ -13,19 +13,23 @@ public enum PresenceChange: Sendable, Equatable, CustomStringConvertible {
 
     /// The changes from `old` to `new`, user by user (sorted by id): entries that went, entries
     /// that came, then the user's own change of state.
+    ///
+    /// Users are told apart by their ids' UTF-16 code units, as Firebase tells keys apart (`é` and
+    /// `e` with U+0301 are two users), and listed in that order.
     public static func between(_ old: [UserPresence], _ new: [UserPresence]) -> [PresenceChange] {
-        let before = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let after = Dictionary(new.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let before = Dictionary(old.map { (CodeUnitString($0.id), $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.map { (CodeUnitString($0.id), $0) }, uniquingKeysWith: { first, _ in first })
         var changes: [PresenceChange] = []
-        for id in Set(before.keys).union(after.keys).sorted() {
-            let was = before[id] ?? UserPresence(id: id)
-            let now = after[id] ?? UserPresence(id: id)
-            let nowIDs = Set(now.connections.map(\.id))
-            let wasIDs = Set(was.connections.map(\.id))
-            for gone in was.connections where !nowIDs.contains(gone.id) {
+        for key in Set(before.keys).union(after.keys).sorted() {
+            let id = key.string
+            let was = before[key] ?? UserPresence(id: id)
+            let now = after[key] ?? UserPresence(id: id)
+            let nowIDs = Set(now.connections.map { CodeUnitString($0.id) })
+            let wasIDs = Set(was.connections.map { CodeUnitString($0.id) })
+            for gone in was.connections where !nowIDs.contains(CodeUnitString(gone.id)) {
                 changes.append(.deviceDisconnected(user: id, device: gone.device, connections: now.connections.count))
             }
-            for came in now.connections where !wasIDs.contains(came.id) {
+            for came in now.connections where !wasIDs.contains(CodeUnitString(came.id)) {
                 changes.append(.deviceConnected(user: id, device: came.device, connections: now.connections.count))
             }
             if !was.isOnline, now.isOnline { changes.append(.userOnline(user: id)) }

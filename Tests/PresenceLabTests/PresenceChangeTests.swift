@@ -65,4 +65,13 @@ import Testing
         #expect(steps.contains { $0.action == .signOut } && steps.contains { $0.action == .signIn })
         #expect(Set(steps.map(\.device)) == Set(0..<6), "every device has its turn")
     }
+
+    /// Was: `é` and `e` with U+0301 were one user to the timeline, so one's arrival hid the other's.
+    @Test func usersWhoseIdsAreCanonicallyEquivalentAreTwoUsers() {
+        let composed = UserPresence(id: "\u{e9}", connections: [.init(id: "a", device: "phone", connectedAt: .epoch)])
+        let decomposed = UserPresence(id: "e\u{301}")
+        let changes = PresenceChange.between([decomposed], [decomposed, composed])
+        #expect(changes.contains(.userOnline(user: "\u{e9}")), "\(changes)")
+        #expect(changes.count == 2, "the new user's connection and arrival, nothing of the other: \(changes)")
+    }
 }
