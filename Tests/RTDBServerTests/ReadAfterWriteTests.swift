@@ -10,7 +10,7 @@ import Testing
 /// server: the commit is held open on a real file (a held sync), so "before" is decided by the
 /// test, and the read's answer must wait for it, then hold every write, or come at once without
 /// the writes the disk refused.
-@Suite struct ReadAfterWriteTests {
+@Suite(.timeLimit(.minutes(2))) struct ReadAfterWriteTests {
     /// A durable server on a disk whose syncs the test holds, and a writer connection.
     struct Setup {
         var disk: FaultyDisk
@@ -52,8 +52,7 @@ import Testing
 
         /// Returns once `count` reads wait for the held commit.
         func readsWait(_ count: Int) async throws {
-            let engine = engine
-            #expect(try await eventually { await engine.readsWaiting == count }, "\(count) reads wait")
+            await engine.until { $0.readsWaiting == count }
         }
 
         func stop(_ clients: WireTestClient...) async {
@@ -192,7 +191,7 @@ import Testing
         setup.disk.holdSyncs(true)
         await leaving.close()
         let engine = setup.engine
-        #expect(try await eventually { await engine.sessionCount == 1 }, "the engine handled the close")
+        await engine.until { $0.sessions == 1 }  // the engine handled the close
         let listen = await setup.writer.send(.listen(path: Path("status"), query: .default, tag: nil, hash: ""))
         try await setup.readsWait(1)
 
@@ -225,7 +224,7 @@ import Testing
         let grant = await setup.writer.send(.put(path: Path("grants/morgan"), data: "blue", hash: nil))
         // Rules that read data make every read wait for every pending write: the engine's count
         // of applied writes tells when the grant is applied.
-        #expect(try await eventually { await engine.sequence == before + 1 }, "the grant is applied")
+        await engine.until { $0.appliedWrites == before + 1 }  // the grant is applied
         let listen = await reader.send(.listen(path: Path("rooms/blue"), query: .default, tag: nil, hash: ""))
         try await setup.readsWait(1)
 

@@ -27,7 +27,11 @@ extension DatabaseEngine {
     func waitForWrites(before path: Path) async {
         guard let sequence = unpublishedWrite(touching: path) else { return }
         waitingReads += 1
-        defer { waitingReads -= 1 }
+        countsChanged()
+        defer {
+            waitingReads -= 1
+            countsChanged()
+        }
         // Registered in this turn of the engine, so the number names the write it was taken for.
         await waitUntilDurable(sequence)
     }

@@ -89,6 +89,7 @@ extension DatabaseEngine {
             run([orphan])
         }
         sessions[outlet.id] = SessionState(outlet: outlet, sessionID: sessionID)
+        countsChanged()
     }
 
     /// Ends a connection: drops its listens, then runs its onDisconnect writes.
@@ -130,6 +131,7 @@ extension DatabaseEngine {
         }
         runOnDisconnect(due)
         for sessionID in stored { log(OnDisconnectRecord(sessionID: sessionID, auth: nil, writes: []), by: nil) }
+        countsChanged()
     }
 
     /// Handles requests of one connection in order, queueing their responses and pushes.

@@ -257,6 +257,7 @@ extension DatabaseEngine {
             WriteBreakdown.end(.encode, since: encoding)
         }
         appliedSequence += 1
+        countsChanged()
         let kind: LogRecord.Kind
         if case .set = change { kind = .set } else { kind = .merge }
         let record = LogRecord(

@@ -51,6 +51,8 @@ public actor DatabaseEngine {
     var committing = false
     /// Reads waiting for writes before them to be published (``waitForWrites(before:)``).
     var waitingReads = 0
+    /// Callers of ``until(_:)`` whose condition does not hold yet.
+    var barriers: [Barrier] = []
     /// Whether the stop gave up what the disk had not stored.
     var stopGaveUp = false
     var isClosed = false
@@ -135,10 +137,6 @@ public actor DatabaseEngine {
 
     /// The number of active listens (WebSocket and SSE).
     public var listenCount: Int { listens.count }
-
-    /// The number of reads (listens, gets, REST reads and streams) waiting for writes applied
-    /// before them to be stored.
-    public var readsWaiting: Int { waitingReads }
 
     /// Whether the namespace can be closed without anyone noticing: no session, no listen or
     /// stream, every write durable and delivered, and the rules it opened with.
