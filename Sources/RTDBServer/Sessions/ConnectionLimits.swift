@@ -1,5 +1,5 @@
 /// What one client may ask of the server at once, so that it cannot starve the others
-/// (README, "Limits").
+/// (docs/command-line.md, "Limits").
 ///
 /// A client over the request window or the message rate is slowed, not refused: the server stops
 /// reading its socket until it catches up (TCP pushes back on that client alone), and tells it
