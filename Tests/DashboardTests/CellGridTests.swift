@@ -61,4 +61,12 @@ import Testing
         #expect(CellGrid.pieces(of: "👩‍💻").map(\.columns) == [2])
         #expect(CellGrid.pieces(of: "\u{301}").isEmpty, "a lone combining mark takes no cell")
     }
+
+    @Test func aControlCharacterInANameNeverReachesACell() {
+        var grid = CellGrid(width: 20, height: 1)
+        grid.put("a\u{1B}[2J\r\nb\u{7}", x: 0, y: 0, role: .text)
+        #expect(grid.line(0) == "a[2Jb")
+        let cells = (0..<20).map { grid[$0, 0].character.unicodeScalars }.joined()
+        #expect(!cells.contains { $0.value < 0x20 }, "no control in any cell")
+    }
 }

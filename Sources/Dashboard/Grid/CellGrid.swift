@@ -166,6 +166,9 @@ public struct CellGrid: Sendable, Equatable {
         var afterJoiner = false
         for scalar in scalars {
             let width = columns(of: scalar)
+            // A control never reaches a cell (the text is the database's: an escape there would
+            // reach the terminal).
+            if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { continue }
             if !pieces.isEmpty, width == 0 || (afterJoiner && width == 2) {
                 pieces[pieces.count - 1].scalars.append(scalar)
             } else if width == 0 {
