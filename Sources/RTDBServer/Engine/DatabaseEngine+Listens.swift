@@ -23,7 +23,10 @@ extension DatabaseEngine {
                 key: key, outlet: outlet, path: path, query: query, format: format, auth: auth, lastResult: result))
         switch format {
         case .websocket(let tag):
-            if hash != result.hashString {
+            // A client with nothing cached sends an empty hash, which no data but null has:
+            // hashing a million children to learn that would cost seconds.
+            let sameAsCached = hash.map { $0.isEmpty ? result.isEmpty : $0 == result.hashString } ?? false
+            if !sameAsCached {
                 send(.wire(WireMessage.push(.data(path: path, data: result.exportJSON, tag: tag)).text), to: outlet)
             }
         case .serverSentEvents(let export):
