@@ -1,8 +1,13 @@
 import RTDBClient
+import RTDBCore
 import Synchronization
 
 /// Everyone's presence, as one client sees it: a live list of ``UserPresence`` built from the
 /// `users` tree that ``PresenceSession``s (or the documentation's sample) write.
+///
+/// Each version of the tree is compared with the one before where they differ only (the engine's
+/// trees share what an update left alone, see ``ChildrenMap/changes(from:)``), and only the users
+/// whose nodes changed are read again: a change costs the same among a million users as among ten.
 public final class PresenceDirectory: Sendable {
     private let database: Database
     private let root: String
@@ -11,7 +16,9 @@ public final class PresenceDirectory: Sendable {
 
     private struct State {
         var handle: DatabaseHandle?
-        var users: [UserPresence] = []
+        var users = PresenceList()
+        /// The tree the list was read from.
+        var tree = ChildrenMap()
         var updates = 0
     }
 
@@ -23,22 +30,57 @@ public final class PresenceDirectory: Sendable {
     }
 
     /// The users as last seen, sorted by id.
-    public var users: [UserPresence] { state.withLock { $0.users } }
+    public var users: PresenceList { state.withLock { $0.users } }
 
     /// How many times the list has changed.
     public var updates: Int { state.withLock { $0.updates } }
 
     /// Starts listening; `onChange` gets the whole list after every change.
-    public func start(onChange: @escaping @Sendable ([UserPresence]) -> Void = { _ in }) {
+    public func start(onChange: @escaping @Sendable (PresenceList) -> Void = { _ in }) {
         let handle = database.reference(withPath: root).observe(.value) { [self] snapshot in
-            let users = layout.users(from: snapshot.node.plainJSON())
+            // Events arrive one at a time on the callback queue: the lock only guards readers.
+            let (previousTree, previousUsers) = state.withLock { ($0.tree, $0.users) }
+            let tree = snapshot.node.children
+            let users = Self.updated(previousUsers, with: tree.changes(from: previousTree), layout: layout)
             state.withLock { state in
-                state.users = users
+                (state.users, state.tree) = (users, tree)
                 state.updates += 1
             }
             onChange(users)
         }
         state.withLock { $0.handle = handle }
+    }
+
+    /// `users` with the changed children read again.
+    static func updated(
+        _ users: PresenceList, with changes: [ChildrenMap.ChildChange], layout: PresenceLayout
+    ) -> PresenceList {
+        // A first load, or most users changed: one build is cheaper than a million updates.
+        if changes.count > max(64, users.count / 4) {
+            var all = users
+            var fresh: [UserPresence] = []
+            for change in changes {
+                if let node = change.new {
+                    fresh.append(layout.user(id: change.key.string, from: node))
+                } else {
+                    all = all.removing(id: change.key.string)
+                }
+            }
+            if all.isEmpty { return PresenceList(fresh) }
+            var merged: [UserPresence] = []
+            merged.reserveCapacity(all.count + fresh.count)
+            all.forEachUser { merged.append($0) }
+            return PresenceList(merged + fresh)
+        }
+        var list = users
+        for change in changes {
+            if let node = change.new {
+                list = list.updating(layout.user(id: change.key.string, from: node))
+            } else {
+                list = list.removing(id: change.key.string)
+            }
+        }
+        return list
     }
 
     /// Stops listening.

@@ -11,30 +11,41 @@ public enum PresenceChange: Sendable, Equatable, CustomStringConvertible {
     /// A device's connection entry went.
     case deviceDisconnected(user: String, device: String?, connections: Int)
 
-    /// The changes from `old` to `new`, user by user (sorted by id): entries that went, entries
+    /// The changes from `old` to `new`, user by user (in id order): entries that went, entries
     /// that came, then the user's own change of state.
     ///
     /// Users are told apart by their ids' UTF-16 code units, as Firebase tells keys apart (`é` and
-    /// `e` with U+0301 are two users), and listed in that order.
-    public static func between(_ old: [UserPresence], _ new: [UserPresence]) -> [PresenceChange] {
-        let before = Dictionary(old.map { (CodeUnitString($0.id), $0) }, uniquingKeysWith: { first, _ in first })
-        let after = Dictionary(new.map { (CodeUnitString($0.id), $0) }, uniquingKeysWith: { first, _ in first })
+    /// `e` with U+0301 are two users), and listed in that order. The lists are compared where they
+    /// differ only (see ``PresenceList/changes(from:)``), so a change costs the same among ten
+    /// users as among a million.
+    public static func between(_ old: PresenceList, _ new: PresenceList) -> [PresenceChange] {
+        between(new.changes(from: old))
+    }
+
+    /// The changes of the users in `changed` (see ``PresenceList/changes(from:)``).
+    public static func between(_ changed: [RankedTree<UserPresence>.Change]) -> [PresenceChange] {
         var changes: [PresenceChange] = []
-        for key in Set(before.keys).union(after.keys).sorted() {
-            let id = key.string
-            let was = before[key] ?? UserPresence(id: id)
-            let now = after[key] ?? UserPresence(id: id)
-            let nowIDs = Set(now.connections.map { CodeUnitString($0.id) })
-            let wasIDs = Set(was.connections.map { CodeUnitString($0.id) })
-            for gone in was.connections where !nowIDs.contains(CodeUnitString(gone.id)) {
-                changes.append(.deviceDisconnected(user: id, device: gone.device, connections: now.connections.count))
-            }
-            for came in now.connections where !wasIDs.contains(CodeUnitString(came.id)) {
-                changes.append(.deviceConnected(user: id, device: came.device, connections: now.connections.count))
-            }
-            if !was.isOnline, now.isOnline { changes.append(.userOnline(user: id)) }
-            if was.isOnline, !now.isOnline { changes.append(.userOffline(user: id, lastOnline: now.lastOnline)) }
+        for change in changed {
+            guard let id = (change.new ?? change.old)?.id else { continue }
+            changes += between(change.old ?? UserPresence(id: id), change.new ?? UserPresence(id: id))
         }
+        return changes
+    }
+
+    /// The changes of one user, from `was` to `now`.
+    static func between(_ was: UserPresence, _ now: UserPresence) -> [PresenceChange] {
+        var changes: [PresenceChange] = []
+        let id = now.id
+        let nowIDs = Set(now.connections.map { CodeUnitString($0.id) })
+        let wasIDs = Set(was.connections.map { CodeUnitString($0.id) })
+        for gone in was.connections where !nowIDs.contains(CodeUnitString(gone.id)) {
+            changes.append(.deviceDisconnected(user: id, device: gone.device, connections: now.connections.count))
+        }
+        for came in now.connections where !wasIDs.contains(CodeUnitString(came.id)) {
+            changes.append(.deviceConnected(user: id, device: came.device, connections: now.connections.count))
+        }
+        if !was.isOnline, now.isOnline { changes.append(.userOnline(user: id)) }
+        if was.isOnline, !now.isOnline { changes.append(.userOffline(user: id, lastOnline: now.lastOnline)) }
         return changes
     }
 

@@ -42,64 +42,57 @@ public enum PresenceLayout: Sendable, Equatable, CustomStringConvertible {
     /// kept, with ``UserPresence/problem`` saying why, never dropped.
     public func users(from json: JSONValue) -> [UserPresence] {
         guard let users = json.objectValue else { return [] }
-        return users.map { key, value in user(key.string, value) }.sorted { UTF16Order.lessThan($0.id, $1.id) }
+        return users.map { key, value in user(id: key.string, from: value) }.sorted {
+            UTF16Order.lessThan($0.id, $1.id)
+        }
     }
 
-    private func user(_ id: String, _ value: JSONValue) -> UserPresence {
-        guard case .object = value else {
-            return UserPresence(id: id, problem: "not an object (\(Self.kind(of: value)))")
+    /// The user `id` whose entry under the root is `value` (JSON, or the client engine's node
+    /// read in place); an entry that fits the layout in no way is kept, with
+    /// ``UserPresence/problem`` saying why.
+    public func user(id: String, from value: some PresenceEntry) -> UserPresence {
+        guard value.members != nil || value.kind == "an object" else {
+            return UserPresence(id: id, problem: "not an object (\(value.kind))")
         }
         switch self {
         case .connections(let connectionsChild, let lastOnlineChild):
             var user = UserPresence(id: id)
-            switch value[connectionsChild] {
-            case nil, .null?: break
-            case .object(let entries)?:
-                user.connections = entries.map { key, entry in
-                    UserPresence.Connection(
-                        id: key.string, device: entry["device"]?.stringValue,
-                        // The documentation's `true` entries say nothing more; their push id says when.
-                        connectedAt: entry["connectedAt"]?.intValue.map(UnixTime.init(millisecondsSince1970:))
-                            ?? PushIDGenerator.timestamp(of: key.string))
-                }.sorted {
-                    ($0.connectedAt ?? .epoch, CodeUnitString($0.id)) < (
-                        $1.connectedAt ?? .epoch, CodeUnitString($1.id)
-                    )
+            if let connections = value.member(connectionsChild) {
+                if let entries = connections.members {
+                    user.connections = entries.map { key, entry in
+                        UserPresence.Connection(
+                            id: key, device: entry.member("device")?.text,
+                            // The documentation's `true` entries say nothing more; their push id says when.
+                            connectedAt: entry.member("connectedAt")?.integer.map(UnixTime.init(millisecondsSince1970:))
+                                ?? PushIDGenerator.timestamp(of: key))
+                    }.sorted {
+                        ($0.connectedAt ?? .epoch, CodeUnitString($0.id)) < (
+                            $1.connectedAt ?? .epoch, CodeUnitString($1.id)
+                        )
+                    }
+                } else {
+                    user.problem = "\(connectionsChild) is \(connections.kind), not an object of connections"
                 }
-            case let other?:
-                user.problem = "\(connectionsChild) is \(Self.kind(of: other)), not an object of connections"
             }
-            switch value[lastOnlineChild] {
-            case nil, .null?: break
-            case let time? where time.intValue != nil:
-                user.lastOnline = time.intValue.map(UnixTime.init(millisecondsSince1970:))
-            case let other?:
-                user.problem = user.problem ?? "\(lastOnlineChild) is \(Self.kind(of: other)), not a time"
+            if let time = value.member(lastOnlineChild) {
+                if let milliseconds = time.integer {
+                    user.lastOnline = UnixTime(millisecondsSince1970: milliseconds)
+                } else {
+                    user.problem = user.problem ?? "\(lastOnlineChild) is \(time.kind), not a time"
+                }
             }
             return user
         case .status(let stateChild, let onlineValue, let changedChild):
             var user = UserPresence(id: id)
-            guard let state = value[stateChild]?.stringValue else {
+            guard let state = value.member(stateChild)?.text else {
                 user.problem = "no \(stateChild) string"
                 return user
             }
             let online = CodeUnitString.equal(state, onlineValue)
             user.reportedOnline = online
-            let changed = value[changedChild]?.intValue.map(UnixTime.init(millisecondsSince1970:))
+            let changed = value.member(changedChild)?.integer.map(UnixTime.init(millisecondsSince1970:))
             if online { user.onlineSince = changed } else { user.lastOnline = changed }
             return user
-        }
-    }
-
-    /// A JSON value's kind, for a problem's words (never its content: it may be someone's data).
-    static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
         }
     }
 }

@@ -63,9 +63,14 @@ struct DemoCommand: AsyncParsableCommand {
         let started = Mutex(false)
         let early = Mutex<[String]>([])
         let simulation = try await Simulation.start(options, logger: logger) { event in
-            guard case .presence(let change) = event.kind else { return }
+            let line: String
+            switch event.kind {
+            case .presence(let change): line = "\(change)"
+            case .presenceBurst(let burst): line = "\(burst)"
+            default: return
+            }
             let ready = started.withLock { $0 }
-            if ready { output.event("\(change)") } else { early.withLock { $0.append("\(change)") } }
+            if ready { output.event(line) } else { early.withLock { $0.append(line) } }
         }
         let serverText =
             simulation.embedded == nil
@@ -129,6 +134,7 @@ struct DemoCommand: AsyncParsableCommand {
             switch event.kind {
             case .scenario(let text, _): output.event(text)
             case .presence(let change): output.event("\(change)")
+            case .presenceBurst(let burst): output.event("\(burst)")
             default: break
             }
         }

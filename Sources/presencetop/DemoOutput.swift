@@ -19,7 +19,7 @@ final class DemoOutput: Sendable {
         line(String(format: "%8.2fs  ", seconds) + text)
     }
 
-    func summary(users: [UserPresence], population: Population, steps: Int) {
+    func summary(users: PresenceList, population: Population, steps: Int) {
         let up = population.devices.reduce(0) { $0 + $1.link.stats.bytesUp }
         let down = population.devices.reduce(0) { $0 + $1.link.stats.bytesDown }
         line("")

@@ -65,7 +65,7 @@ enum Fixture {
                 user: "morgan", device: "this device", entryKey: connected ? "mine" : nil,
                 status: connectionStatus(connected: connected), link: link(mode), pendingWrites: pending,
                 deadLetters: dead),
-            users: users, silence: ["casey-0": .milliseconds(3_100), "alex-0": .milliseconds(200)],
+            users: PresenceList(users), silence: ["casey-0": .milliseconds(3_100), "alex-0": .milliseconds(200)],
             ownEntryKeys: ["mine"],
             deviceClocks: [
                 .init(label: "sam/phone", injectedOffset: .milliseconds(1_200), estimatedOffset: .milliseconds(-1_190)),

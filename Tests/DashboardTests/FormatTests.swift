@@ -1,3 +1,4 @@
+import RTDBCore
 import Testing
 
 @testable import Dashboard
@@ -38,5 +39,19 @@ struct FormatTests {
         #expect(
             names.sorted(by: Format.naturalLess)
                 == ["alex", "b2c9", "b2c10", "user", "user009", "user9", "user9b", "user10", "user50"])
+    }
+
+    /// The byte-level order agrees with the order by scalars on every pair, ASCII or not.
+    @Test func theFastNaturalOrderIsTheOrderByScalars() {
+        var random = SeededRandom(seed: 12)
+        let pieces = ["a", "B", "0", "00", "7", "10", "9", "é", "e\u{301}", "李", "😀", "-", " ", "\u{FFFD}", "z"]
+        let names = (0..<400).map { _ in
+            (0..<Int.random(in: 0...5, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }.joined()
+        }
+        for a in names {
+            for b in names.prefix(60) {
+                #expect(Format.naturalLess(a, b) == Format.naturalLessByScalars(a, b), "\(a) vs \(b)")
+            }
+        }
     }
 }

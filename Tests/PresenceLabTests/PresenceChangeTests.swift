@@ -9,11 +9,11 @@ import Testing
     private typealias Connection = UserPresence.Connection
 
     @Test func changesAreReadUserByUser() {
-        let before = [
+        let before: PresenceList = [
             UserPresence(id: "alex", connections: [Connection(id: "a1", device: "phone")]),
             UserPresence(id: "morgan", connections: [Connection(id: "m1", device: "phone")]),
         ]
-        let after = [
+        let after: PresenceList = [
             UserPresence(id: "alex", connections: [], lastOnline: UnixTime(millisecondsSince1970: 42)),
             UserPresence(
                 id: "morgan",
@@ -30,9 +30,9 @@ import Testing
             ])
         #expect(PresenceChange.between(after, after).isEmpty)
         // A flap seen between two looks: the entry changed, the user stayed online.
-        let flapped = [UserPresence(id: "alex", connections: [Connection(id: "a2", device: "phone")])]
+        let flapped: PresenceList = [UserPresence(id: "alex", connections: [Connection(id: "a2", device: "phone")])]
         #expect(
-            PresenceChange.between(before.prefix(1).map { $0 }, flapped) == [
+            PresenceChange.between(PresenceList(before.prefix(1)), flapped) == [
                 .deviceDisconnected(user: "alex", device: "phone", connections: 1),
                 .deviceConnected(user: "alex", device: "phone", connections: 1),
             ])

@@ -19,7 +19,7 @@ import Testing
                 user: "morgan", device: "this device", entryKey: "-Nme",
                 status: ConnectionStatus(phase: phase, serverTimeOffset: .milliseconds(250)),
                 link: DeviceLink(mode: .up, conditions: "perfect"), pendingWrites: pending),
-            users: users)
+            users: PresenceList(users))
     }
 
     static func lines(_ file: URL) throws -> [JSONValue] {

@@ -63,3 +63,24 @@ import Testing
             ])
     }
 }
+
+/// The client engine's node is read as its JSON is: the same users, problems and all.
+@Suite struct PresenceLayoutNodeTests {
+    @Test func aNodeReadsAsItsJSON() throws {
+        let text = """
+            {"ana": {"connections": {"-Nx1": true, "-Nx2": {"device": "phone", "connectedAt": 1700000000000}},
+                     "lastOnline": 1700000000001},
+             "bo": {"connections": 7, "lastOnline": "yesterday"},
+             "cy": "here", "di": {"state": "online", "last_changed": 5}, "ed": {"state": 3},
+             "fy": {"lastOnline": 1.5}, "gu": [1, 2]}
+            """
+        let node = try Node(jsonString: text)
+        let json = node.plainJSON()
+        for layout in [PresenceLayout.documented, .statusNodes] {
+            for (key, child) in node.children {
+                let fromJSON = layout.user(id: key.string, from: json[key.string] ?? .null)
+                #expect(layout.user(id: key.string, from: child) == fromJSON, "\(layout) \(key)")
+            }
+        }
+    }
+}

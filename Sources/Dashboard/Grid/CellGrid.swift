@@ -119,7 +119,13 @@ public struct CellGrid: Sendable, Equatable {
 
     /// How many columns a string takes.
     public static func columns(of text: String) -> Int {
-        text.reduce(0) { $0 + columns(of: $1) }
+        // Printable ASCII, as most ids are, is a column a byte: no need to find its characters.
+        let printable = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for byte in bytes where byte < 0x20 || byte > 0x7E { return nil }
+            return bytes.count
+        }
+        if let printable, let count = printable { return count }
+        return text.reduce(0) { $0 + columns(of: $1) }
     }
 
     /// How many columns one scalar advances a terminal's cursor (glibc's `wcwidth`, which tmux

@@ -10,15 +10,13 @@ extension DashboardRenderer {
             grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
             return
         }
-        let users = state.visibleUsers
+        let index = state.currentPresence
+        let users = index.shown
         let serverNow = snapshot.serverTimeEstimate
         let wide = rect.width >= 100
-        let longest =
-            state.filter.isEmpty
-            ? state.presenceTotals.longestName : users.lazy.map { CellGrid.columns(of: $0.id) }.max() ?? 6
-        let nameWidth = min(18, max(6, longest) + 3)
+        let nameWidth = min(18, max(6, index.shownCounts.longestName) + 3)
         // Only the rows in the window are formatted (a population can be thousands of users).
-        let rows = state.presenceRows(users)
+        let rows = state.presenceRows(index)
         func format(_ row: PresenceRow) -> [Segment] {
             let user = users[row.user]
             if let connection = row.connection {
@@ -108,8 +106,8 @@ extension DashboardRenderer {
     /// Under the list: users online now of all, a sparkline of users online over time (a sample
     /// a second), its peak, and the connections where the layout lists them.
     private func drawPresenceSummary(_ grid: inout CellGrid, y: Int, _ rect: Rect, _ state: DashboardState) {
-        let totals = state.presenceTotals
-        let all = state.snapshot?.users.count ?? 0
+        let totals = state.currentPresence.allCounts
+        let all = totals.users
         var tail = "  peak \(Format.grouped(state.onlineHistory.values.max() ?? totals.online))"
         if totals.listingConnections > 0 { tail += " · \(Format.count(totals.connections, "connection"))" }
         let head = " online \(Format.grouped(totals.online)) of \(Format.grouped(all))  "

@@ -78,27 +78,23 @@ public struct DashboardRenderer: Sendable {
         switch pane {
         case .presence:
             // What the list shows: with a filter, the users that match out of all.
-            let all = state.snapshot?.users.count ?? 0
-            let users = state.visibleUsers
-            var totals = state.presenceTotals
-            if !state.filter.isEmpty {
-                totals.connections = users.reduce(0) { $0 + $1.connections.count }
-                totals.online = users.count { $0.isOnline }
-            }
+            let index = state.currentPresence
+            let all = index.allCounts.users
+            let totals = index.shownCounts
             var counts = [
-                users.count == all
-                    ? Format.count(all, "user") : "\(Format.grouped(users.count)) of \(Format.count(all, "user"))",
+                totals.users == all
+                    ? Format.count(all, "user") : "\(Format.grouped(totals.users)) of \(Format.count(all, "user"))",
                 "\(Format.grouped(totals.online)) online",
             ]
             // A layout that states online or offline (status) lists no connections to count.
-            if totals.listingConnections > 0 || all == 0 {
+            if index.allCounts.listingConnections > 0 || all == 0 {
                 counts.append(Format.count(totals.connections, "connection"))
             }
             var title = [
                 Segment("Presence", .title),
                 Segment(" (\(counts.joined(separator: ", ")))", .title),
             ]
-            let unfit = state.presenceTotals.unfit
+            let unfit = index.allCounts.unfit
             if unfit > 0 { title.append(Segment("  \(unfit) unfit", .warn)) }
             if !state.filter.isEmpty { title.append(Segment("  /\(state.filter)", .filter)) }
             return title

@@ -31,6 +31,8 @@ enum EventText {
             case .userOnline, .deviceConnected: return ("\(change)", .good)
             case .userOffline, .deviceDisconnected: return ("\(change)", .muted)
             }
+        case .presenceBurst(let burst):
+            return ("\(burst)", burst.wentOffline > burst.cameOnline ? .muted : .good)
         case .queue:
             return nil
         case .clockJump(let step):

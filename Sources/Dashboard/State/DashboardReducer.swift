@@ -21,16 +21,9 @@ public enum DashboardReducer {
             state.onDisconnect = summary
         case .rules(let summary):
             state.rules = summary
-        case .snapshot(var snapshot):
-            let key = PresenceTotals.Key(version: snapshot.usersVersion, sort: state.sort)
-            if snapshot.usersVersion != 0, state.presenceTotals.key == key, let previous = state.snapshot {
-                // The same list as the last frame: already sorted and counted.
-                snapshot.users = previous.users
-                state.snapshot = snapshot
-            } else {
-                state.snapshot = snapshot
-                sortUsers(&state)
-            }
+        case .snapshot(let snapshot):
+            state.snapshot = snapshot
+            indexUsers(&state)
             // A notice made before the first snapshot had no time yet: its time starts now.
             if state.now == .epoch, state.notice?.at == .epoch { state.notice?.at = snapshot.takenAt }
             state.now = snapshot.takenAt
@@ -174,7 +167,6 @@ public enum DashboardReducer {
             return [.quit]
         case .sortNext, .sortPrevious:
             state.sort = state.sort.moved(by: command == .sortNext ? 1 : -1)
-            sortUsers(&state)
             state.notice = EventLine(at: state.now, text: "users sorted by \(state.sort.rawValue)", role: .muted)
             clampSelection(&state)
         case .retryDeadLetter, .discardDeadLetter:
@@ -237,27 +229,10 @@ public enum DashboardReducer {
         state.layout.rect(for: state.focus).map { max(1, $0.height - 3) } ?? 1
     }
 
-    /// Puts the snapshot's users in the order chosen with < and >, and counts what the title
-    /// shows (once per version of the list).
-    private static func sortUsers(_ state: inout DashboardState) {
-        let sort = state.sort
-        state.snapshot?.users.sort { sort.orders($0, before: $1) }
-        var totals = PresenceTotals()
-        for user in state.snapshot?.users ?? [] {
-            totals.connections += user.connections.count
-            if user.isOnline { totals.online += 1 }
-            if user.problem != nil {
-                totals.unfit += 1
-            } else if user.reportedOnline == nil {
-                totals.listingConnections += 1
-            }
-            // Counting columns stops at 18 characters: no name column is wider.
-            if totals.longestName < 18 {
-                totals.longestName = max(totals.longestName, CellGrid.columns(of: String(user.id.prefix(18))))
-            }
-        }
-        totals.key = state.snapshot.map { PresenceTotals.Key(version: $0.usersVersion, sort: sort) }
-        state.presenceTotals = totals
+    /// Brings the presence index to the snapshot's users, the order chosen with < and > and the
+    /// filter: only what changed since the last time.
+    private static func indexUsers(_ state: inout DashboardState) {
+        state.presenceIndex.update(to: state.snapshot?.users ?? [], sort: state.sort, filter: state.filter)
     }
 
     private static func move(by delta: Int, _ state: inout DashboardState) {
@@ -278,6 +253,7 @@ public enum DashboardReducer {
 
     /// Keeps the selection on a user and every scroll within its content.
     private static func clampSelection(_ state: inout DashboardState) {
+        indexUsers(&state)
         let count = state.visibleUsers.count
         state.selectedUser = min(max(0, state.selectedUser), max(0, count - 1))
         let pending = state.snapshot?.thisDevice.map { $0.pendingWrites.count + $0.deadLetters.count } ?? 0
@@ -297,7 +273,7 @@ public enum DashboardReducer {
         let second = state.now.secondsSince1970
         guard second > state.sampledSecond, state.snapshot != nil else { return }
         state.sampledSecond = second
-        state.onlineHistory.append(state.presenceTotals.online)
+        state.onlineHistory.append(state.presenceIndex.allCounts.online)
         guard let device = state.snapshot?.thisDevice else { return }
         let mark: ConnectionMark
         switch device.status.phase {
@@ -350,7 +326,7 @@ public enum DashboardReducer {
         case .scenario(_, let good):
             // A scenario's verdicts are shown at every size; its steps only in the events.
             return good != nil
-        case .connection, .presence, .queue, .acknowledged, .credentialRenewed, .notice:
+        case .connection, .presence, .presenceBurst, .queue, .acknowledged, .credentialRenewed, .notice:
             return false
         }
     }

@@ -4,50 +4,57 @@ import RTDBCore
 
 /// One row of the Presence pane: a user, or one connection of an expanded user.
 struct PresenceRow: Equatable {
-    /// The user's index in ``DashboardState/visibleUsers``.
+    /// The user's rank in ``DashboardState/visibleUsers``.
     var user: Int
     /// The connection's index in that user's connections; nil for the user's own row.
     var connection: Int?
 }
 
-/// The Presence pane's rows: one per user, worked out only where a user is expanded (a project's
-/// list can hold 100,000 users, and a frame shows a few dozen).
+/// The Presence pane's rows: one per user, and under each expanded user one per connection,
+/// worked out from the expanded users alone (a project's list can hold a million users, and a
+/// frame shows a few dozen).
 struct PresenceRows: RandomAccessCollection {
-    /// Every row, when some user is expanded; nil when each row is its user.
-    private let expandedRows: [PresenceRow]?
+    /// Each expanded user shown: their rank among the shown users and how many connection rows
+    /// follow theirs, by rank.
+    private let openings: [(user: Int, rows: Int)]
     private let userCount: Int
+    private let extraRows: Int
 
-    init(_ users: [UserPresence], expanded: Set<String>) {
-        userCount = users.count
-        guard !expanded.isEmpty else {
-            expandedRows = nil
-            return
-        }
-        var rows: [PresenceRow] = []
-        for (index, user) in users.enumerated() {
-            rows.append(PresenceRow(user: index))
-            if expanded.contains(user.id) {
-                rows += user.connections.indices.map { PresenceRow(user: index, connection: $0) }
-            }
-        }
-        expandedRows = rows
+    init(_ index: PresenceIndex, expanded: Set<String>) {
+        userCount = index.shown.count
+        let compare = index.sort.comparison
+        openings = expanded.compactMap { id -> (Int, Int)? in
+            guard let user = index.source[id: id], let found = index.shown.find(user, by: compare) else { return nil }
+            return found.element.connections.isEmpty ? nil : (found.rank, found.element.connections.count)
+        }.sorted { $0.0 < $1.0 }
+        extraRows = openings.reduce(0) { $0 + $1.rows }
     }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { expandedRows?.count ?? userCount }
-    subscript(position: Int) -> PresenceRow { expandedRows?[position] ?? PresenceRow(user: position) }
+    var endIndex: Int { userCount + extraRows }
+
+    subscript(position: Int) -> PresenceRow {
+        var before = 0
+        for opening in openings {
+            let own = opening.user + before
+            if position <= own { break }
+            if position <= own + opening.rows { return PresenceRow(user: opening.user, connection: position - own - 1) }
+            before += opening.rows
+        }
+        return PresenceRow(user: position - before)
+    }
 
     /// The row of user `user`'s own line.
     func row(ofUser user: Int) -> Int? {
-        guard let expandedRows else { return (0..<userCount).contains(user) ? user : nil }
-        return expandedRows.firstIndex { $0.user == user && $0.connection == nil }
+        guard (0..<userCount).contains(user) else { return nil }
+        return user + openings.reduce(0) { $0 + ($1.user < user ? $1.rows : 0) }
     }
 }
 
 extension DashboardState {
     /// The Presence pane's rows in order: each user, and under an expanded one its connections.
-    func presenceRows(_ users: [UserPresence]) -> PresenceRows {
-        PresenceRows(users, expanded: expanded)
+    func presenceRows(_ index: PresenceIndex) -> PresenceRows {
+        PresenceRows(index, expanded: expanded)
     }
 
     /// How many rows of users fit inside the pane (below the header, above the filter line).
@@ -70,7 +77,7 @@ extension DashboardState {
     /// connections) is there.
     func presenceUser(atRow y: Int) -> Int? {
         guard let rect = layout.rect(for: .presence)?.inset(by: 1) else { return nil }
-        let rows = presenceRows(visibleUsers)
+        let rows = presenceRows(currentPresence)
         let window = presenceWindow(rows, capacity: presenceCapacity(inside: rect))
         let index = window.lowerBound + (y - rect.y - 1)
         guard y > rect.y, window.contains(index) else { return nil }

@@ -59,8 +59,9 @@ public struct DashboardState: Sendable, Equatable {
     public var bindings: [KeyBinding] = KeyMap.bindings
     /// How the presence list is ordered.
     public var sort: PresenceSort = .name
-    /// What was derived from the users of one version of the list, kept until the next.
-    public var presenceTotals = PresenceTotals()
+    /// The users in order, those the filter lets through, and their counts, kept change by
+    /// change by the reducer.
+    public internal(set) var presenceIndex = PresenceIndex()
     /// The first key binding the help shows (it scrolls where the terminal is short).
     public var helpScroll = 0
     /// The themes there are.
@@ -117,17 +118,13 @@ public struct DashboardState: Sendable, Equatable {
         self.height = height
     }
 
-    /// The users the filter lets through, sorted by id.
-    public var visibleUsers: [UserPresence] {
-        // Already in the order chosen with < and > (the reducer sorts when the data or the key
-        // changes, not on every read: a frame reads this several times).
-        let users = snapshot?.users ?? []
-        guard !filter.isEmpty else { return users }
-        let needle = filter.lowercased()
-        return users.filter { user in
-            user.id.lowercased().contains(needle)
-                || user.connections.contains { ($0.device ?? "").lowercased().contains(needle) }
-        }
+    /// The users the filter lets through, in the order chosen with < and >.
+    public var visibleUsers: RankedTree<UserPresence> { currentPresence.shown }
+
+    /// The presence index for this state's list, order and filter: the reducer's, which keeps it
+    /// current; worked out here only for a state changed by hand.
+    var currentPresence: PresenceIndex {
+        presenceIndex.updated(to: snapshot?.users ?? [], sort: sort, filter: filter)
     }
 
     /// The layout for the current size.
@@ -159,33 +156,4 @@ extension DashboardState {
         if let selected = selectedDeadLetter, letters.contains(where: { $0.id == selected }) { return selected }
         return letters.last?.id
     }
-}
-
-/// What the Presence pane shows about the whole list, worked out once per version of it (a
-/// project's list can hold 100,000 users; a frame must not walk them all).
-public struct PresenceTotals: Sendable, Equatable {
-    /// The list's version, and the order it was sorted in (nil: not worked out).
-    public var key: Key?
-    /// Connections in all.
-    public var connections = 0
-    /// Users online.
-    public var online = 0
-    /// Users whose layout lists their connections (the status layout states online or offline
-    /// and lists none).
-    public var listingConnections = 0
-    /// Entries that fit no layout.
-    public var unfit = 0
-    /// The longest user id, in columns, up to 18 (the name column's width).
-    public var longestName = 0
-
-    /// A version of the list and an order.
-    public struct Key: Sendable, Equatable {
-        /// ``SimulationSnapshot/usersVersion``.
-        public var version: Int
-        /// The order.
-        public var sort: PresenceSort
-    }
-
-    /// No totals yet.
-    public init() {}
 }

@@ -30,6 +30,16 @@ public enum PresenceSort: String, Sendable, CaseIterable {
         return Format.naturalLess(a.id, b.id)
     }
 
+    /// A three-way comparison in this order, total over users with different ids (code units
+    /// break what the order leaves equal).
+    var comparison: RankedTree<UserPresence>.Comparison {
+        { a, b in
+            if orders(a, before: b) { return -1 }
+            if orders(b, before: a) { return 1 }
+            return UTF16Order.compare(a.id, b.id)
+        }
+    }
+
     /// The next (or previous) order, wrapping around.
     func moved(by step: Int) -> PresenceSort {
         let all = Self.allCases

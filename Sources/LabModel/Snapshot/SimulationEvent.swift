@@ -13,6 +13,8 @@ public struct SimulationEvent: Sendable, Equatable {
         case connection(ConnectionPhase)
         /// The presence tree changed.
         case presence(PresenceChange)
+        /// Many presence changes arrived together (a first load, a multi-path update), told once.
+        case presenceBurst(PresenceBurst)
         /// This device's write queue changed depth.
         case queue(depth: Int)
         /// This device's clock was moved; `offset` is its offset from the machine's now.

@@ -107,7 +107,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// This device, if the simulation has one.
     public var thisDevice: ThisDevice?
     /// Everyone's presence as the server has it, sorted by user id.
-    public var users: [UserPresence]
+    public var users: PresenceList
     /// For each connection entry key whose session the server's table shows: how long since the
     /// server last heard from that connection (embedded only).
     public var silence: [String: Duration]
@@ -132,7 +132,7 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// Makes a snapshot.
     public init(
         takenAt: UnixTime, server: String, heartbeatTimeout: Duration? = nil, thisDevice: ThisDevice? = nil,
-        users: [UserPresence] = [], silence: [String: Duration] = [:], ownEntryKeys: Set<String> = [],
+        users: PresenceList = [], silence: [String: Duration] = [:], ownEntryKeys: Set<String> = [],
         deviceClocks: [DeviceClock] = []
     ) {
         self.takenAt = takenAt

@@ -151,7 +151,7 @@ public final class Population: Sendable {
     ///
     /// - Parameter others: Entry keys owned by clients outside the population (the dashboard's
     ///   own device).
-    public func ghosts(in users: [UserPresence], others: Set<String> = []) -> [String] {
+    public func ghosts(in users: some Collection<UserPresence>, others: Set<String> = []) -> [String] {
         let owned = Set(devices.filter(\.isSignedIn).compactMap(\.session.entryKey)).union(others)
         return users.flatMap { user in
             user.connections.filter { !owned.contains($0.id) }.map { "\(user.id)/\($0.device ?? "?") \($0.id)" }
@@ -161,7 +161,7 @@ public final class Population: Sendable {
     /// Whether `users` shows exactly one entry for every signed-in device and nothing else.
     ///
     /// - Parameter others: Entry keys owned by clients outside the population.
-    public func isSettled(_ users: [UserPresence], others: Set<String> = []) -> Bool {
+    public func isSettled(_ users: some Collection<UserPresence>, others: Set<String> = []) -> Bool {
         // Every signed-in device has an entry key, and the tree shows exactly those keys, once each
         // (an entry outside them would be a ghost).
         let signedIn = devices.filter(\.isSignedIn)

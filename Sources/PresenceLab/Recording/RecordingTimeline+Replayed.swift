@@ -5,8 +5,9 @@ extension RecordingTimeline {
     /// What a recording's changes add up to at one moment: each user's presence, this device's
     /// connection and its queue.
     struct Replayed: Sendable {
-        /// Each user's presence (users compared by code units, as Firebase keys are).
-        var users: [CodeUnitString: UserPresence] = [:]
+        /// Each user's presence (users compared by code units, as Firebase keys are; a checkpoint
+        /// shares every user a later change leaves alone).
+        var users = PresenceList()
         var connection: Connection?
         var queue: (pending: [QueuedWrite], dead: [QueuedWrite]) = ([], [])
 
@@ -14,10 +15,10 @@ extension RecordingTimeline {
         mutating func apply(_ change: Change, at: UnixTime, event: (SimulationEvent) -> Void) {
             switch change {
             case .presence(let user, let presence):
-                let key = CodeUnitString(user)
-                let old = users[key]
-                users[key] = presence
-                for change in PresenceChange.between([old].compactMap { $0 }, [presence].compactMap { $0 }) {
+                let old = users[id: user]
+                users = presence.map { users.updating($0) } ?? users.removing(id: user)
+                let before = PresenceList([old].compactMap { $0 })
+                for change in PresenceChange.between(before, PresenceList([presence].compactMap { $0 })) {
                     event(SimulationEvent(at: at, .presence(change)))
                 }
             case .connection(let new):

@@ -167,7 +167,7 @@ public struct RecordingTimeline: Sendable {
         }
         var snapshot = SimulationSnapshot(
             takenAt: takenAt, server: "recording of \(server)", thisDevice: thisDevice,
-            users: users.values.sorted { UTF16Order.compare($0.id, $1.id) < 0 },
+            users: users,
             ownEntryKeys: Set([connection?.entry].compactMap { $0 }))
         snapshot.presenceFeed = live
         return (snapshot, shown)

@@ -180,13 +180,27 @@ public final class Simulation: Sendable {
     /// Wires the observers and starts this device's presence.
     private func begin() {
         watchProxy()
-        let previous = Mutex<[UserPresence]>([])
+        // The list before, and how many of it were online (kept change by change).
+        let previous = Mutex<(list: PresenceList, online: Int)?>(nil)
         directory.start { [weak self] users in
-            let changes = previous.withLock { previous in
-                defer { previous = users }
-                return PresenceChange.between(previous, users)
+            let (changes, changedUsers, online, isFirst) = previous.withLock { previous in
+                let changed = users.changes(from: previous?.list ?? PresenceList())
+                var online = previous?.online ?? 0
+                for change in changed {
+                    if change.old?.isOnline == true { online -= 1 }
+                    if change.new?.isOnline == true { online += 1 }
+                }
+                defer { previous = (users, online) }
+                return (PresenceChange.between(changed), changed.count, online, previous == nil)
             }
-            for change in changes { self?.emit(.presence(change)) }
+            if changes.count > PresenceBurst.threshold {
+                // A first load of 100,000 users is one line, not 100,000.
+                let burst = PresenceBurst(
+                    changes, usersChanged: changedUsers, listed: users.count, online: online, isFirstLoad: isFirst)
+                self?.emit(.presenceBurst(burst))
+            } else {
+                for change in changes { self?.emit(.presence(change)) }
+            }
         }
         guard let device = thisDevice else { return }
         // Signed in before anything starts the engine: writes queued by an earlier run go out at
@@ -274,7 +288,7 @@ public final class Simulation: Sendable {
     }
 
     /// Everyone's presence as the server has it now.
-    public var users: [UserPresence] { directory.users }
+    public var users: PresenceList { directory.users }
 
     /// Entry keys that belong to this device (not to the population).
     var ownEntryKeys: Set<String> { Set([thisDevice?.session.entryKey].compactMap { $0 }) }

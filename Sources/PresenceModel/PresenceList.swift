@@ -1,0 +1,105 @@
+import RTDBCore
+
+/// Everyone's presence, sorted by user id in UTF-16 order (as Firebase orders keys): a persistent
+/// list that is updated one user at a time and compared with an earlier version in time that
+/// grows with what changed, not with the users listed.
+///
+/// Reading the n-th user, finding a user by id and replacing or removing one each take O(log n);
+/// versions share everything an update did not touch, so a snapshot of a million users costs a
+/// frame nothing to keep.
+public struct PresenceList: Sendable, RandomAccessCollection, ExpressibleByArrayLiteral, Equatable {
+    private(set) var tree: RankedTree<UserPresence>
+
+    /// The empty list.
+    public init() { tree = RankedTree() }
+
+    /// A list of `users` in any order; of users with one id (code unit for code unit) the last is
+    /// kept.
+    public init(_ users: some Sequence<UserPresence>) {
+        var sorted = Array(users)
+        // Users read from the engine's tree come in key order, which is UTF-16 order but for
+        // integer keys: a sort only when they are not in order already. Stable, so that of users
+        // with one id the last stays last.
+        let inOrder = sorted.indices.dropFirst().allSatisfy { UTF16Order.compare(sorted[$0 - 1].id, sorted[$0].id) < 0 }
+        if !inOrder { sorted.sort { UTF16Order.lessThan($0.id, $1.id) } }
+        var kept: [UserPresence] = []
+        kept.reserveCapacity(sorted.count)
+        for user in sorted {
+            if let last = kept.last, CodeUnitString.equal(last.id, user.id) {
+                kept[kept.count - 1] = user
+            } else {
+                kept.append(user)
+            }
+        }
+        tree = RankedTree(sorted: kept, weight: Self.weight)
+    }
+
+    /// A list of these users.
+    public init(arrayLiteral users: UserPresence...) { self.init(users) }
+
+    /// The first position.
+    public var startIndex: Int { 0 }
+    /// One past the last position.
+    public var endIndex: Int { tree.count }
+    /// The user at `position` in id order.
+    public subscript(position: Int) -> UserPresence { tree[position] }
+
+    /// The user with this id (code unit for code unit), if listed.
+    public subscript(id id: String) -> UserPresence? {
+        tree.find(UserPresence(id: id), by: Self.compare)?.element
+    }
+
+    /// The list with `user` in place of any user with its id.
+    public func updating(_ user: UserPresence) -> PresenceList {
+        var list = self
+        list.tree = tree.inserting(user, weight: Self.weight(user), by: Self.compare)
+        return list
+    }
+
+    /// The list without the user with this id.
+    public func removing(id: String) -> PresenceList {
+        var list = self
+        list.tree = tree.removing(UserPresence(id: id), by: Self.compare)
+        return list
+    }
+
+    /// Whether both are the same version (not merely the same users): O(1).
+    public func isSameVersion(as other: PresenceList) -> Bool { tree.isSameVersion(as: other.tree) }
+
+    /// Calls `body` with each user in id order (faster than iterating by position).
+    public func forEachUser(_ body: (UserPresence) throws -> Void) rethrows { try tree.forEachInOrder(body) }
+
+    /// The users that differ from `old`: before (nil: new) and after (nil: gone), in id order.
+    ///
+    /// Walks only where the two versions differ, when one was made from the other.
+    public func changes(from old: PresenceList) -> [RankedTree<UserPresence>.Change] {
+        tree.changes(from: old.tree, by: Self.compare, same: ==)
+    }
+
+    /// Whether both list the same users, in the same state.
+    public static func == (lhs: PresenceList, rhs: PresenceList) -> Bool {
+        lhs.isSameVersion(as: rhs) || (lhs.count == rhs.count && lhs.changes(from: rhs).isEmpty)
+    }
+
+    /// Users by their ids' UTF-16 code units.
+    static func compare(_ a: UserPresence, _ b: UserPresence) -> Int { UTF16Order.compare(a.id, b.id) }
+
+    /// A user's weight in the tree: a hash of the id's bytes (FNV-1a, then a 64-bit finaliser),
+    /// the same in every process, so the same users always make the same tree.
+    static func weight(_ user: UserPresence) -> UInt64 { stableHash(user.id) }
+
+    /// A hash of `string`'s UTF-8 bytes that does not change between processes.
+    public static func stableHash(_ string: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in string.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        hash ^= hash >> 33
+        hash = hash &* 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash = hash &* 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
+        return hash
+    }
+}

@@ -1,0 +1,75 @@
+import Dashboard
+import PresenceModel
+import RTDBCore
+import Testing
+
+/// The presence index kept change by change is the index made anew, in every order and filter.
+@Suite struct PresenceIndexTests {
+    private static func user(_ random: inout SeededRandom, _ id: String) -> UserPresence {
+        let connections = (0..<Int.random(in: 0...3, using: &random)).map { index in
+            UserPresence.Connection(id: "\(id)-\(index)", device: ["Phone", "laptop", "tablet"][index])
+        }
+        var user = UserPresence(
+            id: id, connections: connections,
+            lastOnline: UnixTime(millisecondsSince1970: Int64.random(in: 0...1_000, using: &random)))
+        if Int.random(in: 0..<10, using: &random) == 0 { user.reportedOnline = Bool.random(using: &random) }
+        if Int.random(in: 0..<25, using: &random) == 0 { user.problem = "not an object (a string)" }
+        return user
+    }
+
+    /// What the index must say, worked out from the whole list.
+    private static func check(_ index: PresenceIndex, _ users: PresenceList, sort: PresenceSort, filter: String) {
+        var fresh = PresenceIndex()
+        fresh.update(to: PresenceList(Array(users)), sort: sort, filter: filter)
+        #expect(index.all.elements == fresh.all.elements, "\(sort) order")
+        #expect(index.shown.elements == fresh.shown.elements, "\(sort) order, filter \(filter)")
+        let needle = filter.lowercased()
+        let matching = users.filter { user in
+            filter.isEmpty || user.id.lowercased().contains(needle)
+                || user.connections.contains { ($0.device ?? "").lowercased().contains(needle) }
+        }
+        #expect(Set(index.shown.map(\.id)) == Set(matching.map(\.id)))
+        for (counts, listed) in [(index.allCounts, Array(users)), (index.shownCounts, matching)] {
+            #expect(counts.users == listed.count)
+            #expect(counts.online == listed.count(where: \.isOnline))
+            #expect(counts.connections == listed.reduce(0) { $0 + $1.connections.count })
+            #expect(counts.unfit == listed.count { $0.problem != nil })
+            #expect(counts.listingConnections == listed.count { $0.problem == nil && $0.reportedOnline == nil })
+        }
+    }
+
+    @Test func changesFoldedInMatchAnIndexMadeAnew() {
+        var random = SeededRandom(seed: 77)
+        var users = PresenceList((0..<600).map { Self.user(&random, "user\($0)") })
+        var index = PresenceIndex()
+        let filters = ["", "", "1", "12", "PHONE", "user4", ""]
+        for round in 0..<120 {
+            let sort = PresenceSort.allCases[(round / 30) % PresenceSort.allCases.count]
+            let filter = filters[round % filters.count]
+            for _ in 0..<Int.random(in: 0...8, using: &random) {
+                let id = "user\(Int.random(in: 0..<700, using: &random))"
+                users =
+                    Int.random(in: 0..<4, using: &random) == 0
+                    ? users.removing(id: id) : users.updating(Self.user(&random, id))
+            }
+            index.update(to: users, sort: sort, filter: filter)
+            #expect(index.isCurrent(for: users, sort: sort, filter: filter))
+            Self.check(index, users, sort: sort, filter: filter)
+        }
+    }
+
+    /// A list whose users mostly changed (a reconnect's fresh tree) is indexed anew, and a list
+    /// that is the same version is not looked at.
+    @Test func aNewListAndTheSameListAreBothRight() {
+        var random = SeededRandom(seed: 3)
+        let first = PresenceList((0..<300).map { Self.user(&random, "u\($0)") })
+        let second = PresenceList((100..<500).map { Self.user(&random, "u\($0)") })
+        var index = PresenceIndex()
+        index.update(to: first, sort: .state, filter: "")
+        let before = index
+        index.update(to: first, sort: .state, filter: "")
+        #expect(index == before)
+        index.update(to: second, sort: .state, filter: "")
+        Self.check(index, second, sort: .state, filter: "")
+    }
+}
