@@ -3,133 +3,141 @@ import Dashboard
 import Foundation
 import LinkSim
 import PresenceLab
+import PresenceModel
 import RTDBCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `presencetop-bench project`: the dashboard watching a real app's size, read-only, as it
-/// would watch your project: 100,000 users of about 1 KB each (a profile beside presence) under
-/// the presence root of a `presencetop serve` in its own process.
+/// would watch your project, against a `presencetop serve --memory` in its own process: 100,000
+/// users of about 1 KB each (a profile beside presence, the connections layout), or with
+/// `--layout status` a million `status/<uid>` entries.
+///
+/// It reports the first full list, resident memory over the JSON downloaded (once loaded and at
+/// its peak), a presence change folded in and drawn, a 10,000-user burst's time to the screen,
+/// the keys' time to the screen, and the CPU while nothing changes.
 struct ProjectBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
-        abstract: "The dashboard on 100,000 users × ~1 KB: first screen, bytes downloaded, memory, frame time."
+        abstract:
+            "The dashboard on 100,000 users × ~1 KB (or --layout status, 1,000,000): first list, memory, changes, a burst, keys, idle CPU."
     )
 
-    @Option(help: "Users under the presence root.")
-    var users = 100_000
+    /// The two shapes of presence measured.
+    enum Shape: String, ExpressibleByArgument, CaseIterable {
+        /// `users/<uid>` with a ~1 KB profile beside `connections` and `lastOnline`.
+        case connections
+        /// `status/<uid>` = `{state, last_changed}`.
+        case status
+    }
 
-    @Option(help: "Frames timed once the tree is in.")
-    var frames = 100
+    @Option(help: "The presence layout: connections (100,000 users × ~1 KB) or status (1,000,000 status entries).")
+    var layout = Shape.connections
+
+    @Option(help: "Users under the presence root (default: 100,000 for connections, 1,000,000 for status).")
+    var users: Int?
+
+    @Option(help: "Presence changes written one at a time once the list is in, each timed to the screen.")
+    var changes = 200
+
+    @Option(help: "Users changed by the one multi-path update of the burst (0 skips it).")
+    var burst = 10_000
+
+    @Option(help: "Seconds of CPU measured while nothing changes (0 skips it).")
+    var idleSeconds = 10
 
     @OptionGroup var options: BenchOptions
+
+    var userCount: Int { users ?? (layout == .status ? 1_000_000 : 100_000) }
+
+    func validate() throws {
+        guard userCount > 0, userCount <= 5_000_000 else { throw ValidationError("--users must be 1...5,000,000") }
+        guard changes >= 0, burst >= 0, burst <= userCount else {
+            throw ValidationError("--changes must be ≥ 0 and --burst within 0...--users")
+        }
+        guard idleSeconds >= 0 else { throw ValidationError("--idle-seconds must be ≥ 0") }
+    }
 
     func run() async throws {
         try await BenchReport.run("project", options: options) { try await measure($0) }
     }
 
     private func measure(_ report: BenchReport) async throws {
-        let port = try LoopbackPort.free()
-        let server = Process()
-        server.executableURL = try BenchSupport.presencetop()
-        server.arguments = ["serve", "--memory", "--port", "\(port)"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        report.onExit("the server") {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        while !LoopbackPort.accepts(port) {
-            guard server.isRunning else { throw ValidationError("the server exited before it answered") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let stored = try await seed(port: port)
-        report.record("users", users)
+        let server = try await ProjectServer.start(report)
+        let stored = try await server.seed(layout, users: userCount)
+        report.record("layout", layout.rawValue)
+        report.record("users", userCount)
         report.record("stored_bytes", stored)
-        report.say(String(format: "%d users stored, %.1f MB of JSON", users, Double(stored) / 1e6))
+        report.say(
+            String(
+                format: "%d users stored (%@ layout), %.1f MB of JSON", userCount, layout.rawValue, Double(stored) / 1e6
+            ))
 
         // Watched through a perfect link, which counts what the watcher downloads.
-        let link = try LinkProxy(upstreamPort: port, conditions: .perfect, seed: 1)
+        let link = try LinkProxy(upstreamPort: server.port, conditions: .perfect, seed: 1)
         let linkPort = try await link.start()
         var simulation = SimulationOptions()
-        simulation.server = .remote(ServerTarget(host: "127.0.0.1", port: linkPort, namespace: "project"))
+        simulation.server = .remote(ServerTarget(host: "127.0.0.1", port: linkPort, namespace: ProjectServer.namespace))
         simulation.readOnly = true
+        simulation.layout = layout == .status ? .statusNodes : .documented
+        simulation.presencePath = simulation.layout.defaultRoot
         let baseline = BenchSupport.residentBytes(of: getpid())
+        let peakReset = BenchSupport.resetPeakResident()
         let start = ContinuousClock.now
         let running = try await Simulation.start(simulation)
         var snapshot = running.snapshot()
-        while snapshot.users.count < users {
-            try await Task.sleep(for: .milliseconds(20))
+        while snapshot.users.count < userCount {
+            try await Task.sleep(for: .milliseconds(10))
             snapshot = running.snapshot()
         }
-        let firstScreen = ContinuousClock.now - start
-        let memory = BenchSupport.residentBytes(of: getpid()) - baseline
+        let listed = ContinuousClock.now - start
+        // The first full list on screen: the index made and the frame drawn.
+        var screen = ProjectScreen()
+        let firstFold = screen.fold(snapshot)
+        let firstList = ContinuousClock.now - start
+        report.record("first_list_in_the_directory_ms", listed.inMilliseconds)
+        report.record("first_fold_ms", firstFold)
         let downloaded = link.stats.bytesDown
-        report.record("first_screen_ms", firstScreen.inMilliseconds)
+        let resident = BenchSupport.residentBytes(of: getpid()) - baseline
+        report.record("first_full_list_ms", firstList.inMilliseconds)
         report.record("downloaded_bytes", downloaded)
-        report.record("resident_growth_bytes", memory)
+        report.record("resident_growth_bytes", resident)
+        report.record("resident_over_json_ratio", Double(resident) / Double(max(1, downloaded)))
         report.say(
             String(
-                format: "first screen after %.2f s; downloaded %.1f MB; memory +%.0f MB", firstScreen.inSeconds,
-                Double(downloaded) / 1e6, Double(memory) / 1e6))
-
-        var state = DashboardState(width: 160, height: 48)
-        let renderer = DashboardRenderer()
-        var times: [Double] = []
-        for index in 0..<frames {
-            var next = snapshot
-            next.takenAt += .seconds(index)
-            let begin = DispatchTime.now().uptimeNanoseconds
-            _ = DashboardReducer.reduce(&state, .snapshot(next))
-            _ = renderer.render(state)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6)
+                format:
+                    "first full list after %.2f s (target: %@; %.2f s to the directory, %.2f s more to index and draw); downloaded %.1f MB; memory +%.0f MB, %.2f× the JSON (target: ≤ 2×)",
+                firstList.inSeconds, layout == .status ? "4 s" : "1.5 s", listed.inSeconds, firstFold / 1e3,
+                Double(downloaded) / 1e6,
+                Double(resident) / 1e6, Double(resident) / Double(max(1, downloaded))))
+        if peakReset {
+            let peak = BenchSupport.peakResidentBytes() - baseline
+            report.record("peak_resident_growth_bytes", peak)
+            report.record("peak_resident_over_json_ratio", Double(peak) / Double(max(1, downloaded)))
+            report.say(
+                String(
+                    format: "  peak: +%.0f MB, %.2f× the JSON", Double(peak) / 1e6,
+                    Double(peak) / Double(max(1, downloaded))))
         }
-        report.record("frame_p50_ms", BenchSupport.percentile(times, 50))
-        report.record("frame_p99_ms", BenchSupport.percentile(times, 99))
-        report.say(
-            String(
-                format: "a frame (snapshot in, 160×48 out): p50 %.2f ms  p99 %.2f ms  (target: p50 ≤ 5 ms)",
-                BenchSupport.percentile(times, 50), BenchSupport.percentile(times, 99)))
+
+        try await ProjectChanges(server: server, layout: layout, users: userCount)
+            .measure(report, running: running, screen: &screen, changes: changes, burst: burst)
+        screen.measureKeys(report)
+        if idleSeconds > 0 { try await idle(report, running: running, screen: &screen) }
         await running.stop()
         await link.stop()
     }
 
-    /// Writes the users as admin, 2,000 to a request; the bytes of JSON written.
-    private func seed(port: Int) async throws -> Int {
-        var written = 0
-        var random = SeededRandom(seed: 7)
-        let now = UnixTime.now().millisecondsSince1970
-        let filler = String(repeating: "Loves long walks, offline-first apps and well-kept queues. ", count: 14)
-        for first in stride(from: 0, to: users, by: 2_000) {
-            var batch = JSONValue.Members()
-            for index in first..<min(users, first + 2_000) {
-                let id = String(format: "user%06d", index)
-                var user: JSONValue.Members = [
-                    "name": .string("User \(index)"), "email": .string("\(id)@example.com"),
-                    "photoURL": .string("https://example.com/photos/\(id).jpg"), "bio": .string(filler),
-                    "lastOnline": .int(now - Int64(random.next() % 86_400_000)),
-                ]
-                if random.next() % 10 < 3 {
-                    user["connections"] = .object([CodeUnitString("-O\(id)conn01"): .bool(true)])
-                }
-                batch[CodeUnitString(id)] = .object(user)
-            }
-            let body = Data(JSONValue.object(batch).jsonString.utf8)
-            written += body.count
-            guard let url = URL(string: "http://127.0.0.1:\(port)/users.json?ns=project&auth=owner") else {
-                throw ValidationError("no URL for port \(port)")
-            }
-            var request = URLRequest(url: url)
-            request.httpMethod = "PATCH"
-            request.httpBody = body
-            let (_, response) = try await URLSession.shared.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-                throw ValidationError("seeding users failed: \(response)")
-            }
+    /// The process's CPU while the list is in and nothing changes, a frame drawn a second as the
+    /// dashboard draws its clocks.
+    private func idle(_ report: BenchReport, running: Simulation, screen: inout ProjectScreen) async throws {
+        let before = BenchSupport.cpuTime(of: getpid()) ?? .zero
+        let start = ContinuousClock.now
+        for _ in 0..<idleSeconds {
+            try await Task.sleep(for: .seconds(1))
+            screen.fold(running.snapshot())
         }
-        return written
+        let used = (BenchSupport.cpuTime(of: getpid()) ?? .zero) - before
+        let percent = used.inSeconds / (ContinuousClock.now - start).inSeconds * 100
+        report.record("idle_cpu_percent", percent)
+        report.say(String(format: "idle: %.2f %% of a core over %d s (target: ≤ 1 %%)", percent, idleSeconds))
     }
 }

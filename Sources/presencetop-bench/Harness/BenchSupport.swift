@@ -51,6 +51,21 @@ enum BenchSupport {
         return kilobytes * 1_024
     }
 
+    /// This process's peak resident memory in bytes (VmHWM in /proc), 0 when it cannot be read.
+    static func peakResidentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes * 1_024
+    }
+
+    /// Starts this process's peak resident memory again from what is resident now (Linux's
+    /// `clear_refs`; false when it cannot).
+    static func resetPeakResident() -> Bool {
+        (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+    }
+
     /// The CPU time a process's threads have run; nil when it cannot be read.
     ///
     /// The sum of /proc/PID/task/*/schedstat, in nanoseconds; threads that ended are not counted.
