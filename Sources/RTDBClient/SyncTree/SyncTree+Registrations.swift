@@ -17,7 +17,7 @@ extension SyncTree {
             syncPoint = existing
         } else {
             syncPoint = SyncPoint()
-            syncPoints = syncPoints.setting(path, SyncPointBox(point: syncPoint))
+            syncPoints.set(path, SyncPointBox(point: syncPoint))
         }
         var serverCacheComplete = serverCache != nil
         var server = serverCache ?? .empty
@@ -76,7 +76,7 @@ extension SyncTree {
         else { return [] }
         let (removed, events) = syncPoint.removeRegistration(registration, for: query, cancelError: cancelError)
         for removedQuery in removed { persistence?.setQueryInactive(removedQuery) }
-        if syncPoint.isEmpty { syncPoints = syncPoints.setting(path, nil) }
+        if syncPoint.isEmpty { syncPoints.set(path, nil) }
         let removingDefault = removed.contains { $0.loadsAllData }
         let covered = syncPoints.findOnPath(path) { _, box in box.point.hasCompleteView ? true : nil } ?? false
         if removingDefault && !covered {

@@ -70,7 +70,7 @@ final class SyncTree {
         if write.snap != nil {
             affected = affected.setting(.root, true)
         } else {
-            for child in write.children ?? [] { affected = affected.setting(child.path, true) }
+            for child in write.children ?? [] { affected.set(child.path, true) }
         }
         if !revert, let persistence {
             persistence.applyUserWrite(write.path, write.snap.map { [(Path.root, $0)] } ?? write.children ?? [])

@@ -66,7 +66,7 @@ extension ViewProcessor {
             if ackPath.isEmpty {
                 var changed = ImmutableTree<Node>()
                 for (key, child) in serverCache.node.children {
-                    changed = changed.settingTree(Path(segments: [key.string]), ImmutableTree(child))
+                    changed.setTree(Path(segments: [key.string]), ImmutableTree(child))
                 }
                 return applyServerMerge(cache, ackPath, changed, writes, completeCache, filterServer, accumulator)
             }
@@ -76,7 +76,7 @@ extension ViewProcessor {
         affected.visitValues { mergePath, _ in
             let serverPath = ackPath.child(mergePath)
             if serverCache.isCompleteForPath(serverPath) {
-                changed = changed.settingTree(mergePath, ImmutableTree(serverCache.node.child(at: serverPath)))
+                changed.setTree(mergePath, ImmutableTree(serverCache.node.child(at: serverPath)))
             }
         }
         return applyServerMerge(cache, ackPath, changed, writes, completeCache, filterServer, accumulator)
