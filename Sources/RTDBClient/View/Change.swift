@@ -53,6 +53,22 @@ struct Change {
 final class ChildChangeAccumulator {
     private(set) var changes: [Change] = []
     private var positions: [ChildKey: Int] = [:]
+    /// Whether anyone needs each child's change of a whole node replaced at once; without a
+    /// child listener only whether something changed matters (a first load of a million
+    /// children is one `value`, not a million changes to fold).
+    let wantsEachChild: Bool
+    /// Whether a whole node was replaced by a different one without its children tracked.
+    private(set) var replacedWholeNode = false
+
+    init(wantsEachChild: Bool = true) {
+        self.wantsEachChild = wantsEachChild
+    }
+
+    /// Whether anything changed.
+    var hasChanges: Bool { !changes.isEmpty || replacedWholeNode }
+
+    /// Notes that a whole node was replaced by a different one (its children not tracked).
+    func noteWholeNodeReplaced() { replacedWholeNode = true }
 
     func track(_ change: Change) {
         guard let key = change.childKey else { return }

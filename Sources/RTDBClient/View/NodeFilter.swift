@@ -83,17 +83,28 @@ struct IndexedFilter: NodeFilter {
     }
 
     func updateFullNode(_ old: Node, _ new: Node, accumulator: ChildChangeAccumulator?) -> Node {
-        if let accumulator {
-            for (key, child) in old.children where !new.hasChild(key) { accumulator.track(.removed(key, child)) }
-            if !new.isLeaf {
-                for (key, child) in new.children {
-                    let oldChild = old.child(key)
-                    if old.hasChild(key) {
-                        if oldChild != child { accumulator.track(.changed(key, child, old: oldChild)) }
-                    } else {
-                        accumulator.track(.added(key, child))
-                    }
-                }
+        guard let accumulator else { return new }
+        if new.isLeaf {
+            // A leaf has no children: every old child went.
+            if !accumulator.wantsEachChild {
+                if !old.children.isEmpty { accumulator.noteWholeNodeReplaced() }
+            } else {
+                for (key, child) in old.children { accumulator.track(.removed(key, child)) }
+            }
+            return new
+        }
+        // Only the children that differ: versions of one node are compared where they differ.
+        let changes = new.children.changes(from: old.children)
+        if !accumulator.wantsEachChild {
+            if !changes.isEmpty { accumulator.noteWholeNodeReplaced() }
+            return new
+        }
+        for change in changes {
+            switch (change.old, change.new) {
+            case (let before?, let after?): accumulator.track(.changed(change.key, after, old: before))
+            case (let before?, nil): accumulator.track(.removed(change.key, before))
+            case (nil, let after?): accumulator.track(.added(change.key, after))
+            case (nil, nil): break
             }
         }
         return new

@@ -40,7 +40,8 @@ enum EventGenerator {
     ) -> [SyncEvent] {
         let index = query.params.index
         var moves: [Change] = []
-        for change in changes where change.type == .childChanged {
+        let movesWanted = registrations.contains { $0.respondsTo(.childMoved) }
+        for change in changes where movesWanted && change.type == .childChanged {
             if let key = change.childKey, let old = change.oldNode,
                 index.indexedValueChanged(old: old, new: change.node)
             {
@@ -50,6 +51,8 @@ enum EventGenerator {
         var ordered: IndexedChildren?
         var events: [SyncEvent] = []
         for type in [EventType.childRemoved, .childAdded, .childMoved, .childChanged, .value] {
+            // A type no registration listens for costs nothing (no sort, no predecessors).
+            guard registrations.contains(where: { $0.respondsTo(type) }) else { continue }
             var ofType = (type == .childMoved ? moves : changes).filter { $0.type == type }
             guard !ofType.isEmpty else { continue }
             if type != .value {

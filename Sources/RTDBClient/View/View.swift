@@ -64,7 +64,13 @@ final class View {
     }
 
     func apply(_ operation: Operation, writes: WriteTreeRef, completeServerCache: Node?) -> [SyncEvent] {
-        let result = processor.apply(operation, to: cache, writes: writes, completeCache: completeServerCache)
+        let childEvents =
+            keysObserver != nil
+            || registrations.contains { registration in
+                EventType.allCases.contains { $0 != .value && registration.respondsTo($0) }
+            }
+        let result = processor.apply(
+            operation, to: cache, writes: writes, completeCache: completeServerCache, childEvents: childEvents)
         cache = result.cache
         if let keysObserver {
             let added = result.changes.filter { $0.type == .childAdded }.compactMap { $0.childKey?.string }

@@ -5,10 +5,13 @@ import RTDBCore
 struct ViewProcessor {
     let filter: any NodeFilter
 
+    /// Applies `operation`; `childEvents` says whether anyone needs each child's change (a
+    /// child listener, or the view's keys kept on disk), or only whether the view changed.
     func apply(
-        _ operation: Operation, to oldCache: ViewCache, writes: WriteTreeRef, completeCache: Node?
+        _ operation: Operation, to oldCache: ViewCache, writes: WriteTreeRef, completeCache: Node?,
+        childEvents: Bool = true
     ) -> (cache: ViewCache, changes: [Change]) {
-        let accumulator = ChildChangeAccumulator()
+        let accumulator = ChildChangeAccumulator(wantsEachChild: childEvents)
         let newCache: ViewCache
         switch operation {
         case .overwrite(let source, let path, let node):
@@ -34,16 +37,17 @@ struct ViewProcessor {
             newCache = listenComplete(oldCache, path, writes, accumulator)
         }
         var changes = accumulator.changes
-        ViewProcessor.maybeAddValueEvent(old: oldCache, new: newCache, changes: &changes)
+        ViewProcessor.maybeAddValueEvent(
+            old: oldCache, new: newCache, changed: accumulator.hasChanges, changes: &changes)
         return (newCache, changes)
     }
 
-    private static func maybeAddValueEvent(old: ViewCache, new: ViewCache, changes: inout [Change]) {
+    private static func maybeAddValueEvent(old: ViewCache, new: ViewCache, changed: Bool, changes: inout [Change]) {
         let eventSnap = new.eventCache
         guard eventSnap.fullyInitialized else { return }
         let isLeafOrEmpty = eventSnap.node.isLeaf || eventSnap.node.isEmpty
         let oldComplete = old.completeEventSnap ?? .empty
-        if !changes.isEmpty || !old.eventCache.fullyInitialized || (isLeafOrEmpty && eventSnap.node != oldComplete)
+        if changed || !old.eventCache.fullyInitialized || (isLeafOrEmpty && eventSnap.node != oldComplete)
             || eventSnap.node.priority != oldComplete.priority
         {
             changes.append(.value(eventSnap.node))
