@@ -76,6 +76,32 @@ extension WireMessage {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The text of `.push(.data(path:data:tag:))` with the data written by `writeData` straight
+    /// into the message (a listen's first data can be a million children: no JSON tree is built
+    /// for it, and it is written once).
+    ///
+    /// - Precondition: `writeData` appends one JSON document.
+    public static func dataPushText(
+        path: Path, tag: Int?, sizeHint: Int = 64, data writeData: (inout [UInt8]) -> Void
+    ) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(64 + sizeHint)
+        output.append(contentsOf: DataPushTextParts.head)
+        if path.segments.isEmpty { output.append(UInt8(ascii: "/")) }
+        for segment in path.segments {
+            output.append(UInt8(ascii: "/"))
+            JSONValue.writeEscaped(segment, to: &output)
+        }
+        output.append(contentsOf: RequestTextParts.data)
+        writeData(&output)
+        if let tag {
+            output.append(contentsOf: DataPushTextParts.tag)
+            DecimalDigits.append(tag, to: &output)
+        }
+        output.append(contentsOf: RequestTextParts.tail)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// The number of an acknowledgement written exactly as ``acknowledgementText(number:)``
     /// writes it, read without parsing JSON (a draining client reads thousands); nil for any
     /// other text, which is parsed as usual.
@@ -112,6 +138,12 @@ extension WireMessage {
     public static func acknowledgementText(number: Int) -> String {
         #"{"t":"d","d":{"r":"# + String(number) + #","b":{"s":"ok","d":""}}}"#
     }
+}
+
+/// The fixed parts of a data push's text, as bytes (the rest as a request's).
+private enum DataPushTextParts {
+    static let head = Array(#"{"t":"d","d":{"a":"d","b":{"p":""#.utf8)
+    static let tag = Array(#","t":"#.utf8)
 }
 
 /// The fixed parts of a set's or an update's request text, as bytes.

@@ -46,14 +46,20 @@ extension Node {
         return .object(members)
     }
 
-    private func arrayForm(of children: ChildrenMap) -> JSONValue? {
+    /// The length of the array `children` read as, as the SDKs' `val()` reads them; nil when
+    /// they are not an array's.
+    private static func arrayLength(of children: ChildrenMap) -> Int? {
         var maxIndex = -1
         for (key, _) in children {
             guard let int = key.intValue, int >= 0, String(int) == key.string else { return nil }
             maxIndex = max(maxIndex, Int(int))
         }
-        guard maxIndex < 2 * children.count else { return nil }
-        var elements = [JSONValue](repeating: .null, count: maxIndex + 1)
+        return maxIndex < 2 * children.count ? maxIndex + 1 : nil
+    }
+
+    private func arrayForm(of children: ChildrenMap) -> JSONValue? {
+        guard let length = Node.arrayLength(of: children) else { return nil }
+        var elements = [JSONValue](repeating: .null, count: length)
         for (key, child) in children {
             guard let index = key.intValue else { return nil }  // every key was checked above
             elements[Int(index)] = child.plainJSON(arrays: true)
@@ -99,6 +105,51 @@ extension Node {
             if let priority {
                 output.append(contentsOf: #",".priority":"#.utf8)
                 priority.json.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+extension Node {
+    /// Appends the node's plain JSON (``plainJSON(arrays:)``'s text) to `output`, written
+    /// directly: a read of a million children builds no JSON tree.
+    public func writePlain(to output: inout [UInt8], arrays: Bool = false) {
+        switch storage {
+        case .empty:
+            output.append(contentsOf: "null".utf8)
+        case .leaf(let value):
+            value.json.write(to: &output)
+        case .children(let children):
+            if arrays, let length = Node.arrayLength(of: children) {
+                output.append(UInt8(ascii: "["))
+                var next = 0
+                for (key, child) in children {
+                    // Integer keys come in numeric order; the gaps are nulls.
+                    guard let index = key.intValue.map(Int.init) else { continue }
+                    while next < index {
+                        output.append(contentsOf: next == 0 ? Array("null".utf8) : Array(",null".utf8))
+                        next += 1
+                    }
+                    if next > 0 { output.append(UInt8(ascii: ",")) }
+                    child.writePlain(to: &output, arrays: true)
+                    next += 1
+                }
+                while next < length {
+                    output.append(contentsOf: next == 0 ? Array("null".utf8) : Array(",null".utf8))
+                    next += 1
+                }
+                output.append(UInt8(ascii: "]"))
+                return
+            }
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            children.forEachInKeyOrder { key, child in
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                JSONValue.writeString(key.string, to: &output)
+                output.append(UInt8(ascii: ":"))
+                child.writePlain(to: &output, arrays: arrays)
             }
             output.append(UInt8(ascii: "}"))
         }

@@ -27,7 +27,10 @@ extension DatabaseEngine {
             // hashing a million children to learn that would cost seconds.
             let sameAsCached = hash.map { $0.isEmpty ? result.isEmpty : $0 == result.hashString } ?? false
             if !sameAsCached {
-                send(.wire(WireMessage.push(.data(path: path, data: result.exportJSON, tag: tag)).text), to: outlet)
+                let text = WireMessage.dataPushText(path: path, tag: tag, sizeHint: result.estimatedSize) {
+                    result.writeExport(to: &$0)
+                }
+                send(.wire(text), to: outlet)
             }
         case .serverSentEvents(let export):
             send(

@@ -88,21 +88,29 @@ struct RESTResponder: HTTPResponder {
         } catch {
             throw RESTError(error)
         }
-        let etag = RESTResponder.etag(of: node)
-        if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch == etag {
-            return Response(status: .notModified, headers: [RESTResponder.etagHeader: etag])
-        }
         var headers = HTTPFields()
+        // The ETag is a hash of all the data read: only when asked for (a million children take
+        // seconds to hash).
         if request.headers[RESTResponder.wantsETagHeader] == "true" || request.headers[.ifNoneMatch] != nil {
+            let etag = RESTResponder.etag(of: node)
+            if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch == etag {
+                return Response(status: .notModified, headers: [RESTResponder.etagHeader: etag])
+            }
             headers[RESTResponder.etagHeader] = etag
         }
-        let json: JSONValue
         if rest.parameters["shallow"] == "true" {
-            json = result.shallowJSON
-        } else {
-            json = rest.exportFormat ? result.exportJSON : result.plainJSON(arrays: true)
+            return RESTResponder.json(result.shallowJSON, pretty: rest.printMode == "pretty", headers: headers)
         }
-        return RESTResponder.json(json, pretty: rest.printMode == "pretty", headers: headers)
+        if rest.printMode == "pretty" {
+            let json = rest.exportFormat ? result.exportJSON : result.plainJSON(arrays: true)
+            return RESTResponder.json(json, pretty: true, headers: headers)
+        }
+        // Written straight to text: no JSON tree of what may be a million children.
+        var text: [UInt8] = []
+        text.reserveCapacity(result.estimatedSize)
+        if rest.exportFormat { result.writeExport(to: &text) } else { result.writePlain(to: &text, arrays: true) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
     }
 
     private func put(_ rest: RESTRequest, data: JSONValue, request: Request, engine: DatabaseEngine) async throws
