@@ -72,6 +72,18 @@ struct ProjectServer: Sendable {
     /// The id of user `index`.
     static func userID(_ index: Int) -> String { String(format: "user%07d", index) }
 
+    /// Reads the whole layout root over REST, as plain JSON: the server's own time to produce and
+    /// send what the watcher downloads (an anchor for the first list); the bytes and the seconds.
+    func readRoot(_ layout: ProjectBenchmark.Shape) async throws -> (bytes: Int, time: Duration) {
+        let root = layout == .status ? "status" : "users"
+        guard let url = URL(string: "http://127.0.0.1:\(port)/\(root).json?ns=\(Self.namespace)&auth=owner") else {
+            throw ValidationError("no URL for port \(port)")
+        }
+        let start = ContinuousClock.now
+        let (data, _) = try await URLSession.shared.data(from: url)
+        return (data.count, ContinuousClock.now - start)
+    }
+
     /// Writes `body` as one multi-path update at the layout's root; the bytes sent.
     @discardableResult
     func patch(root layout: ProjectBenchmark.Shape, _ body: JSONValue) async throws -> Int {

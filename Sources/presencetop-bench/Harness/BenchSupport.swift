@@ -51,6 +51,16 @@ enum BenchSupport {
         return kilobytes * 1_024
     }
 
+    /// The bytes this process has read through system calls, sockets included (rchar in
+    /// /proc/self/io), 0 when it cannot be read.
+    static func bytesRead() -> Int {
+        guard let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8),
+            let line = io.split(separator: "\n").first(where: { $0.hasPrefix("rchar:") }),
+            let bytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return bytes
+    }
+
     /// This process's peak resident memory in bytes (VmHWM in /proc), 0 when it cannot be read.
     static func peakResidentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
