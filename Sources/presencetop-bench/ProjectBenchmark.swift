@@ -136,14 +136,18 @@ struct ProjectBenchmark: AsyncParsableCommand {
     /// The process's CPU while the list is in and nothing changes, a frame drawn a second as the
     /// dashboard draws its clocks.
     private func idle(_ report: BenchReport, running: Simulation, screen: inout ProjectScreen) async throws {
-        let before = BenchSupport.cpuTime(of: getpid()) ?? .zero
+        // The process's own utime + stime, which keeps the time of threads that have ended (the
+        // threads' schedstat sum does not); in clock ticks.
+        let pid = "\(getpid())"
+        let before = RenderBenchmark.cpuTicks(pid: pid) ?? 0
         let start = ContinuousClock.now
         for _ in 0..<idleSeconds {
             try await Task.sleep(for: .seconds(1))
             screen.fold(running.snapshot())
         }
-        let used = (BenchSupport.cpuTime(of: getpid()) ?? .zero) - before
-        let percent = used.inSeconds / (ContinuousClock.now - start).inSeconds * 100
+        let ticks = (RenderBenchmark.cpuTicks(pid: pid) ?? 0) - before
+        let percent =
+            Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) / (ContinuousClock.now - start).inSeconds * 100
         report.record("idle_cpu_percent", percent)
         report.say(String(format: "idle: %.2f %% of a core over %d s (target: ≤ 1 %%)", percent, idleSeconds))
     }
