@@ -83,6 +83,12 @@ public struct FrameAssembler: Sendable {
     /// Whether a multi-frame message is being collected.
     public var isBuffering: Bool { expected > 0 }
 
+    /// How far a multi-frame message has arrived: its bytes and fragments so far, and the
+    /// fragments announced (nil when none is arriving).
+    public var progress: (bytes: Int, fragments: Int, of: Int)? {
+        expected > 0 ? (bufferedBytes, parts.count, expected) : nil
+    }
+
     /// Takes one frame; returns a complete message when there is one.
     public mutating func receive(_ frame: String) throws(Failure) -> String? {
         if expected > 0 {

@@ -40,6 +40,15 @@ import Testing
         for frame in WireFraming.frames(for: message) { result = try assembler.receive(frame) }
         #expect(result == message)
         #expect(!assembler.isBuffering)
+        #expect(assembler.progress == nil)
+        // While a message arrives, how far it is.
+        let frames = WireFraming.frames(for: message)
+        _ = try assembler.receive(frames[0])
+        _ = try assembler.receive(frames[1])
+        let progress = try #require(assembler.progress)
+        #expect(progress.bytes == 16_384 && progress.fragments == 1 && progress.of == frames.count - 1)
+        for frame in frames.dropFirst(2) { _ = try assembler.receive(frame) }
+        #expect(assembler.progress == nil)
         // A short numeric frame inside a fragment sequence is a fragment, not a count.
         #expect(try assembler.receive("2") == nil)
         #expect(try assembler.receive("12") == nil)

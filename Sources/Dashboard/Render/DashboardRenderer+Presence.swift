@@ -76,7 +76,12 @@ extension DashboardRenderer {
         let window = state.presenceWindow(rows, capacity: visible)
         let first = window.lowerBound
         if rows.isEmpty {
-            let message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
+            var message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
+            if state.filter.isEmpty, let arriving = snapshot.presenceFeed?.arriving {
+                // A big list arrives in fragments for seconds: say so, with how much is in.
+                let percent = arriving.of > 0 ? arriving.fragments * 100 / arriving.of : 0
+                message = "loading the list: \(Format.bytes(arriving.bytes)) received (\(percent) %)"
+            }
             grid.put([Segment(" " + message, .muted)], x: rect.x, y: rect.y + 1, limit: rect.maxX, glyphs: glyphs)
         }
         for (offset, row) in rows[window].enumerated() {

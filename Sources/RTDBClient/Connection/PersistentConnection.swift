@@ -112,6 +112,10 @@ final class PersistentConnection: @unchecked Sendable {
     /// ``lastActivity`` for readers on other threads (the status snapshot reads it; publishing
     /// every frame to observers would cost more than it tells), ms since the epoch.
     let lastHeard = Atomic<Int64>(0)
+    /// A fragmented message's progress for readers on other threads, as ``lastHeard``: bytes so
+    /// far, and fragments so far and announced packed as `so far << 32 | announced` (0: none).
+    let arrivingBytes = Atomic<Int>(0)
+    let arrivingFragments = Atomic<Int>(0)
     var pingSentAt: UnixTime?
     var skewSamples: [(offset: Duration, roundTrip: Duration)] = []
     var status = ConnectionStatus(phase: .offline)
@@ -223,6 +227,9 @@ final class PersistentConnection: @unchecked Sendable {
 
     private func openTransport(generation current: Int) {
         assembler = FrameAssembler(maxMessageBytes: 512 << 20)
+        // A message cut off with the last connection is not arriving any more.
+        arrivingBytes.store(0, ordering: .relaxed)
+        arrivingFragments.store(0, ordering: .relaxed)
         connectStartedAt = clock()
         let timeout = retryPolicy.connectTimeout
         after(timeout) { [weak self] in
@@ -255,7 +262,11 @@ final class PersistentConnection: @unchecked Sendable {
             lastActivity = clock()
         case .frame(let text):
             lastActivity = clock()
-            guard let message = (try? assembler.receive(text)) ?? nil else { return }
+            let message = (try? assembler.receive(text)) ?? nil
+            let progress = assembler.progress
+            arrivingBytes.store(progress?.bytes ?? 0, ordering: .relaxed)
+            arrivingFragments.store(progress.map { $0.fragments << 32 | $0.of } ?? 0, ordering: .relaxed)
+            guard let message else { return }
             if let number = WireMessage.acknowledgedNumber(inText: message) {
                 return handle(.response(number: number, status: .ok, data: .string("")))
             }
@@ -263,6 +274,8 @@ final class PersistentConnection: @unchecked Sendable {
             handle(parsed)
         case .closed(let reason):
             connection = nil
+            arrivingBytes.store(0, ordering: .relaxed)
+            arrivingFragments.store(0, ordering: .relaxed)
             if isReady {
                 handleDisconnect(reason: reason ?? "closed")
             } else {

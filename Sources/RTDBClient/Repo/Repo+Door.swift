@@ -45,6 +45,12 @@ extension Repo {
         var status = statusSnapshot.withLock { $0 }
         let heard = connection.lastHeard.load(ordering: .relaxed)
         status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
+        let fragments = connection.arrivingFragments.load(ordering: .relaxed)
+        if fragments != 0 {
+            status.arriving = ConnectionStatus.ArrivingMessage(
+                bytes: connection.arrivingBytes.load(ordering: .relaxed), fragments: fragments >> 32,
+                of: fragments & 0xFFFF_FFFF)
+        }
         return status
     }
 

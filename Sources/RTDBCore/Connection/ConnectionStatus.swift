@@ -55,6 +55,25 @@ public struct ConnectionStatus: Sendable, Hashable {
     public var lastHeardAt: UnixTime?
     /// The last step of the local wall clock the client noticed, if any.
     public var lastClockJump: ClockJump?
+    /// A large message arriving in fragments (a first load of a big list), while it arrives.
+    public var arriving: ArrivingMessage?
+
+    /// How far a message sent in fragments has arrived.
+    public struct ArrivingMessage: Sendable, Hashable {
+        /// Its bytes received so far.
+        public var bytes: Int
+        /// Its fragments received so far.
+        public var fragments: Int
+        /// The fragments the server announced.
+        public var of: Int
+
+        /// Makes a progress report.
+        public init(bytes: Int, fragments: Int, of: Int) {
+            self.bytes = bytes
+            self.fragments = fragments
+            self.of = of
+        }
+    }
 
     /// Makes a status.
     public init(

@@ -1,0 +1,23 @@
+import Dashboard
+import LabModel
+import PresenceModel
+import RTDBCore
+import Testing
+
+/// While a big first list arrives, the Presence pane says how much is in, not `no users yet`.
+@Suite struct PresenceLoadingTests {
+    @Test func anArrivingListShowsHowMuchIsIn() {
+        var snapshot = Fixture.snapshot(users: [])
+        var feed = ConnectionStatus(phase: .connected(sessionID: "watcher"), lastHeardAt: snapshot.takenAt)
+        feed.arriving = .init(bytes: 24_536_678, fragments: 1_498, of: 3_830)
+        snapshot.presenceFeed = feed
+        let state = Fixture.state(width: 120, height: 40, snapshot: snapshot)
+        let screen = DashboardRenderer().render(state).text
+        #expect(screen.contains("loading the list: 23.4 MiB received (39 %)"), "\(screen)")
+        #expect(!screen.contains("no users yet"))
+        // Once it is in (or when nothing arrives), the list says what it has.
+        snapshot.presenceFeed?.arriving = nil
+        let after = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
+        #expect(after.contains("no users yet"), "\(after)")
+    }
+}
