@@ -102,16 +102,19 @@ public struct PresenceIndex: Sendable, Equatable {
 
     /// Makes the index anew: one sort of every user.
     private mutating func rebuild(_ users: PresenceList, sort: PresenceSort) {
+        // Another order of the same users counts the same: only the order is worked out again.
+        let recount = !users.isSameVersion(as: source)
         var sorted: [UserPresence] = []
         sorted.reserveCapacity(users.count)
         var counts = Counts()
         users.forEachUser { user in
             sorted.append(user)
-            counts.count(user, 1)
+            if recount { counts.count(user, 1) }
         }
         // One comparison a step (the three-way one asks twice): the same order.
         sorted.sort { sort.orders($0, before: $1) }
-        (source, self.sort, allCounts) = (users, sort, counts)
+        (source, self.sort) = (users, sort)
+        if recount { allCounts = counts }
         all = RankedTree(sorted: sorted) { PresenceList.stableHash($0.id) }
         // The filter is worked out again below.
         filteredFor = nil
@@ -136,8 +139,15 @@ public struct PresenceIndex: Sendable, Equatable {
                 counts.count(user, 1)
             }
         }
-        shown = RankedTree(sorted: kept) { PresenceList.stableHash($0.id) }
-        shownCounts = counts
+        let walked = narrows ? shown : all
+        if kept.count == walked.count {
+            // Every user walked matched (a first letter most ids share): the same users, no new
+            // tree; the counts are the walked ones'.
+            (shown, shownCounts) = (walked, narrows ? shownCounts : allCounts)
+        } else {
+            shown = RankedTree(sorted: kept) { PresenceList.stableHash($0.id) }
+            shownCounts = counts
+        }
     }
 
     /// Whether the index is worked out for `users` in `sort` through `filter` (O(1)).
