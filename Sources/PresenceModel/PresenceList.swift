@@ -88,18 +88,6 @@ public struct PresenceList: Sendable, RandomAccessCollection, ExpressibleByArray
     /// the same in every process, so the same users always make the same tree.
     static func weight(_ user: UserPresence) -> UInt64 { stableHash(user.id) }
 
-    /// A hash of `string`'s UTF-8 bytes that does not change between processes.
-    public static func stableHash(_ string: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in string.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        hash ^= hash >> 33
-        hash = hash &* 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash = hash &* 0xc4ce_b9fe_1a85_ec53
-        hash ^= hash >> 33
-        return hash
-    }
+    /// A hash of `string` that does not change between processes (``StableHash``).
+    public static func stableHash(_ string: String) -> UInt64 { StableHash.of(string) }
 }

@@ -151,25 +151,7 @@ public struct ChildrenMap: Sendable {
 
     // MARK: - Treap operations
 
-    static func weight(of key: ChildKey) -> UInt64 {
-        // FNV-1a, then a 64-bit finaliser so that similar keys get unrelated weights.
-        var hash = ByteScan.withBytes(of: key.string, fnv1a)
-        hash ^= hash >> 33
-        hash = hash &* 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash = hash &* 0xc4ce_b9fe_1a85_ec53
-        hash ^= hash >> 33
-        return hash
-    }
-
-    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    static func weight(of key: ChildKey) -> UInt64 { StableHash.of(key.string) }
 
     static func insert(_ entry: Entry?, key: ChildKey, node: Node, weight: UInt64) -> Entry {
         guard let entry else { return Entry(key: key, node: node, weight: weight, left: nil, right: nil) }

@@ -94,14 +94,7 @@ extension Node {
             output.append(UInt8(ascii: "}"))
         case .children(let children):
             output.append(UInt8(ascii: "{"))
-            var first = true
-            children.forEachInKeyOrder { key, child in
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                JSONValue.writeString(key.string, to: &output)
-                output.append(UInt8(ascii: ":"))
-                child.writeExport(to: &output)
-            }
+            Node.writeMembers(children, to: &output) { child, output in child.writeExport(to: &output) }
             if let priority {
                 output.append(contentsOf: #",".priority":"#.utf8)
                 priority.json.write(to: &output)
@@ -143,15 +136,22 @@ extension Node {
                 return
             }
             output.append(UInt8(ascii: "{"))
-            var first = true
-            children.forEachInKeyOrder { key, child in
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                JSONValue.writeString(key.string, to: &output)
-                output.append(UInt8(ascii: ":"))
-                child.writePlain(to: &output, arrays: arrays)
-            }
+            Node.writeMembers(children, to: &output) { child, output in child.writePlain(to: &output, arrays: arrays) }
             output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Writes `"key":value` for each child, comma-separated, the value by `writeChild`.
+    private static func writeMembers(
+        _ children: ChildrenMap, to output: inout [UInt8], _ writeChild: (Node, inout [UInt8]) -> Void
+    ) {
+        var first = true
+        children.forEachInKeyOrder { key, child in
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+            JSONValue.writeString(key.string, to: &output)
+            output.append(UInt8(ascii: ":"))
+            writeChild(child, &output)
         }
     }
 }

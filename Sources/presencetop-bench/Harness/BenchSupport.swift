@@ -43,12 +43,15 @@ enum BenchSupport {
     }
 
     /// A process's resident memory in bytes (VmRSS in /proc), 0 when it cannot be read.
-    static func residentBytes(of pid: Int32) -> Int {
+    static func residentBytes(of pid: Int32) -> Int { statusKilobytes("VmRSS:", of: "\(pid)") * 1_024 }
+
+    /// A field of /proc/PID/status in kilobytes (`VmRSS:`, `VmHWM:`), 0 when it cannot be read.
+    private static func statusKilobytes(_ field: String, of pid: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else { return 0 }
-        return kilobytes * 1_024
+        return kilobytes
     }
 
     /// The bytes this process has read through system calls, sockets included (rchar in
@@ -62,13 +65,7 @@ enum BenchSupport {
     }
 
     /// This process's peak resident memory in bytes (VmHWM in /proc), 0 when it cannot be read.
-    static func peakResidentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return 0 }
-        return kilobytes * 1_024
-    }
+    static func peakResidentBytes() -> Int { statusKilobytes("VmHWM:", of: "self") * 1_024 }
 
     /// Starts this process's peak resident memory again from what is resident now (Linux's
     /// `clear_refs`; false when it cannot).
