@@ -4,20 +4,26 @@ import PresenceModel
 import RTDBCore
 import Testing
 
-/// While a big first list arrives, the Presence pane says how much is in, not `no users yet`.
+/// While a big first list arrives and is read, the Presence pane says so (with how much is in
+/// while it arrives), not `no users yet`.
 @Suite struct PresenceLoadingTests {
     @Test func anArrivingListShowsHowMuchIsIn() {
         var snapshot = Fixture.snapshot(users: [])
         var feed = ConnectionStatus(phase: .connected(sessionID: "watcher"), lastHeardAt: snapshot.takenAt)
         feed.arriving = .init(bytes: 24_536_678, fragments: 1_498, of: 3_830)
         snapshot.presenceFeed = feed
+        snapshot.listLoaded = false
         let state = Fixture.state(width: 120, height: 40, snapshot: snapshot)
         let screen = DashboardRenderer().render(state).text
         #expect(screen.contains("loading the list: 23.4 MiB received (39 %)"), "\(screen)")
         #expect(!screen.contains("no users yet"))
-        // Once it is in (or when nothing arrives), the list says what it has.
+        // All in, being read: still loading.
         snapshot.presenceFeed?.arriving = nil
+        let reading = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
+        #expect(reading.contains("loading the list…") && !reading.contains("no users yet"), "\(reading)")
+        // Once the first list is here, the list says what it has.
+        snapshot.listLoaded = true
         let after = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
-        #expect(after.contains("no users yet"), "\(after)")
+        #expect(after.contains("no users yet") && !after.contains("loading"), "\(after)")
     }
 }

@@ -77,10 +77,14 @@ extension DashboardRenderer {
         let first = window.lowerBound
         if rows.isEmpty {
             var message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
-            if state.filter.isEmpty, let arriving = snapshot.presenceFeed?.arriving {
-                // A big list arrives in fragments for seconds: say so, with how much is in.
-                let percent = arriving.of > 0 ? arriving.fragments * 100 / arriving.of : 0
-                message = "loading the list: \(Format.bytes(arriving.bytes)) received (\(percent) %)"
+            if state.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == true {
+                // A big first list arrives in fragments, then is read, for seconds: say so, with
+                // how much is in while it arrives.
+                message = "loading the list…"
+                if let arriving = snapshot.presenceFeed?.arriving {
+                    let percent = arriving.of > 0 ? arriving.fragments * 100 / arriving.of : 0
+                    message = "loading the list: \(Format.bytes(arriving.bytes)) received (\(percent) %)"
+                }
             }
             grid.put([Segment(" " + message, .muted)], x: rect.x, y: rect.y + 1, limit: rect.maxX, glyphs: glyphs)
         }

@@ -35,6 +35,7 @@ extension Simulation {
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
         snapshot.usersVersion = directory.updates
+        snapshot.listLoaded = directory.updates > 0
         snapshot.enforcesPresenceRules = embedded != nil
         snapshot.access = SimulationSnapshot.Access(
             identity: options.credentials == nil ? nil : options.identity, isReadOnly: options.readOnly,
