@@ -17,6 +17,7 @@ import Testing
         let screen = DashboardRenderer().render(state).text
         #expect(screen.contains("loading the list: 23.4 MiB received (39 %)"), "\(screen)")
         #expect(!screen.contains("no users yet"))
+        #expect(screen.contains("Presence (loading…)") && !screen.contains("0 users"), "no count is true yet")
         // All in, being read: still loading.
         snapshot.presenceFeed?.arriving = nil
         let reading = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
@@ -25,5 +26,6 @@ import Testing
         snapshot.listLoaded = true
         let after = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
         #expect(after.contains("no users yet") && !after.contains("loading"), "\(after)")
+        #expect(after.contains("Presence (0 users"))
     }
 }

@@ -77,6 +77,10 @@ public struct DashboardRenderer: Sendable {
     func title(of pane: Pane, _ state: DashboardState) -> [Segment] {
         switch pane {
         case .presence:
+            // Before the first list, no count is true yet: it is loading.
+            if let snapshot = state.snapshot, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == true {
+                return [Segment("Presence (loading…)", .title)]
+            }
             // What the list shows: with a filter, the users that match out of all.
             let index = state.currentPresence
             let all = index.allCounts.users
