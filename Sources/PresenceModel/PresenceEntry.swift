@@ -8,6 +8,8 @@ public protocol PresenceEntry {
     func member(_ name: String) -> Self?
     /// The members of an object, in key order; nil for anything else.
     var members: [(key: String, value: Self)]? { get }
+    /// Whether this is an object (checked without making its members).
+    var isObject: Bool { get }
     /// The string, if this is one.
     var text: String? { get }
     /// The integer, if this is a number with an exact 64-bit integer value.
@@ -27,6 +29,9 @@ extension JSONValue: PresenceEntry {
     public var members: [(key: String, value: JSONValue)]? {
         objectValue.map { $0.map { ($0.key.string, $0.value) } }
     }
+
+    /// Whether this is an object.
+    public var isObject: Bool { objectValue != nil }
 
     /// The string, if this is one.
     public var text: String? { stringValue }
@@ -59,6 +64,9 @@ extension Node: PresenceEntry {
         let children = children
         return children.isEmpty ? nil : children.map { ($0.key.string, $0.node) }
     }
+
+    /// Whether the node has children.
+    public var isObject: Bool { !children.isEmpty }
 
     /// The string, if this is a string leaf.
     public var text: String? {

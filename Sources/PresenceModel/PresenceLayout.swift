@@ -51,7 +51,7 @@ public enum PresenceLayout: Sendable, Equatable, CustomStringConvertible {
     /// read in place); an entry that fits the layout in no way is kept, with
     /// ``UserPresence/problem`` saying why.
     public func user(id: String, from value: some PresenceEntry) -> UserPresence {
-        guard value.members != nil || value.kind == "an object" else {
+        guard value.isObject else {
             return UserPresence(id: id, problem: "not an object (\(value.kind))")
         }
         switch self {

@@ -16,22 +16,7 @@ struct ProjectServer: Sendable {
 
     /// Starts the server and waits until it accepts connections.
     static func start(_ report: BenchReport) async throws -> ProjectServer {
-        let port = try LoopbackPort.free()
-        let server = Process()
-        server.executableURL = try BenchSupport.presencetop()
-        server.arguments = ["serve", "--memory", "--port", "\(port)"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        report.onExit("the server") {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        while !LoopbackPort.accepts(port) {
-            guard server.isRunning else { throw ValidationError("the server exited before it answered") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return ProjectServer(port: port)
+        ProjectServer(port: try await ServeProcess.start(report, named: "the server"))
     }
 
     /// Writes `users` users in `layout`, 2,000 to a request; the bytes of JSON written.

@@ -14,19 +14,10 @@ extension RenderBenchmark {
             of: "--churn 0 --memory", setting: "embedded server, 8 users × 2 devices, this device",
             key: "idle_cpu_simulation_percent_of_a_core", target: 1, tag: "simulation", tmux: tmux, report)
         // A quiet server of its own: the dashboard attached, this device and its watcher only.
-        let port = try LoopbackPort.free()
-        let server = Process()
-        server.executableURL = try BenchSupport.presencetop()
-        server.arguments = ["serve", "--memory", "--port", "\(port)"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        report.onExit("the quiet server") { if server.isRunning { server.terminate() } }
-        try await Task.sleep(for: .seconds(1))
+        let port = try await ServeProcess.start(report, named: "the quiet server")
         try await idleCPU(
             of: "--url 'http://127.0.0.1:\(port)?ns=bench' --churn 0", setting: "attached to a quiet server",
             key: "idle_cpu_attached_percent_of_a_core", target: 0.3, tag: "attached", tmux: tmux, report)
-        server.terminate()
     }
 
     /// Runs the dashboard with `arguments` in a private tmux server, and reads its CPU time from

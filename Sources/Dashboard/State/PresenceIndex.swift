@@ -63,7 +63,6 @@ public struct PresenceIndex: Sendable, Equatable {
 
     /// Brings the index to `users` in `sort`, filtered by `filter`, doing only what changed.
     public mutating func update(to users: PresenceList, sort: PresenceSort, filter: String) {
-        let compare = sort.comparison
         if sort != self.sort {
             rebuild(users, sort: sort)
         } else {
@@ -75,6 +74,7 @@ public struct PresenceIndex: Sendable, Equatable {
                 // filter that narrows it then walks them alone).
                 let needle = FilterNeedle(filteredFor ?? "")
                 let filtered = !needle.isEmpty
+                let compare = sort.comparison
                 for change in changes {
                     if let old = change.old {
                         all = all.removing(old, by: compare)

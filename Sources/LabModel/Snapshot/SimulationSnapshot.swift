@@ -128,9 +128,6 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// Whether the watcher has had its first list (false while a first load arrives and is read:
     /// at a million users, seconds in which the list is not empty but not here yet).
     public var listLoaded = true
-    /// Which version of ``users`` this is (it changes whenever the list does; 0: unknown, as in a
-    /// snapshot made by hand): a frame that sees the same version reuses what it derived.
-    public var usersVersion = 0
 
     /// Makes a snapshot.
     public init(

@@ -34,7 +34,6 @@ extension Simulation {
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
-        snapshot.usersVersion = directory.updates
         snapshot.listLoaded = directory.updates > 0
         snapshot.enforcesPresenceRules = embedded != nil
         snapshot.access = SimulationSnapshot.Access(
