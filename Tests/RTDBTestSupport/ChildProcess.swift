@@ -139,16 +139,42 @@ public final class ChildProcess: Sendable {
     }
 
     /// The threads' stacks of process `pid`, from gdb, for a failure's message; empty without gdb.
+    ///
+    /// Where the machine forbids tracing (a container without ptrace: gdb says `ptrace: Operation not
+    /// permitted`), the reason is named and each thread's name and state is read from `/proc`
+    /// instead, which needs no tracing, so a hang still says which threads were waiting.
     static func stacks(of pid: Int32) async -> String {
         let gdb = URL(fileURLWithPath: "/usr/bin/gdb")
         guard FileManager.default.isExecutableFile(atPath: gdb.path),
             let child = try? await ChildProcess(gdb, ["-p", String(pid), "-batch", "-ex", "thread apply all bt 25"])
         else { return "" }
         _ = try? await child.waitForExit(seconds: 120, namingStacks: false)
-        let frames = (child.standardOutput + child.standardError).split(separator: "\n").filter {
-            $0.hasPrefix("Thread ") || $0.hasPrefix("#") || $0.contains("ptrace")
+        let lines = (child.standardOutput + child.standardError).split(separator: "\n")
+        let frames = lines.filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") || $0.contains("ptrace") }
+        var text = "\nthreads (gdb):\n" + String(frames.joined(separator: "\n").suffix(16_000))
+        if !frames.contains(where: { $0.hasPrefix("#") }) { text += "\nthreads (/proc):\n" + threadStates(of: pid) }
+        return text
+    }
+
+    /// One line per thread of process `pid` from `/proc`: its id, name and state (`S` sleeping,
+    /// `R` running, `D` in the disk…), and the kernel function it waits in where the kernel says.
+    public static func threadStates(of pid: Int32) -> String {
+        let tasks = "/proc/\(pid)/task"
+        guard let ids = try? FileManager.default.contentsOfDirectory(atPath: tasks) else {
+            return "(process \(pid) is gone)"
         }
-        return "\nthreads (gdb):\n" + String(frames.joined(separator: "\n").suffix(16_000))
+        return ids.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { id in
+            let stat = (try? String(contentsOfFile: "\(tasks)/\(id)/stat", encoding: .utf8)) ?? ""
+            // `pid (name) state …`: the name may hold spaces and parentheses, so it ends at the last ")".
+            let name =
+                stat.firstIndex(of: "(").flatMap { open in
+                    stat.lastIndex(of: ")").map { String(stat[stat.index(after: open)..<$0]) }
+                } ?? "?"
+            let state = stat.lastIndex(of: ")").map { stat[$0...].dropFirst(2).prefix(1) } ?? "?"
+            let wchan = (try? String(contentsOfFile: "\(tasks)/\(id)/wchan", encoding: .utf8)) ?? ""
+            let waiting = wchan.isEmpty || wchan == "0" ? "" : " in \(wchan)"
+            return "\(id) \"\(name)\" \(state)\(waiting)"
+        }.joined(separator: "\n")
     }
 
     /// Starts `presencetop serve` and waits for its `listening on` line; returns the process and port.
