@@ -33,6 +33,11 @@ public struct UserPresence: Sendable, Equatable, Identifiable {
     public var onlineSince: UnixTime?
     /// Why the entry fits its layout in no way, if it does not (it is listed, never dropped).
     public var problem: String?
+    /// The watched databases that list this user, one bit each (bit i: the i-th `--url`); 0 when
+    /// one database is watched.
+    public var sources: UInt64 = 0
+    /// Of ``sources``, the databases where the user is online.
+    public var onlineSources: UInt64 = 0
 
     /// Makes a user entry.
     public init(id: String, connections: [Connection] = [], lastOnline: UnixTime? = nil, problem: String? = nil) {

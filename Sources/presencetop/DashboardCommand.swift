@@ -82,6 +82,10 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(help: "A theme's name (see themes/) or a theme file's path.")
     var theme = "default"
 
+    @Option(
+        name: .customLong(String(DatabaseArguments.carrier.dropFirst(2))), help: .hidden)
+    var watchDatabase: [String] = []
+
     @Option(help: "Where logs go (default: $XDG_STATE_HOME/presencetop/presencetop.log).")
     var log: String?
 
@@ -115,6 +119,12 @@ struct DashboardCommand: AsyncParsableCommand {
         if population.url == nil, credentialOptions.isGiven || credentialOptions.asUID != nil || device {
             throw ValidationError(
                 "the sign-in options and --device go with --url (the embedded server is this machine's)")
+        }
+        if !watchDatabase.isEmpty, population.url == nil {
+            throw ValidationError("several --url: the embedded server is one database")
+        }
+        if watchDatabase.count >= ShardedPresence.maximumShards {
+            throw ValidationError("--url given \(watchDatabase.count + 1) times: at most \(ShardedPresence.maximumShards)")
         }
         if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
             throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")
@@ -277,6 +287,10 @@ struct DashboardCommand: AsyncParsableCommand {
                 } catch {
                     throw ValidationError("--ca-file: \(error)")
                 }
+            }
+            // The databases after the first are watched, never written (each with its own sign-in).
+            options.otherDatabases = try watchDatabase.map {
+                try WatchedDatabaseOptions.watched($0, transport: options.transport)
             }
         } else {
             options.users = users

@@ -34,7 +34,8 @@ struct Presencetop: AsyncParsableCommand {
         // The dashboard's settings file gives defaults; the command line's own options win.
         let opensDashboard = arguments.first.map { $0.hasPrefix("-") || $0 == "dashboard" } ?? true
         if opensDashboard, !arguments.contains(where: { ["--help", "-h", "--version"].contains($0) }) {
-            let rest = arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments
+            // Each `--url` after the first, with its own sign-in and layout, is one more database.
+            let rest = DatabaseArguments.fold(arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments)
             do {
                 arguments = ["dashboard"] + (try DashboardCommand.configuredArguments()) + rest
             } catch {

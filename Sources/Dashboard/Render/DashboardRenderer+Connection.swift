@@ -8,7 +8,7 @@ extension DashboardRenderer {
     func drawConnection(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
         guard let device = state.snapshot?.thisDevice else {
             if let snapshot = state.snapshot, snapshot.access != SimulationSnapshot.Access() {
-                drawWatcher(&grid, rect, snapshot)
+                drawWatcher(&grid, rect, snapshot, state)
             } else {
                 grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
             }
@@ -60,6 +60,8 @@ extension DashboardRenderer {
         }
         if let rtt = status.lastRoundTrip { link.append(Segment("   RTT \(Format.milliseconds(rtt))", .text)) }
         lines.append(link)
+        // With several databases watched, each one's watcher, before the rest of this device's.
+        if let snapshot = state.snapshot { lines += feedLines(snapshot, state) }
         // Line 3: when the server was last heard from (it climbs under a blackhole), and bytes.
         var heard: [Segment] = [Segment("heard from server ", .muted)]
         if let last = status.lastHeardAt {
@@ -119,7 +121,7 @@ extension DashboardRenderer {
 
     /// Without a device of its own (read-only): the database, who watches it, and the watching
     /// connection.
-    private func drawWatcher(_ grid: inout CellGrid, _ rect: Rect, _ snapshot: SimulationSnapshot) {
+    private func drawWatcher(_ grid: inout CellGrid, _ rect: Rect, _ snapshot: SimulationSnapshot, _ state: DashboardState) {
         var lines: [[Segment]] = [
             [Segment("database ", .muted), Segment(snapshot.server, .text)],
             [
@@ -136,14 +138,47 @@ extension DashboardRenderer {
                 Segment("read-only", .warn), Segment(": writes nothing (--device to take part)", .muted),
             ])
         }
-        switch snapshot.presenceFeed?.phase {
-        case .connected?: lines.append([Segment("\(glyphs.on) watching", .good)])
-        case .waitingToRetry(_, _, let reason)?:
-            lines.append([Segment("\(glyphs.off) not watching", .bad), Segment(" · \(reason)", .muted)])
-        default: lines.append([Segment("\(glyphs.off) connecting…", .warn)])
+        if !snapshot.feeds.isEmpty {
+            lines.removeFirst()
+            lines += feedLines(snapshot, state)
+        } else {
+            lines.append(watchingLine(snapshot.presenceFeed))
         }
         for (row, line) in lines.prefix(rect.height).enumerated() {
             grid.put(line, x: rect.x + 1, y: rect.y + row, limit: rect.maxX, glyphs: glyphs)
+        }
+    }
+
+    /// One line per watched database, numbered as the Presence pane names them (`db 2`): its
+    /// watcher's state, the users it lists, and since when it is stale.
+    func feedLines(_ snapshot: SimulationSnapshot, _ state: DashboardState) -> [[Segment]] {
+        snapshot.feeds.enumerated().map { index, feed in
+            var line = [Segment("db \(index + 1) ", .muted)]
+            let stale = snapshot.staleSince(feed.status, now: state.now)
+            switch (feed.status.phase, stale) {
+            case (.connected, nil):
+                line.append(Segment("\(glyphs.on) ", .good))
+            case (.connected, .some(let since)):
+                let when = since.map { "as of \(Format.timeOfDay($0, zone: state.timeZone))" } ?? "never heard"
+                line.append(Segment("\(glyphs.partial) stale (\(when)) ", .warn))
+            case (.waitingToRetry(_, _, let reason), _):
+                line.append(Segment("\(glyphs.off) lost · \(reason) ", .bad))
+            default:
+                line.append(Segment("\(glyphs.off) connecting ", .warn))
+            }
+            line.append(Segment(feed.name, .text))
+            line.append(Segment(feed.listLoaded ? "  \(Format.count(feed.users, "user"))" : "  loading…", .muted))
+            return line
+        }
+    }
+
+    /// The watcher's state, for one watched database.
+    private func watchingLine(_ feed: ConnectionStatus?) -> [Segment] {
+        switch feed?.phase {
+        case .connected?: [Segment("\(glyphs.on) watching", .good)]
+        case .waitingToRetry(_, _, let reason)?:
+            [Segment("\(glyphs.off) not watching", .bad), Segment(" · \(reason)", .muted)]
+        default: [Segment("\(glyphs.off) connecting…", .warn)]
         }
     }
 }

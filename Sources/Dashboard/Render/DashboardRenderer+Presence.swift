@@ -17,6 +17,8 @@ extension DashboardRenderer {
         let nameWidth = min(18, max(6, index.shownCounts.longestName) + 3)
         // Only the rows in the window are formatted (a population can be thousands of users).
         let rows = state.presenceRows(index)
+        // Several databases: which are stale now (their users' rows say so).
+        let staleFeeds = snapshot.staleFeeds(now: state.now)
         func format(_ row: PresenceRow) -> [Segment] {
             let user = users[row.user]
             if let connection = row.connection {
@@ -34,8 +36,15 @@ extension DashboardRenderer {
                 line.append(Segment("fits no layout: \(problem)", .warn))
                 return line
             }
-            line.append(
-                user.isOnline ? Segment("\(glyphs.on) online ", .good) : Segment("\(glyphs.off) offline", .muted))
+            // A user a lost database lists keeps what it said last, marked, never turned offline;
+            // online on a live one is online.
+            let staleSources = user.onlineSources & ~staleFeeds != 0 ? 0 : user.sources & staleFeeds
+            if staleSources != 0 {
+                line.append(Segment("\(glyphs.partial) \(user.isOnline ? "online " : "offline")", .warn))
+            } else {
+                line.append(
+                    user.isOnline ? Segment("\(glyphs.on) online ", .good) : Segment("\(glyphs.off) offline", .muted))
+            }
             // A status node states online or offline and lists no connections.
             line.append(Segment(user.reportedOnline == nil ? "  \(user.connections.count)  " : "  -  ", .text))
             if user.reportedOnline == true {
@@ -57,6 +66,7 @@ extension DashboardRenderer {
             } else {
                 line.append(Segment("never online", .muted))
             }
+            if staleSources != 0 { line.append(Segment("  stale: \(Self.databaseNames(staleSources))", .warn)) }
             return line
         }
         // The sorted column is marked (▾, as htop marks it).
@@ -126,6 +136,11 @@ extension DashboardRenderer {
         grid.put(
             [Segment(head, .muted), Segment(spark, .graph), Segment(tail, .muted)], x: rect.x, y: y,
             limit: rect.maxX - 1, glyphs: glyphs)
+    }
+
+    /// The databases of `mask` by their places (`db 2, db 3`), as the Connection pane numbers them.
+    static func databaseNames(_ mask: UInt64) -> String {
+        (0..<64).filter { mask & (1 << UInt64($0)) != 0 }.map { "db \($0 + 1)" }.joined(separator: ", ")
     }
 
     private func describe(_ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: UnixTime)

@@ -13,6 +13,13 @@ extension DashboardRenderer {
         guard let snapshot = state.snapshot else { return nil }
         switch pane {
         case .presence:
+            if !snapshot.feeds.isEmpty {
+                // Several databases: the pane is stale only when every one is (one lost database
+                // marks its own users, ``feedsMark``), as of the last any was heard.
+                let since = snapshot.feeds.map { snapshot.staleSince($0.status, now: state.now) }
+                guard since.allSatisfy({ $0 != nil }) else { return nil }
+                return .some(since.compactMap { $0 ?? nil }.max())
+            }
             guard let feed = snapshot.presenceFeed else { return nil }
             return snapshot.staleSince(feed, now: state.now)
         case .clock:
@@ -39,5 +46,16 @@ extension DashboardRenderer {
             ]
         }
         return Segment(wordings.first { CellGrid.columns(of: $0) <= room } ?? "", .warn)
+    }
+
+    /// With several databases watched: how many, and which are stale or not yet listed
+    /// (`  3 databases: 2 stale`).
+    func feedsMark(_ snapshot: SimulationSnapshot, _ state: DashboardState) -> Segment {
+        let stale = snapshot.staleFeeds(now: state.now).nonzeroBitCount
+        let loading = snapshot.feeds.filter { !$0.listLoaded && $0.status.phase.isConnected }.count
+        var text = "  \(snapshot.feeds.count) databases"
+        if stale > 0 { text += ": \(stale) stale" }
+        if loading > 0 { text += stale > 0 ? ", \(loading) loading" : ": \(loading) loading" }
+        return Segment(text, stale > 0 ? .warn : .title)
     }
 }

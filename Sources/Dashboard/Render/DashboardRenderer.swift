@@ -78,7 +78,9 @@ public struct DashboardRenderer: Sendable {
         switch pane {
         case .presence:
             // Before the first list, no count is true yet: it is loading.
-            if let snapshot = state.snapshot, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == true {
+            if let snapshot = state.snapshot, snapshot.feeds.isEmpty, !snapshot.listLoaded,
+                snapshot.presenceFeed?.phase.isConnected == true
+            {
                 return [Segment("Presence (loading…)", .title)]
             }
             // What the list shows: with a filter, the users that match out of all.
@@ -100,6 +102,9 @@ public struct DashboardRenderer: Sendable {
             ]
             let unfit = index.allCounts.unfit
             if unfit > 0 { title.append(Segment("  \(unfit) unfit", .warn)) }
+            if let snapshot = state.snapshot, !snapshot.feeds.isEmpty {
+                title.append(feedsMark(snapshot, state))
+            }
             if !state.filter.isEmpty { title.append(Segment("  /\(state.filter)", .filter)) }
             return title
         case .pending:

@@ -128,6 +128,9 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// Whether the watcher has had its first list (false while a first load arrives and is read:
     /// at a million users, seconds in which the list is not empty but not here yet).
     public var listLoaded = true
+    /// Each watched database's feed, in `--url` order, when several are watched as one directory
+    /// (the first is ``presenceFeed``'s); empty when one is.
+    public var feeds: [WatchedFeed] = []
 
     /// Makes a snapshot.
     public init(
@@ -151,6 +154,15 @@ public struct SimulationSnapshot: Sendable, Equatable {
     public func staleSince(_ status: ConnectionStatus, now: UnixTime) -> UnixTime?? {
         guard status.phase.isConnected, let heard = status.lastHeardAt else { return .some(status.lastHeardAt) }
         return now - heard > staleAfter ? .some(heard) : nil
+    }
+
+    /// The watched databases whose feed is stale at `now`, one bit each (bit i: ``feeds``[i]).
+    public func staleFeeds(now: UnixTime) -> UInt64 {
+        var mask: UInt64 = 0
+        for (index, feed) in feeds.prefix(64).enumerated() where staleSince(feed.status, now: now) != nil {
+            mask |= 1 << UInt64(index)
+        }
+        return mask
     }
 
     /// Whether the server has not heard from the connection with this entry key for over half its

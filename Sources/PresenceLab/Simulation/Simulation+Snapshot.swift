@@ -34,7 +34,21 @@ extension Simulation {
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
-        snapshot.listLoaded = directory.updates > 0
+        snapshot.listLoaded = directory.updates > 0 && others.allSatisfy { $0.directory.updates > 0 }
+        if !others.isEmpty {
+            let shards = fold.withLock { $0.sharded.shards }
+            let first = WatchedFeed(
+                name: "\(target)", identity: options.identity, status: watcher.connectionStatus,
+                listLoaded: directory.updates > 0, users: shards.first?.count ?? 0)
+            snapshot.feeds = [first]
+            for (index, other) in others.enumerated() {
+                snapshot.feeds.append(
+                    WatchedFeed(
+                        name: "\(other.database.target)", identity: other.database.identity,
+                        status: other.watcher.connectionStatus, listLoaded: other.directory.updates > 0,
+                        users: index + 1 < shards.count ? shards[index + 1].count : 0))
+            }
+        }
         snapshot.enforcesPresenceRules = embedded != nil
         snapshot.access = SimulationSnapshot.Access(
             identity: options.credentials == nil ? nil : options.identity, isReadOnly: options.readOnly,

@@ -30,6 +30,10 @@ public final class Simulation: Sendable {
     public let thisDevice: SimulatedDevice?
     let watcher: Database
     let directory: PresenceDirectory
+    /// The databases watched beside the first (``SimulationOptions/otherDatabases``).
+    let others: [ShardWatcher]
+    /// Every watched database's users, merged, and what the events last told of them.
+    let fold: Mutex<PresenceFold>
     let logger: Logger
     let state: Mutex<State>
 
@@ -114,6 +118,8 @@ public final class Simulation: Sendable {
             watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
         }
         directory = PresenceDirectory(database: watcher, root: options.presencePath, layout: options.layout)
+        others = options.otherDatabases.map { ShardWatcher($0, retryPolicy: watcherPolicy, logger: logger) }
+        fold = Mutex(PresenceFold(shards: 1 + others.count))
         churn = ChurnDriver(seed: options.seed)
         state = Mutex(State(onEvent: onEvent))
     }
@@ -180,27 +186,9 @@ public final class Simulation: Sendable {
     /// Wires the observers and starts this device's presence.
     private func begin() {
         watchProxy()
-        // The list before, and how many of it were online (kept change by change).
-        let previous = Mutex<(list: PresenceList, online: Int)?>(nil)
-        directory.start { [weak self] users in
-            let (changes, changedUsers, online, isFirst) = previous.withLock { previous in
-                let changed = users.changes(from: previous?.list ?? PresenceList())
-                var online = previous?.online ?? 0
-                for change in changed {
-                    if change.old?.isOnline == true { online -= 1 }
-                    if change.new?.isOnline == true { online += 1 }
-                }
-                defer { previous = (users, online) }
-                return (PresenceChange.between(changed), changed.count, online, previous == nil)
-            }
-            if changes.count > PresenceBurst.threshold {
-                // A first load of 100,000 users is one line, not 100,000.
-                let burst = PresenceBurst(
-                    changes, usersChanged: changedUsers, listed: users.count, online: online, isFirstLoad: isFirst)
-                self?.emit(.presenceBurst(burst))
-            } else {
-                for change in changes { self?.emit(.presence(change)) }
-            }
+        directory.start { [weak self] users in self?.presenceChanged(shard: 0, users) }
+        for (index, other) in others.enumerated() {
+            other.directory.start { [weak self] users in self?.presenceChanged(shard: index + 1, users) }
         }
         guard let device = thisDevice else { return }
         // Signed in before anything starts the engine: writes queued by an earlier run go out at
@@ -287,8 +275,10 @@ public final class Simulation: Sendable {
         handler?(SimulationEvent(at: options.wallClock(), kind))
     }
 
-    /// Everyone's presence as the server has it now.
-    public var users: PresenceList { directory.users }
+    /// Everyone's presence as the server has it now (merged across the watched databases).
+    public var users: PresenceList {
+        others.isEmpty ? directory.users : fold.withLock { $0.sharded.merged }
+    }
 
     /// Entry keys that belong to this device (not to the population).
     var ownEntryKeys: Set<String> { Set([thisDevice?.session.entryKey].compactMap { $0 }) }
@@ -311,6 +301,7 @@ public final class Simulation: Sendable {
         }
         for task in tasks { task?.cancel() }
         directory.stop()
+        for other in others { other.directory.stop() }
         var steps: [String] = []
         let clock = ContinuousClock()
         func timed(_ name: String, _ step: () async -> Void) async {
@@ -320,7 +311,10 @@ public final class Simulation: Sendable {
         }
         await timed("population") { await population.close() }
         await timed("this device") { await thisDevice?.close() }
-        await timed("watcher") { watcher.close() }
+        await timed("watcher") {
+            watcher.close()
+            for other in others { other.watcher.close() }
+        }
         await timed("server") { await embedded?.stop() }
         logger.notice("stopped: \(steps.joined(separator: ", "))")
     }

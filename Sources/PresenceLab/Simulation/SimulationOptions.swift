@@ -56,6 +56,9 @@ public struct SimulationOptions: Sendable {
     public var transport: any Transport = WebSocketTransport()
     /// Where this device's own writes go (`w` notes, `t` counter), under the root when empty.
     public var writePath = ""
+    /// Databases watched beside the server (shards of one app): their users are merged with its
+    /// into one directory. Only read.
+    public var otherDatabases: [WatchedDatabase] = []
     /// The embedded server's namespace.
     public var namespace = "presencetop"
     /// The embedded server's heartbeat timeout (how long a blackhole goes unnoticed).
