@@ -124,7 +124,8 @@ struct DashboardCommand: AsyncParsableCommand {
             throw ValidationError("several --url: the embedded server is one database")
         }
         if watchDatabase.count >= ShardedPresence.maximumShards {
-            throw ValidationError("--url given \(watchDatabase.count + 1) times: at most \(ShardedPresence.maximumShards)")
+            throw ValidationError(
+                "--url given \(watchDatabase.count + 1) times: at most \(ShardedPresence.maximumShards)")
         }
         if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
             throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")

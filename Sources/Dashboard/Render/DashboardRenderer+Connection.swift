@@ -121,7 +121,9 @@ extension DashboardRenderer {
 
     /// Without a device of its own (read-only): the database, who watches it, and the watching
     /// connection.
-    private func drawWatcher(_ grid: inout CellGrid, _ rect: Rect, _ snapshot: SimulationSnapshot, _ state: DashboardState) {
+    private func drawWatcher(
+        _ grid: inout CellGrid, _ rect: Rect, _ snapshot: SimulationSnapshot, _ state: DashboardState
+    ) {
         var lines: [[Segment]] = [
             [Segment("database ", .muted), Segment(snapshot.server, .text)],
             [

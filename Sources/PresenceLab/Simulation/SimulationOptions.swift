@@ -56,8 +56,9 @@ public struct SimulationOptions: Sendable {
     public var transport: any Transport = WebSocketTransport()
     /// Where this device's own writes go (`w` notes, `t` counter), under the root when empty.
     public var writePath = ""
-    /// Databases watched beside the server (shards of one app): their users are merged with its
-    /// into one directory. Only read.
+    /// Databases watched beside the server (shards of one app), only read.
+    ///
+    /// Their users are merged with the server's into one directory.
     public var otherDatabases: [WatchedDatabase] = []
     /// The embedded server's namespace.
     public var namespace = "presencetop"

@@ -1,8 +1,9 @@
 import Presence
 import RTDBClient
 
-/// A database the dashboard watches beside the first (a shard of a sharded app): where it is, how
-/// the watcher signs in, and how its presence tree is laid out. It is only read.
+/// A database the dashboard watches beside the first (a shard of a sharded app), only read.
+///
+/// Where it is, how the watcher signs in, and how its presence tree is laid out.
 public struct WatchedDatabase: Sendable {
     /// The server.
     public var target: ServerTarget
