@@ -51,7 +51,8 @@ struct DatabaseArguments {
             }
             main += option
         }
-        return main + databases.flatMap { [carrier, $0.joined(separator: "\u{0}")] }
+        // One argument each (`--watch-database=--url…`): a value that starts with `--` is read as a value.
+        return main + databases.map { "\(carrier)=\($0.joined(separator: "\u{0}"))" }
     }
 }
 

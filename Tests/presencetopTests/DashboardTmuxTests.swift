@@ -246,6 +246,22 @@ import Testing
                 "--url 'ftp://x' is not a database URL (http://HOST:PORT?ns=NAME, https://<db>.firebaseio.com"
             ),
             (["--memory", "--data", "/tmp/x"], "--data and --memory cannot be used together"),
+            // A database after the first: its own options' problems, named with its --url.
+            (
+                ["--url", "http://127.0.0.1:1?ns=a", "--url", "ftp://x"],
+                "--url 'ftp://x' is not a database URL"
+            ),
+            (
+                ["--url", "http://127.0.0.1:1?ns=a", "--url", "http://127.0.0.1:2?ns=b", "--layout", "moon"],
+                "--url http://127.0.0.1:2?ns=b: --layout 'moon' is not connections or status"
+            ),
+            (
+                [
+                    "--url", "http://127.0.0.1:1?ns=a", "--url", "http://127.0.0.1:2?ns=b", "--database-secret-file",
+                    "/nonexistent/s",
+                ],
+                "--url http://127.0.0.1:2?ns=b: --database-secret-file: "
+            ),
             // Was: "Missing value for '--users <users>'".
             (["--users", "-1"], "--users must be between 0 and 500, not -1"),
             (["--max-pending-bytes", "0"], "--max-pending-bytes must be at least 1, not 0"),

@@ -141,7 +141,8 @@ extension DashboardRenderer {
             ])
         }
         if !snapshot.feeds.isEmpty {
-            lines.removeFirst()
+            // Each database names its own, and who its watcher is.
+            lines.removeFirst(2)
             lines += feedLines(snapshot, state)
         } else {
             lines.append(watchingLine(snapshot.presenceFeed))
@@ -157,19 +158,23 @@ extension DashboardRenderer {
         snapshot.feeds.enumerated().map { index, feed in
             var line = [Segment("db \(index + 1) ", .muted)]
             let stale = snapshot.staleSince(feed.status, now: state.now)
+            let users = Segment(feed.listLoaded ? "  \(Format.count(feed.users, "user"))" : "  loading…", .muted)
             switch (feed.status.phase, stale) {
             case (.connected, nil):
-                line.append(Segment("\(glyphs.on) ", .good))
+                line += [Segment("\(glyphs.on) ", .good), Segment(feed.name, .text), users]
             case (.connected, .some(let since)):
                 let when = since.map { "as of \(Format.timeOfDay($0, zone: state.timeZone))" } ?? "never heard"
-                line.append(Segment("\(glyphs.partial) stale (\(when)) ", .warn))
+                line += [
+                    Segment("\(glyphs.partial) ", .warn), Segment(feed.name, .text), Segment("  stale, \(when)", .warn),
+                ]
             case (.waitingToRetry(_, _, let reason), _):
-                line.append(Segment("\(glyphs.off) lost · \(reason) ", .bad))
+                line += [
+                    Segment("\(glyphs.off) ", .bad), Segment(feed.name, .text), Segment("  lost: \(reason)", .bad),
+                ]
             default:
-                line.append(Segment("\(glyphs.off) connecting ", .warn))
+                line += [Segment("\(glyphs.off) ", .warn), Segment(feed.name, .text), Segment("  connecting…", .warn)]
             }
-            line.append(Segment(feed.name, .text))
-            line.append(Segment(feed.listLoaded ? "  \(Format.count(feed.users, "user"))" : "  loading…", .muted))
+            if feed.identity != "emulator user" { line.append(Segment(" as \(feed.identity)", .muted)) }
             return line
         }
     }

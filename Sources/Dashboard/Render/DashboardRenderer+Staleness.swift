@@ -48,14 +48,17 @@ extension DashboardRenderer {
         return Segment(wordings.first { CellGrid.columns(of: $0) <= room } ?? "", .warn)
     }
 
-    /// With several databases watched: how many, and which are stale or not yet listed
-    /// (`  3 databases: 2 stale`).
+    /// With several databases watched: which are stale, or not listed yet (`  stale: db 2`), by
+    /// the numbers the Connection pane gives them; nothing while all are live.
     func feedsMark(_ snapshot: SimulationSnapshot, _ state: DashboardState) -> Segment {
-        let stale = snapshot.staleFeeds(now: state.now).nonzeroBitCount
-        let loading = snapshot.feeds.filter { !$0.listLoaded && $0.status.phase.isConnected }.count
-        var text = "  \(snapshot.feeds.count) databases"
-        if stale > 0 { text += ": \(stale) stale" }
-        if loading > 0 { text += stale > 0 ? ", \(loading) loading" : ": \(loading) loading" }
-        return Segment(text, stale > 0 ? .warn : .title)
+        let stale = snapshot.staleFeeds(now: state.now)
+        var loading: UInt64 = 0
+        for (index, feed) in snapshot.feeds.prefix(64).enumerated()
+        where !feed.listLoaded && feed.status.phase.isConnected {
+            loading |= 1 << UInt64(index)
+        }
+        var text = stale != 0 ? "  stale: \(Self.databaseNames(stale))" : ""
+        if loading != 0 { text += "  loading: \(Self.databaseNames(loading))" }
+        return Segment(text, stale != 0 ? .warn : .title)
     }
 }
