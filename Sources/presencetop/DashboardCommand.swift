@@ -217,15 +217,24 @@ struct DashboardCommand: AsyncParsableCommand {
     /// the dashboard starts): nil when there is none.
     static let settings: Result<DashboardConfig?, ConfigError> = Result {
         () throws(ConfigError) -> DashboardConfig? in
-        try DashboardConfig.load(DashboardConfig.location(), options: configurableOptions)
+        try DashboardConfig.load(
+            DashboardConfig.location(), options: configurableOptions,
+            databaseOptions: Set(DatabaseArguments.scoped.map { String($0.dropFirst(2)) }))
     }
 
-    /// The arguments the settings file gives (its theme and `[options]`), none without a file.
+    /// The arguments the settings file gives (its theme, `[options]` and `[[database]]` tables),
+    /// none without a file.
     ///
+    /// - Parameter commandLineNamesADatabase: Whether the command line gives `--url`: then it
+    ///   says which databases are watched, and the file's `url` and `[[database]]` tables are left out.
     /// - Throws: ``ConfigError`` naming the file, the line and the problem.
-    static func configuredArguments() throws(ConfigError) -> [String] {
-        guard let config = try settings.get() else { return [] }
-        return (config.theme.map { ["--theme=\($0)"] } ?? []) + config.arguments
+    static func configuredArguments(commandLineNamesADatabase: Bool = false) throws(ConfigError) -> [String] {
+        guard var config = try settings.get() else { return [] }
+        if commandLineNamesADatabase {
+            config.options.removeAll { $0.name == "url" }
+            config.databases = []
+        }
+        return (config.theme.map { ["--theme=\($0)"] } ?? []) + config.arguments + config.databaseArguments
     }
 
     /// The key bindings with the settings file's `[keys]` moves.

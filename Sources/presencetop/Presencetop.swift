@@ -34,10 +34,12 @@ struct Presencetop: AsyncParsableCommand {
         // The dashboard's settings file gives defaults; the command line's own options win.
         let opensDashboard = arguments.first.map { $0.hasPrefix("-") || $0 == "dashboard" } ?? true
         if opensDashboard, !arguments.contains(where: { ["--help", "-h", "--version"].contains($0) }) {
-            // Each `--url` after the first, with its own sign-in and layout, is one more database.
-            let rest = DatabaseArguments.fold(arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments)
+            let rest = arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments
+            let namesADatabase = rest.contains { $0 == "--url" || $0.hasPrefix("--url=") }
             do {
-                arguments = ["dashboard"] + (try DashboardCommand.configuredArguments()) + rest
+                // Each `--url` after the first, with its own sign-in and layout, is one more database.
+                let configured = try DashboardCommand.configuredArguments(commandLineNamesADatabase: namesADatabase)
+                arguments = ["dashboard"] + DatabaseArguments.fold(configured + rest)
             } catch {
                 FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
                 Foundation.exit(2)

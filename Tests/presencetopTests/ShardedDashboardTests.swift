@@ -67,6 +67,36 @@ import Testing
         #expect(ok, "live again:\n\(screen)")
         (ok, screen) = try await tmux.quit(home: home)
         #expect(ok, "q exits 0:\n\(screen)")
+
+        // The same three from the settings file's [[database]] tables, each with its own options.
+        let settings = home.appendingPathComponent("config/presencetop")
+        try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true)
+        let toml = """
+            [options]
+            churn = 0
+
+            [[database]]
+            url = "http://127.0.0.1:\(one)?ns=a"
+
+            [[database]]
+            url = "http://127.0.0.1:\(proxied)?ns=b"
+            layout = "status"
+
+            [[database]]
+            url = "http://127.0.0.1:\(three)?ns=c"
+            database-secret-file = "\(home.appendingPathComponent("secret.txt").path)"
+            """
+        try Data(toml.utf8).write(to: settings.appendingPathComponent("config.toml"))
+        let (plain, _) = try DashboardTmuxTests.command(home: home)
+        let again = try await TmuxSession(command: plain, width: 180, height: 40)
+        defer { again.close() }
+        (ok, screen) = try await again.waitFor { screen in
+            screen.contains("1 user as database secret (admin)") && row(screen, "bo").contains("● online")
+                && row(screen, "cy").contains(Self.timeOfDay(1_764_000_003_000))
+        }
+        #expect(ok, "three databases from the settings file:\n\(screen)")
+        (ok, screen) = try await again.quit(home: home)
+        #expect(ok, "q exits 0:\n\(screen)")
     }
 
     /// `HH:MM:SS` in UTC, as the dashboard shows a time in tmux (TZ unset).

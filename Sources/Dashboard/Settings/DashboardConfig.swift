@@ -24,6 +24,8 @@ public struct DashboardConfig: Sendable, Equatable {
     public var options: [Option] = []
     /// The `[keys]` table: each key's action moved to another key (`n = "N"`), with its line.
     public var keyMoves: [KeyMove] = []
+    /// The `[[database]]` tables: databases watched as one directory, in the file's order.
+    public var databases: [Database] = []
 
     /// One entry of `[options]`.
     public struct Option: Sendable, Equatable {
@@ -61,7 +63,9 @@ public struct DashboardConfig: Sendable, Equatable {
     /// - Throws: ``ConfigError`` naming the file and, where there is one, the line: a folder or a
     ///   device where the file should be, text that is not UTF-8, TOML that does not parse, an
     ///   unknown option or a value of the wrong type.
-    public static func load(_ file: URL, options: [String: Bool]) throws(ConfigError) -> DashboardConfig? {
+    public static func load(
+        _ file: URL, options: [String: Bool], databaseOptions: Set<String> = []
+    ) throws(ConfigError) -> DashboardConfig? {
         let text: String
         do {
             text = try TextFile.text(at: file.path, limit: 1 << 20)
@@ -69,7 +73,7 @@ public struct DashboardConfig: Sendable, Equatable {
             if error.isMissing { return nil }
             throw ConfigError(file: file.path, line: error.line, problem: error.problem)
         }
-        return try DashboardConfig(toml: text, file: file.path, options: options)
+        return try DashboardConfig(toml: text, file: file.path, options: options, databaseOptions: databaseOptions)
     }
 
     /// The line of the `[options]` entry a command-line message is about (`--users` in "--users
@@ -94,7 +98,11 @@ public struct DashboardConfig: Sendable, Equatable {
     /// - Parameter options: The dashboard's option names (without dashes) and whether each is a
     ///   flag; any other name in `[options]` is refused by name.
     /// - Throws: ``ConfigError`` with the file, the line and the problem.
-    public init(toml text: String, file: String, options known: [String: Bool]) throws(ConfigError) {
+    ///   - databaseOptions: The names (without dashes) a `[[database]]` table may give besides
+    ///     `url`; without any, such tables are refused.
+    public init(
+        toml text: String, file: String, options known: [String: Bool], databaseOptions: Set<String> = []
+    ) throws(ConfigError) {
         let (table, places): (TOMLTable, TOMLPlaces)
         do {
             (table, places) = try TOMLText.table(text)
@@ -138,6 +146,8 @@ public struct DashboardConfig: Sendable, Equatable {
                         )
                     }
                 }
+            case "database" where !databaseOptions.isEmpty:
+                databases = try Self.databases(value, known: databaseOptions, file: file, places: places)
             case "keys":
                 guard let entries = value.table else {
                     throw ConfigError(file: file, line: line(of: key), problem: "'keys' must be a table")
@@ -152,8 +162,10 @@ public struct DashboardConfig: Sendable, Equatable {
                 }
             default:
                 throw ConfigError(
-                    file: file, line: line(of: key),
-                    problem: "unknown key '\(key)' (expected theme, an [options] table and a [keys] table)")
+                    file: file, line: line(of: key) ?? places.header(TOMLPlaces.Table(key)),
+                    problem:
+                        "unknown key '\(key)' (expected theme, an [options] table, a [keys] table"
+                        + (databaseOptions.isEmpty ? ")" : " and [[database]] tables)"))
             }
         }
     }
