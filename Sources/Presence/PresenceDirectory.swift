@@ -20,6 +20,8 @@ public final class PresenceDirectory: Sendable {
         /// The tree the list was read from.
         var tree = ChildrenMap()
         var updates = 0
+        /// Why the server refused the listen, if it did (the rules): nothing more will come.
+        var refusal: String?
     }
 
     /// Makes a directory of the users under `root` (default `users`), read in `layout`.
@@ -35,6 +37,10 @@ public final class PresenceDirectory: Sendable {
     /// How many times the list has changed.
     public var updates: Int { state.withLock { $0.updates } }
 
+    /// Why the server refused to list the users (its rules: `Permission denied`), if it did; the
+    /// list then stays as it was and never changes again.
+    public var refusal: String? { state.withLock { $0.refusal } }
+
     /// Starts listening; `onChange` gets the whole list after every change.
     public func start(onChange: @escaping @Sendable (PresenceList) -> Void = { _ in }) {
         let handle = database.reference(withPath: root).observe(.value) { [self] snapshot in
@@ -47,6 +53,8 @@ public final class PresenceDirectory: Sendable {
                 state.updates += 1
             }
             onChange(users)
+        } withCancel: { [self] error in
+            state.withLock { $0.refusal = "\(error)" }
         }
         state.withLock { $0.handle = handle }
     }

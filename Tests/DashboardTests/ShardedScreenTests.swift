@@ -83,4 +83,24 @@ import Testing
         let text = DashboardRenderer().render(state).text
         #expect(text.contains("stale: as of"), "\(text)")
     }
+
+    @Test func aRefusedListIsNamed() {
+        var state = Self.state(lost: false)
+        state.snapshot?.feeds[2].refusal = "Permission denied"
+        state.snapshot?.feeds[2].listLoaded = false
+        let text = DashboardRenderer().render(state).text
+        #expect(text.contains("refused: db 3"), "\(text)")
+        #expect(text.contains("db 3 ● 127.0.0.1:9003 ns=c  list refused: Permission denied"), "\(text)")
+    }
+
+    /// Was: under rules that refuse the watcher, `loading the list…` for ever.
+    @Test func oneDatabaseThatRefusesTheListSaysSoInThePresencePane() {
+        var snapshot = SimulationSnapshot(takenAt: Fixture.now, server: "127.0.0.1:9001 ns=a")
+        snapshot.presenceFeed = ConnectionStatus(phase: .connected(sessionID: "s"), lastHeardAt: Fixture.now)
+        snapshot.listLoaded = false
+        snapshot.listRefusal = "Permission denied"
+        let text = DashboardRenderer().render(Fixture.state(width: 160, height: 32, snapshot: snapshot)).text
+        #expect(text.contains("the server refused the list: Permission denied"), "\(text)")
+        #expect(!text.contains("loading"), "\(text)")
+    }
 }

@@ -4,6 +4,7 @@ import Presence
 import PresenceLab
 import RTDBClient
 import RTDBCore
+import RTDBRules
 import RTDBTestSupport
 import Testing
 
@@ -90,5 +91,27 @@ import Testing
         await simulation.stop()
         await link.stop()
         for server in [first, second, third] { await server.stop() }
+    }
+
+    @Test func aDatabaseWhoseRulesRefuseTheListSaysSo() async throws {
+        let open = try await TestServer.start()
+        let closed = try await TestServer.start(configure: {
+            $0.rules = (try? SecurityRules(text: #"{"rules": {".read": false, ".write": false}}"#)) ?? .open
+        })
+        var options = SimulationOptions()
+        options.server = .remote(ServerTarget(host: "127.0.0.1", port: open.port, namespace: "a"))
+        options.readOnly = true
+        options.otherDatabases = [
+            WatchedDatabase(target: ServerTarget(host: "127.0.0.1", port: closed.port, namespace: "b"))
+        ]
+        let simulation = try await Simulation.start(options)
+        let refused = try await eventually { simulation.snapshot().feeds.last?.refusal != nil }
+        #expect(refused, "\(simulation.snapshot().feeds)")
+        let feed = simulation.snapshot().feeds.last
+        #expect(feed?.refusal?.lowercased().contains("permission") == true, "\(String(describing: feed))")
+        #expect(feed?.listLoaded == false)
+        await simulation.stop()
+        await open.stop()
+        await closed.stop()
     }
 }

@@ -158,7 +158,8 @@ extension DashboardRenderer {
         snapshot.feeds.enumerated().map { index, feed in
             var line = [Segment("db \(index + 1) ", .muted)]
             let stale = snapshot.staleSince(feed.status, now: state.now)
-            let users = Segment(feed.listLoaded ? "  \(Format.count(feed.users, "user"))" : "  loading…", .muted)
+            var users = Segment(feed.listLoaded ? "  \(Format.count(feed.users, "user"))" : "  loading…", .muted)
+            if let refusal = feed.refusal { users = Segment("  list refused: \(refusal)", .bad) }
             switch (feed.status.phase, stale) {
             case (.connected, nil):
                 line += [Segment("\(glyphs.on) ", .good), Segment(feed.name, .text), users]

@@ -96,6 +96,10 @@ extension DashboardRenderer {
                     message = "loading the list: \(Format.bytes(arriving.bytes)) received (\(percent) %)"
                 }
             }
+            if state.filter.isEmpty, !snapshot.listLoaded, let refusal = snapshot.listRefusal {
+                // The rules refuse the watcher: nothing is coming, and the pane says why.
+                message = "the server refused the list: \(refusal)"
+            }
             grid.put([Segment(" " + message, .muted)], x: rect.x, y: rect.y + 1, limit: rect.maxX, glyphs: glyphs)
         }
         for (offset, row) in rows[window].enumerated() {

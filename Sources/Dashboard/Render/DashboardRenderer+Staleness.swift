@@ -52,13 +52,17 @@ extension DashboardRenderer {
     /// the numbers the Connection pane gives them; nothing while all are live.
     func feedsMark(_ snapshot: SimulationSnapshot, _ state: DashboardState) -> Segment {
         let stale = snapshot.staleFeeds(now: state.now)
-        var loading: UInt64 = 0
-        for (index, feed) in snapshot.feeds.prefix(64).enumerated()
-        where !feed.listLoaded && feed.status.phase.isConnected {
-            loading |= 1 << UInt64(index)
+        var (loading, refused): (UInt64, UInt64) = (0, 0)
+        for (index, feed) in snapshot.feeds.prefix(64).enumerated() {
+            if feed.refusal != nil {
+                refused |= 1 << UInt64(index)
+            } else if !feed.listLoaded && feed.status.phase.isConnected {
+                loading |= 1 << UInt64(index)
+            }
         }
         var text = stale != 0 ? "  stale: \(Self.databaseNames(stale))" : ""
+        if refused != 0 { text += "  refused: \(Self.databaseNames(refused))" }
         if loading != 0 { text += "  loading: \(Self.databaseNames(loading))" }
-        return Segment(text, stale != 0 ? .warn : .title)
+        return Segment(text, stale | refused != 0 ? .warn : .title)
     }
 }

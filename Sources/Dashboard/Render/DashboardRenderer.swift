@@ -79,7 +79,7 @@ public struct DashboardRenderer: Sendable {
         case .presence:
             // Before the first list, no count is true yet: it is loading.
             if let snapshot = state.snapshot, snapshot.feeds.isEmpty, !snapshot.listLoaded,
-                snapshot.presenceFeed?.phase.isConnected == true
+                snapshot.listRefusal == nil, snapshot.presenceFeed?.phase.isConnected == true
             {
                 return [Segment("Presence (loading…)", .title)]
             }

@@ -131,6 +131,8 @@ public struct SimulationSnapshot: Sendable, Equatable {
     /// Each watched database's feed, in `--url` order, when several are watched as one directory
     /// (the first is ``presenceFeed``'s); empty when one is.
     public var feeds: [WatchedFeed] = []
+    /// Why the server refused the watcher's list (its rules), if it did: the list never loads.
+    public var listRefusal: String?
 
     /// Makes a snapshot.
     public init(

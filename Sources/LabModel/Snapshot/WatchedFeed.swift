@@ -14,9 +14,15 @@ public struct WatchedFeed: Sendable, Equatable {
     public var listLoaded: Bool
     /// How many users it lists.
     public var users: Int
+    /// Why its server refused the list (its rules), if it did.
+    public var refusal: String?
 
     /// Makes a feed.
-    public init(name: String, identity: String, status: ConnectionStatus, listLoaded: Bool, users: Int) {
+    public init(
+        name: String, identity: String, status: ConnectionStatus, listLoaded: Bool, users: Int,
+        refusal: String? = nil
+    ) {
+        self.refusal = refusal
         self.name = name
         self.identity = identity
         self.status = status

@@ -35,18 +35,20 @@ extension Simulation {
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
         snapshot.listLoaded = directory.updates > 0 && others.allSatisfy { $0.directory.updates > 0 }
+        snapshot.listRefusal = directory.refusal
         if !others.isEmpty {
             let shards = fold.withLock { $0.sharded.shards }
             let first = WatchedFeed(
                 name: "\(target)", identity: options.identity, status: watcher.connectionStatus,
-                listLoaded: directory.updates > 0, users: shards.first?.count ?? 0)
+                listLoaded: directory.updates > 0, users: shards.first?.count ?? 0, refusal: directory.refusal)
             snapshot.feeds = [first]
             for (index, other) in others.enumerated() {
                 snapshot.feeds.append(
                     WatchedFeed(
                         name: "\(other.database.target)", identity: other.database.identity,
                         status: other.watcher.connectionStatus, listLoaded: other.directory.updates > 0,
-                        users: index + 1 < shards.count ? shards[index + 1].count : 0))
+                        users: index + 1 < shards.count ? shards[index + 1].count : 0,
+                        refusal: other.directory.refusal))
             }
         }
         snapshot.enforcesPresenceRules = embedded != nil
