@@ -1,4 +1,4 @@
-import Dashboard
+@testable import Dashboard
 import PresenceModel
 import RTDBCore
 import Testing
@@ -22,6 +22,9 @@ import Testing
         var fresh = PresenceIndex()
         fresh.update(to: PresenceList(Array(users)), sort: sort, filter: filter)
         #expect(index.all.elements == fresh.all.elements, "\(sort) order")
+        // The order as the comparison says, user by user (the index makes it from the names' order).
+        let sorted = Array(users).sorted { sort.comparison($0, $1) < 0 }
+        #expect(index.all.map(\.id) == sorted.map(\.id), "\(sort) order by its comparison")
         #expect(index.shown.elements == fresh.shown.elements, "\(sort) order, filter \(filter)")
         let needle = filter.lowercased()
         let matching = users.filter { user in
@@ -71,5 +74,27 @@ import Testing
         #expect(index == before)
         index.update(to: second, sort: .state, filter: "")
         Self.check(index, second, sort: .state, filter: "")
+    }
+
+    /// A new order of the same users, from every order to every other, with changes between:
+    /// each as the comparison says. Times from the data may be any integer.
+    @Test func everyOrderFollowsEveryOther() {
+        var random = SeededRandom(seed: 11)
+        var users = PresenceList((0..<400).map { Self.user(&random, "u\($0)") })
+        var extreme = UserPresence(id: "u-min", lastOnline: UnixTime(millisecondsSince1970: .min))
+        users = users.updating(extreme)
+        extreme.id = "u-max"
+        extreme.lastOnline = UnixTime(millisecondsSince1970: .max)
+        users = users.updating(extreme)
+        var index = PresenceIndex()
+        for from in PresenceSort.allCases {
+            for to in PresenceSort.allCases {
+                index.update(to: users, sort: from, filter: "")
+                Self.check(index, users, sort: from, filter: "")
+                users = users.updating(Self.user(&random, "u\(Int.random(in: 0..<450, using: &random))"))
+                index.update(to: users, sort: to, filter: "1")
+                Self.check(index, users, sort: to, filter: "1")
+            }
+        }
     }
 }

@@ -49,6 +49,10 @@ public struct PresenceIndex: Sendable, Equatable {
     public private(set) var sort = PresenceSort.name
     /// Every user, in order.
     public private(set) var all = RankedTree<UserPresence>()
+    /// Every user by name, kept beside ``all`` while another order is chosen (a new order is
+    /// then made from it: by its key first, names already in place); empty while the order is
+    /// by name, where ``all`` is it.
+    private var byName = RankedTree<UserPresence>()
     /// Counts over every user.
     public private(set) var allCounts = Counts()
     /// The filter the shown users pass (as typed); nil: to be worked out.
@@ -63,7 +67,9 @@ public struct PresenceIndex: Sendable, Equatable {
 
     /// Brings the index to `users` in `sort`, filtered by `filter`, doing only what changed.
     public mutating func update(to users: PresenceList, sort: PresenceSort, filter: String) {
-        if sort != self.sort {
+        if sort != self.sort, users.isSameVersion(as: source) {
+            reorder(sort)
+        } else if sort != self.sort {
             rebuild(users, sort: sort)
         } else {
             let changes = users.changes(from: source)
@@ -75,7 +81,15 @@ public struct PresenceIndex: Sendable, Equatable {
                 let needle = FilterNeedle(filteredFor ?? "")
                 let filtered = !needle.isEmpty
                 let compare = sort.comparison
+                let keepsByName = sort != .name
+                let byNameOrder = PresenceSort.name.comparison
                 for change in changes {
+                    if keepsByName {
+                        if let old = change.old { byName = byName.removing(old, by: byNameOrder) }
+                        if let new = change.new {
+                            byName = byName.inserting(new, weight: PresenceList.stableHash(new.id), by: byNameOrder)
+                        }
+                    }
                     if let old = change.old {
                         all = all.removing(old, by: compare)
                         allCounts.count(old, -1)
@@ -100,24 +114,46 @@ public struct PresenceIndex: Sendable, Equatable {
         refilter(filter)
     }
 
-    /// Makes the index anew: one sort of every user.
+    /// Makes the index anew: one sort of every user by name, then the order made from it.
     private mutating func rebuild(_ users: PresenceList, sort: PresenceSort) {
-        // Another order of the same users counts the same: only the order is worked out again.
-        let recount = !users.isSameVersion(as: source)
         var sorted: [UserPresence] = []
         sorted.reserveCapacity(users.count)
         var counts = Counts()
         users.forEachUser { user in
             sorted.append(user)
-            if recount { counts.count(user, 1) }
+            counts.count(user, 1)
         }
         // One comparison a step (the three-way one asks twice): the same order.
-        sorted.sort { sort.orders($0, before: $1) }
-        (source, self.sort) = (users, sort)
-        if recount { allCounts = counts }
-        all = RankedTree(sorted: sorted) { PresenceList.stableHash($0.id) }
+        sorted.sort { PresenceSort.name.orders($0, before: $1) }
+        (source, allCounts) = (users, counts)
+        (all, self.sort) = (RankedTree(sorted: sorted) { PresenceList.stableHash($0.id) }, .name)
+        byName = RankedTree()
+        reorder(sort)
         // The filter is worked out again below.
         filteredFor = nil
+    }
+
+    /// The same users in `sort`: made from the order by name, by each user's key first (an
+    /// integer), the names' ranks breaking ties; no name is compared again.
+    private mutating func reorder(_ sort: PresenceSort) {
+        guard sort != self.sort else { return }
+        let names = self.sort == .name ? all : byName
+        (self.sort, filteredFor) = (sort, nil)
+        guard sort != .name else {
+            (all, byName) = (names, RankedTree())
+            return
+        }
+        var users: [UserPresence] = []
+        var keys: [(key: Int64, rank: Int32)] = []
+        users.reserveCapacity(names.count)
+        keys.reserveCapacity(names.count)
+        names.forEachInOrder { user in
+            keys.append((sort.key(of: user), Int32(truncatingIfNeeded: users.count)))
+            users.append(user)
+        }
+        keys.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
+        let ordered = keys.map { users[Int($0.rank)] }
+        (all, byName) = (RankedTree(sorted: ordered) { PresenceList.stableHash($0.id) }, names)
     }
 
     /// Works out the shown users for `filter` if it is not the one they were worked out for.

@@ -30,6 +30,20 @@ public enum PresenceSort: String, Sendable, CaseIterable {
         return Format.naturalLess(a.id, b.id)
     }
 
+    /// The user's place in this order before names are compared, as an integer (smaller first):
+    /// what ``orders(_:before:)`` decides before it falls back to the name.
+    func key(of user: UserPresence) -> Int64 {
+        switch self {
+        case .name: 0
+        case .state: user.isOnline ? 0 : 1
+        case .connections: -Int64(user.connections.count)
+        case .lastOnline:
+            // Online counts as now (first); never online last. Bits flipped (-x - 1, which
+            // cannot overflow, as a time from the data may be any integer): the latest first.
+            user.isOnline ? Int64.min : (user.lastOnline.map { ~$0.millisecondsSince1970 } ?? Int64.max)
+        }
+    }
+
     /// A three-way comparison in this order, total over users with different ids (code units
     /// break what the order leaves equal).
     var comparison: RankedTree<UserPresence>.Comparison {
