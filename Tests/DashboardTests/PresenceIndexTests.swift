@@ -1,7 +1,8 @@
-@testable import Dashboard
 import PresenceModel
 import RTDBCore
 import Testing
+
+@testable import Dashboard
 
 /// The presence index kept change by change is the index made anew, in every order and filter.
 @Suite struct PresenceIndexTests {
