@@ -77,8 +77,9 @@ import Testing
         Self.check(index, second, sort: .state, filter: "")
     }
 
-    /// A new order of the same users, from every order to every other, with changes between:
-    /// each as the comparison says. Times from the data may be any integer.
+    /// A new order of the same users, from every order to every other, with changes between.
+    ///
+    /// Each as the comparison says; times from the data may be any integer.
     @Test func everyOrderFollowsEveryOther() {
         var random = SeededRandom(seed: 11)
         var users = PresenceList((0..<400).map { Self.user(&random, "u\($0)") })
