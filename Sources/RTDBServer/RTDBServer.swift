@@ -106,7 +106,11 @@ public final class RTDBServer: Sendable {
         var serviceConfiguration = ServiceGroupConfiguration(
             // Stopped in reverse order: sessions are closed first, while the server still runs.
             services: [
-                app, heartbeats, directory, StopWatcher { [registry] in await registry.stopWaitingForFailingDisks() },
+                app, heartbeats, directory,
+                StopWatcher { [registry] in
+                    await registry.beginStopping()
+                    await registry.stopWaitingForFailingDisks()
+                },
             ],
             logger: logger)
         serviceConfiguration.gracefulShutdownSignals = configuration.stopsOnSignals ? [.sigterm, .sigint] : []

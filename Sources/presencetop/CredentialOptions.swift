@@ -122,7 +122,7 @@ struct CredentialOptions: ParsableArguments {
     }
 
     /// The first line of a secret's file, which must not be empty.
-    private static func secret(in path: String, option: String) throws -> String {
+    static func secret(in path: String, option: String) throws -> String {
         let text: String
         do {
             text = try TextFile.text(at: path, limit: 1 << 20)

@@ -59,9 +59,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: """
             Verify ID tokens: HS256 signatures with this secret and expiry are enforced, and the \
-            secret itself (not 'owner') is the admin credential.
+            secret itself (not 'owner') is the admin credential. On the command line every local \
+            user reads it (ps, /proc): prefer --auth-secret-file or PRESENCETOP_AUTH_SECRET.
             """)
     var authSecret: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is --auth-secret's secret, kept out of ps (or set PRESENCETOP_AUTH_SECRET).",
+            valueName: "file"))
+    var authSecretFile: String?
 
     @Flag(help: "Print the presence rules presencetop ships (for --rules) and exit.")
     var printPresenceRules = false
@@ -108,6 +115,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
+        if authSecret != nil, authSecretFile != nil {
+            throw ValidationError("--auth-secret and --auth-secret-file cannot be used together")
+        }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         _ = try SecondsRange.interval.option(heartbeatTimeout, "--heartbeat-timeout")
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -140,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.messagesPerSecond = maxMessagesPerSecond
         configuration.limits.listensPerConnection = maxListens
         configuration.limits.sessionsPerNamespace = maxSessionsPerNamespace
-        configuration.authSecret = authSecret
+        configuration.authSecret = try secret()
         configuration.redirectHost = redirect
         if memory {
             configuration.dataDirectory = nil
@@ -156,7 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
         let lab =
             try labDiskFaults
             ? configuration.dataDirectory.map { try Self.labDiskFaults(folder: $0, logger: logger) } : nil
-        if authSecret == nil, !Self.isLoopback(host) { Self.warnOpenToAll(host: host, port: port) }
+        if configuration.authSecret == nil, !Self.isLoopback(host) { Self.warnOpenToAll(host: host, port: port) }
         let scheme = configuration.tls == nil ? "http" : "https"
         let server = RTDBServer(configuration: configuration, logger: logger)
         try await server.run { host, port in

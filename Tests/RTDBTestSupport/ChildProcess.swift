@@ -182,9 +182,11 @@ public final class ChildProcess: Sendable {
     /// - Parameters:
     ///   - descriptorLimit: When given, the server runs under `ulimit -n` of it.
     ///   - fileSizeLimit: When given, the server runs under an RLIMIT_FSIZE of this many bytes.
-    public static func serve(_ arguments: [String], descriptorLimit: Int? = nil, fileSizeLimit: Int? = nil)
-        async throws -> (ChildProcess, Int)
-    {
+    ///   - environment: Variables set for the server (without either limit).
+    public static func serve(
+        _ arguments: [String], descriptorLimit: Int? = nil, fileSizeLimit: Int? = nil,
+        environment: [String: String] = [:]
+    ) async throws -> (ChildProcess, Int) {
         let serveArguments = ["serve", "--port", "0"] + arguments
         let child: ChildProcess
         if let fileSizeLimit {
@@ -197,7 +199,7 @@ public final class ChildProcess: Sendable {
             child = try await ChildProcess(
                 URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -n \(descriptorLimit) && exec \(command)"])
         } else {
-            child = try await ChildProcess(presencetop, serveArguments)
+            child = try await ChildProcess(presencetop, serveArguments, environment: environment)
         }
         for _ in 0..<600 {
             let out = child.standardOutput
