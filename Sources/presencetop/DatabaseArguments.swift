@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PresenceLab
 import RTDBClient
+import RTDBCore
 
 /// The databases after the first on a dashboard's command line: each later `--url` with the
 /// sign-in and layout options that follow it, up to the next `--url` (`--url A --credentials
@@ -14,8 +15,8 @@ struct DatabaseArguments {
         "--state-child", "--online-value", "--changed-child",
     ]
 
-    /// The hidden option each later database travels in to ``DashboardCommand`` (its arguments
-    /// joined by NUL, which no argument can hold).
+    /// The hidden option each later database travels in to ``DashboardCommand``: its arguments
+    /// as a JSON array (a settings file's value may hold any character, NUL too).
     static let carrier = "--watch-database"
 
     /// `arguments` with every database after the first folded into one ``carrier`` option each.
@@ -51,8 +52,8 @@ struct DatabaseArguments {
             }
             main += option
         }
-        // One argument each (`--watch-database=--url…`): a value that starts with `--` is read as a value.
-        return main + databases.map { "\(carrier)=\($0.joined(separator: "\u{0}"))" }
+        // One argument each (`--watch-database=[…]`): joined to its name, it is read as a value.
+        return main + databases.map { "\(carrier)=\(JSONValue.array($0.map(JSONValue.string)).jsonString)" }
     }
 }
 
@@ -66,13 +67,16 @@ struct WatchedDatabaseOptions: ParsableArguments {
     ///
     /// - Throws: `ValidationError` naming the `--url` and the problem.
     static func watched(_ carried: String, transport: any Transport) throws -> WatchedDatabase {
-        let arguments = carried.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
-        let url = arguments.dropFirst().first ?? "?"
+        let decoded = try? JSONParser.parse(carried)
+        guard case .array(let values)? = decoded else { throw ValidationError("--watch-database: not a JSON array") }
+        let arguments = values.compactMap(\.stringValue)
+        let url = arguments.first.map { $0.hasPrefix("--url=") ? String($0.dropFirst(6)) : "" } ?? ""
+        let named = url.isEmpty ? arguments.dropFirst().first ?? "?" : url
         let options: WatchedDatabaseOptions
         do {
             options = try parse(arguments)
         } catch {
-            throw ValidationError("--url \(url): \(message(for: error))")
+            throw ValidationError("--url \(named): \(message(for: error))")
         }
         let target = try SimulationFlags.target(url: options.url)
         var database = WatchedDatabase(
@@ -83,7 +87,7 @@ struct WatchedDatabaseOptions: ParsableArguments {
                 (database.credentials, database.identity) = (provider, identity)
             }
         } catch {
-            throw ValidationError("--url \(url): \(error)")
+            throw ValidationError("--url \(named): \(error)")
         }
         return database
     }
