@@ -17,6 +17,7 @@ public actor NamespaceRegistry {
     private let clock: WallClock
     private let timers: any Clock<Duration>
     private let logger: Logger
+    private let metrics: ServerMetrics
     private var engines: [String: Task<DatabaseEngine, any Error>] = [:]
     /// Namespaces being closed, which must finish before they open again.
     private var closing: [String: Task<Void, Never>] = [:]
@@ -34,8 +35,9 @@ public actor NamespaceRegistry {
     /// - Parameter timers: What the namespaces' timers (credential expiry) sleep on.
     public init(
         configuration: ServerConfiguration, connections: ConnectionTable, clock: @escaping WallClock,
-        timers: any Clock<Duration> = ContinuousClock(), logger: Logger
+        timers: any Clock<Duration> = ContinuousClock(), logger: Logger, metrics: ServerMetrics = ServerMetrics()
     ) {
+        self.metrics = metrics
         self.configuration = configuration
         self.connections = connections
         self.clock = clock
@@ -110,6 +112,7 @@ public actor NamespaceRegistry {
         let clock = clock
         let timers = timers
         let logger = logger
+        let metrics = metrics
         let task = Task {
             let store: any DurableStore
             if let directory = configuration.dataDirectory {
@@ -122,7 +125,7 @@ public actor NamespaceRegistry {
                 namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
                 checkpointInterval: configuration.checkpointInterval,
                 credentials: configuration.credentialPolicy, rules: configuration.rules, timers: timers,
-                orphanGrace: configuration.heartbeatTimeout, limits: configuration.limits)
+                orphanGrace: configuration.heartbeatTimeout, limits: configuration.limits, metrics: metrics)
         }
         engines[namespace] = task
         do {

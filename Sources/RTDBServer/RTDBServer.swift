@@ -21,6 +21,8 @@ public final class RTDBServer: Sendable {
     public let connections: ConnectionTable
     /// The namespaces.
     public let registry: NamespaceRegistry
+    /// What it counts, for `GET /metrics`.
+    public let metrics = ServerMetrics()
     private let directory = SessionDirectory()
     private let heartbeats: HeartbeatMonitor
 
@@ -55,10 +57,11 @@ public final class RTDBServer: Sendable {
         self.connections = ConnectionTable()
         self.heartbeats = HeartbeatMonitor(timeout: configuration.heartbeatTimeout, timers: timers, logger: logger)
         self.registry = NamespaceRegistry(
-            configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger)
+            configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger,
+            metrics: metrics)
         self.services = ServerServices(
             registry: registry, configuration: configuration, connections: connections, directory: directory,
-            clock: clock, timers: timers, heartbeats: heartbeats, logger: logger)
+            clock: clock, timers: timers, heartbeats: heartbeats, logger: logger, metrics: metrics)
     }
 
     /// Serves until ``shutDown()``, SIGINT or SIGTERM (or the task is cancelled), then stops

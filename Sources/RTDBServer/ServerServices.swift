@@ -13,12 +13,14 @@ final class ServerServices: Sendable {
     let timers: any Clock<Duration>
     let heartbeats: HeartbeatMonitor
     let logger: Logger
+    let metrics: ServerMetrics
 
     init(
         registry: NamespaceRegistry, configuration: ServerConfiguration, connections: ConnectionTable,
         directory: SessionDirectory, clock: @escaping WallClock, timers: any Clock<Duration>,
-        heartbeats: HeartbeatMonitor, logger: Logger
+        heartbeats: HeartbeatMonitor, logger: Logger, metrics: ServerMetrics
     ) {
+        self.metrics = metrics
         self.registry = registry
         self.configuration = configuration
         self.connections = connections

@@ -14,8 +14,12 @@ extension DatabaseEngine {
             defer { committing = false }
             do {
                 let storing = WriteBreakdown.begin()
+                let started = ContinuousClock.now
                 try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
                 WriteBreakdown.end(.commit, since: storing)
+                metrics.commitSeconds.record(ContinuousClock.now - started)
+                metrics.groupCommitWrites.record(Double(batch.writes.count))
+                metrics.writesStored.increment(by: Int64(batch.writes.count))
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
                 publish(batch.writes, upTo: batch.after)
                 if let (since, attempts) = commitFailure {
@@ -26,6 +30,8 @@ extension DatabaseEngine {
                 }
             } catch {
                 let refused = refuse(batch)
+                metrics.storeFailures.increment()
+                metrics.writesDiskRefused.increment(by: Int64(refused))
                 if commitFailure == nil {
                     logger.error(
                         "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried at each write, and every 0.5 s"

@@ -66,6 +66,8 @@ public actor DatabaseEngine {
     var rulesReplaced = false
     /// Sessions that ended, waiting to be closed together (``closeSessionWithOthers(outlet:)``).
     nonisolated let closings = ClosingQueue()
+    /// What the server counts (writes by outcome, commits, denials).
+    let metrics: ServerMetrics
 
     /// Opens a namespace over a store, replaying what the store holds.
     ///
@@ -78,7 +80,7 @@ public actor DatabaseEngine {
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
         credentials: CredentialPolicy = CredentialPolicy(), rules: SecurityRules = .open,
         timers: any Clock<Duration> = ContinuousClock(), orphanGrace: Duration = .seconds(15),
-        limits: ConnectionLimits = ConnectionLimits()
+        limits: ConnectionLimits = ConnectionLimits(), metrics: ServerMetrics = ServerMetrics()
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
         let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
@@ -86,7 +88,8 @@ public actor DatabaseEngine {
         let engine = DatabaseEngine(
             namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
             checkpointInterval: checkpointInterval, credentials: credentials, rules: rules,
-            timers: timers, orphanGrace: orphanGrace, limits: limits, root: root, sequence: sequence)
+            timers: timers, orphanGrace: orphanGrace, limits: limits, metrics: metrics, root: root,
+            sequence: sequence)
         await engine.remember(keys)
         await engine.startFlusher()
         await engine.adopt(orphans)
@@ -97,8 +100,9 @@ public actor DatabaseEngine {
         namespace: String, store: any DurableStore, clock: @escaping WallClock,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int, credentials: CredentialPolicy,
         rules: SecurityRules, timers: any Clock<Duration>, orphanGrace: Duration, limits: ConnectionLimits,
-        root: Node, sequence: UInt64
+        metrics: ServerMetrics, root: Node, sequence: UInt64
     ) {
+        self.metrics = metrics
         self.orphanGrace = orphanGrace
         self.limits = limits
         // Each namespace counts its own evaluations, though the server gives all the same rules.
@@ -186,6 +190,7 @@ public actor DatabaseEngine {
     /// once.
     func log(_ write: DurabilityPipeline.Applied) {
         if store.isVolatile {
+            metrics.writesStored.increment()
             durability.volatileApplied(write.record.sequence)
             publish([write], upTo: root)
             return

@@ -21,6 +21,7 @@ struct RESTResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         do {
             if request.uri.path == "/healthz" || request.uri.path == "/readyz" { return try await health(request) }
+            if request.uri.path == "/metrics" { return try await metrics(request) }
             if request.uri.path.hasPrefix("/.admin/") { return try admin(request) }
             if request.uri.path == "/.settings/rules.json" { return try await rulesSettings(request) }
             if request.uri.path.hasPrefix("/.inspect/") { return try await inspect(request) }

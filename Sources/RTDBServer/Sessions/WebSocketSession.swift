@@ -66,6 +66,9 @@ final class WebSocketSession: Sendable {
         do {
             engine = try await registry.lease(namespace)
         } catch {
+            let refusal: ServerMetrics.SessionRefusal =
+                if case NamespaceError.shuttingDown = error { .stopping } else { .namespaceUnavailable }
+            services.metrics.sessionsRefused[refusal]?.increment()
             writer.send(.wire(WireMessage.control(.shutdown(reason: "\(error)")).text))
             writer.close()
             return nil
@@ -73,6 +76,7 @@ final class WebSocketSession: Sendable {
         let limit = configuration.limits.sessionsPerNamespace
         if await engine.sessionCount >= limit {
             registry.release(namespace)
+            services.metrics.sessionsRefused[.sessionLimit]?.increment()
             let reason = "namespace \(namespace) holds \(limit) sessions, the server's limit; try again later"
             logger.notice("refused a session from \(peer): \(reason)")
             writer.send(.wire(WireMessage.control(.error(reason)).text))
@@ -80,6 +84,7 @@ final class WebSocketSession: Sendable {
             writer.close(code: .unknown(1013))
             return nil
         }
+        services.metrics.sessionsOpened.increment()
         return await open(engine: engine, writer: writer, heartbeat: heartbeat)
     }
 

@@ -1,0 +1,101 @@
+import Foundation
+import Prometheus
+import RTDBRules
+
+/// What the server counts for `GET /metrics`, in the Prometheus text format (swift-prometheus).
+///
+/// Each server has its own registry (no process-wide bootstrap), so that several servers in one
+/// process (the lab, the tests) count apart. Names and units follow Prometheus' conventions:
+/// `presencetop_…_total` for counters, `_seconds` and `_bytes` for units. Labels are bounded
+/// sets (an outcome, an operation, a reason), never a path, a uid or a namespace's data.
+public final class ServerMetrics: Sendable {
+    /// The registry the metrics live in.
+    let registry = PrometheusCollectorRegistry()
+
+    let sessionsOpen: Gauge
+    let sessionsOpened: Counter
+    let sessionsRefused: [SessionRefusal: Counter]
+    let listensActive: Gauge
+    let onDisconnectRegistered: Gauge
+    let namespacesOpen: Gauge
+    let writesStored: Counter
+    let writesDiskRefused: Counter
+    let writesRulesDenied: Counter
+    let groupCommitWrites: ValueHistogram
+    let commitSeconds: DurationHistogram
+    let storeFailures: Counter
+    let denials: [RuleDenial.Operation: Counter]
+    let process: ProcessMetrics
+
+    /// Why a WebSocket session was refused as it opened.
+    enum SessionRefusal: String, CaseIterable, Sendable {
+        /// Its namespace holds `--max-sessions-per-namespace` sessions.
+        case sessionLimit = "session_limit"
+        /// The server is stopping.
+        case stopping
+        /// Its namespace could not be opened (an invalid name, its files).
+        case namespaceUnavailable = "namespace_unavailable"
+    }
+
+    /// Makes the server's metrics, all at zero.
+    public init() {
+        sessionsOpen = registry.makeGauge(
+            name: "presencetop_sessions_open", help: "WebSocket sessions open now.")
+        sessionsOpened = registry.makeCounter(
+            name: "presencetop_sessions_opened_total", help: "WebSocket sessions opened.")
+        var refused: [SessionRefusal: Counter] = [:]
+        for reason in SessionRefusal.allCases {
+            refused[reason] = registry.makeCounter(
+                name: "presencetop_sessions_refused_total", labels: [("reason", reason.rawValue)],
+                help: "WebSocket sessions refused as they opened, by reason.")
+        }
+        sessionsRefused = refused
+        listensActive = registry.makeGauge(
+            name: "presencetop_listens_active", help: "Listens the WebSocket sessions hold now.")
+        onDisconnectRegistered = registry.makeGauge(
+            name: "presencetop_ondisconnect_registered",
+            help: "onDisconnect operations the open sessions have registered.")
+        namespacesOpen = registry.makeGauge(name: "presencetop_namespaces_open", help: "Namespaces open now.")
+        let registry = registry
+        func writes(_ outcome: String) -> Counter {
+            registry.makeCounter(
+                name: "presencetop_writes_total", labels: [("outcome", outcome)], help: "Writes, by outcome.")
+        }
+        writesStored = writes("stored")
+        writesDiskRefused = writes("disk_refused")
+        writesRulesDenied = writes("rules_denied")
+        groupCommitWrites = registry.makeValueHistogram(
+            name: "presencetop_group_commit_writes", buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+            help: "Writes stored by one commit to the disk.")
+        commitSeconds = registry.makeDurationHistogram(
+            name: "presencetop_commit_seconds",
+            buckets: [
+                .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+            ],
+            help: "How long one commit to the disk took.")
+        storeFailures = registry.makeCounter(
+            name: "presencetop_store_failures_total", help: "Commits to the disk that failed (a full or broken disk).")
+        var denials: [RuleDenial.Operation: Counter] = [:]
+        for operation in RuleDenial.Operation.allCases {
+            denials[operation] = registry.makeCounter(
+                name: "presencetop_rules_denials_total", labels: [("operation", Self.label(operation))],
+                help: "Requests the security rules refused, by operation.")
+        }
+        self.denials = denials
+        process = ProcessMetrics(registry)
+    }
+
+    /// An operation as a label value, in Prometheus' lower snake case (`on_disconnect`).
+    static func label(_ operation: RuleDenial.Operation) -> String {
+        operation.rawValue.reduce(into: "") { text, character in
+            text += character.isUppercase ? "_" + character.lowercased() : String(character)
+        }
+    }
+
+    /// The metrics as Prometheus' text format (version 0.0.4).
+    func text() -> String {
+        process.update()
+        return registry.emitToString()
+    }
+}

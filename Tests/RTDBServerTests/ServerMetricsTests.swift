@@ -1,0 +1,90 @@
+import Foundation
+import RTDBClient
+import RTDBRules
+import RTDBTestSupport
+import Testing
+
+/// `GET /metrics` on a real server: Prometheus' text format, and figures that move as clients
+/// connect, listen, write and are refused.
+@Suite(.timeLimit(.minutes(2))) struct ServerMetricsTests {
+    /// The samples of a scrape, by `name{labels}` as written.
+    static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
+
+    static func scrape(_ port: Int, headers: [String: String] = [:]) async throws -> (HTTPResponse, [String: Double]) {
+        let response = try await http("GET", "/metrics", port: port, headers: headers)
+        return (response, samples(response.body))
+    }
+
+    @Test func theFiguresMoveWithTheClients() async throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rules = try SecurityRules(
+            text: #"{"rules": {".read": true, "users": {".write": true}, "locked": {".write": false}}}"#)
+        let server = try await TestServer.start(dataDirectory: folder, configure: { $0.rules = rules })
+        var (response, before) = try await Self.scrape(server.port)
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        // Every sample line is `name{labels} value`, every family typed.
+        for line in response.body.split(separator: "\n") {
+            if line.hasPrefix("# TYPE ") || line.hasPrefix("# HELP ") { continue }
+            #expect(
+                line.range(
+                    of: #"^[a-z_]+(\{[a-z_]+="[A-Za-z_0-9.+]*"(,[a-z_]+="[A-Za-z_0-9.+]*")*\})? [0-9.e+-]+$"#,
+                    options: .regularExpression) != nil, "\(line)")
+        }
+        #expect(before["presencetop_sessions_open"] == 0)
+        #expect(before["presencetop_writes_total{outcome=\"stored\"}"] == 0)
+        #expect((before["process_resident_memory_bytes"] ?? 0) > 1_000_000)
+        #expect((before["process_open_fds"] ?? 0) > 3)
+        let start = before["process_start_time_seconds"] ?? 0
+        #expect(abs(start - Date().timeIntervalSince1970) < 86_400, "started today: \(start)")
+
+        let client = Database(url: "\(server.baseURL)?ns=demo")
+        defer { client.close() }
+        let heard = Recorder<Int>()
+        client.reference(withPath: "users").observe(.value) { _ in heard.record(1) }
+        for index in 0..<3 { try await client.reference(withPath: "users/u\(index)").setValue(index) }
+        await #expect(throws: (any Error).self) { try await client.reference(withPath: "locked").setValue(1) }
+
+        let after: [String: Double]
+        (response, after) = try await Self.scrape(server.port)
+        #expect(after["presencetop_sessions_open"] == 1, "\(response.body)")
+        #expect(after["presencetop_sessions_opened_total"] == 1)
+        #expect(after["presencetop_listens_active"] == 1)
+        #expect(after["presencetop_namespaces_open"] == 1)
+        #expect(after["presencetop_writes_total{outcome=\"stored\"}"] == 3)
+        #expect(after["presencetop_writes_total{outcome=\"rules_denied\"}"] == 1)
+        #expect(after["presencetop_rules_denials_total{operation=\"set\"}"] == 1)
+        #expect(after["presencetop_rules_denials_total{operation=\"read\"}"] == 0)
+        #expect(after["presencetop_rules_denials_total{operation=\"on_disconnect\"}"] == 0)
+        #expect((after["presencetop_group_commit_writes_count"] ?? 0) >= 1)
+        #expect(after["presencetop_group_commit_writes_sum"] == 3)
+        #expect(after["presencetop_store_failures_total"] == 0)
+        #expect((after["process_cpu_seconds_total"] ?? 0) > 0)
+        await server.stop()
+    }
+
+    @Test func withASecretTheyAreTheAdminsAndNeverShowIt() async throws {
+        let secret = "metrics-secret-\(UUID().uuidString)"
+        let server = try await TestServer.start(configure: { $0.authSecret = secret })
+        let (refused, _) = try await Self.scrape(server.port)
+        #expect(refused.status == 401, "\(refused)")
+        #expect(!refused.body.contains(secret))
+        let (owner, _) = try await Self.scrape(server.port, headers: ["Authorization": "Bearer owner"])
+        #expect(owner.status == 401, "the emulator's owner is not the admin here")
+        let (admin, samples) = try await Self.scrape(server.port, headers: ["Authorization": "Bearer \(secret)"])
+        #expect(admin.status == 200 && samples["presencetop_sessions_open"] == 0)
+        #expect(!admin.body.contains(secret))
+        #expect(try await http("POST", "/metrics", port: server.port, body: "{}").status == 405)
+        await server.stop()
+    }
+}
