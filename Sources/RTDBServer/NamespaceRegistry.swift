@@ -27,8 +27,8 @@ public actor NamespaceRegistry {
     /// Leases by namespace; a lock rather than the actor so that ``release(_:)`` need not wait.
     private let leases = Mutex<[String: Int]>([:])
     private var isClosed = false
-    /// Whether the server has begun to stop (``beginStopping()``).
-    private var isStopping = false
+    /// Whether the server has begun to stop (``beginStopping()``); read from any thread.
+    nonisolated let stopping = Atomic<Bool>(false)
 
     /// Makes a registry.
     ///
@@ -191,7 +191,7 @@ public actor NamespaceRegistry {
     /// Why the server is not ready for writes, one reason each (it is stopping; a namespace's
     /// store refuses writes); empty when it is.
     public func readinessProblems() async -> [String] {
-        if isStopping || isClosed { return ["the server is stopping"] }
+        if stopping.load(ordering: .relaxed) || isClosed { return ["the server is stopping"] }
         var problems: [String] = []
         for name in engines.keys.sorted() {
             guard let engine = try? await engines[name]?.value else { continue }
@@ -201,7 +201,7 @@ public actor NamespaceRegistry {
     }
 
     /// The server has begun to stop: it is no longer ready (``readinessProblems()``).
-    public func beginStopping() { isStopping = true }
+    public func beginStopping() { stopping.store(true, ordering: .relaxed) }
 
     /// The server is stopping: namespaces whose disk fails or hangs stop waiting for it, all at
     /// once.

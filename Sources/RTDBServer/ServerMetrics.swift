@@ -15,6 +15,7 @@ public final class ServerMetrics: Sendable {
     let sessionsOpen: Gauge
     let sessionsOpened: Counter
     let sessionsRefused: [SessionRefusal: Counter]
+    let sessionsClosed: [SessionEnd: Counter]
     let listensActive: Gauge
     let onDisconnectRegistered: Gauge
     let namespacesOpen: Gauge
@@ -37,6 +38,18 @@ public final class ServerMetrics: Sendable {
         case namespaceUnavailable = "namespace_unavailable"
     }
 
+    /// Why an open WebSocket session ended.
+    enum SessionEnd: String, CaseIterable, Sendable {
+        /// The client closed it (or its connection dropped, as the server saw).
+        case clientClose = "client_close"
+        /// Nothing heard for the heartbeat timeout.
+        case heartbeatTimeout = "heartbeat_timeout"
+        /// The client broke the protocol (a frame too big, not WebSocket, not protocol v5).
+        case error
+        /// The server stopped.
+        case serverStop = "server_stop"
+    }
+
     /// Makes the server's metrics, all at zero.
     public init() {
         sessionsOpen = registry.makeGauge(
@@ -50,6 +63,13 @@ public final class ServerMetrics: Sendable {
                 help: "WebSocket sessions refused as they opened, by reason.")
         }
         sessionsRefused = refused
+        var closed: [SessionEnd: Counter] = [:]
+        for reason in SessionEnd.allCases {
+            closed[reason] = registry.makeCounter(
+                name: "presencetop_sessions_closed_total", labels: [("reason", reason.rawValue)],
+                help: "WebSocket sessions that ended, by reason.")
+        }
+        sessionsClosed = closed
         listensActive = registry.makeGauge(
             name: "presencetop_listens_active", help: "Listens the WebSocket sessions hold now.")
         onDisconnectRegistered = registry.makeGauge(

@@ -87,4 +87,43 @@ import Testing
         #expect(try await http("POST", "/metrics", port: server.port, body: "{}").status == 405)
         await server.stop()
     }
+
+    /// Sessions that end are counted by why: the client's close, a protocol error, silence past
+    /// the heartbeat timeout (time moved by hand), and the server's stop.
+    @Test func endedSessionsAreCountedByReason() async throws {
+        let time = TestTime()
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(15), clock: time.wall, timers: time.timers)
+        func connect() async throws -> RawTCPClient {
+            let raw = try await RawTCPClient(port: server.port)
+            try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
+            _ = try await raw.read(until: #""t":"h""#)
+            return raw
+        }
+        func closed(_ reason: String) async throws -> Double {
+            try await Self.scrape(server.port).1["presencetop_sessions_closed_total{reason=\"\(reason)\"}"] ?? -1
+        }
+        // The client closes.
+        let leaving = try await connect()
+        try await leaving.sendWebSocketFrame(opcode: 0x8, payload: [0x03, 0xE8])
+        #expect(try await eventually { try await closed("client_close") == 1 })
+        await leaving.close()
+        // The client breaks the protocol (an opcode WebSocket does not have).
+        let broken = try await connect()
+        try await broken.sendWebSocketFrame(opcode: 0x3, payload: [])
+        #expect(try await eventually { try await closed("error") == 1 })
+        await broken.close()
+        // The client says nothing for the heartbeat timeout: three ticks of 7.5 s.
+        let silent = try await connect()
+        for _ in 0..<3 { await time.advance(by: .milliseconds(7_501)) }
+        #expect(try await eventually { try await closed("heartbeat_timeout") == 1 })
+        await silent.close()
+        // The server stops with a session open.
+        let staying = try await connect()
+        await server.server.registry.beginStopping()
+        await staying.close()
+        #expect(try await eventually { try await closed("server_stop") == 1 })
+        let (clientClosed, errors) = (try await closed("client_close"), try await closed("error"))
+        #expect(clientClosed == 1 && errors == 1, "each end counted once")
+        await server.stop()
+    }
 }

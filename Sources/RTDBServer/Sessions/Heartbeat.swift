@@ -20,6 +20,7 @@ final class Heartbeat: Sendable {
     /// Whether the server itself has stopped reading this peer (its request window is full): the
     /// peer's bytes wait unread, and silence then says nothing about the peer.
     private let readsHeld = Atomic<Bool>(false)
+    private let judgedSilent = Atomic<Bool>(false)
 
     /// Notes that bytes arrived (called for every read, before decoding).
     func heard() {
@@ -34,8 +35,13 @@ final class Heartbeat: Sendable {
         let reads = reads.load(ordering: .relaxed)
         let atPing = readsAtPing.exchange(reads, ordering: .relaxed)
         let held = readsHeld.load(ordering: .relaxed)
-        return onTime && !held && atPing == reads ? .silent : .ping
+        let silent = onTime && !held && atPing == reads
+        if silent { judgedSilent.store(true, ordering: .relaxed) }
+        return silent ? .silent : .ping
     }
+
+    /// Whether a tick judged the peer silent (its session then ends for it).
+    var wasJudgedSilent: Bool { judgedSilent.load(ordering: .relaxed) }
 
     /// Notes that the server stops reading this peer until ``resumeReads()`` (and that it
     /// resumed: what it reads then counts as hearing).

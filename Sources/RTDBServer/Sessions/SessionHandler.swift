@@ -151,8 +151,10 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         switch error {
         case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            session.noteProtocolError()
             writer.close(code: .messageTooLarge)
         case is NIOWebSocketFrameAggregator.Error:
+            session.noteProtocolError()
             writer.close(code: .protocolError)
         case is NIOWebSocketError:
             // Answered by the codec's own WebSocketProtocolErrorHandler, which closes.
@@ -217,6 +219,7 @@ extension SessionHandler {
         case .close:
             writer.peerClosed()
         case .invalid:
+            session.noteProtocolError()
             writer.close(code: .protocolError)
         }
     }

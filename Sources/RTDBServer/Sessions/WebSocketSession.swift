@@ -4,6 +4,7 @@ import NIOCore
 import NIOWebSocket
 import RTDBCore
 import RTDBWire
+import Synchronization
 
 /// One protocol v5 connection's dealings with its namespace: the opening (lease, limits, hello,
 /// the session in the engine) and the ending (the requests handed over, onDisconnect, the lease
@@ -22,6 +23,8 @@ final class WebSocketSession: Sendable {
     let host: String
     let peer: String
     let supersedes: String?
+    /// Whether the client broke the protocol (its session ends for it).
+    private let brokeProtocol = Atomic<Bool>(false)
 
     var registry: NamespaceRegistry { services.registry }
     var configuration: ServerConfiguration { services.configuration }
@@ -129,8 +132,20 @@ final class WebSocketSession: Sendable {
         }
     }
 
+    /// Notes that the client broke the protocol: its session ends for it (counted so).
+    func noteProtocolError() { brokeProtocol.store(true, ordering: .relaxed) }
+
+    /// Why the session ended, as ``ServerMetrics`` counts it.
+    private func ending(_ live: Live) -> ServerMetrics.SessionEnd {
+        if brokeProtocol.load(ordering: .relaxed) { return .error }
+        if live.heartbeat.wasJudgedSilent { return .heartbeatTimeout }
+        if registry.stopping.load(ordering: .relaxed) { return .serverStop }
+        return .clientClose
+    }
+
     /// What is left once the namespace has closed the session.
     private func closed(_ live: Live) {
+        services.metrics.sessionsClosed[ending(live)]?.increment()
         live.outlet.finish()
         directory.remove(sessionID, outlet: live.outlet)
         connections.remove(sessionID)
