@@ -27,6 +27,9 @@ public final class ServerMetrics: Sendable {
     let storeFailures: Counter
     let denials: [RuleDenial.Operation: Counter]
     let process: ProcessMetrics
+    let webSocketReceivedBytes: Counter
+    let webSocketSentBytes: Counter
+    let onDisconnectRun: Counter
 
     /// Why a WebSocket session was refused as it opened.
     enum SessionRefusal: String, CaseIterable, Sendable {
@@ -103,6 +106,15 @@ public final class ServerMetrics: Sendable {
                 help: "Requests the security rules refused, by operation.")
         }
         self.denials = denials
+        webSocketReceivedBytes = registry.makeCounter(
+            name: "presencetop_websocket_received_bytes_total",
+            help: "Bytes read from WebSocket connections (frames as they arrive).")
+        webSocketSentBytes = registry.makeCounter(
+            name: "presencetop_websocket_sent_bytes_total",
+            help: "Bytes of protocol text written to WebSocket sessions.")
+        onDisconnectRun = registry.makeCounter(
+            name: "presencetop_ondisconnect_run_total",
+            help: "onDisconnect writes run (their session ended), each location one.")
         process = ProcessMetrics(registry)
     }
 

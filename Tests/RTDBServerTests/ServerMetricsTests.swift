@@ -104,8 +104,14 @@ import Testing
         }
         // The client closes.
         let leaving = try await connect()
+        try await leaving.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/left","d":true}}}"#)
+        _ = try await leaving.read(until: #""r":1"#)
         try await leaving.sendWebSocketFrame(opcode: 0x8, payload: [0x03, 0xE8])
         #expect(try await eventually { try await closed("client_close") == 1 })
+        let (_, afterLeaving) = try await Self.scrape(server.port)
+        #expect(afterLeaving["presencetop_ondisconnect_run_total"] == 1, "its onDisconnect ran")
+        #expect((afterLeaving["presencetop_websocket_received_bytes_total"] ?? 0) > 60)
+        #expect((afterLeaving["presencetop_websocket_sent_bytes_total"] ?? 0) > 60)
         await leaving.close()
         // The client breaks the protocol (an opcode WebSocket does not have).
         let broken = try await connect()

@@ -93,6 +93,7 @@ extension DatabaseEngine {
                         working = newRoot ?? working.updating(at: path, with: resolved)
                     }
                     ran.remember(path, resolved)
+                    metrics.onDisconnectRun.increment()
                 case .failure(let refusal):
                     if let byRules = refusal.byRules {
                         noteDenial(byRules, auth: session.auth, path: path, operation: .onDisconnect)

@@ -28,8 +28,12 @@ final class FrameWriter: Sendable {
     private let channel: any Channel
     private let state = Mutex(State())
 
-    init(channel: any Channel) {
+    /// Told how many bytes of text each flush wrote (the server's metrics).
+    private let wrote: @Sendable (Int) -> Void
+
+    init(channel: any Channel, wrote: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.channel = channel
+        self.wrote = wrote
     }
 
     /// Whether a close was asked for: the reader takes no more requests.
@@ -89,11 +93,14 @@ final class FrameWriter: Sendable {
             if code != nil { state.closeSent = true }
             return (state.pending, code, state.peerClosed)
         }
+        var bytes = 0
         for text in texts {
             for frame in WireFraming.frames(for: text) {
+                bytes += frame.utf8.count
                 channel.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: frame)), promise: nil)
             }
         }
+        if bytes > 0 { wrote(bytes) }
         if let closeCode {
             var data = channel.allocator.buffer(capacity: 2)
             data.write(webSocketErrorCode: closeCode)

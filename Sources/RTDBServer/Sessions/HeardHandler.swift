@@ -9,14 +9,15 @@ final class HeardHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
-    private let heard: @Sendable () -> Void
+    /// Told of every read, with its size in bytes.
+    private let heard: @Sendable (Int) -> Void
 
-    init(heard: @escaping @Sendable () -> Void) {
+    init(heard: @escaping @Sendable (Int) -> Void) {
         self.heard = heard
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        heard()
+        heard(unwrapInboundIn(data).readableBytes)
         context.fireChannelRead(data)
     }
 }

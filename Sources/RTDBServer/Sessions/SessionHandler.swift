@@ -51,7 +51,8 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Serves `session`; a peer over its message rate waits on the server's timers.
     init(session: WebSocketSession) {
         self.session = session
-        self.writer = FrameWriter(channel: session.channel)
+        let sent = session.services.metrics.webSocketSentBytes
+        self.writer = FrameWriter(channel: session.channel) { sent.increment(by: Int64($0)) }
         self.messages = InboundMessages(configuration: session.configuration, clock: session.clock)
         self.budget = MessageBudget(perSecond: session.configuration.limits.messagesPerSecond)
     }
@@ -62,7 +63,9 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             heartbeat, session.connections, session.sessionID, session.clock
         )
         // First in the pipeline: any bytes at all count as hearing from the peer.
-        let heard = HeardHandler {
+        let received = session.services.metrics.webSocketReceivedBytes
+        let heard = HeardHandler { bytes in
+            received.increment(by: Int64(bytes))
             heartbeat.heard()
             connections.update(sessionID) { $0.lastHeardAt = clock() }
         }
