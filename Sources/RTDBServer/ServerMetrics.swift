@@ -24,12 +24,14 @@ public final class ServerMetrics: Sendable {
     let writesRulesDenied: Counter
     let groupCommitWrites: ValueHistogram
     let commitSeconds: DurationHistogram
+    let writeAckSeconds: DurationHistogram
     let storeFailures: Counter
     let denials: [RuleDenial.Operation: Counter]
     let process: ProcessMetrics
     let webSocketReceivedBytes: Counter
     let webSocketSentBytes: Counter
     let onDisconnectRun: Counter
+    let malformedMessages: Counter
 
     /// Why a WebSocket session was refused as it opened.
     enum SessionRefusal: String, CaseIterable, Sendable {
@@ -97,6 +99,14 @@ public final class ServerMetrics: Sendable {
                 .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
             ],
             help: "How long one commit to the disk took.")
+        writeAckSeconds = registry.makeDurationHistogram(
+            name: "presencetop_write_ack_seconds",
+            buckets: [
+                .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+                .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+                .seconds(1), .seconds(5),
+            ],
+            help: "From a client's write applied to its acknowledgement (once stored).")
         storeFailures = registry.makeCounter(
             name: "presencetop_store_failures_total", help: "Commits to the disk that failed (a full or broken disk).")
         var denials: [RuleDenial.Operation: Counter] = [:]
@@ -115,6 +125,9 @@ public final class ServerMetrics: Sendable {
         onDisconnectRun = registry.makeCounter(
             name: "presencetop_ondisconnect_run_total",
             help: "onDisconnect writes run (their session ended), each location one.")
+        malformedMessages = registry.makeCounter(
+            name: "presencetop_malformed_messages_total",
+            help: "WebSocket messages refused as malformed or too big (not JSON, not a request, past the limit).")
         process = ProcessMetrics(registry)
     }
 

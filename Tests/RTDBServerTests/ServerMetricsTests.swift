@@ -69,6 +69,7 @@ import Testing
         #expect((after["presencetop_group_commit_writes_count"] ?? 0) >= 1)
         #expect(after["presencetop_group_commit_writes_sum"] == 3)
         #expect(after["presencetop_store_failures_total"] == 0)
+        #expect(after["presencetop_write_ack_seconds_count"] == 3, "each client write acknowledged")
         #expect((after["process_cpu_seconds_total"] ?? 0) > 0)
         await server.stop()
     }
@@ -114,6 +115,12 @@ import Testing
         #expect((afterLeaving["presencetop_websocket_sent_bytes_total"] ?? 0) > 60)
         await leaving.close()
         // The client breaks the protocol (an opcode WebSocket does not have).
+        let garbled = try await connect()
+        try await garbled.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/x","d":"#)
+        try await garbled.sendWebSocketText("not json at all")
+        #expect(
+            try await eventually { try await Self.scrape(server.port).1["presencetop_malformed_messages_total"] == 2 })
+        await garbled.close()
         let broken = try await connect()
         try await broken.sendWebSocketFrame(opcode: 0x3, payload: [])
         #expect(try await eventually { try await closed("error") == 1 })
@@ -129,7 +136,7 @@ import Testing
         await staying.close()
         #expect(try await eventually { try await closed("server_stop") == 1 })
         let (clientClosed, errors) = (try await closed("client_close"), try await closed("error"))
-        #expect(clientClosed == 1 && errors == 1, "each end counted once")
+        #expect(clientClosed == 2 && errors == 1, "each end counted once")
         await server.stop()
     }
 }

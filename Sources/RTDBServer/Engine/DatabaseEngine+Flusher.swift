@@ -20,6 +20,10 @@ extension DatabaseEngine {
                 metrics.commitSeconds.record(ContinuousClock.now - started)
                 metrics.groupCommitWrites.record(Double(batch.writes.count))
                 metrics.writesStored.increment(by: Int64(batch.writes.count))
+                let committed = ContinuousClock.now
+                for write in batch.writes where !write.byServer {
+                    metrics.writeAckSeconds.record(committed - write.appliedAt)
+                }
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
                 publish(batch.writes, upTo: batch.after)
                 if let (since, attempts) = commitFailure {

@@ -191,6 +191,7 @@ public actor DatabaseEngine {
     func log(_ write: DurabilityPipeline.Applied) {
         if store.isVolatile {
             metrics.writesStored.increment()
+            if !write.byServer { metrics.writeAckSeconds.record(ContinuousClock.now - write.appliedAt) }
             durability.volatileApplied(write.record.sequence)
             publish([write], upTo: root)
             return

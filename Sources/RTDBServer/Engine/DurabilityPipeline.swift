@@ -22,6 +22,8 @@ struct DurabilityPipeline {
         /// Made by the server itself (a session's onDisconnect writes run): nobody can be told it
         /// was refused, so a failed commit keeps it to be tried again.
         var byServer: Bool
+        /// When it was applied: its acknowledgement waits from then for its commit.
+        var appliedAt = ContinuousClock.now
     }
 
     /// What the flusher commits in one transaction.

@@ -19,9 +19,12 @@ struct InboundMessages {
     private var assembler: FrameAssembler
     private let maxWriteBytes: Int
     private let clock: WallClock
+    /// Told of each message refused as malformed or too big (the server's metrics).
+    private let refused: @Sendable () -> Void
 
     /// Takes frames within `configuration`'s limits; pongs carry `clock`'s time.
-    init(configuration: ServerConfiguration, clock: @escaping WallClock) {
+    init(configuration: ServerConfiguration, clock: @escaping WallClock, refused: @escaping @Sendable () -> Void = {}) {
+        self.refused = refused
         assembler = FrameAssembler(maxMessageBytes: 2 * configuration.maxWebSocketWriteBytes)
         maxWriteBytes = configuration.maxWebSocketWriteBytes
         self.clock = clock
@@ -33,6 +36,7 @@ struct InboundMessages {
         do {
             assembled = try assembler.receive(frame)
         } catch {
+            refused()
             report("\(error); closing the connection")
             return .end
         }
@@ -41,13 +45,17 @@ struct InboundMessages {
         defer { WriteBreakdown.end(.parse, since: parsing) }
         if let write = WireWrite.read(text) {
             // Almost every write: its data made nodes as its text was read.
-            guard text.utf8.count <= maxWriteBytes else { return .request(tooBig(text, number: write.number)) }
+            guard text.utf8.count <= maxWriteBytes else {
+                refused()
+                return .request(tooBig(text, number: write.number))
+            }
             return .request(SessionRequest(write))
         }
         let message: WireMessage
         do {
             message = try WireMessage(text: text)
         } catch {
+            refused()
             report(error.message)
             return .nothing
         }
@@ -60,14 +68,19 @@ struct InboundMessages {
         case .control:
             return .nothing
         case .request(let number, let action, let body):
-            if text.utf8.count > maxWriteBytes { return .request(tooBig(text, number: number)) }
+            if text.utf8.count > maxWriteBytes {
+                refused()
+                return .request(tooBig(text, number: number))
+            }
             do {
                 let request = try ClientRequest(action: action, body: body)
                 return .request(SessionRequest(number: number, request: .success(request)))
             } catch {
+                refused()
                 return .request(SessionRequest(number: number, request: .failure(error)))
             }
         case .response, .push:
+            refused()
             report("clients send requests, not responses or pushes")
             return .nothing
         }

@@ -53,7 +53,10 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.session = session
         let sent = session.services.metrics.webSocketSentBytes
         self.writer = FrameWriter(channel: session.channel) { sent.increment(by: Int64($0)) }
-        self.messages = InboundMessages(configuration: session.configuration, clock: session.clock)
+        let malformed = session.services.metrics.malformedMessages
+        self.messages = InboundMessages(configuration: session.configuration, clock: session.clock) {
+            malformed.increment()
+        }
         self.budget = MessageBudget(perSecond: session.configuration.limits.messagesPerSecond)
     }
 
