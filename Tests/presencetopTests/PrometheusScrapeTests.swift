@@ -1,0 +1,115 @@
+import Foundation
+import RTDBClient
+import RTDBCore
+import RTDBTestSupport
+import Testing
+
+/// A real Prometheus (Debian's, installed by `.ci/run`) scrapes a `presencetop serve` during a
+/// scripted scenario; the series read back through Prometheus' query API agree with what the
+/// scenario did, and Prometheus' own parser took every scrape.
+@Suite(.serialized) struct PrometheusScrapeTests {
+    static let executable = "/usr/bin/prometheus"
+    static var enabled: Bool {
+        ProcessInfo.processInfo.environment["CI"] == "true" || FileManager.default.isExecutableFile(atPath: executable)
+    }
+
+    /// A port nothing listens on now (bound, read, closed).
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The value of the one series `query` gives, as Prometheus answers it now.
+    static func value(_ query: String, port: Int) async throws -> Double? {
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let answer = try await http("GET", "/api/v1/query?query=\(encoded)", port: port).json
+        guard let result = answer?["data"]?["result"]?.arrayValue, result.count == 1,
+            let text = result[0]["value"]?.arrayValue?.last?.stringValue
+        else { return nil }
+        return Double(text)
+    }
+
+    @Test(.enabled(if: enabled, "needs prometheus (installed by .ci/run; required when CI=true)"))
+    func theScrapedSeriesAgreeWithTheScenario() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            Issue.record("CI installs prometheus (.ci/run)")
+            return
+        }
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rules = folder.appendingPathComponent("rules.json")
+        try Data(#"{"rules": {".read": true, "users": {".write": true}, "locked": {".write": false}}}"#.utf8).write(
+            to: rules)
+        let (server, port) = try await ChildProcess.serve(
+            ["--data", folder.appendingPathComponent("data").path, "--rules", rules.path])
+        defer { server.signal(SIGTERM) }
+        let prometheusPort = try Self.freePort()
+        let configuration = folder.appendingPathComponent("prometheus.yml")
+        try Data(
+            """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: serve
+                static_configs:
+                  - targets: ["127.0.0.1:\(port)"]
+            """.utf8
+        ).write(to: configuration)
+        let prometheus = try await ChildProcess(
+            URL(fileURLWithPath: Self.executable),
+            [
+                "--config.file=\(configuration.path)",
+                "--storage.tsdb.path=\(folder.appendingPathComponent("tsdb").path)",
+                "--web.listen-address=127.0.0.1:\(prometheusPort)",
+            ])
+        defer { prometheus.signal(SIGTERM) }
+
+        // The scenario: two users connect and listen, write five times, and one write is refused.
+        let alice = Database(url: "http://127.0.0.1:\(port)?ns=demo")
+        let bob = Database(url: "http://127.0.0.1:\(port)?ns=demo")
+        defer { for client in [alice, bob] { client.close() } }
+        for client in [alice, bob] { client.reference(withPath: "users").observe(.value) { _ in } }
+        for index in 0..<5 {
+            try await (index % 2 == 0 ? alice : bob).reference(withPath: "users/u\(index)").setValue(index)
+        }
+        await #expect(throws: (any Error).self) { try await bob.reference(withPath: "locked").setValue(true) }
+
+        let truth: [(String, Double)] = [
+            ("up{job=\"serve\"}", 1),
+            ("presencetop_sessions_open", 2),
+            ("presencetop_listens_active", 2),
+            ("presencetop_writes_total{outcome=\"stored\"}", 5),
+            ("presencetop_writes_total{outcome=\"rules_denied\"}", 1),
+            ("presencetop_rules_denials_total{operation=\"set\"}", 1),
+            ("presencetop_namespaces_open", 1),
+        ]
+        for (query, expected) in truth {
+            let seen = try await eventually(attempts: 1_200) {
+                try await Self.value(query, port: prometheusPort) == expected
+            }
+            let now = try? await Self.value(query, port: prometheusPort)
+            #expect(
+                seen,
+                "\(query): Prometheus says \(String(describing: now)), the scenario \(expected)\n\(prometheus.standardError.suffix(2_000))"
+            )
+        }
+        // Prometheus' parser took every scrape: the target is healthy, with no error.
+        let targets = try await http("GET", "/api/v1/targets", port: prometheusPort).json
+        let target = targets?["data"]?["activeTargets"]?.arrayValue?.first
+        #expect(target?["health"]?.stringValue == "up", "\(String(describing: target))")
+        #expect(target?["lastError"]?.stringValue == "", "\(String(describing: target))")
+        let samples = try await Self.value("scrape_samples_scraped{job=\"serve\"}", port: prometheusPort) ?? 0
+        #expect(samples > 50, "every series scraped: \(samples)")
+    }
+}
