@@ -72,9 +72,12 @@ public final class RTDBServer: Sendable {
     /// after a few seconds, and the whole stop is bounded by ``shutdownBound``.
     ///
     /// - Parameter onListening: Called once with the bound host and port.
-    public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in })
-        async throws
-    {
+    /// - Parameter onMetricsListening: Called once with the metrics listener's host and port,
+    ///   when there is one (``ServerConfiguration/metricsAddress``).
+    public func run(
+        onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in },
+        onMetricsListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) async throws {
         let maxFrameBytes = configuration.maxFrameBytes
         let webSocketBuilder = HTTPServerBuilder { responder in
             MethodGuardedChannel(
@@ -106,10 +109,21 @@ public final class RTDBServer: Sendable {
             },
             logger: logger
         )
+        var services: [any Service] = [app]
+        if let (metricsHost, metricsPort) = configuration.metricsAddress {
+            services.append(
+                Application(
+                    responder: MetricsResponder(services: self.services),
+                    configuration: .init(address: .hostname(metricsHost, port: metricsPort), serverName: nil),
+                    onServerRunning: { channel in
+                        await onMetricsListening(metricsHost, channel.localAddress?.port ?? 0)
+                    },
+                    logger: logger))
+        }
         var serviceConfiguration = ServiceGroupConfiguration(
             // Stopped in reverse order: sessions are closed first, while the server still runs.
-            services: [
-                app, heartbeats, directory,
+            services: services + [
+                heartbeats, directory,
                 StopWatcher { [registry] in
                     await registry.beginStopping()
                     await registry.stopWaitingForFailingDisks()

@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     /// Past it the least recently used idle one is closed (it opens again on its next use). Each open namespace with data holds three file
     /// descriptors (the SQLite file, its WAL and shared memory).
     public var maxOpenNamespaces = 64
+    /// Where `GET /metrics` is also served, apart and without a credential
+    /// (`--metrics-listen HOST:PORT`); nil: only on the server's own port.
+    public var metricsAddress: (host: String, port: Int)?
     /// Another server's `host:port` to send every WebSocket client to, as Firebase does when it
     /// moves a database: each connection gets a reset (`t: r`) naming it, and nothing else.
     public var redirectHost: String?

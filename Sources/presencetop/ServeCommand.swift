@@ -70,6 +70,12 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "file"))
     var authSecretFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also serve GET /metrics here, without a credential (loopback unless a host is given; PORT alone is 127.0.0.1:PORT).",
+            valueName: "host:port"))
+    var metricsListen: String?
+
     @Flag(help: "Print the presence rules presencetop ships (for --rules) and exit.")
     var printPresenceRules = false
 
@@ -115,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
+        if let metricsListen { _ = try Self.metricsAddress(metricsListen) }
         if authSecret != nil, authSecretFile != nil {
             throw ValidationError("--auth-secret and --auth-secret-file cannot be used together")
         }
@@ -151,6 +158,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.listensPerConnection = maxListens
         configuration.limits.sessionsPerNamespace = maxSessionsPerNamespace
         configuration.authSecret = try secret()
+        configuration.metricsAddress = try metricsListen.map(Self.metricsAddress)
         configuration.redirectHost = redirect
         if memory {
             configuration.dataDirectory = nil
@@ -172,6 +180,13 @@ struct ServeCommand: AsyncParsableCommand {
         try await server.run { host, port in
             // One line, flushed at once: scripts and tests wait for it.
             FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
+        } onMetricsListening: { host, port in
+            let shown = host.contains(":") ? "[\(host)]" : host
+            FileHandle.standardError.write(Data("metrics on http://\(shown):\(port)/metrics\n".utf8))
+            if !Self.isLoopback(host) {
+                FileHandle.standardError.write(
+                    Data("presencetop serve: warning: /metrics on \(host) needs no credential there\n".utf8))
+            }
         }
         withExtendedLifetime(lab) {}
     }

@@ -14,6 +14,11 @@ extension RESTResponder {
         if services.configuration.authSecret != nil, try !isAdmin(request) {
             throw RESTError(.unauthorized, "/metrics needs the admin credential ('Authorization: Bearer <secret>')")
         }
+        return await Self.scrape(services)
+    }
+
+    /// The metrics now, as `/metrics` answers them (the gauges read first).
+    static func scrape(_ services: ServerServices) async -> Response {
         let metrics = services.metrics
         let sessions = services.connections.connections
         metrics.sessionsOpen.set(Int64(sessions.count))
