@@ -41,6 +41,8 @@ public final class ServerMetrics: Sendable {
         case stopping
         /// Its namespace could not be opened (an invalid name, its files).
         case namespaceUnavailable = "namespace_unavailable"
+        /// The database is served elsewhere (`--redirect`): the client was sent there.
+        case redirect
     }
 
     /// Why an open WebSocket session ended.

@@ -19,6 +19,8 @@ import Testing
         #expect(try await http("GET", "/notes/a.json", port: home.port).json == "through the redirect")
         #expect(
             try await http("GET", "/notes/a.json", port: front.port).json == .null, "nothing was written to the front")
+        let counted = try await http("GET", "/metrics", port: front.port).body
+        #expect(counted.contains("presencetop_sessions_refused_total{reason=\"redirect\"} 1"), "\(counted)")
         first.close()
 
         // The next run goes to the kept host directly: the front is not needed any more.

@@ -61,6 +61,7 @@ final class WebSocketSession: Sendable {
     /// the namespace cannot be opened, or it holds the most sessions allowed.
     func open(writer: FrameWriter, heartbeat: Heartbeat) async -> Live? {
         if let elsewhere = configuration.redirectHost {
+            services.metrics.sessionsRefused[.redirect]?.increment()
             writer.send(.wire(WireMessage.control(.reset(host: elsewhere)).text))
             writer.close()
             return nil
