@@ -63,20 +63,12 @@ public final class ServerMetrics: Sendable {
             name: "presencetop_sessions_open", help: "WebSocket sessions open now.")
         sessionsOpened = registry.makeCounter(
             name: "presencetop_sessions_opened_total", help: "WebSocket sessions opened.")
-        var refused: [SessionRefusal: Counter] = [:]
-        for reason in SessionRefusal.allCases {
-            refused[reason] = registry.makeCounter(
-                name: "presencetop_sessions_refused_total", labels: [("reason", reason.rawValue)],
-                help: "WebSocket sessions refused as they opened, by reason.")
-        }
-        sessionsRefused = refused
-        var closed: [SessionEnd: Counter] = [:]
-        for reason in SessionEnd.allCases {
-            closed[reason] = registry.makeCounter(
-                name: "presencetop_sessions_closed_total", labels: [("reason", reason.rawValue)],
-                help: "WebSocket sessions that ended, by reason.")
-        }
-        sessionsClosed = closed
+        sessionsRefused = Self.counters(
+            registry, "presencetop_sessions_refused_total", by: "reason", \.rawValue,
+            help: "WebSocket sessions refused as they opened, by reason.")
+        sessionsClosed = Self.counters(
+            registry, "presencetop_sessions_closed_total", by: "reason", \.rawValue,
+            help: "WebSocket sessions that ended, by reason.")
         listensActive = registry.makeGauge(
             name: "presencetop_listens_active", help: "Listens the WebSocket sessions hold now.")
         onDisconnectRegistered = registry.makeGauge(
@@ -111,13 +103,9 @@ public final class ServerMetrics: Sendable {
             help: "From a client's write applied to its acknowledgement (once stored).")
         storeFailures = registry.makeCounter(
             name: "presencetop_store_failures_total", help: "Commits to the disk that failed (a full or broken disk).")
-        var denials: [RuleDenial.Operation: Counter] = [:]
-        for operation in RuleDenial.Operation.allCases {
-            denials[operation] = registry.makeCounter(
-                name: "presencetop_rules_denials_total", labels: [("operation", Self.label(operation))],
-                help: "Requests the security rules refused, by operation.")
-        }
-        self.denials = denials
+        denials = Self.counters(
+            registry, "presencetop_rules_denials_total", by: "operation", Self.label,
+            help: "Requests the security rules refused, by operation.")
         webSocketReceivedBytes = registry.makeCounter(
             name: "presencetop_websocket_received_bytes_total",
             help: "Bytes read from WebSocket connections (frames as they arrive).")
@@ -131,6 +119,18 @@ public final class ServerMetrics: Sendable {
             name: "presencetop_malformed_messages_total",
             help: "WebSocket messages refused as malformed or too big (not JSON, not a request, past the limit).")
         process = ProcessMetrics(registry)
+    }
+
+    /// One counter of family `name` for each case of `Key`, labelled `label` with `value(case)`.
+    static func counters<Key: CaseIterable & Hashable>(
+        _ registry: PrometheusCollectorRegistry, _ name: String, by label: String, _ value: (Key) -> String,
+        help: String
+    ) -> [Key: Counter] {
+        var counters: [Key: Counter] = [:]
+        for key in Key.allCases {
+            counters[key] = registry.makeCounter(name: name, labels: [(label, value(key))], help: help)
+        }
+        return counters
     }
 
     /// An operation as a label value, in Prometheus' lower snake case (`on_disconnect`).
