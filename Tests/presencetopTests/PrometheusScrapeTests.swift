@@ -33,7 +33,8 @@ import Testing
     /// The value of the one series `query` gives, as Prometheus answers it now.
     static func value(_ query: String, port: Int) async throws -> Double? {
         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let answer = try await http("GET", "/api/v1/query?query=\(encoded)", port: port).json
+        // Nil while Prometheus is not listening yet, as when it has no such series.
+        let answer = try? await http("GET", "/api/v1/query?query=\(encoded)", port: port).json
         guard let result = answer?["data"]?["result"]?.arrayValue, result.count == 1,
             let text = result[0]["value"]?.arrayValue?.last?.stringValue
         else { return nil }
@@ -74,6 +75,10 @@ import Testing
                 "--web.listen-address=127.0.0.1:\(prometheusPort)",
             ])
         defer { prometheus.signal(SIGTERM) }
+        let ready = try await eventually(attempts: 1_200) {
+            (try? await http("GET", "/-/ready", port: prometheusPort))?.status == 200
+        }
+        #expect(ready, "Prometheus is ready:\n\(prometheus.standardError.suffix(2_000))")
 
         // The scenario: two users connect and listen, write five times, and one write is refused.
         let alice = Database(url: "http://127.0.0.1:\(port)?ns=demo")
