@@ -21,9 +21,12 @@ public final class ChildProcess: Sendable {
     private final class Shared: Sendable {
         let state = Mutex(State())
         let exited = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        /// A tick at each piece of output (true: stderr), which wakes ``waitForOutput``.
+        let grew = Recorder<Bool>()
 
         func append(_ bytes: some Sequence<UInt8>, error: Bool) {
             state.withLock { error ? $0.stderr.append(contentsOf: bytes) : $0.stdout.append(contentsOf: bytes) }
+            grew.record(error)
         }
     }
 
@@ -91,6 +94,16 @@ public final class ChildProcess: Sendable {
             }
         } catch let failure {
             shared.append("\n[output lost: \(failure)]\n".utf8, error: error)
+        }
+    }
+
+    /// Waits until the output so far (stdout, or stderr with `standardError`) holds `text`, woken
+    /// by each piece of output as it arrives (a barrier, not a poll); whether it came in time.
+    public func waitForOutput(
+        containing text: String, standardError: Bool = false, timeout: Duration = .seconds(20)
+    ) async -> Bool {
+        await shared.grew.wait(timeout: timeout) { [self] _ in
+            (standardError ? self.standardError : standardOutput).contains(text)
         }
     }
 

@@ -17,7 +17,7 @@ import Testing
         #expect(try await http("PUT", "/a.json?ns=demo", port: port, body: "0").status == 200)
 
         server.signal(SIGUSR1)
-        #expect(try await eventually { server.standardError.contains("disk is full") })
+        #expect(await server.waitForOutput(containing: "disk is full", standardError: true))
         #expect(try await http("PUT", "/a.json?ns=demo", port: port, body: "1").status == 503)
         let refusing = try await http("GET", "/readyz", port: port)
         #expect(refusing.status == 503, "\(refusing)")
@@ -27,7 +27,7 @@ import Testing
         #expect(try await http("GET", "/healthz", port: port).status == 200, "the process still answers")
 
         server.signal(SIGUSR2)
-        #expect(try await eventually { server.standardError.contains("given room") })
+        #expect(await server.waitForOutput(containing: "given room", standardError: true))
         #expect(try await http("PUT", "/a.json?ns=demo", port: port, body: "2").status == 200)
         #expect(try await http("GET", "/readyz", port: port).status == 200)
         // Only read: other methods are refused.

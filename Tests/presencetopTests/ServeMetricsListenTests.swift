@@ -13,15 +13,10 @@ import Testing
         let (server, port) = try await ChildProcess.serve(
             ["--memory", "--auth-secret-file", secretFile.path, "--metrics-listen", "0"])
         defer { server.signal(SIGTERM) }
-        var metricsPort: Int?
-        _ = try await eventually {
-            let line = server.standardError.split(separator: "\n").first {
-                $0.hasPrefix("metrics on http://127.0.0.1:")
-            }
-            metricsPort = line.flatMap { $0.split(separator: ":").last?.split(separator: "/").first }.flatMap {
-                Int($0)
-            }
-            return metricsPort != nil
+        _ = await server.waitForOutput(containing: "/metrics\n", standardError: true)
+        let line = server.standardError.split(separator: "\n").first { $0.hasPrefix("metrics on http://127.0.0.1:") }
+        let metricsPort = line.flatMap { $0.split(separator: ":").last?.split(separator: "/").first }.flatMap {
+            Int($0)
         }
         let apart = try #require(metricsPort, "\(server.standardError)")
         let scraped = try await http("GET", "/metrics", port: apart)
