@@ -35,11 +35,16 @@ extension FuzzTarget {
     static func settings(_ bytes: [UInt8]) {
         guard let text = try? TextFile.text(of: bytes, path: "config.toml"),
             let config = try? DashboardConfig(
-                toml: text, file: "config.toml", options: ["users": false, "link": false, "memory": true, "log": false])
+                toml: text, file: "config.toml", options: ["users": false, "link": false, "memory": true, "log": false],
+                databaseOptions: ["credentials", "layout"])
         else { return }
-        for argument in config.arguments {
+        for argument in config.arguments + config.databaseArguments {
             fuzzInvariant(argument.hasPrefix("--"), "each option is one argument, its value joined to its name")
         }
+        // Each [[database]] table is its url first, then its own options.
+        fuzzInvariant(
+            config.databaseArguments.filter { $0.hasPrefix("--url=") }.count == config.databases.count,
+            "one --url per [[database]] table")
         _ = try? config.bindings(file: "config.toml")
     }
 }
