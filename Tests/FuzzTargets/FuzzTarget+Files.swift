@@ -35,7 +35,8 @@ extension FuzzTarget {
     static func settings(_ bytes: [UInt8]) {
         guard let text = try? TextFile.text(of: bytes, path: "config.toml"),
             let config = try? DashboardConfig(
-                toml: text, file: "config.toml", options: ["users": false, "link": false, "memory": true, "log": false],
+                toml: text, file: "config.toml",
+                options: ["users": false, "link": false, "memory": true, "log": false],
                 databaseOptions: ["credentials", "layout"])
         else { return }
         for argument in config.arguments + config.databaseArguments {
