@@ -175,7 +175,7 @@ extension DashboardRenderer {
             default:
                 line += [Segment("\(glyphs.off) ", .warn), Segment(feed.name, .text), Segment("  connecting…", .warn)]
             }
-            if feed.identity != "emulator user" { line.append(Segment(" as \(feed.identity)", .muted)) }
+            if feed.identity != WatchedFeed.emulatorIdentity { line.append(Segment(" as \(feed.identity)", .muted)) }
             return line
         }
     }

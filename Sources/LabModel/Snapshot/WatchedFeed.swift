@@ -8,6 +8,9 @@ public struct WatchedFeed: Sendable, Equatable {
     public var name: String
     /// Who its watcher is signed in as, in words.
     public var identity: String
+
+    /// The identity of a watcher with the lab's own emulator-style token (no credential given).
+    public static let emulatorIdentity = "emulator user"
     /// Its watcher's connection.
     public var status: ConnectionStatus
     /// Whether its first list has been read.

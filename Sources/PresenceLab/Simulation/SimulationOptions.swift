@@ -1,4 +1,5 @@
 import Foundation
+import LabModel
 import LinkSim
 import Presence
 import RTDBClient
@@ -47,7 +48,7 @@ public struct SimulationOptions: Sendable {
     /// emulator-style token for this device's user.
     public var credentials: (any DatabaseTokenProvider)?
     /// Who the watcher is signed in as, in words for the header (never the credential).
-    public var identity = "emulator user"
+    public var identity = WatchedFeed.emulatorIdentity
     /// Whether nothing is written: no device of this machine, no population (the default for a
     /// database not on this machine, which is someone's real data).
     public var readOnly = false

@@ -1,3 +1,4 @@
+import LabModel
 import Presence
 import RTDBClient
 
@@ -20,7 +21,8 @@ public struct WatchedDatabase: Sendable {
 
     /// Makes a watched database.
     public init(
-        target: ServerTarget, credentials: (any DatabaseTokenProvider)? = nil, identity: String = "emulator user",
+        target: ServerTarget, credentials: (any DatabaseTokenProvider)? = nil,
+        identity: String = WatchedFeed.emulatorIdentity,
         presencePath: String = "users", layout: PresenceLayout = .documented,
         transport: any Transport = WebSocketTransport()
     ) {
