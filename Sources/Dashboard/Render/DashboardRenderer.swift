@@ -93,7 +93,7 @@ public struct DashboardRenderer: Sendable {
                 "\(Format.grouped(totals.online)) online",
             ]
             // A layout that states online or offline (status) lists no connections to count.
-            if index.allCounts.listingConnections > 0 || all == 0 {
+            if index.allCounts.totals.countedConnections != nil {
                 counts.append(Format.count(totals.connections, "connection"))
             }
             var title = [

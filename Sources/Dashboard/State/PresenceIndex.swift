@@ -9,33 +9,22 @@ import RTDBCore
 /// only (``PresenceList/changes(from:)``); a new order or a first list is one sort, a new filter
 /// one walk of the users (a longer filter walks only those the shorter one let through).
 public struct PresenceIndex: Sendable, Equatable {
-    /// What the Presence pane's title and summary line count.
+    /// What the Presence pane's title and summary line count: the ``PresenceTotals`` (read
+    /// through, `counts.online`) and the widest name.
+    @dynamicMemberLookup
     public struct Counts: Sendable, Equatable {
-        /// Users.
-        public var users = 0
-        /// Users online.
-        public var online = 0
-        /// Connections in all.
-        public var connections = 0
-        /// Users whose layout lists their connections (the status layout states online or
-        /// offline and lists none).
-        public var listingConnections = 0
-        /// Entries that fit no layout.
-        public var unfit = 0
+        /// Users, online, connections.
+        public var totals = PresenceTotals()
         /// The longest user id, in columns, up to 18 (the name column's width); the longest seen
         /// since the last full count (a name that went may still widen the column).
         public var longestName = 0
 
+        /// One of ``totals``.
+        public subscript(dynamicMember total: KeyPath<PresenceTotals, Int>) -> Int { totals[keyPath: total] }
+
         /// Counts `user` in (`sign` 1) or out (-1).
         mutating func count(_ user: UserPresence, _ sign: Int) {
-            users += sign
-            connections += sign * user.connections.count
-            if user.isOnline { online += sign }
-            if user.problem != nil {
-                unfit += sign
-            } else if user.reportedOnline == nil {
-                listingConnections += sign
-            }
+            totals.count(user, sign)
             // Counting columns stops at 18 characters: no name column is wider.
             if sign > 0, longestName < 18 {
                 longestName = max(longestName, CellGrid.columns(of: String(user.id.prefix(18))))
