@@ -9,7 +9,7 @@ import Synchronization
 /// The process's own figures under Prometheus' standard names, read from `/proc` at each scrape
 /// (swift-prometheus has no process collector): resident memory, CPU seconds, open descriptors,
 /// start time.
-final class ProcessMetrics: Sendable {
+public final class ProcessMetrics: Sendable {
     let residentBytes: Gauge
     let cpuSeconds: Counter
     /// The CPU seconds the counter has been brought to (it only goes up by what /proc adds).
@@ -17,7 +17,8 @@ final class ProcessMetrics: Sendable {
     let openDescriptors: Gauge
     let startTime: Gauge
 
-    init(_ registry: PrometheusCollectorRegistry) {
+    /// The process's metrics, in `registry`.
+    public init(_ registry: PrometheusCollectorRegistry) {
         residentBytes = registry.makeGauge(
             name: "process_resident_memory_bytes", help: "Resident memory size in bytes.")
         cpuSeconds = registry.makeCounter(
@@ -28,7 +29,7 @@ final class ProcessMetrics: Sendable {
     }
 
     /// Reads `/proc/self` now; a figure that cannot be read keeps its last value.
-    func update() {
+    public func update() {
         if let stat = Self.stat() {
             let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
             let page = Double(sysconf(Int32(_SC_PAGESIZE)))

@@ -113,7 +113,7 @@ public final class RTDBServer: Sendable {
         if let (metricsHost, metricsPort) = configuration.metricsAddress {
             services.append(
                 Application(
-                    responder: MetricsResponder(services: self.services),
+                    responder: MetricsResponder { [services = self.services] in await RESTResponder.scrape(services) },
                     configuration: .init(address: .hostname(metricsHost, port: metricsPort), serverName: nil),
                     onServerRunning: { channel in
                         await onMetricsListening(metricsHost, channel.localAddress?.port ?? 0)

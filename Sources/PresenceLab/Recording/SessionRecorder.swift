@@ -76,28 +76,14 @@ public final class SessionRecorder: Sendable {
             let lines = Self.changes(snapshot, &state)
             guard !lines.isEmpty else { return }
             let bytes = Array((lines.map(\.jsonString).joined(separator: "\n") + "\n").utf8)
-            if let problem = write(bytes) {
+            if let error = DescriptorWriter.write(bytes, to: descriptor) {
+                let problem = error == EIO ? "nothing was written" : DescriptorWriter.reason(error)
                 _ = ftruncate(descriptor, off_t(state.written))
                 state.failure = problem
             } else {
                 state.written += Int64(bytes.count)
             }
         }
-    }
-
-    /// Writes all of `bytes`, or says why it could not.
-    private func write(_ bytes: [UInt8]) -> String? {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.write(descriptor, base + offset, buffer.count - offset)
-            }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard count > 0 else { return count < 0 ? String(cString: strerror(errno)) : "nothing was written" }
-            offset += count
-        }
-        return nil
     }
 
     /// Why the recording stopped (the disk is full, say), once it has; the file holds what came

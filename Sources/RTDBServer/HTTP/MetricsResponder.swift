@@ -1,11 +1,12 @@
 import Hummingbird
 
-/// The metrics listener apart (`--metrics-listen`): `GET /metrics` without a credential, and
+/// A metrics listener apart (`--metrics-listen`): `GET /metrics` without a credential, and
 /// nothing else, so that it can be bound where only the scraper reaches.
 struct MetricsResponder: HTTPResponder {
     typealias Context = ServerRequestContext
 
-    let services: ServerServices
+    /// The metrics now, as `/metrics` answers them.
+    let scrape: @Sendable () async -> Response
 
     func respond(to request: Request, context: Context) async throws -> Response {
         do {
@@ -15,7 +16,7 @@ struct MetricsResponder: HTTPResponder {
             guard request.method == .get || request.method == .head else {
                 throw RESTError.methodNotAllowed(request.method.rawValue)
             }
-            return await RESTResponder.scrape(services)
+            return await scrape()
         } catch let error as RESTError {
             return error.response
         }

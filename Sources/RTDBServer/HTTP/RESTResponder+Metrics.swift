@@ -25,9 +25,6 @@ extension RESTResponder {
         metrics.listensActive.set(Int64(sessions.reduce(0) { $0 + $1.listenCount }))
         metrics.onDisconnectRegistered.set(Int64(sessions.reduce(0) { $0 + $1.onDisconnectCount }))
         metrics.namespacesOpen.set(Int64(await services.registry.openNamespaces.count))
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
+        return MetricsListener.response(metrics.text())
     }
 }
