@@ -32,105 +32,14 @@ struct DashboardCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var population: PopulationOptions
+    @OptionGroup var session: SessionOptions
     @OptionGroup var scenarioOption: ScenarioOption
-    @OptionGroup(title: "Signing in to --url") var credentialOptions: CredentialOptions
-
-    @Flag(
-        help:
-            "On a --url database not on this machine: let this device show its presence and write (under --write-path)."
-    )
-    var device = false
-
-    @Option(help: "A PEM file of certificates to trust besides the system's (a corporate proxy's or a test CA).")
-    var caFile: String?
-
-    @Option(help: "Where this device's own writes go (w's notes, t's counter); needed with --device on a real project.")
-    var writePath: String?
-
-    @Option(help: "The user this device signs in as.")
-    var user = "morgan"
-
-    @OptionGroup(title: "The presence layout") var layout: LayoutOptions
-
-    @Option(parsing: .unconditional, help: "Simulated users on the embedded server.")
-    var users = 8
-
-    @Option(parsing: .unconditional, help: "Simulated users on a --url server (none by default: it is someone else's).")
-    var simulate = 0
-
-    @Option(parsing: .unconditional, help: "Seconds between the population's scenario steps (0: a calm population).")
-    var churn: Double = 4
-
-    @Flag(help: "Keep the embedded server's data in memory.")
-    var memory = false
-
-    @Option(name: .customLong("data"), help: "The embedded server's data (default: $XDG_DATA_HOME/presencetop/server).")
-    var dataDirectory: String?
-
-    @Option(
-        parsing: .unconditional,
-        help: "The most bytes this device's write queue may hold; past it a write fails (default: 100 MiB).")
-    var maxPendingBytes = Database.defaultMaxPendingBytes
-
-    @Option(
-        help: ArgumentHelp(
-            "A standalone link's control (presencetop proxy) in front of --url: n, b and l drive it.",
-            valueName: "http://HOST:PORT"))
-    var proxyControl: String?
 
     @Option(help: "A theme's name (see themes/) or a theme file's path.")
     var theme = "default"
 
-    @Option(
-        name: .customLong(String(DatabaseArguments.carrier.dropFirst(2))), help: .hidden)
-    var watchDatabase: [String] = []
-
-    @Option(help: "Where logs go (default: $XDG_STATE_HOME/presencetop/presencetop.log).")
-    var log: String?
-
     @Option(help: "Record presence changes and this device's connection and queue as JSON lines, with server time.")
     var record: String?
-
-    func validate() throws {
-        if memory && dataDirectory != nil { throw ValidationError("--data and --memory cannot be used together") }
-        if !(0...500).contains(users) { throw ValidationError("--users must be between 0 and 500, not \(users)") }
-        if !(0...500).contains(simulate) {
-            throw ValidationError("--simulate must be between 0 and 500, not \(simulate)")
-        }
-        _ = try Self.churnRange.option(churn, "--churn")
-        if let proxyControl {
-            guard population.url != nil else { throw ValidationError("--proxy-control needs --url (the proxy's port)") }
-            guard let url = URL(string: proxyControl), url.scheme == "http", url.host != nil, url.port != nil else {
-                throw ValidationError("--proxy-control '\(proxyControl)' is not http://HOST:PORT")
-            }
-        }
-        if maxPendingBytes < 1 {
-            throw ValidationError("--max-pending-bytes must be at least 1, not \(maxPendingBytes)")
-        }
-        if let writePath, writePath.contains(where: { ".#$[]".contains($0) }) || writePath.utf8.count > 512 {
-            throw ValidationError("--write-path '\(writePath)' is not a valid path (no . # $ [ ], at most 512 bytes)")
-        }
-        if population.url == nil, layout.presenceLayout != .documented {
-            throw ValidationError(
-                "--layout \(layout.presenceLayout) reads an app's own presence and goes with --url "
-                    + "(the lab's devices write the documented layout)")
-        }
-        if population.url == nil, credentialOptions.isGiven || credentialOptions.asUID != nil || device {
-            throw ValidationError(
-                "the sign-in options and --device go with --url (the embedded server is this machine's)")
-        }
-        if !watchDatabase.isEmpty, population.url == nil {
-            throw ValidationError("several --url: the embedded server is one database")
-        }
-        if watchDatabase.count >= ShardedPresence.maximumShards {
-            throw ValidationError(
-                "--url given \(watchDatabase.count + 1) times: at most \(ShardedPresence.maximumShards)")
-        }
-        if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
-            throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")
-        }
-    }
 
     func run() async throws {
         // The files named first: a problem with one is said before anything else.
@@ -153,7 +62,7 @@ struct DashboardCommand: AsyncParsableCommand {
         }
         // The server and the credentials too (a key file that cannot be read, a write on someone
         // else's database): said before the screen is taken.
-        var options = try options()
+        var options = try session.simulationOptions()
         try Self.requireTerminal()
         let logger = try makeLogger()
         if let scenario { options.usePopulation(of: scenario) }
@@ -161,7 +70,9 @@ struct DashboardCommand: AsyncParsableCommand {
         let simulation = live.simulation
         // A scenario file is the population's script: no random churn beside it.
         let player = scenario.map { scenario in Task { _ = await simulation.play(scenario) } }
-        if churn > 0, scenario == nil { simulation.startChurn(every: try Self.churnRange.option(churn, "--churn")) }
+        if session.churn > 0, scenario == nil {
+            simulation.startChurn(every: try SessionOptions.churnRange.option(session.churn, "--churn"))
+        }
         let loop = live.loop(
             themeName: theme, catalog: .standard(), bindings: bindings, recorder: recorder, logger: logger,
             afterFrame: FrameHook.afterFrame,
@@ -179,9 +90,6 @@ struct DashboardCommand: AsyncParsableCommand {
         // As a shell reports it: 130 after Ctrl-C, 143 after SIGTERM.
         if status != 0 { throw ExitCode(status) }
     }
-
-    /// `--churn`: 0 (a calm population) up to a day between steps.
-    static let churnRange = SecondsRange(0...86_400)
 
     /// Stops with status 2 unless stdin and stdout are a terminal that can move the cursor.
     static func requireTerminal() throws {
@@ -225,16 +133,22 @@ struct DashboardCommand: AsyncParsableCommand {
     /// The arguments the settings file gives (its theme, `[options]` and `[[database]]` tables),
     /// none without a file.
     ///
-    /// - Parameter commandLineNamesADatabase: Whether the command line gives `--url`: then it
-    ///   says which databases are watched, and the file's `url` and `[[database]]` tables are left out.
+    /// - Parameters:
+    ///   - commandLineNamesADatabase: Whether the command line gives `--url`: then it says which
+    ///     databases are watched, and the file's `url` and `[[database]]` tables are left out.
+    ///   - withTheme: Whether the file's theme is wanted (the dashboard's; `watch` draws nothing).
     /// - Throws: ``ConfigError`` naming the file, the line and the problem.
-    static func configuredArguments(commandLineNamesADatabase: Bool = false) throws(ConfigError) -> [String] {
+    static func configuredArguments(
+        commandLineNamesADatabase: Bool = false, withTheme: Bool = true
+    ) throws(ConfigError) -> [String] {
         guard var config = try settings.get() else { return [] }
         if commandLineNamesADatabase {
             config.options.removeAll { $0.name == "url" }
             config.databases = []
         }
-        return (config.theme.map { ["--theme=\($0)"] } ?? []) + config.arguments + config.databaseArguments
+        let theme = withTheme ? config.theme.map { ["--theme=\($0)"] } ?? [] : []
+        let options = config.arguments.filter { withTheme || !($0 == "--theme" || $0.hasPrefix("--theme=")) }
+        return theme + options + config.databaseArguments
     }
 
     /// The key bindings with the settings file's `[keys]` moves.
@@ -256,74 +170,9 @@ struct DashboardCommand: AsyncParsableCommand {
             problem: "[options] \(option.name): \(message)")
     }
 
-    private func options() throws -> SimulationOptions {
-        var options = SimulationOptions()
-        try population.apply(to: &options)
-        options.presencePath = layout.root
-        options.layout = layout.presenceLayout
-        options.linkControl = proxyControl.flatMap(URL.init(string:))
-        let state = Database.defaultPersistenceDirectory
-        options.thisDevice = SimulationOptions.ThisDevice(
-            user: user, persistenceDirectory: state, maxPendingBytes: maxPendingBytes)
-        if options.layout != .documented {
-            // The lab's devices write the documented layout only: in another app's tree they would
-            // be entries that fit nothing.
-            guard simulate == 0, !device else {
-                throw ValidationError(
-                    "--layout \(options.layout) only watches: --simulate and --device write the documented layout")
-            }
-            options.thisDevice = nil
-        }
-        if let url = population.url {
-            let target = try SimulationFlags.target(url: url)
-            options.users = simulate
-            if let (provider, identity) = try credentialOptions.provider(for: target) {
-                (options.credentials, options.identity) = (provider, identity)
-            }
-            // Someone's real database: nothing is written unless this device is asked in.
-            options.readOnly = !target.isLocal && !device
-            if !target.isLocal {
-                if simulate > 0 {
-                    throw ValidationError("--simulate writes made-up users into \(target.url): only on a local server")
-                }
-                if device, writePath == nil {
-                    throw ValidationError("--device on \(target.url) needs --write-path: where this device's writes go")
-                }
-            }
-            options.writePath = writePath ?? ""
-            if let caFile {
-                do {
-                    options.transport = try WebSocketTransport.trusting(certificatesAt: caFile)
-                } catch {
-                    throw ValidationError("--ca-file: \(error)")
-                }
-            }
-            // The databases after the first are watched, never written (each with its own sign-in).
-            options.otherDatabases = try watchDatabase.map {
-                try WatchedDatabaseOptions.watched($0, transport: options.transport)
-            }
-        } else {
-            options.users = users
-            let data =
-                memory
-                ? nil : dataDirectory.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory
-            options.server = .embedded(dataDirectory: data)
-            // A fresh population each run, unless --data names a folder whose users are wanted.
-            options.freshPopulation = dataDirectory == nil
-        }
-        return options
-    }
-
     private func makeLogger() throws -> Logger {
-        let path = log ?? Database.defaultPersistenceDirectory.appendingPathComponent("presencetop.log").path
-        let file: LogFile
-        do {
-            file = try LogFile(path: path)
-        } catch {
-            throw ValidationError("--log '\(path)': \(error)")
-        }
-        var logger = Logger(label: "presencetop") { FileLogHandler(label: $0, file: file) }
-        logger.logLevel = .notice
-        return logger
+        try SessionOptions.fileLogger(
+            session.log ?? Database.defaultPersistenceDirectory.appendingPathComponent("presencetop.log").path,
+            label: "presencetop")
     }
 }
