@@ -155,6 +155,7 @@ let package = Package(
                 "DiskFaults", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid, from
@@ -208,6 +209,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The benchmarks, apart from the tool they measure (they start `presencetop` beside them).

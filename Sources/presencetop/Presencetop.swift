@@ -16,7 +16,7 @@ struct Presencetop: AsyncParsableCommand {
         version: version,
         subcommands: [
             DashboardCommand.self, ServeCommand.self, DemoCommand.self, ChaosCommand.self, ProxyCommand.self,
-            ReplayCommand.self,
+            ReplayCommand.self, WatchCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )
@@ -31,15 +31,19 @@ struct Presencetop: AsyncParsableCommand {
             print(helpMessage(for: DashboardCommand.self))
             return
         }
-        // The dashboard's settings file gives defaults; the command line's own options win.
-        let opensDashboard = arguments.first.map { $0.hasPrefix("-") || $0 == "dashboard" } ?? true
-        if opensDashboard, !arguments.contains(where: { ["--help", "-h", "--version"].contains($0) }) {
-            let rest = arguments.first == "dashboard" ? Array(arguments.dropFirst()) : arguments
+        // The dashboard's settings file gives defaults (to `watch` too, less the theme); the
+        // command line's own options win.
+        let command = arguments.first.map { $0.hasPrefix("-") ? "dashboard" : $0 } ?? "dashboard"
+        if command == "dashboard" || command == "watch",
+            !arguments.contains(where: { ["--help", "-h", "--version"].contains($0) })
+        {
+            let rest = arguments.first == command ? Array(arguments.dropFirst()) : arguments
             let namesADatabase = rest.contains { $0 == "--url" || $0.hasPrefix("--url=") }
             do {
                 // Each `--url` after the first, with its own sign-in and layout, is one more database.
-                let configured = try DashboardCommand.configuredArguments(commandLineNamesADatabase: namesADatabase)
-                arguments = ["dashboard"] + DatabaseArguments.fold(configured + rest)
+                let configured = try DashboardCommand.configuredArguments(
+                    commandLineNamesADatabase: namesADatabase, withTheme: command == "dashboard")
+                arguments = [command] + DatabaseArguments.fold(configured + rest)
             } catch {
                 FileHandle.standardError.write(Data("presencetop: \(error)\n".utf8))
                 Foundation.exit(2)

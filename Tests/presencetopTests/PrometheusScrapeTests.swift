@@ -4,9 +4,10 @@ import RTDBCore
 import RTDBTestSupport
 import Testing
 
-/// A real Prometheus (Debian's, installed by `.ci/run`) scrapes a `presencetop serve` during a
-/// scripted scenario; the series read back through Prometheus' query API agree with what the
-/// scenario did, and Prometheus' own parser took every scrape.
+/// A real Prometheus (Debian's, installed by `.ci/run`) scrapes a `presencetop serve` and a
+/// `presencetop watch` of it during a scripted scenario; the series read back through
+/// Prometheus' query API agree with what the scenario did, and Prometheus' own parser took
+/// every scrape.
 @Suite(.serialized) struct PrometheusScrapeTests {
     static let executable = "/usr/bin/prometheus"
     static var enabled: Bool {
@@ -50,11 +51,26 @@ import Testing
         let folder = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let rules = folder.appendingPathComponent("rules.json")
-        try Data(#"{"rules": {".read": true, "users": {".write": true}, "locked": {".write": false}}}"#.utf8).write(
+        try Data(
+            #"{"rules": {".read": true, "users": {".write": true}, "status": {".write": true}, "locked": {".write": false}}}"#
+                .utf8
+        ).write(
             to: rules)
         let (server, port) = try await ChildProcess.serve(
             ["--data", folder.appendingPathComponent("data").path, "--rules", rules.path])
         defer { server.signal(SIGTERM) }
+        // The watch of the same namespace's status nodes, its metrics on a port of its own.
+        let watchPort = try Self.freePort()
+        let watch = try await ChildProcess(
+            ChildProcess.presencetop,
+            [
+                "watch", "--url", "http://127.0.0.1:\(port)?ns=demo", "--layout", "status",
+                "--metrics-listen", "127.0.0.1:\(watchPort)", "--log", folder.appendingPathComponent("watch.log").path,
+            ],
+            environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
+        defer { watch.signal(SIGTERM) }
+        #expect(
+            await watch.waitForOutput(containing: "metrics on http://", standardError: true), "\(watch.standardError)")
         let prometheusPort = try Self.freePort()
         let configuration = folder.appendingPathComponent("prometheus.yml")
         try Data(
@@ -65,6 +81,9 @@ import Testing
               - job_name: serve
                 static_configs:
                   - targets: ["127.0.0.1:\(port)"]
+              - job_name: watch
+                static_configs:
+                  - targets: ["127.0.0.1:\(watchPort)"]
             """.utf8
         ).write(to: configuration)
         let prometheus = try await ChildProcess(
@@ -89,15 +108,26 @@ import Testing
             try await (index % 2 == 0 ? alice : bob).reference(withPath: "users/u\(index)").setValue(index)
         }
         await #expect(throws: (any Error).self) { try await bob.reference(withPath: "locked").setValue(true) }
+        // Presence as the status layout has it: two online, one offline.
+        for (user, state) in [("ana", "online"), ("ben", "offline"), ("cy", "online")] {
+            try await alice.reference(withPath: "status/\(user)").setValue(["state": state, "last_changed": 1])
+        }
 
         let truth: [(String, Double)] = [
             ("up{job=\"serve\"}", 1),
-            ("presencetop_sessions_open", 2),
-            ("presencetop_listens_active", 2),
-            ("presencetop_writes_total{outcome=\"stored\"}", 5),
+            // The two clients and the watch's watcher.
+            ("presencetop_sessions_open", 3),
+            ("presencetop_listens_active", 3),
+            ("presencetop_writes_total{outcome=\"stored\"}", 8),
             ("presencetop_writes_total{outcome=\"rules_denied\"}", 1),
             ("presencetop_rules_denials_total{operation=\"set\"}", 1),
             ("presencetop_namespaces_open", 1),
+            ("up{job=\"watch\"}", 1),
+            ("presencetop_watch_users", 3),
+            ("presencetop_watch_users_online", 2),
+            ("presencetop_watch_list_loaded", 1),
+            ("presencetop_watch_connected{database=\"127.0.0.1:\(port) ns=demo\"}", 1),
+            ("presencetop_watch_database_users{database=\"127.0.0.1:\(port) ns=demo\"}", 3),
         ]
         for (query, expected) in truth {
             let seen = try await eventually(attempts: 1_200) {
@@ -109,11 +139,20 @@ import Testing
                 "\(query): Prometheus says \(String(describing: now)), the scenario \(expected)\n\(prometheus.standardError.suffix(2_000))"
             )
         }
-        // Prometheus' parser took every scrape: the target is healthy, with no error.
+        // Prometheus' parser took every scrape: both targets are healthy, with no error.
         let targets = try await http("GET", "/api/v1/targets", port: prometheusPort).json
-        let target = targets?["data"]?["activeTargets"]?.arrayValue?.first
-        #expect(target?["health"]?.stringValue == "up", "\(String(describing: target))")
-        #expect(target?["lastError"]?.stringValue == "", "\(String(describing: target))")
+        let active = targets?["data"]?["activeTargets"]?.arrayValue ?? []
+        #expect(active.count == 2)
+        for target in active {
+            #expect(target["health"]?.stringValue == "up", "\(target)")
+            #expect(target["lastError"]?.stringValue == "", "\(target)")
+        }
+        // The watch's lines say what its metrics say.
+        let lines = watch.standardOutput.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+        let online = Set(
+            lines.filter { $0["type"]?.stringValue == "presence" && $0["state"]?.stringValue == "online" }
+                .compactMap { $0["user"]?.stringValue })
+        #expect(online == ["ana", "cy"], "\(watch.standardOutput)")
         let samples = try await Self.value("scrape_samples_scraped{job=\"serve\"}", port: prometheusPort) ?? 0
         #expect(samples > 50, "every series scraped: \(samples)")
     }
