@@ -27,6 +27,19 @@ import Testing
         }
         #expect(ok, "alice online, bob offline, zed listed as unfit:\n\(screen)")
         #expect(!screen.contains("hello"), "an unfit entry's value is not shown")
+        // `presencetop watch … | jq` on the same database counts what the dashboard counts.
+        let jq = "/usr/bin/jq"
+        if FileManager.default.isExecutableFile(atPath: jq) || ProcessInfo.processInfo.environment["CI"] == "true" {
+            let watch =
+                "set -o pipefail; '\(ChildProcess.presencetop.path)' watch --url 'http://127.0.0.1:\(port)?ns=demo' "
+                + "--layout status --summary-every 1 | \(jq) -cn 'first(inputs | select(.type == \"summary\"))"
+                + " | [.users, .online, .connections]'"
+            let shell = try await ChildProcess(
+                URL(fileURLWithPath: "/bin/bash"), ["-c", watch], environment: WatchProcessTests.environment(home))
+            #expect(try await shell.waitForExit() == 0, "\(shell.standardError)")
+            #expect(shell.standardOutput == "[3,1,null]\n", "\(shell.standardOutput)")
+            #expect(screen.contains("3 users") && screen.contains("1 online") && !screen.contains("connection"))
+        }
         let (quit, _) = try await tmux.quit()
         #expect(quit)
         // Watching only: the lab's device writes the documented layout, so it stays out.
