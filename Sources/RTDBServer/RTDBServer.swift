@@ -79,11 +79,12 @@ public final class RTDBServer: Sendable {
         onMetricsListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws {
         let maxFrameBytes = configuration.maxFrameBytes
+        let metrics = metrics
         let webSocketBuilder = HTTPServerBuilder { responder in
             MethodGuardedChannel(
                 inner: SessionChannel(responder: responder, maxFrameBytes: maxFrameBytes) { channel, head in
                     self.makeSession(channel: channel, head: head)
-                })
+                }, metrics: metrics)
         }
         var builder = webSocketBuilder
         if let tls = configuration.tls {

@@ -30,6 +30,8 @@ public final class ServerMetrics: Sendable {
     let process: ProcessMetrics
     let webSocketReceivedBytes: Counter
     let webSocketSentBytes: Counter
+    let connectionReceivedBytes: Counter
+    let connectionSentBytes: Counter
     let onDisconnectRun: Counter
     let malformedMessages: Counter
 
@@ -112,6 +114,12 @@ public final class ServerMetrics: Sendable {
         webSocketSentBytes = registry.makeCounter(
             name: "presencetop_websocket_sent_bytes_total",
             help: "Bytes of protocol text written to WebSocket sessions.")
+        connectionReceivedBytes = registry.makeCounter(
+            name: "presencetop_connection_received_bytes_total",
+            help: "Bytes read from client connections: REST, event streams and WebSocket, as HTTP reads them.")
+        connectionSentBytes = registry.makeCounter(
+            name: "presencetop_connection_sent_bytes_total",
+            help: "Bytes written to client connections: REST answers, event streams and WebSocket frames.")
         onDisconnectRun = registry.makeCounter(
             name: "presencetop_ondisconnect_run_total",
             help: "onDisconnect writes run (their session ended), each location one.")

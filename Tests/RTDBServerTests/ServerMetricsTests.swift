@@ -74,6 +74,27 @@ import Testing
         await server.stop()
     }
 
+    @Test func restBytesAreCountedBothWays() async throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await TestServer.start(dataDirectory: folder)
+        let (first, before) = try await Self.scrape(server.port)
+        let value = "\"" + String(repeating: "x", count: 10_000) + "\""
+        #expect(try await http("PUT", "/a.json?ns=demo", port: server.port, body: value).status == 200)
+        let read = try await http("GET", "/a.json?ns=demo", port: server.port)
+        #expect(read.body == value)
+        let (_, after) = try await Self.scrape(server.port)
+        let received = (after["presencetop_connection_received_bytes_total"] ?? 0)
+            - (before["presencetop_connection_received_bytes_total"] ?? 0)
+        let sent = (after["presencetop_connection_sent_bytes_total"] ?? 0)
+            - (before["presencetop_connection_sent_bytes_total"] ?? 0)
+        // The PUT's body came in; its echo, the GET's answer and the first scrape went out.
+        #expect(received >= 10_002 && received < 11_000, "\(received)")
+        #expect(sent >= Double(2 * 10_002 + first.body.utf8.count), "\(sent)")
+        #expect(after["presencetop_websocket_received_bytes_total"] == 0, "no WebSocket in this")
+        await server.stop()
+    }
+
     @Test func withASecretTheyAreTheAdminsAndNeverShowIt() async throws {
         let secret = "metrics-secret-\(UUID().uuidString)"
         let server = try await TestServer.start(configure: { $0.authSecret = secret })

@@ -132,6 +132,8 @@ struct MethodGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     /// The channel that handles the connection once its first request line is known.
     let inner: Inner
+    /// Where the connection's bytes are counted.
+    let metrics: ServerMetrics
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let door = FrontDoor()
@@ -141,7 +143,8 @@ struct MethodGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
             try channel.syncOptions?.setOption(
                 ChannelOptions.recvAllocator,
                 value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536))
-            try channel.pipeline.syncOperations.addHandlers([door, MethodGuard()])
+            let counter = ByteCounter(received: metrics.connectionReceivedBytes, sent: metrics.connectionSentBytes)
+            try channel.pipeline.syncOperations.addHandlers([counter, door, MethodGuard()])
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
