@@ -84,9 +84,11 @@ import Testing
         let read = try await http("GET", "/a.json?ns=demo", port: server.port)
         #expect(read.body == value)
         let (_, after) = try await Self.scrape(server.port)
-        let received = (after["presencetop_connection_received_bytes_total"] ?? 0)
+        let received =
+            (after["presencetop_connection_received_bytes_total"] ?? 0)
             - (before["presencetop_connection_received_bytes_total"] ?? 0)
-        let sent = (after["presencetop_connection_sent_bytes_total"] ?? 0)
+        let sent =
+            (after["presencetop_connection_sent_bytes_total"] ?? 0)
             - (before["presencetop_connection_sent_bytes_total"] ?? 0)
         // The PUT's body came in; its echo, the GET's answer and the first scrape went out.
         #expect(received >= 10_002 && received < 11_000, "\(received)")

@@ -1,5 +1,5 @@
-import Prometheus
 import NIOCore
+import Prometheus
 
 /// Counts the bytes a client connection carries, both ways, for `/metrics`
 /// (`presencetop_connection_received_bytes_total`, `…_sent_bytes_total`): REST requests and
