@@ -71,22 +71,32 @@ public struct FrameAssembler: Sendable {
     private var expected = 0
     private var parts: [String] = []
     private var bufferedBytes = 0
+    /// The data's entries read so far in a message arriving in fragments, when counted.
+    private var entries: JSONMemberCounter?
     /// The largest message accepted, in bytes; larger fragment sequences fail early.
     public let maxMessageBytes: Int
+    /// Whether a message arriving in fragments has its data's entries counted as they come.
+    public let countsEntries: Bool
 
     /// Makes an assembler that refuses messages larger than `maxMessageBytes` (well above the
     /// request limit, so that an oversized request can still be answered with `too_big`).
-    public init(maxMessageBytes: Int) {
+    ///
+    /// - Parameter countsEntries: Whether to count, as fragments arrive, the entries of the
+    ///   data a server's data message carries (`{"t":"d","d":{"b":{"d":{…}}}}`: a first load's
+    ///   users), for ``progress``. A client's; a server has no use for it.
+    public init(maxMessageBytes: Int, countsEntries: Bool = false) {
         self.maxMessageBytes = maxMessageBytes
+        self.countsEntries = countsEntries
     }
 
     /// Whether a multi-frame message is being collected.
     public var isBuffering: Bool { expected > 0 }
 
-    /// How far a multi-frame message has arrived: its bytes and fragments so far, and the
-    /// fragments announced (nil when none is arriving).
-    public var progress: (bytes: Int, fragments: Int, of: Int)? {
-        expected > 0 ? (bufferedBytes, parts.count, expected) : nil
+    /// How far a multi-frame message has arrived: its bytes and fragments so far, the fragments
+    /// announced, and the entries of its data read so far (0 unless ``countsEntries``); nil when
+    /// none is arriving.
+    public var progress: (bytes: Int, fragments: Int, of: Int, entries: Int)? {
+        expected > 0 ? (bufferedBytes, parts.count, expected, entries?.count ?? 0) : nil
     }
 
     /// Takes one frame; returns a complete message when there is one.
@@ -94,6 +104,7 @@ public struct FrameAssembler: Sendable {
         if expected > 0 {
             parts.append(frame)
             bufferedBytes += frame.utf8.count
+            entries?.read(frame)
             if bufferedBytes > maxMessageBytes {
                 let announced = expected
                 reset()
@@ -119,6 +130,9 @@ public struct FrameAssembler: Sendable {
             }
             expected = count
             parts.reserveCapacity(min(count, 1024))
+            // The data's members: the message is an object (1), its `d` (2), the body `b` (3),
+            // and the data `b.d` (4).
+            if countsEntries { entries = JSONMemberCounter(depth: 4) }
             return nil
         }
         return frame
@@ -128,5 +142,6 @@ public struct FrameAssembler: Sendable {
         expected = 0
         parts = []
         bufferedBytes = 0
+        entries = nil
     }
 }

@@ -18,6 +18,10 @@ import Testing
         #expect(screen.contains("loading the list: 23.4 MiB received (39 %)"), "\(screen)")
         #expect(!screen.contains("no users yet"))
         #expect(screen.contains("Presence (loading…)") && !screen.contains("0 users"), "no count is true yet")
+        // The users read from the fragments so far, once counted.
+        snapshot.presenceFeed?.arriving?.entries = 412_345
+        let counted = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
+        #expect(counted.contains("loading the list: 412,345 users, 23.4 MiB (39 %)"), "\(counted)")
         // All in, being read: still loading.
         snapshot.presenceFeed?.arriving = nil
         let reading = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
@@ -26,6 +30,10 @@ import Testing
         snapshot.listLoaded = true
         let after = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
         #expect(after.contains("no users yet") && !after.contains("loading"), "\(after)")
-        #expect(after.contains("Presence (0 users"))
+        #expect(after.contains("Presence (0 users, 0 online, 0 connections)"), "the documented layout counts them")
+        // The status layout lists no connections: with no users yet, no count of them either.
+        snapshot.layoutsListConnections = false
+        let status = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
+        #expect(status.contains("Presence (0 users, 0 online)") && !status.contains("0 connections"), "\(status)")
     }
 }

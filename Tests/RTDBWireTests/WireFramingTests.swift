@@ -66,3 +66,49 @@ import Testing
         #expect(try growing.receive("{}") == "{}")
     }
 }
+
+/// A first load's users counted as its fragments arrive, before the message is whole.
+@Suite struct ArrivingEntriesTests {
+    /// A data message for `users` users whose ids and values hold what a careless count would
+    /// take for structure: colons, braces, brackets and escaped quotes.
+    static func message(users: Int) -> String {
+        var members: [String] = []
+        for index in 0..<users {
+            members.append(
+                #""u\#(index):{x}":{"state":"on:line \"[}\"","connections":{"c1":true,"c2":[1,{"a":2}]}}"#)
+        }
+        return #"{"t":"d","d":{"a":"d","b":{"p":"status","d":{"# + members.joined(separator: ",") + "}}}}"
+    }
+
+    @Test func theMembersOfTheDataAreCountedWhereverTheFragmentsCut() throws {
+        let text = Self.message(users: 500)
+        for frameSize in [7, 64, 1_000] {
+            var assembler = FrameAssembler(maxMessageBytes: 1 << 24, countsEntries: true)
+            let frames = WireFraming.frames(for: text, maxFrameSize: frameSize)
+            #expect(try assembler.receive(frames[0]) == nil && assembler.progress?.entries == 0)
+            var whole: String?
+            var arrived = ""
+            for frame in WireFraming.frames(for: text, maxFrameSize: frameSize).dropFirst() {
+                whole = try assembler.receive(frame)
+                arrived += frame
+                guard let progress = assembler.progress else { continue }
+                // Each user's key ends `{x}"`, then its colon.
+                let keys = arrived.components(separatedBy: #"x}":"#).count - 1
+                #expect(progress.entries == keys, "after \(arrived.utf8.count) bytes in fragments of \(frameSize)")
+            }
+            #expect(whole == text)
+            #expect(assembler.progress == nil, "nothing arriving once whole")
+        }
+        var counter = JSONMemberCounter(depth: 4)
+        counter.read(text)
+        #expect(counter.count == 500)
+    }
+
+    @Test func aServerDoesNotCount() throws {
+        var assembler = FrameAssembler(maxMessageBytes: 1 << 24)
+        for frame in WireFraming.frames(for: Self.message(users: 50), maxFrameSize: 100).dropLast() {
+            _ = try assembler.receive(frame)
+        }
+        #expect(assembler.progress?.entries == 0)
+    }
+}

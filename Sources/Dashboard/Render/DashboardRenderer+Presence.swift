@@ -93,7 +93,11 @@ extension DashboardRenderer {
                 message = "loading the list…"
                 if let arriving = snapshot.presenceFeed?.arriving {
                     let percent = arriving.of > 0 ? arriving.fragments * 100 / arriving.of : 0
-                    message = "loading the list: \(Format.bytes(arriving.bytes)) received (\(percent) %)"
+                    let received = "\(Format.bytes(arriving.bytes)) received (\(percent) %)"
+                    message =
+                        arriving.entries > 0
+                        ? "loading the list: \(Format.count(arriving.entries, "user")), \(Format.bytes(arriving.bytes)) (\(percent) %)"
+                        : "loading the list: \(received)"
                 }
             }
             if state.filter.isEmpty, !snapshot.listLoaded, let refusal = snapshot.listRefusal {

@@ -59,7 +59,7 @@ final class PersistentConnection: @unchecked Sendable {
 
     var connection: (any TransportConnection)?
     var generation = 0
-    private var assembler = FrameAssembler(maxMessageBytes: 512 << 20)
+    private var assembler = FrameAssembler(maxMessageBytes: 512 << 20, countsEntries: true)
     var isReady = false
     private(set) var interrupted = true
     /// Set by `shutDown()`: the instance was closed and never connects again.
@@ -112,8 +112,9 @@ final class PersistentConnection: @unchecked Sendable {
     /// ``lastActivity`` for readers on other threads (the status snapshot reads it; publishing
     /// every frame to observers would cost more than it tells), ms since the epoch.
     let lastHeard = Atomic<Int64>(0)
-    /// A fragmented message's progress for readers on other threads, as ``lastHeard``: bytes so
-    /// far, and fragments so far and announced packed as `so far << 32 | announced` (0: none).
+    /// A fragmented message's progress for readers on other threads, as ``lastHeard``: bytes and
+    /// the data's entries so far packed as `bytes << 32 | entries`, and fragments so far and
+    /// announced packed as `so far << 32 | announced` (0: none).
     let arrivingBytes = Atomic<Int>(0)
     let arrivingFragments = Atomic<Int>(0)
     var pingSentAt: UnixTime?
@@ -226,7 +227,7 @@ final class PersistentConnection: @unchecked Sendable {
     }
 
     private func openTransport(generation current: Int) {
-        assembler = FrameAssembler(maxMessageBytes: 512 << 20)
+        assembler = FrameAssembler(maxMessageBytes: 512 << 20, countsEntries: true)
         // A message cut off with the last connection is not arriving any more.
         arrivingBytes.store(0, ordering: .relaxed)
         arrivingFragments.store(0, ordering: .relaxed)
@@ -264,7 +265,7 @@ final class PersistentConnection: @unchecked Sendable {
             lastActivity = clock()
             let message = (try? assembler.receive(text)) ?? nil
             let progress = assembler.progress
-            arrivingBytes.store(progress?.bytes ?? 0, ordering: .relaxed)
+            arrivingBytes.store(progress.map { $0.bytes << 32 | min($0.entries, 0xFFFF_FFFF) } ?? 0, ordering: .relaxed)
             arrivingFragments.store(progress.map { $0.fragments << 32 | $0.of } ?? 0, ordering: .relaxed)
             guard let message else { return }
             if let number = WireMessage.acknowledgedNumber(inText: message) {

@@ -47,9 +47,9 @@ extension Repo {
         status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
         let fragments = connection.arrivingFragments.load(ordering: .relaxed)
         if fragments != 0 {
+            let size = connection.arrivingBytes.load(ordering: .relaxed)
             status.arriving = ConnectionStatus.ArrivingMessage(
-                bytes: connection.arrivingBytes.load(ordering: .relaxed), fragments: fragments >> 32,
-                of: fragments & 0xFFFF_FFFF)
+                bytes: size >> 32, fragments: fragments >> 32, of: fragments & 0xFFFF_FFFF, entries: size & 0xFFFF_FFFF)
         }
         return status
     }

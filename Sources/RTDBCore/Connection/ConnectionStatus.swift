@@ -66,12 +66,16 @@ public struct ConnectionStatus: Sendable, Hashable {
         public var fragments: Int
         /// The fragments the server announced.
         public var of: Int
+        /// The entries of the data it carries read so far (a first load's users), as the
+        /// fragments arrive.
+        public var entries: Int
 
         /// Makes a progress report.
-        public init(bytes: Int, fragments: Int, of: Int) {
+        public init(bytes: Int, fragments: Int, of: Int, entries: Int = 0) {
             self.bytes = bytes
             self.fragments = fragments
             self.of = of
+            self.entries = entries
         }
     }
 

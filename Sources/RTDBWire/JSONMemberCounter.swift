@@ -1,0 +1,46 @@
+/// Counts the members of the objects at one depth of a JSON text as it arrives in pieces, without
+/// parsing it: how many users a first load has brought so far, while its fragments arrive.
+///
+/// Each member of an object has one `:` at that object's depth (outside strings), so the
+/// members at depth `depth` are the colons met there. Strings, escapes included, may be cut
+/// anywhere between pieces.
+public struct JSONMemberCounter: Sendable {
+    /// The depth whose members are counted (1: the outermost object's).
+    public let depth: Int
+    /// Members counted so far.
+    public private(set) var count = 0
+    private var level = 0
+    private var inString = false
+    private var escaped = false
+
+    /// A counter for the members of objects at `depth`.
+    public init(depth: Int) {
+        self.depth = depth
+    }
+
+    /// Reads the next piece of the text.
+    public mutating func read(_ piece: String) {
+        var piece = piece
+        piece.withUTF8 { bytes in
+            for byte in bytes {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): level += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): level -= 1
+                case UInt8(ascii: ":") where level == depth: count += 1
+                default: break
+                }
+            }
+        }
+    }
+}
