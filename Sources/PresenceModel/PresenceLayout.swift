@@ -18,6 +18,13 @@ public enum PresenceLayout: Sendable, Equatable, CustomStringConvertible {
     /// The status-node layout with Firebase's names.
     public static let statusNodes = PresenceLayout.status()
 
+    /// Whether its entries list a user's connections (the status layout states online or
+    /// offline and lists none).
+    public var listsConnections: Bool {
+        if case .connections = self { return true }
+        return false
+    }
+
     /// The root its users live under, by default.
     public var defaultRoot: String {
         switch self {

@@ -36,7 +36,13 @@ public struct PresenceTotals: Sendable, Equatable {
         }
     }
 
-    /// Connections in all, or nil when users are listed and none of them in a layout that lists
-    /// connections (a count of 0 there would be a claim the layout cannot make).
-    public var countedConnections: Int? { listingConnections > 0 || users == 0 ? connections : nil }
+    /// Connections in all, or nil where no count is true: no user is in a layout that lists
+    /// connections, and either some users are listed or the layouts watched list none (`0
+    /// connections` would be a claim the status layout cannot make).
+    ///
+    /// - Parameter layoutsListConnections: Whether any layout watched lists connections.
+    public func countedConnections(layoutsListConnections: Bool = true) -> Int? {
+        if listingConnections > 0 { return connections }
+        return users == 0 && layoutsListConnections ? 0 : nil
+    }
 }

@@ -99,7 +99,18 @@ import Testing
         let summary = Self.lines(lines, type: "summary").first
         #expect(summary?["online"] == .int(1) && summary?["connections"] == .null)
         let figures = log.figures(for: Self.snapshot(users: [online, offline]))
-        #expect(figures.totals.users == 2 && figures.totals.countedConnections == nil)
+        #expect(figures.totals.users == 2 && figures.connections == nil)
+    }
+
+    @Test func noUsersYetInTheStatusLayoutIsNoConnectionsNotZero() {
+        var snapshot = Self.snapshot(users: [])
+        snapshot.layoutsListConnections = false
+        var log = WatchLog()
+        #expect(Self.lines(log.lines(for: snapshot), type: "summary").first?["connections"] == .null)
+        var documented = WatchLog()
+        #expect(
+            Self.lines(documented.lines(for: Self.snapshot(users: [])), type: "summary").first?["connections"]
+                == .int(0))
     }
 
     @Test func severalDatabasesNameWhereEachUserIs() {

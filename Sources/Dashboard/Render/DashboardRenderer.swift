@@ -93,7 +93,8 @@ public struct DashboardRenderer: Sendable {
                 "\(Format.grouped(totals.online)) online",
             ]
             // A layout that states online or offline (status) lists no connections to count.
-            if index.allCounts.totals.countedConnections != nil {
+            let layouts = state.snapshot?.layoutsListConnections ?? true
+            if index.allCounts.totals.countedConnections(layoutsListConnections: layouts) != nil {
                 counts.append(Format.count(totals.connections, "connection"))
             }
             var title = [

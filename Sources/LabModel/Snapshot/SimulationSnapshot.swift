@@ -133,6 +133,9 @@ public struct SimulationSnapshot: Sendable, Equatable {
     public var feeds: [WatchedFeed] = []
     /// Why the server refused the watcher's list (its rules), if it did: the list never loads.
     public var listRefusal: String?
+    /// Whether any watched database's layout lists connections (the status layout does not:
+    /// with no users yet, its count of connections is not 0 but none).
+    public var layoutsListConnections = true
 
     /// Makes a snapshot.
     public init(

@@ -24,6 +24,8 @@ public struct WatchFigures: Sendable, Equatable {
 
     /// Users, users online, connections (over every database, merged).
     public var totals = PresenceTotals()
+    /// Connections, where the layouts can count them (``PresenceTotals/countedConnections(layoutsListConnections:)``).
+    public var connections: Int?
     /// Each watched database, in `--url` order.
     public var databases: [Database] = []
     /// This device's writes waiting for the server (nil: no device of its own).

@@ -69,6 +69,7 @@ public struct WatchLog: Sendable {
     public func figures(for snapshot: SimulationSnapshot) -> WatchFigures {
         var figures = WatchFigures()
         figures.totals = totals
+        figures.connections = totals.countedConnections(layoutsListConnections: snapshot.layoutsListConnections)
         figures.listLoaded = loaded
         figures.acknowledgedWrites = acknowledged
         figures.presenceChanges = presenceLines
@@ -94,7 +95,7 @@ public struct WatchLog: Sendable {
             "type": "summary", "at": .int(snapshot.takenAt.millisecondsSince1970),
             "loaded": .bool(figures.listLoaded), "users": .int(Int64(figures.totals.users)),
             "online": .int(Int64(figures.totals.online)),
-            "connections": figures.totals.countedConnections.map { .int(Int64($0)) } ?? .null,
+            "connections": figures.connections.map { .int(Int64($0)) } ?? .null,
         ]
         line["databases"] = .array(
             figures.databases.map { database in

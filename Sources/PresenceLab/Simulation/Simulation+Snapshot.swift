@@ -36,6 +36,8 @@ extension Simulation {
         snapshot.presenceFeed = watcher.connectionStatus
         snapshot.listLoaded = directory.updates > 0 && others.allSatisfy { $0.directory.updates > 0 }
         snapshot.listRefusal = directory.refusal
+        snapshot.layoutsListConnections =
+            options.layout.listsConnections || options.otherDatabases.contains { $0.layout.listsConnections }
         if !others.isEmpty {
             let shards = fold.withLock { $0.sharded.shards }
             let first = WatchedFeed(

@@ -68,7 +68,7 @@ public final class WatchMetrics: Sendable {
                 presenceChanges.increment(by: Int64(figures.presenceChanges - state.countedChanges))
                 state.countedChanges = figures.presenceChanges
             }
-            if let connections = figures.totals.countedConnections {
+            if let connections = figures.connections {
                 state.connections =
                     state.connections
                     ?? registry.makeGauge(
