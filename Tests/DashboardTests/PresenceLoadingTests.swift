@@ -26,6 +26,12 @@ import Testing
         snapshot.presenceFeed?.arriving = nil
         let reading = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
         #expect(reading.contains("loading the list…") && !reading.contains("no users yet"), "\(reading)")
+        // Not connected yet, nothing ever listed: no count, and no claim of an empty list.
+        snapshot.presenceFeed = ConnectionStatus(phase: .connecting(attempt: 1))
+        let waiting = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text
+        #expect(
+            waiting.contains("Presence (loading…)") && waiting.contains("waiting for the server to list the users…"))
+        #expect(!waiting.contains("no users yet") && !waiting.contains("0 users"), "\(waiting)")
         // Once the first list is here, the list says what it has.
         snapshot.listLoaded = true
         let after = DashboardRenderer().render(Fixture.state(width: 120, height: 40, snapshot: snapshot)).text

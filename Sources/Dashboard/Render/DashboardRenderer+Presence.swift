@@ -87,6 +87,10 @@ extension DashboardRenderer {
         let first = window.lowerBound
         if rows.isEmpty {
             var message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
+            if state.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == false {
+                // Nothing has been listed yet: not an empty list, a server not reached yet.
+                message = "waiting for the server to list the users…"
+            }
             if state.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == true {
                 // A big first list arrives in fragments, then is read, for seconds: say so, with
                 // how much is in while it arrives.

@@ -77,9 +77,9 @@ public struct DashboardRenderer: Sendable {
     func title(of pane: Pane, _ state: DashboardState) -> [Segment] {
         switch pane {
         case .presence:
-            // Before the first list, no count is true yet: it is loading.
+            // Before the first list, no count is true yet: it is loading (or waiting to connect).
             if let snapshot = state.snapshot, snapshot.feeds.isEmpty, !snapshot.listLoaded,
-                snapshot.listRefusal == nil, snapshot.presenceFeed?.phase.isConnected == true
+                snapshot.listRefusal == nil
             {
                 return [Segment("Presence (loading…)", .title)]
             }
