@@ -18,7 +18,9 @@ import Testing
             let values = Recorder<Int>()
             database.reference(withPath: "a").observe(.value) { _ in values.record(1) }
             database.reference(withPath: "a/b").setValue(1, andPriority: nil)
-            #expect(await values.wait { $0.last != nil })
+            // A barrier: it returns with the event; the bound only names a hang (the suite's
+            // start on two cores has kept a first event back for over 20 s).
+            #expect(await values.wait(timeout: .seconds(120)) { $0.last != nil })
             released = database.repo
             releasedDatabase = database
             database.close()

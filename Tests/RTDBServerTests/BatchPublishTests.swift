@@ -12,7 +12,7 @@ import Testing
 /// as that write left it, on a real SQLite file.
 ///
 /// A message that never comes fails the test at its time limit rather than holding the run.
-@Suite(.timeLimit(.minutes(1))) struct BatchPublishTests {
+@Suite(.timeLimit(.minutes(10))) struct BatchPublishTests {
     let directory = temporaryDirectory()
 
     func open() async throws -> DatabaseEngine {

@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /metrics` on a real server: Prometheus' text format, and figures that move as clients
 /// connect, listen, write and are refused.
-@Suite(.timeLimit(.minutes(2))) struct ServerMetricsTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerMetricsTests {
     /// The samples of a scrape, by `name{labels}` as written.
     static func samples(_ text: String) -> [String: Double] {
         var samples: [String: Double] = [:]
