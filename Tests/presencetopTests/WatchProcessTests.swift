@@ -5,7 +5,9 @@ import Testing
 
 /// `presencetop watch`, the real process: JSON Lines on stdout from a real server, its metrics
 /// on a listener of its own, a closed pipe and SIGTERM both ending it with status 0, and no
-/// credential in anything it writes. One at a time: each starts servers and a population.
+/// credential in anything it writes.
+///
+/// One at a time: each starts servers and a population.
 @Suite(.serialized) struct WatchProcessTests {
     /// A home of its own for each run (this device's state, logs, no settings file).
     static func environment(_ folder: URL) -> [String: String] {
