@@ -14,9 +14,11 @@ public struct HTTPResponse: Sendable {
     public var json: JSONValue? { try? JSONParser.parse(body) }
 }
 
-/// Sends one request and reads the whole response.
+/// Sends one request and reads the whole response, waiting for it at most `attempts` × 100 ms
+/// (a bound that names a hang, not a speed).
 public func http(
-    _ method: String, _ target: String, port: Int, body: String? = nil, headers: [String: String] = [:]
+    _ method: String, _ target: String, port: Int, body: String? = nil, headers: [String: String] = [:],
+    attempts: Int = 200
 ) async throws -> HTTPResponse {
     let client = try await RawTCPClient(port: port)
     defer { Task { await client.close() } }
@@ -26,7 +28,7 @@ public func http(
     if let body { request += "Content-Length: \(body.utf8.count)\r\nContent-Type: application/json\r\n" }
     request += "\r\n" + (body ?? "")
     try await client.write(request)
-    let raw = try await client.readToEnd()
+    let raw = try await client.readToEnd(attempts: attempts)
     guard let split = raw.range(of: "\r\n\r\n") else { throw TestFailure("no HTTP head in \(raw)") }
     let lines = raw[..<split.lowerBound].components(separatedBy: "\r\n")
     let status = Int(lines[0].split(separator: " ")[1]) ?? 0
