@@ -150,7 +150,13 @@ import Testing
         await broken.close()
         // The client says nothing for the heartbeat timeout: three ticks of 7.5 s.
         let silent = try await connect()
-        for _ in 0..<3 { await time.advance(by: .milliseconds(7_501)) }
+        // A tick at a time, each judged before the next move: moved at once, a monitor that had
+        // not yet gone back to sleep would take the three for one late tick (and only ping).
+        let judged = server.server.heartbeatTicksJudged
+        for step in 1...3 {
+            await time.advance(by: .milliseconds(7_501))
+            #expect(try await eventually { server.server.heartbeatTicksJudged >= judged + step })
+        }
         #expect(try await eventually { try await closed("heartbeat_timeout") == 1 })
         await silent.close()
         // The server stops with a session open.
