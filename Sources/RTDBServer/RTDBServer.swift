@@ -55,7 +55,8 @@ public final class RTDBServer: Sendable {
         self.clock = clock
         self.timers = timers
         self.connections = ConnectionTable()
-        self.heartbeats = HeartbeatMonitor(timeout: configuration.heartbeatTimeout, timers: timers, logger: logger)
+        self.heartbeats = HeartbeatMonitor(
+            timeout: configuration.heartbeatTimeout, timers: timers, logger: logger, judged: metrics.changes)
         self.registry = NamespaceRegistry(
             configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger,
             metrics: metrics)

@@ -11,6 +11,11 @@ import RTDBRules
 public final class ServerMetrics: Sendable {
     /// The registry the metrics live in.
     let registry = PrometheusCollectorRegistry()
+    /// Signalled as a session ends, a message is refused as malformed and a heartbeat tick is
+    /// judged: what a test waits on instead of polling `/metrics`.
+    public let changes = ChangeSignal()
+    /// Signalled as each scrape of `/metrics` is answered.
+    public let scrapes = ChangeSignal()
 
     let sessionsOpen: Gauge
     let sessionsOpened: Counter

@@ -1,6 +1,7 @@
 import Foundation
 import RTDBClient
 import RTDBRules
+import RTDBServer
 import RTDBTestSupport
 import Testing
 
@@ -131,7 +132,8 @@ import Testing
         try await leaving.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/left","d":true}}}"#)
         _ = try await leaving.read(until: #""r":1"#)
         try await leaving.sendWebSocketFrame(opcode: 0x8, payload: [0x03, 0xE8])
-        #expect(try await eventually { try await closed("client_close") == 1 })
+        let changes = server.server.metrics.changes
+        #expect(try await until(changes) { try await closed("client_close") == 1 })
         let (_, afterLeaving) = try await Self.scrape(server.port)
         #expect(afterLeaving["presencetop_ondisconnect_run_total"] == 1, "its onDisconnect ran")
         #expect((afterLeaving["presencetop_websocket_received_bytes_total"] ?? 0) > 60)
@@ -142,11 +144,13 @@ import Testing
         try await garbled.sendWebSocketText(#"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/x","d":"#)
         try await garbled.sendWebSocketText("not json at all")
         #expect(
-            try await eventually { try await Self.scrape(server.port).1["presencetop_malformed_messages_total"] == 2 })
+            try await until(changes) {
+                try await Self.scrape(server.port).1["presencetop_malformed_messages_total"] == 2
+            })
         await garbled.close()
         let broken = try await connect()
         try await broken.sendWebSocketFrame(opcode: 0x3, payload: [])
-        #expect(try await eventually { try await closed("error") == 1 })
+        #expect(try await until(changes) { try await closed("error") == 1 })
         await broken.close()
         // The client says nothing for the heartbeat timeout: three ticks of 7.5 s.
         let silent = try await connect()
@@ -155,15 +159,15 @@ import Testing
         let judged = server.server.heartbeatTicksJudged
         for step in 1...3 {
             await time.advance(by: .milliseconds(7_501))
-            #expect(try await eventually { server.server.heartbeatTicksJudged >= judged + step })
+            #expect(try await until(changes) { server.server.heartbeatTicksJudged >= judged + step })
         }
-        #expect(try await eventually { try await closed("heartbeat_timeout") == 1 })
+        #expect(try await until(changes) { try await closed("heartbeat_timeout") == 1 })
         await silent.close()
         // The server stops with a session open.
         let staying = try await connect()
         await server.server.registry.beginStopping()
         await staying.close()
-        #expect(try await eventually { try await closed("server_stop") == 1 })
+        #expect(try await until(changes) { try await closed("server_stop") == 1 })
         let (clientClosed, errors) = (try await closed("client_close"), try await closed("error"))
         #expect(clientClosed == 2 && errors == 1, "each end counted once")
         await server.stop()

@@ -78,3 +78,30 @@ public func temporaryDirectory() -> URL {
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// Returns once `condition` holds, checked now and after each change `signal` reports (a
+/// barrier, not a poll); false when `timeout` passes first (a bound that names a hang).
+public func until(
+    _ signal: ChangeSignal, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        let seen = signal.generation
+        if try await condition() { return true }
+        guard ContinuousClock.now < deadline else { return false }
+        let changed = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await signal.changed(after: seen)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if !changed { return try await condition() }
+    }
+}

@@ -25,6 +25,8 @@ extension RESTResponder {
         metrics.listensActive.set(Int64(sessions.reduce(0) { $0 + $1.listenCount }))
         metrics.onDisconnectRegistered.set(Int64(sessions.reduce(0) { $0 + $1.onDisconnectCount }))
         metrics.namespacesOpen.set(Int64(await services.registry.openNamespaces.count))
-        return MetricsListener.response(metrics.text())
+        let text = metrics.text()
+        metrics.scrapes.signal()
+        return MetricsListener.response(text)
     }
 }

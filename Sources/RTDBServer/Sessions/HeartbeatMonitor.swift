@@ -29,9 +29,12 @@ final class HeartbeatMonitor: Service, Sendable {
     private let logger: Logger
     private let sessions = Mutex<[ObjectIdentifier: Watched]>([:])
     private let sweeps = Atomic<Int>(0)
+    /// Signalled after each tick is judged.
+    private let judged: ChangeSignal
 
     /// Makes a monitor that closes sessions silent for `timeout`, ticking on `timers`.
-    init(timeout: Duration, timers: any Clock<Duration>, logger: Logger) {
+    init(timeout: Duration, timers: any Clock<Duration>, logger: Logger, judged: ChangeSignal) {
+        self.judged = judged
         self.timeout = timeout
         self.period = timeout / 2
         self.timers = timers
@@ -66,6 +69,7 @@ final class HeartbeatMonitor: Service, Sendable {
                 await self.sweep(onTime: !late && graceTicks == 0)
                 graceTicks = late ? 1 : max(0, graceTicks - 1)
                 self.sweeps.add(1, ordering: .releasing)
+                self.judged.signal()
             }
         }
     }

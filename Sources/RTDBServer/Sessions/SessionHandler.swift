@@ -53,9 +53,10 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.session = session
         let sent = session.services.metrics.webSocketSentBytes
         self.writer = FrameWriter(channel: session.channel) { sent.increment(by: Int64($0)) }
-        let malformed = session.services.metrics.malformedMessages
+        let (malformed, changes) = (session.services.metrics.malformedMessages, session.services.metrics.changes)
         self.messages = InboundMessages(configuration: session.configuration, clock: session.clock) {
             malformed.increment()
+            changes.signal()
         }
         self.budget = MessageBudget(perSecond: session.configuration.limits.messagesPerSecond)
     }

@@ -152,5 +152,6 @@ final class WebSocketSession: Sendable {
         connections.remove(sessionID)
         registry.release(namespace)
         logger.debug("session \(sessionID) closed")
+        services.metrics.changes.signal()
     }
 }
