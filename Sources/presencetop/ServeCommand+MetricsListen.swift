@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 extension ServeCommand {
     /// `--metrics-listen`'s address: `HOST:PORT`, `[IPv6]:PORT`, or `PORT` (and `:PORT`) on
@@ -20,5 +21,17 @@ extension ServeCommand {
             host.unicodeScalars.allSatisfy({ $0.isASCII && !$0.properties.isWhitespace && $0 != "/" })
         else { throw problem }
         return (host, port)
+    }
+
+    /// Says on stderr where `--metrics-listen` serves (`metrics on http://HOST:PORT/metrics`,
+    /// the line scripts wait for), and warns when that is not loopback: there `/metrics` needs
+    /// no credential.
+    static func sayMetricsListening(host: String, port: Int, command: String) {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        FileHandle.standardError.write(Data("metrics on http://\(shown):\(port)/metrics\n".utf8))
+        if !isLoopback(host) {
+            FileHandle.standardError.write(
+                Data("presencetop \(command): warning: /metrics on \(host) needs no credential there\n".utf8))
+        }
     }
 }

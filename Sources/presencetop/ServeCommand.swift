@@ -181,12 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
             // One line, flushed at once: scripts and tests wait for it.
             FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
         } onMetricsListening: { host, port in
-            let shown = host.contains(":") ? "[\(host)]" : host
-            FileHandle.standardError.write(Data("metrics on http://\(shown):\(port)/metrics\n".utf8))
-            if !Self.isLoopback(host) {
-                FileHandle.standardError.write(
-                    Data("presencetop serve: warning: /metrics on \(host) needs no credential there\n".utf8))
-            }
+            Self.sayMetricsListening(host: host, port: port, command: "serve")
         }
         withExtendedLifetime(lab) {}
     }

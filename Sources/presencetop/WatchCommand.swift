@@ -77,8 +77,7 @@ struct WatchCommand: AsyncParsableCommand {
             Task {
                 do {
                     try await listener.run(logger: logger) { host, port in
-                        let shown = host.contains(":") ? "[\(host)]" : host
-                        FileHandle.standardError.write(Data("metrics on http://\(shown):\(port)/metrics\n".utf8))
+                        ServeCommand.sayMetricsListening(host: host, port: port, command: "watch")
                     }
                 } catch {
                     stop.yield("--metrics-listen \(listener.host):\(listener.port): \(error)")

@@ -12,14 +12,22 @@ extension FuzzTarget {
     /// acknowledgement read without parsing is what parsing reads, and a request's text written
     /// straight out is the envelope's.
     static func wire(_ bytes: [UInt8]) {
-        var assembler = FrameAssembler(maxMessageBytes: 1 << 20)
+        // Counting entries as the client does: whatever the fragments, the count only grows
+        // while a message arrives, and never past its bytes.
+        var assembler = FrameAssembler(maxMessageBytes: 1 << 20, countsEntries: true)
         for frame in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             let text: String?
+            let before = assembler.progress?.entries ?? 0
             do {
                 text = try assembler.receive(String(decoding: frame, as: UTF8.self))
             } catch {
-                assembler = FrameAssembler(maxMessageBytes: 1 << 20)
+                assembler = FrameAssembler(maxMessageBytes: 1 << 20, countsEntries: true)
                 continue
+            }
+            if let progress = assembler.progress {
+                fuzzInvariant(
+                    progress.entries >= before && progress.entries <= progress.bytes,
+                    "entries counted \(progress.entries) after \(before), in \(progress.bytes) bytes")
             }
             guard let text else { continue }
             if let number = WireMessage.acknowledgedNumber(inText: text) {

@@ -225,4 +225,24 @@ import Testing
         watch.signal(SIGTERM)
         #expect(try await watch.waitForExit() == 0)
     }
+
+    @Test func badFlagsAreNamedBeforeAnythingStarts() async throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases: [([String], String)] = [
+            (["--summary-every", "-1"], "--summary-every"),
+            (["--summary-every", "nan"], "--summary-every"),
+            (["--metrics-listen", "nope"], "--metrics-listen 'nope'"),
+            (["--metrics-listen", "127.0.0.1:99999"], "--metrics-listen '127.0.0.1:99999'"),
+            (["--layout", "status"], "--layout status reads an app's own presence and goes with --url"),
+            (["--url", "http://127.0.0.1:1?ns=a", "--layout", "rings"], "--layout 'rings'"),
+        ]
+        for (arguments, named) in cases {
+            let watch = try await ChildProcess(
+                ChildProcess.presencetop, ["watch"] + arguments, environment: Self.environment(folder))
+            #expect(try await watch.waitForExit() == 64, "\(arguments)")
+            #expect(watch.standardError.contains(named), "\(arguments): \(watch.standardError)")
+            #expect(watch.standardOutput.isEmpty, "nothing on stdout: \(watch.standardOutput)")
+        }
+    }
 }
