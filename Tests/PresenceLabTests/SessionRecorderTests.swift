@@ -26,6 +26,21 @@ import Testing
         try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
     }
 
+    @Test func stampsNeverGoBackWhenTheEstimateDoes() throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("session.jsonl")
+        let recorder = try SessionRecorder(path: file.path)
+        recorder.observe(Self.snapshot(at: .zero, users: [UserPresence(id: "alex")]))
+        // A new skew sample puts the estimate 100 ms earlier than the last line's.
+        recorder.observe(
+            Self.snapshot(at: .milliseconds(-100), users: [UserPresence(id: "alex", connections: [.init(id: "-Na")])]))
+        recorder.close()
+        let times = try Self.lines(file).compactMap { $0["t"]?.intValue }
+        #expect(times.count > 4 && times == times.sorted(), "\(times)")
+        #expect(times.last == Self.start.millisecondsSince1970 + 250)
+    }
+
     @Test func onlyWhatChangedIsWrittenWithTheServersTime() throws {
         let folder = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -37,6 +37,8 @@ public final class SessionRecorder: Sendable {
         /// Why the recording stopped (the disk is full, say), once it has.
         var failure: String?
         var closed = false
+        /// The last line's time (ms since the epoch).
+        var lastStamp: Int64 = .min
     }
 
     /// Opens the file at `path` as given and empties it: a symlink is followed (its target is
@@ -104,7 +106,11 @@ public final class SessionRecorder: Sendable {
     }
 
     private static func changes(_ snapshot: SimulationSnapshot, _ state: inout State) -> [JSONValue] {
-        let at = JSONValue.int(snapshot.serverTimeEstimate.millisecondsSince1970)
+        // The server-time estimate moves back a little when a new skew sample lowers it; a
+        // recording is a timeline, so its stamps never go back.
+        let stamp = max(snapshot.serverTimeEstimate.millisecondsSince1970, state.lastStamp)
+        state.lastStamp = stamp
+        let at = JSONValue.int(stamp)
         var lines: [JSONValue] = []
         if !state.started {
             state.started = true
