@@ -159,7 +159,7 @@ public final class DashboardLoop: Sendable {
             }
             if drawn != state {
                 terminal.present(renderer.render(state))
-                drawn = state
+                drawn = state.drawnMark
                 afterFrame?(state)
             }
             // Sleep until the next tick, or sooner if events are waiting for their frame.

@@ -5,8 +5,13 @@ import LabModel
 /// The dashboard's state and renderer as the running dashboard keeps them, timed: a snapshot
 /// folded in and a 160×48 frame drawn.
 struct ProjectScreen {
-    private var state = DashboardState(width: 160, height: 48)
+    private var state: DashboardState
     private let renderer = DashboardRenderer()
+
+    /// A screen that starts from `state` (by default a 160×48 dashboard that has seen nothing).
+    init(state: DashboardState = DashboardState(width: 160, height: 48)) {
+        self.state = state
+    }
 
     /// Folds `snapshot` in and draws a frame; the milliseconds it took.
     @discardableResult

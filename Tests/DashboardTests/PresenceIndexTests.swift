@@ -62,6 +62,60 @@ import Testing
         }
     }
 
+    /// Bursts (many users changed between two versions) are folded in order by order, with slots
+    /// given back and taken again; the same as an index made anew.
+    @Test func burstsFoldedInMatchAnIndexMadeAnew() {
+        var random = SeededRandom(seed: 91)
+        var users = PresenceList((0..<900).map { Self.user(&random, "user\($0)") })
+        var index = PresenceIndex()
+        let filters = ["", "1", "PHONE", "user1", ""]
+        for round in 0..<24 {
+            let sort = PresenceSort.allCases[round % PresenceSort.allCases.count]
+            let filter = filters[round % filters.count]
+            index.update(to: users, sort: sort, filter: filter)
+            // 33 to 200 changes: more than one at a time, fewer than a new list.
+            for _ in 0..<Int.random(in: 33...200, using: &random) {
+                let id = "user\(Int.random(in: 0..<1_100, using: &random))"
+                users =
+                    Int.random(in: 0..<3, using: &random) == 0
+                    ? users.removing(id: id) : users.updating(Self.user(&random, id))
+            }
+            index.update(to: users, sort: sort, filter: filter)
+            Self.check(index, users, sort: sort, filter: filter)
+        }
+    }
+
+    /// What a drawn frame keeps to compare with holds no users and equals its own version only;
+    /// the index it was taken from changes on without it.
+    @Test func aVersionMarkEqualsItsVersionAndNoOther() {
+        var random = SeededRandom(seed: 21)
+        let users = PresenceList((0..<50).map { Self.user(&random, "u\($0)") })
+        var index = PresenceIndex()
+        index.update(to: users, sort: .state, filter: "")
+        let mark = index.versionOnly
+        #expect(mark == index)
+        #expect(mark.all.isEmpty && mark.shown.isEmpty)
+        var state = DashboardState(width: 80, height: 24)
+        state.presenceIndex = index
+        #expect(state.drawnMark == state)
+        let changed = users.updating(Self.user(&random, "u7"))
+        index.update(to: changed, sort: .state, filter: "")
+        #expect(mark != index)
+        Self.check(index, changed, sort: .state, filter: "")
+    }
+
+    /// The radix order is a stable sort by key, for any 64-bit keys.
+    @Test func radixOrderIsAStableSortByKey() {
+        var random = SeededRandom(seed: 8)
+        for spread in [Int64(1), 1_000, .max] {
+            let keys = (0..<5_000).map { _ in Int64.random(in: -spread...spread, using: &random) }
+            let slots = (0..<Int32(5_000)).map { $0 }
+            let sorted = slots.sorted { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : $0 < $1 }
+            #expect(RadixOrder.stable(slots, keys: keys) == sorted)
+        }
+        #expect(RadixOrder.stable([], keys: []).isEmpty)
+    }
+
     /// A list whose users mostly changed (a reconnect's fresh tree) is indexed anew, and a list
     /// that is the same version is not looked at.
     @Test func aNewListAndTheSameListAreBothRight() {

@@ -67,14 +67,19 @@ public enum Format {
 
     /// Order for names people read: runs of digits compare as numbers (`user9` before `user50`),
     /// the rest by UTF-16 code units; equal under that, by code units alone.
-    public static func naturalLess(_ a: String, _ b: String) -> Bool {
+    public static func naturalLess(_ a: String, _ b: String) -> Bool { naturalCompare(a, b) < 0 }
+
+    /// The order of ``naturalLess(_:_:)`` as one three-way comparison: negative, zero (the same
+    /// code units) or positive.
+    public static func naturalCompare(_ a: String, _ b: String) -> Int {
         // Sorting a million users asks this twenty million times: the bytes of native strings
         // first, the scalars only where two strings differ outside ASCII.
         let fast = a.utf8.withContiguousStorageIfAvailable { left in
             b.utf8.withContiguousStorageIfAvailable { right in naturalOrder(left, right) }
         }
-        if let fast, let fast, let order = fast { return order < 0 || (order == 0 && UTF16Order.lessThan(a, b)) }
-        return naturalLessByScalars(a, b)
+        if let fast, let fast, let order = fast { return order != 0 ? order : UTF16Order.compare(a, b) }
+        if naturalLessByScalars(a, b) { return -1 }
+        return naturalLessByScalars(b, a) ? 1 : 0
     }
 
     /// Natural order on UTF-8 bytes: negative, zero or positive; nil where the strings first

@@ -22,9 +22,9 @@ struct PresenceRows: RandomAccessCollection {
 
     init(_ index: PresenceIndex, expanded: Set<String>) {
         userCount = index.shown.count
-        let compare = index.sort.comparison
+        let shown = index.shown
         openings = expanded.compactMap { id -> (Int, Int)? in
-            guard let user = index.source[id: id], let found = index.shown.find(user, by: compare) else { return nil }
+            guard let user = index.source[id: id], let found = shown.find(user) else { return nil }
             return found.element.connections.isEmpty ? nil : (found.rank, found.element.connections.count)
         }.sorted { $0.0 < $1.0 }
         extraRows = openings.reduce(0) { $0 + $1.rows }

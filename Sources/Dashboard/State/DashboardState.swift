@@ -119,12 +119,22 @@ public struct DashboardState: Sendable, Equatable {
     }
 
     /// The users the filter lets through, in the order chosen with < and >.
-    public var visibleUsers: RankedTree<UserPresence> { currentPresence.shown }
+    public var visibleUsers: IndexedUsers { currentPresence.shown }
 
     /// The presence index for this state's list, order and filter: the reducer's, which keeps it
     /// current; worked out here only for a state changed by hand.
     var currentPresence: PresenceIndex {
         presenceIndex.updated(to: snapshot?.users ?? [], sort: sort, filter: filter)
+    }
+
+    /// This state kept to tell whether a later one needs a new frame: it equals what this state
+    /// equals, its presence index reduced to its version (``PresenceIndex/versionOnly``), so
+    /// holding it shares none of a million users' entries and the next change writes them in
+    /// place instead of into copies.
+    public var drawnMark: DashboardState {
+        var mark = self
+        mark.presenceIndex = presenceIndex.versionOnly
+        return mark
     }
 
     /// The layout for the current size.

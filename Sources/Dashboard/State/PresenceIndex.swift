@@ -1,13 +1,14 @@
 import PresenceModel
 import RTDBCore
 
-/// The users in the order chosen with < and >, those the filter lets through, and their counts,
-/// kept change by change: a presence change among a million users costs a few tree steps, not a
-/// sort of the million.
+/// The users in every order `<` and `>` choose, those the filter lets through, and their counts,
+/// kept change by change: a presence change among a million users costs a few binary searches,
+/// and a new order costs nothing, for every order is kept all along.
 ///
-/// Each version of the list is compared with the one the index was made from where they differ
-/// only (``PresenceList/changes(from:)``); a new order or a first list is one sort, a new filter
-/// one walk of the users (a longer filter walks only those the shorter one let through).
+/// Each user is one entry of a table of slots; each order is a ``ChunkedList`` of slots (four
+/// bytes a user), as are the users the filter lets through. Each version of the list is compared
+/// with the one the index was made from where they differ only (``PresenceList/changes(from:)``);
+/// a first list is one sort by name, the other orders made from it by their integer keys.
 public struct PresenceIndex: Sendable, Equatable {
     /// What the Presence pane's title and summary line count: the ``PresenceTotals`` (read
     /// through, `counts.online`) and the widest name.
@@ -26,129 +27,75 @@ public struct PresenceIndex: Sendable, Equatable {
         mutating func count(_ user: UserPresence, _ sign: Int) {
             totals.count(user, sign)
             // Counting columns stops at 18 characters: no name column is wider.
-            if sign > 0, longestName < 18 {
+            // A name takes no more columns than it has bytes: most need no measuring.
+            if sign > 0, longestName < 18, user.id.utf8.count > longestName {
                 longestName = max(longestName, CellGrid.columns(of: String(user.id.prefix(18))))
             }
         }
     }
 
+    /// A version of the index: a new one whenever what it shows changes.
+    final class Stamp: Sendable {}
+
     /// The list the index was made from.
     public private(set) var source = PresenceList()
     /// The order.
     public private(set) var sort = PresenceSort.name
-    /// Every user, in order.
-    public private(set) var all = RankedTree<UserPresence>()
-    /// Every user by name, kept beside ``all`` while another order is chosen (a new order is
-    /// then made from it: by its key first, names already in place); empty while the order is
-    /// by name, where ``all`` is it.
-    private var byName = RankedTree<UserPresence>()
+    /// Every listed user at their slot; a slot a user left holds an empty entry until reused.
+    var table = ChunkedList<UserPresence>()
+    /// Each slot's key in each order but by name (``PresenceSort/keyed``), slot after slot: the
+    /// orders are made from these without reading a user.
+    var slotKeys: [Int64] = []
+    /// Slots no user holds.
+    var freeSlots: [Int32] = []
+    /// Every user's slot, in each order (by ``PresenceSort/position``).
+    var orders = [ChunkedList<Int32>](repeating: ChunkedList(), count: PresenceSort.allCases.count)
     /// Counts over every user.
-    public private(set) var allCounts = Counts()
+    public internal(set) var allCounts = Counts()
     /// The filter the shown users pass (as typed); nil: to be worked out.
-    private var filteredFor: String? = ""
-    /// The users the filter lets through, in order (every user without a filter).
-    public private(set) var shown = RankedTree<UserPresence>()
+    var filteredFor: String? = ""
+    /// The slots of the users the filter lets through, in order; nil without a filter.
+    var filtered: ChunkedList<Int32>?
     /// Counts over the shown users.
-    public private(set) var shownCounts = Counts()
+    public internal(set) var shownCounts = Counts()
+    private var stamp = Stamp()
 
     /// An index of no users.
     public init() {}
 
+    /// Every user, in order.
+    public var all: IndexedUsers { IndexedUsers(table: table, order: orders[sort.position], sort: sort) }
+    /// The users the filter lets through, in order (every user without a filter).
+    public var shown: IndexedUsers {
+        IndexedUsers(table: table, order: filtered ?? orders[sort.position], sort: sort)
+    }
+
     /// Brings the index to `users` in `sort`, filtered by `filter`, doing only what changed.
     public mutating func update(to users: PresenceList, sort: PresenceSort, filter: String) {
-        if sort != self.sort, users.isSameVersion(as: source) {
-            reorder(sort)
-        } else if sort != self.sort {
-            rebuild(users, sort: sort)
-        } else {
+        if isCurrent(for: users, sort: sort, filter: filter) { return }
+        stamp = Stamp()
+        if !users.isSameVersion(as: source) {
             let changes = users.changes(from: source)
             if changes.count > max(64, users.count / 4) {
-                rebuild(users, sort: sort)
-            } else if !changes.isEmpty {
-                // The shown users stay those of the filter they were worked out for (a new
-                // filter that narrows it then walks them alone).
-                let needle = FilterNeedle(filteredFor ?? "")
-                let filtered = !needle.isEmpty
-                let compare = sort.comparison
-                let keepsByName = sort != .name
-                let byNameOrder = PresenceSort.name.comparison
-                for change in changes {
-                    if keepsByName {
-                        if let old = change.old { byName = byName.removing(old, by: byNameOrder) }
-                        if let new = change.new {
-                            byName = byName.inserting(new, weight: PresenceList.stableHash(new.id), by: byNameOrder)
-                        }
-                    }
-                    if let old = change.old {
-                        all = all.removing(old, by: compare)
-                        allCounts.count(old, -1)
-                        if filtered, Self.matches(old, needle) {
-                            shown = shown.removing(old, by: compare)
-                            shownCounts.count(old, -1)
-                        }
-                    }
-                    if let new = change.new {
-                        let weight = PresenceList.stableHash(new.id)
-                        all = all.inserting(new, weight: weight, by: compare)
-                        allCounts.count(new, 1)
-                        if filtered, Self.matches(new, needle) {
-                            shown = shown.inserting(new, weight: weight, by: compare)
-                            shownCounts.count(new, 1)
-                        }
-                    }
-                }
+                rebuild(users)
+            } else if changes.count > max(32, table.count / 1024) {
+                fold(batch: changes)
+            } else {
+                for change in changes { fold(change) }
             }
             source = users
         }
+        if sort != self.sort {
+            // The shown users are in the old order: worked out again below.
+            (self.sort, filteredFor) = (sort, filteredFor == "" ? "" : nil)
+        }
         refilter(filter)
-    }
-
-    /// Makes the index anew: one sort of every user by name, then the order made from it.
-    private mutating func rebuild(_ users: PresenceList, sort: PresenceSort) {
-        var sorted: [UserPresence] = []
-        sorted.reserveCapacity(users.count)
-        var counts = Counts()
-        users.forEachUser { user in
-            sorted.append(user)
-            counts.count(user, 1)
-        }
-        // One comparison a step (the three-way one asks twice): the same order.
-        sorted.sort { PresenceSort.name.orders($0, before: $1) }
-        (source, allCounts) = (users, counts)
-        (all, self.sort) = (RankedTree(sorted: sorted) { PresenceList.stableHash($0.id) }, .name)
-        byName = RankedTree()
-        reorder(sort)
-        // The filter is worked out again below.
-        filteredFor = nil
-    }
-
-    /// The same users in `sort`: made from the order by name, by each user's key first (an
-    /// integer), the names' ranks breaking ties; no name is compared again.
-    private mutating func reorder(_ sort: PresenceSort) {
-        guard sort != self.sort else { return }
-        let names = self.sort == .name ? all : byName
-        (self.sort, filteredFor) = (sort, nil)
-        guard sort != .name else {
-            (all, byName) = (names, RankedTree())
-            return
-        }
-        var users: [UserPresence] = []
-        var keys: [(key: Int64, rank: Int32)] = []
-        users.reserveCapacity(names.count)
-        keys.reserveCapacity(names.count)
-        names.forEachInOrder { user in
-            keys.append((sort.key(of: user), Int32(truncatingIfNeeded: users.count)))
-            users.append(user)
-        }
-        keys.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
-        let ordered = keys.map { users[Int($0.rank)] }
-        (all, byName) = (RankedTree(sorted: ordered) { PresenceList.stableHash($0.id) }, names)
     }
 
     /// Works out the shown users for `filter` if it is not the one they were worked out for.
     private mutating func refilter(_ filter: String) {
         if filter.isEmpty {
-            (shown, shownCounts, filteredFor) = (all, allCounts, "")
+            (filtered, shownCounts, filteredFor) = (nil, allCounts, "")
             return
         }
         guard filter != filteredFor else { return }
@@ -156,23 +103,37 @@ public struct PresenceIndex: Sendable, Equatable {
         let narrows = filteredFor.map { !$0.isEmpty && filter.hasPrefix($0) } ?? false
         filteredFor = filter
         let needle = FilterNeedle(filter)
-        var kept: [UserPresence] = []
-        var counts = Counts()
-        (narrows ? shown : all).forEachInOrder { user in
-            if Self.matches(user, needle) {
-                kept.append(user)
-                counts.count(user, 1)
-            }
-        }
-        let walked = narrows ? shown : all
-        if kept.count == walked.count {
-            // Every user walked matched (a first letter most ids share): the same users, no new
-            // tree; the counts are the walked ones'.
-            (shown, shownCounts) = (walked, narrows ? shownCounts : allCounts)
+        let walked = narrows ? (filtered ?? orders[sort.position]) : orders[sort.position]
+        var kept: [Int32] = []
+        if walked.count < table.count / 8 {
+            // Few to walk (a filter that narrows a narrow one): those alone, in order.
+            for slot in walked where Self.matches(table[Int(slot)], needle) { kept.append(slot) }
         } else {
-            shown = RankedTree(sorted: kept) { PresenceList.stableHash($0.id) }
-            shownCounts = counts
+            // Many: the table read straight through (a slot no user holds has no name and matches
+            // nothing; a user the last filter left out cannot match one that extends it), then
+            // the order walked for the slots that matched.
+            var matched = [Bool](repeating: false, count: table.count)
+            var matches = 0
+            var slot = 0
+            table.forEachElement { user in
+                if Self.matches(user, needle) {
+                    matched[slot] = true
+                    matches += 1
+                }
+                slot += 1
+            }
+            if matches == walked.count {
+                // Every user walked matched (a first letter most ids share): the same slots and
+                // counts (counting reads each user's connections: a million cache misses).
+                (filtered, shownCounts) = (walked, narrows ? shownCounts : allCounts)
+                return
+            }
+            kept.reserveCapacity(matches)
+            for slot in walked where matched[Int(slot)] { kept.append(slot) }
         }
+        var counts = Counts()
+        for slot in kept { counts.count(table[Int(slot)], 1) }
+        (filtered, shownCounts) = (ChunkedList(kept), counts)
     }
 
     /// Whether the index is worked out for `users` in `sort` through `filter` (O(1)).
@@ -188,12 +149,17 @@ public struct PresenceIndex: Sendable, Equatable {
         return index
     }
 
-    /// Whether both are the same versions of the same work (equal indexes made apart compare
-    /// unequal: the loop then draws once more, which is harmless).
-    public static func == (lhs: PresenceIndex, rhs: PresenceIndex) -> Bool {
-        lhs.source.isSameVersion(as: rhs.source) && lhs.sort == rhs.sort && lhs.filteredFor == rhs.filteredFor
-            && lhs.all.isSameVersion(as: rhs.all) && lhs.shown.isSameVersion(as: rhs.shown)
+    /// An index that holds no users and equals this version (and no other): what a frame
+    /// already drawn keeps to compare with, so that it shares none of the tables.
+    public var versionOnly: PresenceIndex {
+        var mark = PresenceIndex()
+        mark.stamp = stamp
+        return mark
     }
+
+    /// Whether both are the same version of the same work (equal indexes made apart compare
+    /// unequal: the loop then draws once more, which is harmless).
+    public static func == (lhs: PresenceIndex, rhs: PresenceIndex) -> Bool { lhs.stamp === rhs.stamp }
 
     /// Whether the filter lets `user` through: in their id or a device's name.
     static func matches(_ user: UserPresence, _ needle: FilterNeedle) -> Bool {

@@ -14,24 +14,19 @@ public enum PresenceSort: String, Sendable, CaseIterable {
     case lastOnline = "last online"
 
     /// Whether `a` is listed before `b`.
-    func orders(_ a: UserPresence, before b: UserPresence) -> Bool {
-        switch self {
-        case .name:
-            break
-        case .state:
-            if a.isOnline != b.isOnline { return a.isOnline }
-        case .connections:
-            if a.connections.count != b.connections.count { return a.connections.count > b.connections.count }
-        case .lastOnline:
-            let left = a.isOnline ? Int64.max : (a.lastOnline?.millisecondsSince1970 ?? Int64.min)
-            let right = b.isOnline ? Int64.max : (b.lastOnline?.millisecondsSince1970 ?? Int64.min)
-            if left != right { return left > right }
-        }
-        return Format.naturalLess(a.id, b.id)
+    func orders(_ a: UserPresence, before b: UserPresence) -> Bool { compare(a, b) < 0 }
+
+    /// A three-way comparison in this order: by the order's integer key (``key(of:)``), then by
+    /// name as people read names (`user9` before `user50`), then by code units, so total over
+    /// users with different ids.
+    func compare(_ a: UserPresence, _ b: UserPresence) -> Int {
+        let (left, right) = (key(of: a), key(of: b))
+        if left != right { return left < right ? -1 : 1 }
+        return Format.naturalCompare(a.id, b.id)
     }
 
     /// The user's place in this order before names are compared, as an integer (smaller first):
-    /// what ``orders(_:before:)`` decides before it falls back to the name.
+    /// online first, most connections first, the latest online first.
     func key(of user: UserPresence) -> Int64 {
         switch self {
         case .name: 0
@@ -44,13 +39,19 @@ public enum PresenceSort: String, Sendable, CaseIterable {
         }
     }
 
-    /// A three-way comparison in this order, total over users with different ids (code units
-    /// break what the order leaves equal).
-    var comparison: RankedTree<UserPresence>.Comparison {
-        { a, b in
-            if orders(a, before: b) { return -1 }
-            if orders(b, before: a) { return 1 }
-            return UTF16Order.compare(a.id, b.id)
+    /// ``compare(_:_:)`` as a closure.
+    var comparison: RankedTree<UserPresence>.Comparison { { a, b in compare(a, b) } }
+
+    /// The orders with a key (every order but by name).
+    static let keyed: [PresenceSort] = allCases.filter { $0 != .name }
+
+    /// The order's place among all of them (`<` and `>` move through them in this order).
+    var position: Int {
+        switch self {
+        case .name: 0
+        case .state: 1
+        case .connections: 2
+        case .lastOnline: 3
         }
     }
 

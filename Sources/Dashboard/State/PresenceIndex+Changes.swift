@@ -1,0 +1,199 @@
+import PresenceModel
+import RTDBCore
+
+extension PresenceIndex {
+    /// The filter the shown slots are kept for, when one is (not while it is to be worked out).
+    private var keptFilter: FilterNeedle? {
+        guard let filteredFor, !filteredFor.isEmpty, filtered != nil else { return nil }
+        return FilterNeedle(filteredFor)
+    }
+
+    /// Where `user` is, or goes, in `order` sorted by `sort` (a binary search).
+    func place(of user: UserPresence, in order: ChunkedList<Int32>, _ sort: PresenceSort) -> Int {
+        let compare = sort.compare
+        return order.partitionPoint { compare(table[Int($0)], user) < 0 }
+    }
+
+    /// The slot of the listed user with `user`'s id, found in the order by name.
+    func slot(of user: UserPresence) -> Int32? {
+        let byName = orders[PresenceSort.name.position]
+        let rank = place(of: user, in: byName, .name)
+        guard rank < byName.count else { return nil }
+        let slot = byName[rank]
+        return CodeUnitString.equal(table[Int(slot)].id, user.id) ? slot : nil
+    }
+
+    /// Folds one user's change in: out of every order where they were, in where they are now.
+    mutating func fold(_ change: RankedTree<UserPresence>.Change) {
+        let needle = keptFilter
+        var slot: Int32?
+        if let old = change.old, let found = self.slot(of: old) {
+            slot = found
+            for sort in PresenceSort.allCases {
+                orders[sort.position].remove(at: place(of: old, in: orders[sort.position], sort))
+            }
+            allCounts.count(old, -1)
+            if let needle, Self.matches(old, needle), var shown = filtered {
+                filtered = nil
+                shown.remove(at: place(of: old, in: shown, sort))
+                (filtered, shownCounts) = (shown, shownCounts.removing(old))
+            }
+        }
+        guard let new = change.new else {
+            if let slot { release(slot) }
+            return
+        }
+        let taken = slot ?? takeSlot()
+        put(new, at: taken)
+        for sort in PresenceSort.allCases {
+            orders[sort.position].insert(taken, at: place(of: new, in: orders[sort.position], sort))
+        }
+        allCounts.count(new, 1)
+        if let needle, Self.matches(new, needle), var shown = filtered {
+            filtered = nil
+            shown.insert(taken, at: place(of: new, in: shown, sort))
+            (filtered, shownCounts) = (shown, shownCounts.adding(new))
+        }
+    }
+
+    /// Folds many changes in at once: the changed users taken out of the order by name and merged
+    /// back in their new places in one walk, the other orders made anew from it (linear, no
+    /// comparison).
+    mutating func fold(batch changes: [RankedTree<UserPresence>.Change]) {
+        let needle = keptFilter
+        var moved = [Bool](repeating: false, count: table.count)
+        var placed: [Int32] = []
+        var shownCounts = self.shownCounts
+        // Every changed user's slot found before any entry changes: the search reads the table.
+        let found = changes.map { $0.old.flatMap(slot(of:)) }
+        for (change, slot) in zip(changes, found) {
+            if let old = change.old, let slot {
+                moved[Int(slot)] = true
+                allCounts.count(old, -1)
+                if let needle, Self.matches(old, needle) { shownCounts = shownCounts.removing(old) }
+            }
+            guard let new = change.new else {
+                if let slot { release(slot) }
+                continue
+            }
+            let taken = slot ?? takeSlot()
+            put(new, at: taken)
+            placed.append(taken)
+            allCounts.count(new, 1)
+            if let needle, Self.matches(new, needle) { shownCounts = shownCounts.adding(new) }
+        }
+        // The order by name merged; the others made from it by their keys, with no comparison.
+        let name = PresenceSort.name.position
+        orders[name] = merged(orders[name], without: moved, with: placed, .name)
+        remakeKeyedOrders()
+        if let needle, let shown = filtered {
+            let matching = placed.filter { Self.matches(table[Int($0)], needle) }
+            (filtered, self.shownCounts) = (merged(shown, without: moved, with: matching, sort), shownCounts)
+        }
+    }
+
+    /// `order` without the slots marked in `moved`, with `placed` merged in where `sort` puts them.
+    private func merged(
+        _ order: ChunkedList<Int32>, without moved: [Bool], with placed: [Int32], _ sort: PresenceSort
+    ) -> ChunkedList<Int32> {
+        let compare = sort.compare
+        let incoming = placed.sorted { compare(table[Int($0)], table[Int($1)]) < 0 }
+        var kept: [Int32] = []
+        kept.reserveCapacity(order.count)
+        for slot in order where !(Int(slot) < moved.count && moved[Int(slot)]) { kept.append(slot) }
+        // Each incoming user's place by a binary search after the one before it: a few
+        // comparisons each, not one for every user kept.
+        var result: [Int32] = []
+        result.reserveCapacity(kept.count + incoming.count)
+        var low = 0
+        for slot in incoming {
+            let user = table[Int(slot)]
+            var high = kept.count
+            var place = low
+            while place < high {
+                let middle = (place + high) / 2
+                if compare(table[Int(kept[middle])], user) < 0 { place = middle + 1 } else { high = middle }
+            }
+            result.append(contentsOf: kept[low..<place])
+            result.append(slot)
+            low = place
+        }
+        result.append(contentsOf: kept[low...])
+        return ChunkedList(result)
+    }
+
+    /// Makes every order but the one by name from it: a stable radix sort of the order by name
+    /// by each order's keys (kept beside the table: no user is read).
+    private mutating func remakeKeyedOrders() {
+        let byName = orders[PresenceSort.name.position].elements
+        let keyed = PresenceSort.keyed
+        for (index, sort) in keyed.enumerated() {
+            let keys = slotKeys.withUnsafeBufferPointer { slotKeys in
+                byName.map { slotKeys[Int($0) * keyed.count + index] }
+            }
+            orders[sort.position] = ChunkedList(RadixOrder.stable(byName, keys: keys))
+        }
+    }
+
+    /// Writes `user` at `slot`, and their keys beside.
+    private mutating func put(_ user: UserPresence, at slot: Int32) {
+        table[Int(slot)] = user
+        let first = Int(slot) * PresenceSort.keyed.count
+        for (index, sort) in PresenceSort.keyed.enumerated() { slotKeys[first + index] = sort.key(of: user) }
+    }
+
+    /// A slot for a new user.
+    private mutating func takeSlot() -> Int32 {
+        if let free = freeSlots.popLast() { return free }
+        table.append(UserPresence(id: ""))
+        slotKeys.append(contentsOf: repeatElement(0, count: PresenceSort.keyed.count))
+        return Int32(table.count - 1)
+    }
+
+    /// Gives a slot back, its entry emptied (its strings let go).
+    private mutating func release(_ slot: Int32) {
+        put(UserPresence(id: ""), at: slot)
+        freeSlots.append(slot)
+    }
+
+    /// Makes the index anew from `users`: one sort by name, each other order made from it by
+    /// its integer key (a stable radix sort; no name compared again).
+    mutating func rebuild(_ users: PresenceList) {
+        var listed: [UserPresence] = []
+        listed.reserveCapacity(users.count)
+        var counts = Counts()
+        users.forEachUser { user in
+            listed.append(user)
+            counts.count(user, 1)
+        }
+        var byName = (0..<Int32(truncatingIfNeeded: listed.count)).map { $0 }
+        // By name alone: the order's key is the same for everyone.
+        byName.sort { Format.naturalCompare(listed[Int($0)].id, listed[Int($1)].id) < 0 }
+        orders[PresenceSort.name.position] = ChunkedList(byName)
+        (table, freeSlots, allCounts) = (ChunkedList(listed), [], counts)
+        slotKeys = []
+        slotKeys.reserveCapacity(listed.count * PresenceSort.keyed.count)
+        for user in listed {
+            for sort in PresenceSort.keyed { slotKeys.append(sort.key(of: user)) }
+        }
+        remakeKeyedOrders()
+        // The filter is worked out again.
+        (filtered, filteredFor) = (nil, filteredFor == "" ? "" : nil)
+    }
+}
+
+extension PresenceIndex.Counts {
+    /// These counts with `user` counted out.
+    fileprivate func removing(_ user: UserPresence) -> Self {
+        var counts = self
+        counts.count(user, -1)
+        return counts
+    }
+
+    /// These counts with `user` counted in.
+    fileprivate func adding(_ user: UserPresence) -> Self {
+        var counts = self
+        counts.count(user, 1)
+        return counts
+    }
+}
