@@ -84,13 +84,22 @@ public final class CursesTerminal: DashboardTerminal {
             for x in 0..<min(width, grid.width) {
                 let item = grid[x, y]
                 if item.isContinuation { continue }
-                let drawn = Self.drawable(item.character)
+                var drawn = Self.drawable(item.character)
                 if drawn.count < item.character.unicodeScalars.count, drawn.count < 5 {
                     joined.append((x, y, String(item.character)))
                 }
-                // A wide character's continuation changed with its cell: the cell is redrawn.
-                if let previous, previous[x, y] == item, x + 1 >= grid.width || previous[x + 1, y] == grid[x + 1, y] {
+                // The cell after this one's columns: an isolate it opens is sent after this cell.
+                let next = x + (x + 1 < grid.width && grid[x + 1, y].isContinuation ? 2 : 1)
+                // A wide character's continuation, or the cell after, changed: the cell is redrawn.
+                if let previous, previous[x, y] == item,
+                    (x + 1..<min(next + 1, grid.width)).allSatisfy({ previous[$0, y] == grid[$0, y] })
+                {
                     continue
+                }
+                // Right-to-left runs' isolates, as zero-width marks after a cell's character.
+                if item.isolation.contains(.closes), drawn.count < 5 { drawn.append(0x2069) }
+                if next < grid.width, grid[next, y].isolation.contains(.opens), drawn.count < 5 {
+                    drawn.append(0x2068)
                 }
                 let (attributes, pair) = palette.attributes(for: item.role)
                 var pairNumber = pair

@@ -69,4 +69,42 @@ import Testing
         let cells = (0..<20).map { grid[$0, 0].character.unicodeScalars }.joined()
         #expect(!cells.contains { $0.value < 0x20 }, "no control in any cell")
     }
+
+    /// The columns a row's right-to-left runs open and close at, as `(opens, closes)` pairs.
+    private static func runs(_ grid: CellGrid, y: Int = 0) -> [(Int, Int)] {
+        var runs: [(Int, Int)] = []
+        var open: Int?
+        for x in 0..<grid.width {
+            if grid[x, y].isolation.contains(.opens) { open = x }
+            if grid[x, y].isolation.contains(.closes), let start = open {
+                runs.append((start, x))
+                open = nil
+            }
+        }
+        return runs
+    }
+
+    /// A right-to-left name is isolated from the rest of its row (a terminal that reorders text
+    /// then cannot pull the row's later columns into it): its run from its first right-to-left
+    /// letter to its last, over the spaces between words, never over what follows.
+    @Test func rightToLeftRunsAreIsolated() {
+        func put(_ text: String, limit: Int? = nil) -> CellGrid {
+            var grid = CellGrid(width: 30, height: 1)
+            grid.put(text, x: 1, y: 0, role: .text, limit: limit)
+            return grid
+        }
+        #expect(Self.runs(put("محمد")).map { [$0.0, $0.1] } == [[1, 4]])
+        #expect(Self.runs(put("محمد علي   ● online")).map { [$0.0, $0.1] } == [[1, 8]])
+        #expect(Self.runs(put("user שלום 3 dev")).map { [$0.0, $0.1] } == [[6, 9]])
+        #expect(Self.runs(put("محمد dev علي")).map { [$0.0, $0.1] } == [[1, 4], [10, 12]])
+        // Cut by the limit: the run closes at the last letter written.
+        #expect(Self.runs(put("محمدعلي", limit: 4)).map { [$0.0, $0.1] } == [[1, 3]])
+        for plain in ["zoë", "प्रिया", "李小龍", "👩‍💻dev", "user9 3 connections"] {
+            #expect(Self.runs(put(plain)).isEmpty, "\(plain)")
+        }
+        // A cell written over loses its mark.
+        var grid = put("محمد")
+        grid.put("ab", x: 1, y: 0, role: .text)
+        #expect(!grid[1, 0].isolation.contains(.opens))
+    }
 }

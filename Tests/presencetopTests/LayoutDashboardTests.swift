@@ -74,7 +74,10 @@ import Testing
         #expect(ok, "every name whole:\n\(screen)")
         var stateColumns: [String: Int] = [:]
         for (name, width) in widths {
-            guard let line = screen.split(separator: "\n").first(where: { $0.contains(name) }),
+            // The isolates a right-to-left name is sent inside take no column.
+            let isolates: Set<Character> = ["\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"]
+            let row = screen.split(separator: "\n").first { $0.contains(name) }
+            guard let line = row?.filter({ !isolates.contains($0) }),
                 let marker = line.firstIndex(where: { $0 == "●" || $0 == "○" }),
                 let range = line.range(of: name)
             else {
@@ -88,6 +91,9 @@ import Testing
         }
         #expect(
             Set(stateColumns.values).count == 1, "the STATE column in place on every row: \(stateColumns)\n\(screen)")
+        // The Arabic name reaches the terminal isolated from its row; no other name is.
+        #expect(screen.contains("\u{2068}محمد\u{2069}"), "محمد isolated:\n\(screen.debugDescription)")
+        #expect(screen.unicodeScalars.filter { $0 == "\u{2068}" }.count == 1, "\(screen.debugDescription)")
         _ = try await tmux.quit()
     }
 }

@@ -45,7 +45,18 @@ public struct CellGrid: Sendable, Equatable {
             }
             column += columns
         }
+        // Text with right-to-left letters: each written character's first cell and direction,
+        // to isolate its right-to-left runs once written (ASCII, most text, has none).
+        let mayHoldRightToLeft = !text.utf8.allSatisfy { $0 < 0xD6 }
+        var directions: [(column: Int, direction: Direction)] = []
+        defer {
+            // A character that did not fit was noted but not written.
+            if mayHoldRightToLeft { isolateRightToLeftRuns(directions.filter { $0.column < column }, y: y) }
+        }
         for character in text {
+            if mayHoldRightToLeft, column >= 0, column < end {
+                directions.append((column, CellGrid.direction(of: character)))
+            }
             let scalars = character.unicodeScalars
             if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
                 // One scalar (most text): one piece, with nothing to allocate.
