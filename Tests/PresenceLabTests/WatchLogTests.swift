@@ -86,6 +86,33 @@ import Testing
         #expect(log.lines(for: Self.snapshot(at: .seconds(32), users: [], feed: waiting)).isEmpty)
     }
 
+    /// A big first list is told a piece at a time (a million users' lines are never all made
+    /// at once); the summary follows its last piece, and a change made meanwhile follows that.
+    @Test func aBigFirstListIsToldAPieceAtATime() {
+        let count = WatchLog.pieceSize * 2 + 500
+        let users = (0..<count).map { UserPresence(id: "u\($0)", lastOnline: UnixTime(millisecondsSince1970: 5)) }
+        var log = WatchLog()
+        var told: [String] = []
+        var pieces = 0
+        var later = users
+        later[3] = UserPresence(id: "u3", connections: [.init(id: "-Nb")])
+        repeat {
+            // The list changes while its first lines are out: told once they all are.
+            let lines = log.lines(for: Self.snapshot(at: .seconds(pieces), users: pieces == 0 ? users : later))
+            pieces += 1
+            let presence = Self.lines(lines, type: "presence")
+            #expect(presence.count <= WatchLog.pieceSize)
+            told += presence.compactMap { $0["user"]?.stringValue }
+            #expect(Self.lines(lines, type: "summary").isEmpty == log.isWritingFirstList)
+            // Each line as of the first list, whichever piece it is in.
+            let at = Self.snapshot(users: []).takenAt.millisecondsSince1970
+            #expect(presence.allSatisfy { $0["state"]?.stringValue == "offline" && $0["at"] == .int(at) })
+        } while log.isWritingFirstList
+        #expect(pieces == 3 && told.count == count && Set(told).count == count)
+        let change = log.lines(for: Self.snapshot(at: .seconds(9), users: later))
+        #expect(Self.lines(change, type: "presence").map { $0["user"]?.stringValue } == ["u3"])
+    }
+
     @Test func theStatusLayoutCountsNoConnections() {
         var online = UserPresence(id: "ana")
         online.reportedOnline = true

@@ -26,6 +26,26 @@ public struct WatchLog: Sendable {
     private var presenceLines = 0
     /// When the last summary was made, and the acknowledgements up to then.
     private var lastSummary: (at: UnixTime, acknowledged: Int)?
+    /// The first list while its users' lines are still being made, the rank of the next user
+    /// and the list's time: a million users' lines are made a piece at a time.
+    private var firstList: FirstList?
+
+    /// The first list's users whose lines are still to be made.
+    private struct FirstList {
+        /// The list.
+        var users: PresenceList
+        /// The rank of the next user.
+        var next: Int
+        /// The list's time, on each of its lines.
+        var at: JSONValue
+    }
+
+    /// Users' lines made for each piece of the first list.
+    public static let pieceSize = 10_000
+
+    /// Whether the first list's lines are still being made (``lines(for:)`` makes the next
+    /// piece each time it is called).
+    public var isWritingFirstList: Bool { firstList != nil }
 
     /// A log that has written nothing.
     public init(changesOnly: Bool = false) {
@@ -40,6 +60,9 @@ public struct WatchLog: Sendable {
     /// The lines `snapshot` makes: each watcher's connection where it changed, then (once every
     /// first list is in) each user whose presence changed, in id order, and a summary right
     /// after the first list.
+    ///
+    /// The first list's users come ``pieceSize`` at a time, one piece a call, while
+    /// ``isWritingFirstList``; changes after it are told once it is all out.
     public mutating func lines(for snapshot: SimulationSnapshot) -> [JSONValue] {
         let at = JSONValue.int(snapshot.takenAt.millisecondsSince1970)
         let feeds = snapshot.watchedFeeds
@@ -50,18 +73,55 @@ public struct WatchLog: Sendable {
             connections[feed.name] = line
             lines.append(Self.stamped(line, type: "connection", at: at))
         }
+        if firstList != nil {
+            // Later changes wait until the first list is out: they are told against it.
+            lines += nextPiece(of: snapshot, feeds: feeds)
+            return lines
+        }
         guard snapshot.listLoaded, snapshot.listRefusal == nil || !snapshot.users.isEmpty else { return lines }
-        let firstLoad = !loaded
-        loaded = true
+        guard loaded else {
+            // The first list: counted at once, its users' lines made a piece at a time.
+            loaded = true
+            users = snapshot.users
+            totals = PresenceTotals()
+            users.forEachUser { totals.count($0, 1) }
+            if changesOnly {
+                lines.append(summary(for: snapshot))
+            } else {
+                firstList = FirstList(users: users, next: 0, at: at)
+                lines += nextPiece(of: snapshot, feeds: feeds)
+            }
+            return lines
+        }
         for change in snapshot.users.changes(from: users) {
             if let old = change.old { totals.count(old, -1) }
             if let new = change.new { totals.count(new, 1) }
-            guard !(firstLoad && changesOnly), let user = change.new ?? change.old else { continue }
+            guard let user = change.new ?? change.old else { continue }
             presenceLines += 1
             lines.append(Self.presence(change.new, of: user, at: at, snapshot: snapshot, feeds: feeds))
         }
         users = snapshot.users
-        if firstLoad { lines.append(summary(for: snapshot)) }
+        return lines
+    }
+
+    /// The next piece of the first list's lines, and the summary after its last.
+    private mutating func nextPiece(of snapshot: SimulationSnapshot, feeds: [WatchedFeed]) -> [JSONValue] {
+        guard let piece = firstList else { return [] }
+        let (list, next, at) = (piece.users, piece.next, piece.at)
+        let end = min(list.count, next + Self.pieceSize)
+        var lines: [JSONValue] = []
+        lines.reserveCapacity(end - next + 1)
+        for rank in next..<end {
+            let user = list[rank]
+            lines.append(Self.presence(user, of: user, at: at, snapshot: snapshot, feeds: feeds))
+        }
+        presenceLines += end - next
+        if end < list.count {
+            firstList?.next = end
+        } else {
+            firstList = nil
+            lines.append(summary(for: snapshot))
+        }
         return lines
     }
 

@@ -82,11 +82,15 @@ public final class PresenceWatch: Sendable {
         wake.yield()
         for await _ in wakes {
             let snapshot = simulation.snapshot()
-            var lines = log.withLock { $0.lines(for: snapshot) }
-            if let due = nextSummary, let every = summaryEvery, snapshot.takenAt >= due {
+            var (lines, more) = log.withLock { ($0.lines(for: snapshot), $0.isWritingFirstList) }
+            // No summary in the middle of the first list's lines (the one after it is its own).
+            if !more, let due = nextSummary, let every = summaryEvery, snapshot.takenAt >= due {
                 lines.append(log.withLock { $0.summary(for: snapshot) })
                 nextSummary = snapshot.takenAt + every
             }
+            // A first list of a million users is written a piece at a time: the next piece at
+            // the next wake, made now.
+            if more { wake.yield() }
             guard !lines.isEmpty else { continue }
             let text = lines.map(\.jsonString).joined(separator: "\n") + "\n"
             let end: End? = await withCheckedContinuation { (done: CheckedContinuation<End?, Never>) in
