@@ -47,7 +47,10 @@ public final class PresenceDirectory: Sendable {
             // Events arrive one at a time on the callback queue: the lock only guards readers.
             let (previousTree, previousUsers) = state.withLock { ($0.tree, $0.users) }
             let tree = snapshot.node.children
-            let users = Self.updated(previousUsers, with: tree.changes(from: previousTree), layout: layout)
+            let users =
+                previousTree.isEmpty
+                ? Self.users(in: tree, layout: layout)
+                : Self.updated(previousUsers, with: tree.changes(from: previousTree), layout: layout)
             state.withLock { state in
                 (state.users, state.tree) = (users, tree)
                 state.updates += 1
@@ -57,6 +60,14 @@ public final class PresenceDirectory: Sendable {
             state.withLock { $0.refusal = "\(error)" }
         }
         state.withLock { $0.handle = handle }
+    }
+
+    /// Every user under `tree` (a first list: read in key order, with no list of changes made).
+    static func users(in tree: ChildrenMap, layout: PresenceLayout) -> PresenceList {
+        var users: [UserPresence] = []
+        users.reserveCapacity(tree.count)
+        tree.forEachInKeyOrder { key, node in users.append(layout.user(id: key.string, from: node)) }
+        return PresenceList(users)
     }
 
     /// `users` with the changed children read again.

@@ -28,13 +28,16 @@ public struct PresenceBurst: Sendable, Equatable, CustomStringConvertible {
         self.usersChanged = usersChanged
         self.listed = listed
         self.online = online
-        for change in changes {
-            switch change {
-            case .userOnline: cameOnline += 1
-            case .userOffline: wentOffline += 1
-            case .deviceConnected: devicesConnected += 1
-            case .deviceDisconnected: devicesDisconnected += 1
-            }
+        for change in changes { count(change) }
+    }
+
+    /// Counts one more change in (the user's change is counted apart, in ``usersChanged``).
+    public mutating func count(_ change: PresenceChange) {
+        switch change {
+        case .userOnline: cameOnline += 1
+        case .userOffline: wentOffline += 1
+        case .deviceConnected: devicesConnected += 1
+        case .deviceDisconnected: devicesDisconnected += 1
         }
     }
 

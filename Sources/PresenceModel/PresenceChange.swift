@@ -32,12 +32,13 @@ public enum PresenceChange: Sendable, Equatable, CustomStringConvertible {
         return changes
     }
 
-    /// The changes of one user, from `was` to `now`.
-    static func between(_ was: UserPresence, _ now: UserPresence) -> [PresenceChange] {
+    /// The changes of one user, from `was` to `now` (the same user).
+    public static func between(_ was: UserPresence, _ now: UserPresence) -> [PresenceChange] {
         var changes: [PresenceChange] = []
         let id = now.id
-        let nowIDs = Set(now.connections.map { CodeUnitString($0.id) })
-        let wasIDs = Set(was.connections.map { CodeUnitString($0.id) })
+        // Sets of ids only where both lists have some (a first list's users have none before).
+        let nowIDs = was.connections.isEmpty ? [] : Set(now.connections.map { CodeUnitString($0.id) })
+        let wasIDs = now.connections.isEmpty ? [] : Set(was.connections.map { CodeUnitString($0.id) })
         for gone in was.connections where !nowIDs.contains(CodeUnitString(gone.id)) {
             changes.append(.deviceDisconnected(user: id, device: gone.device, connections: now.connections.count))
         }

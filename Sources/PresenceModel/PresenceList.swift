@@ -76,6 +76,26 @@ public struct PresenceList: Sendable, RandomAccessCollection, ExpressibleByArray
         tree.changes(from: old.tree, by: Self.compare, same: ==)
     }
 
+    /// Calls `body` with each user that differs from `old` (as ``changes(from:)`` lists them)
+    /// until it returns false; false when it was stopped.
+    @discardableResult
+    public func forEachChange(
+        from old: PresenceList, _ body: (RankedTree<UserPresence>.Change) -> Bool
+    ) -> Bool {
+        tree.forEachChange(from: old.tree, by: Self.compare, same: ==, body)
+    }
+
+    /// The users that differ from `old`, or nil when more than `limit` do (found without
+    /// gathering them all: a first list of a million is not worth listing to be told so).
+    public func changes(from old: PresenceList, atMost limit: Int) -> [RankedTree<UserPresence>.Change]? {
+        var changes: [RankedTree<UserPresence>.Change] = []
+        let finished = forEachChange(from: old) { change in
+            changes.append(change)
+            return changes.count <= limit
+        }
+        return finished ? changes : nil
+    }
+
     /// Whether both list the same users, in the same state.
     public static func == (lhs: PresenceList, rhs: PresenceList) -> Bool {
         lhs.isSameVersion(as: rhs) || (lhs.count == rhs.count && lhs.changes(from: rhs).isEmpty)

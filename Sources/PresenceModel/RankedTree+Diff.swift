@@ -17,45 +17,57 @@ extension RankedTree {
         from old: RankedTree, by compare: Comparison, same: (Element, Element) -> Bool
     ) -> [Change] {
         var changes: [Change] = []
-        Self.diff(old.root, root, compare, same, into: &changes)
+        forEachChange(from: old, by: compare, same: same) { change in
+            changes.append(change)
+            return true
+        }
         return changes
+    }
+
+    /// Calls `body` with each element that differs from `old`, in order, until it returns false
+    /// (a first list of a million is then walked, not gathered); false when it was stopped.
+    @discardableResult
+    public func forEachChange(
+        from old: RankedTree, by compare: Comparison, same: (Element, Element) -> Bool, _ body: (Change) -> Bool
+    ) -> Bool {
+        Self.diff(old.root, root, compare, same, body)
+    }
+
+    /// Calls `body` with each element under `entry` in order until it returns false.
+    private static func visit(_ entry: Entry?, _ body: (Element) -> Bool) -> Bool {
+        guard let entry else { return true }
+        return visit(entry.left, body) && body(entry.element) && visit(entry.right, body)
     }
 
     private static func diff(
         _ old: Entry?, _ new: Entry?, _ compare: Comparison, _ same: (Element, Element) -> Bool,
-        into changes: inout [Change]
-    ) {
-        if old === new { return }
-        guard let old else {
-            walk(new) { changes.append(Change(old: nil, new: $0)) }
-            return
-        }
-        guard let new else {
-            walk(old) { changes.append(Change(old: $0, new: nil)) }
-            return
-        }
+        _ body: (Change) -> Bool
+    ) -> Bool {
+        if old === new { return true }
+        guard let old else { return visit(new) { body(Change(old: nil, new: $0)) } }
+        guard let new else { return visit(old) { body(Change(old: $0, new: nil)) } }
         if compare(old.element, new.element) == 0 {
-            diff(old.left, new.left, compare, same, into: &changes)
-            if !same(old.element, new.element) { changes.append(Change(old: old.element, new: new.element)) }
-            diff(old.right, new.right, compare, same, into: &changes)
+            return diff(old.left, new.left, compare, same, body)
+                && (same(old.element, new.element) || body(Change(old: old.element, new: new.element)))
+                && diff(old.right, new.right, compare, same, body)
         } else if old.weight >= new.weight {
             let (before, found, after) = split(new, at: old.element, by: compare)
-            diff(old.left, before, compare, same, into: &changes)
+            guard diff(old.left, before, compare, same, body) else { return false }
             if let found {
-                if !same(old.element, found) { changes.append(Change(old: old.element, new: found)) }
-            } else {
-                changes.append(Change(old: old.element, new: nil))
+                if !same(old.element, found), !body(Change(old: old.element, new: found)) { return false }
+            } else if !body(Change(old: old.element, new: nil)) {
+                return false
             }
-            diff(old.right, after, compare, same, into: &changes)
+            return diff(old.right, after, compare, same, body)
         } else {
             let (before, found, after) = split(old, at: new.element, by: compare)
-            diff(before, new.left, compare, same, into: &changes)
+            guard diff(before, new.left, compare, same, body) else { return false }
             if let found {
-                if !same(found, new.element) { changes.append(Change(old: found, new: new.element)) }
-            } else {
-                changes.append(Change(old: nil, new: new.element))
+                if !same(found, new.element), !body(Change(old: found, new: new.element)) { return false }
+            } else if !body(Change(old: nil, new: new.element)) {
+                return false
             }
-            diff(after, new.right, compare, same, into: &changes)
+            return diff(after, new.right, compare, same, body)
         }
     }
 }

@@ -30,9 +30,10 @@ public struct ShardedPresence: Sendable {
             merged = list
             return merged
         }
-        let changes = list.changes(from: shards[index])
+        // More changes than a quarter of the users: merged whole (not gathered to be counted).
+        let changes = list.changes(from: shards[index], atMost: max(64, merged.count / 4))
         shards[index] = list
-        if changes.count > max(64, merged.count / 4) {
+        guard let changes else {
             merged = Self.mergedWhole(shards)
             return merged
         }

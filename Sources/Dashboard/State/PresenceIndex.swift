@@ -75,13 +75,17 @@ public struct PresenceIndex: Sendable, Equatable {
         if isCurrent(for: users, sort: sort, filter: filter) { return }
         stamp = Stamp()
         if !users.isSameVersion(as: source) {
-            let changes = users.changes(from: source)
-            if changes.count > max(64, users.count / 4) {
+            // More changes than a quarter of the users: made anew (not gathered to be counted).
+            if source.isEmpty || users.isEmpty {
                 rebuild(users)
-            } else if changes.count > max(32, table.count / 1024) {
-                fold(batch: changes)
+            } else if let changes = users.changes(from: source, atMost: max(64, users.count / 4)) {
+                if changes.count > max(32, table.count / 1024) {
+                    fold(batch: changes)
+                } else {
+                    for change in changes { fold(change) }
+                }
             } else {
-                for change in changes { fold(change) }
+                rebuild(users)
             }
             source = users
         }

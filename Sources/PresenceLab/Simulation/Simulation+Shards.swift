@@ -42,24 +42,34 @@ extension Simulation {
     /// one burst for more than ``PresenceBurst/threshold`` (a first load of 100,000 users is one
     /// line, not 100,000).
     func presenceChanged(shard: Int, _ list: PresenceList) {
-        let (changes, changedUsers, users, online, isFirst) = fold.withLock { fold in
+        let (told, burst) = fold.withLock { fold -> ([PresenceChange], PresenceBurst?) in
             let users = fold.sharded.update(shard: shard, to: list)
-            let changed = users.changes(from: fold.told?.list ?? PresenceList())
-            var online = fold.told?.online ?? 0
-            for change in changed {
-                if change.old?.isOnline == true { online -= 1 }
-                if change.new?.isOnline == true { online += 1 }
-            }
             let bit: UInt64 = shard < 64 ? 1 << UInt64(shard) : 0
-            defer { (fold.told, fold.loaded) = ((users, online), fold.loaded | bit) }
-            return (PresenceChange.between(changed), changed.count, users, online, fold.loaded & bit == 0)
+            var burst = PresenceBurst(
+                [], usersChanged: 0, listed: users.count, online: fold.told?.online ?? 0,
+                isFirstLoad: fold.loaded & bit == 0)
+            // Walked, not gathered: a first list of a million users is counted as it goes, and
+            // only the first changes past the threshold are kept (to be told one by one).
+            var told: [PresenceChange] = []
+            users.forEachChange(from: fold.told?.list ?? PresenceList()) { change in
+                guard let id = (change.new ?? change.old)?.id else { return true }
+                burst.usersChanged += 1
+                if change.old?.isOnline == true { burst.online -= 1 }
+                if change.new?.isOnline == true { burst.online += 1 }
+                let (was, now) = (change.old ?? UserPresence(id: id), change.new ?? UserPresence(id: id))
+                for one in PresenceChange.between(was, now) {
+                    burst.count(one)
+                    if told.count <= PresenceBurst.threshold { told.append(one) }
+                }
+                return true
+            }
+            (fold.told, fold.loaded) = ((users, burst.online), fold.loaded | bit)
+            return (told, told.count > PresenceBurst.threshold ? burst : nil)
         }
-        if changes.count > PresenceBurst.threshold {
-            let burst = PresenceBurst(
-                changes, usersChanged: changedUsers, listed: users.count, online: online, isFirstLoad: isFirst)
+        if let burst {
             emit(.presenceBurst(burst))
         } else {
-            for change in changes { emit(.presence(change)) }
+            for change in told { emit(.presence(change)) }
         }
     }
 }
