@@ -6,6 +6,8 @@ import RTDBCore
 public enum ServerPush: Sendable, Hashable {
     /// `d`: the data at `path` is now `data`; a tagged push targets one query view.
     case data(path: Path, data: JSONValue, tag: Int?)
+    /// `d` as ``WireMessage/dataPush(inText:)`` reads it: the data already a node.
+    case dataNode(path: Path, node: Node, tag: Int?)
     /// `m`: each relative path in `data` now holds its value (null removes).
     case merge(path: Path, data: JSONValue.Members, tag: Int?)
     /// `c`: a listen was revoked; `query` targets one tagged query for the JS SDK.
@@ -20,7 +22,7 @@ public enum ServerPush: Sendable, Hashable {
     /// The action name sent as `a`.
     public var action: String {
         switch self {
-        case .data: return "d"
+        case .data, .dataNode: return "d"
         case .merge: return "m"
         case .listenRevoked: return "c"
         case .authRevoked: return "ac"
@@ -36,6 +38,8 @@ public enum ServerPush: Sendable, Hashable {
             var members: JSONValue.Members = ["p": .string(path.description), "d": data]
             if let tag { members["t"] = .int(Int64(tag)) }
             return .object(members)
+        case .dataNode(let path, let node, let tag):
+            return ServerPush.data(path: path, data: node.exportJSON, tag: tag).body
         case .merge(let path, let data, let tag):
             var members: JSONValue.Members = ["p": .string(path.description), "d": .object(data)]
             if let tag { members["t"] = .int(Int64(tag)) }

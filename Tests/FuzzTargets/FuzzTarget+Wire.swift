@@ -9,8 +9,9 @@ extension FuzzTarget {
     /// for the log reads back to the same nodes.
     /// A message that parses prints as text that parses back to the same message. The texts
     /// written and read without a JSON tree agree with the parser and the printer: an
-    /// acknowledgement read without parsing is what parsing reads, and a request's text written
-    /// straight out is the envelope's.
+    /// acknowledgement read without parsing is what parsing reads, a data push read straight into
+    /// nodes is the general reading's push and nodes, and a request's text written straight out
+    /// is the envelope's.
     static func wire(_ bytes: [UInt8]) {
         // Counting entries as the client does: whatever the fragments, the count only grows
         // while a message arrives, and never past its bytes.
@@ -34,6 +35,19 @@ extension FuzzTarget {
                 fuzzInvariant(
                     (try? WireMessage(text: text)) == .response(number: number, status: .ok, data: ""),
                     "\(text) read as the acknowledgement of \(number), which the parser does not read")
+            }
+            if case .dataNode(let path, let node, let tag)? = WireMessage.dataPush(inText: text) {
+                let general = try? WireMessage(text: text)
+                guard case .push(.data(let generalPath, let data, let generalTag))? = general,
+                    let generalNode = try? Node(json: data, at: generalPath)
+                else {
+                    let generally = String(describing: general)
+                    fuzzInvariant(false, "\(text) read straight as a data push, the general way as \(generally)")
+                    continue
+                }
+                fuzzInvariant(
+                    generalPath == path && generalTag == tag && generalNode == node,
+                    "\(text) read straight as \(node) at \(path), the general way as \(generalNode) at \(generalPath)")
             }
             if let write = WireWrite.read(text) {
                 let general = generalReading(text)

@@ -271,6 +271,9 @@ final class PersistentConnection: @unchecked Sendable {
             if let number = WireMessage.acknowledgedNumber(inText: message) {
                 return handle(.response(number: number, status: .ok, data: .string("")))
             }
+            // A data push's data read straight into nodes (a first list of a million users is
+            // one); anything else, or data the plain reading does not take, as usual.
+            if let push = WireMessage.dataPush(inText: message) { return handle(.push(push)) }
             guard let parsed = try? WireMessage(text: message) else { return }
             handle(parsed)
         case .closed(let reason):

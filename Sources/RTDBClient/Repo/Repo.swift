@@ -237,6 +237,17 @@ extension Repo: PersistentConnectionDelegate {
         updateInfo(".info/serverTimeOffset", Node(.number(.int(offset.wholeMilliseconds))))
     }
 
+    /// The server's data at `path` (for the query `tag`, if tagged), and the transactions it
+    /// touches run again.
+    private func applyServerData(_ node: Node, at path: Path, tag: Int?) {
+        if let tag {
+            raise(serverTree.applyTaggedQueryOverwrite(path, node, tag: tag))
+        } else {
+            raise(serverTree.applyServerOverwrite(path, node))
+        }
+        if let database { rerunTransactions(affectedBy: path, database: database) }
+    }
+
     func connectionDidDisconnect() {
         pendingWrites.markAllQueued()
         updateInfo(".info/connected", Node(.bool(false)))
@@ -247,12 +258,9 @@ extension Repo: PersistentConnectionDelegate {
         switch push {
         case .data(let path, let data, let tag):
             guard let node = try? Node(json: data, at: path) else { return }
-            if let tag {
-                raise(serverTree.applyTaggedQueryOverwrite(path, node, tag: tag))
-            } else {
-                raise(serverTree.applyServerOverwrite(path, node))
-            }
-            if let database { rerunTransactions(affectedBy: path, database: database) }
+            applyServerData(node, at: path, tag: tag)
+        case .dataNode(let path, let node, let tag):
+            applyServerData(node, at: path, tag: tag)
         case .merge(let path, let data, let tag):
             var children: [(path: Path, node: Node)] = []
             for (key, value) in data {
