@@ -109,6 +109,7 @@ public struct PresenceIndex: Sendable, Equatable {
         let needle = FilterNeedle(filter)
         let walked = narrows ? (filtered ?? orders[sort.position]) : orders[sort.position]
         var kept: [Int32] = []
+        var counts = Counts()
         if walked.count < table.count / 8 {
             // Few to walk (a filter that narrows a narrow one): those alone, in order.
             for slot in walked where Self.matches(table[Int(slot)], needle) { kept.append(slot) }
@@ -119,23 +120,35 @@ public struct PresenceIndex: Sendable, Equatable {
             var matched = [Bool](repeating: false, count: table.count)
             var matches = 0
             var slot = 0
-            table.forEachElement { user in
-                if Self.matches(user, needle) {
-                    matched[slot] = true
-                    matches += 1
+            table.forEachChunk { users in
+                guard let first = users.baseAddress else { return }
+                for index in users.indices {
+                    // Each field read where it lies: the user is not copied out.
+                    let user = first + index
+                    if Self.matches(id: user.pointee.id, connections: user.pointee.connections, needle) {
+                        matched[slot] = true
+                        matches += 1
+                    }
+                    slot += 1
                 }
-                slot += 1
             }
+            let walkedCounts = narrows ? shownCounts : allCounts
             if matches == walked.count {
                 // Every user walked matched (a first letter most ids share): the same slots and
-                // counts (counting reads each user's connections: a million cache misses).
-                (filtered, shownCounts) = (walked, narrows ? shownCounts : allCounts)
+                // counts.
+                (filtered, shownCounts) = (walked, walkedCounts)
                 return
             }
             kept.reserveCapacity(matches)
             for slot in walked where matched[Int(slot)] { kept.append(slot) }
+            if matches > walked.count / 2 {
+                // Most matched: the walked users' counts less those of the few left out.
+                counts = walkedCounts
+                for slot in walked where !matched[Int(slot)] { counts.count(table[Int(slot)], -1) }
+                (filtered, shownCounts) = (ChunkedList(kept), counts)
+                return
+            }
         }
-        var counts = Counts()
         for slot in kept { counts.count(table[Int(slot)], 1) }
         (filtered, shownCounts) = (ChunkedList(kept), counts)
     }
@@ -167,6 +180,11 @@ public struct PresenceIndex: Sendable, Equatable {
 
     /// Whether the filter lets `user` through: in their id or a device's name.
     static func matches(_ user: UserPresence, _ needle: FilterNeedle) -> Bool {
-        needle.matches(user.id) || user.connections.contains { needle.matches($0.device ?? "") }
+        matches(id: user.id, connections: user.connections, needle)
+    }
+
+    /// Whether the filter lets through a user with this id and these connections.
+    static func matches(id: String, connections: [UserPresence.Connection], _ needle: FilterNeedle) -> Bool {
+        needle.matches(id) || connections.contains { needle.matches($0.device ?? "") }
     }
 }
