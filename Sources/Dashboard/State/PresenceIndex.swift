@@ -148,6 +148,17 @@ public struct PresenceIndex: Sendable, Equatable {
                 (filtered, shownCounts) = (ChunkedList(kept), counts)
                 return
             }
+            // Few matched: counted in a second walk of the table, where they lie.
+            var position = 0
+            table.forEachChunk { users in
+                guard let first = users.baseAddress else { return }
+                for index in users.indices {
+                    if matched[position] { counts.count((first + index).pointee, 1) }
+                    position += 1
+                }
+            }
+            (filtered, shownCounts) = (ChunkedList(kept), counts)
+            return
         }
         for slot in kept { counts.count(table[Int(slot)], 1) }
         (filtered, shownCounts) = (ChunkedList(kept), counts)
