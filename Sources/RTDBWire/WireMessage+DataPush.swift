@@ -25,8 +25,6 @@ extension WireMessage {
 private struct DataPushReader {
     var failed = false
     var seen: Set<String> = []
-    var type: String?
-    var action: String?
     var path: Path?
     var tag: Int?
     /// The data, read once the path (and so its depth) is known.
@@ -40,29 +38,34 @@ private struct DataPushReader {
         return !failed
     }
 
-    mutating func readEnvelope(_ key: String, _ parser: inout JSONParser) throws(JSONParseError) {
-        guard first("", key) else { return try parser.skipValue() }
-        switch key {
-        case "t" where parser.nextByte() == UInt8(ascii: "\""):
-            type = try parser.parseString()
-        case "d" where parser.nextByte() == UInt8(ascii: "{"):
-            try parser.parseMembers { (parser, key) throws(JSONParseError) in try readMessage(key, &parser) }
-        default:
+    /// A member of an object of one string member (`text`: must be `d`) and one object member
+    /// (`object`, whose members `inner` reads); `scope` names the object.
+    mutating func readMember(
+        _ scope: String, _ key: String, _ parser: inout JSONParser, text: String, object: String,
+        _ inner: (inout DataPushReader, String, inout JSONParser) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        guard first(scope, key) else { return try parser.skipValue() }
+        if key == text, parser.nextByte() == UInt8(ascii: "\"") {
+            if try parser.parseString() != "d" { failed = true }
+        } else if key == object, parser.nextByte() == UInt8(ascii: "{") {
+            try parser.parseMembers { (parser, key) throws(JSONParseError) in try inner(&self, key, &parser) }
+        } else {
             failed = true
             try parser.skipValue()
         }
     }
 
+    /// The message: `{"t":"d","d":…}`.
+    mutating func readEnvelope(_ key: String, _ parser: inout JSONParser) throws(JSONParseError) {
+        try readMember("", key, &parser, text: "t", object: "d") { (reader, key, parser) throws(JSONParseError) in
+            try reader.readMessage(key, &parser)
+        }
+    }
+
+    /// Its data: `{"a":"d","b":…}`.
     mutating func readMessage(_ key: String, _ parser: inout JSONParser) throws(JSONParseError) {
-        guard first("d.", key) else { return try parser.skipValue() }
-        switch key {
-        case "a" where parser.nextByte() == UInt8(ascii: "\""):
-            action = try parser.parseString()
-        case "b" where parser.nextByte() == UInt8(ascii: "{"):
-            try parser.parseMembers { (parser, key) throws(JSONParseError) in try readBody(key, &parser) }
-        default:
-            failed = true
-            try parser.skipValue()
+        try readMember("d.", key, &parser, text: "a", object: "b") { (reader, key, parser) throws(JSONParseError) in
+            try reader.readBody(key, &parser)
         }
     }
 
@@ -99,7 +102,8 @@ private struct DataPushReader {
     /// The push read, if every member was a data push's.
     mutating func push() throws(JSONParseError) -> ServerPush? {
         if var later = laterData, node == nil, path != nil { node = try readData(&later) }
-        guard !failed, type == "d", action == "d", let path, let node else { return nil }
+        // The type and the action were each `d` where given; both must have been.
+        guard !failed, seen.contains("t"), seen.contains("d.a"), let path, let node else { return nil }
         return .dataNode(path: path, node: node, tag: tag)
     }
 }

@@ -18,6 +18,19 @@ import Testing
         return user
     }
 
+    /// `count` users among `user0`…`user<of - 1>` changed or (one in `removingOneIn`) removed.
+    private static func change(
+        _ users: inout PresenceList, _ count: Int, of ids: Int, removingOneIn removal: Int,
+        _ random: inout SeededRandom
+    ) {
+        for _ in 0..<count {
+            let id = "user\(Int.random(in: 0..<ids, using: &random))"
+            users =
+                Int.random(in: 0..<removal, using: &random) == 0
+                ? users.removing(id: id) : users.updating(user(&random, id))
+        }
+    }
+
     /// What the index must say, worked out from the whole list.
     private static func check(_ index: PresenceIndex, _ users: PresenceList, sort: PresenceSort, filter: String) {
         var fresh = PresenceIndex()
@@ -50,12 +63,7 @@ import Testing
         for round in 0..<120 {
             let sort = PresenceSort.allCases[(round / 30) % PresenceSort.allCases.count]
             let filter = filters[round % filters.count]
-            for _ in 0..<Int.random(in: 0...8, using: &random) {
-                let id = "user\(Int.random(in: 0..<700, using: &random))"
-                users =
-                    Int.random(in: 0..<4, using: &random) == 0
-                    ? users.removing(id: id) : users.updating(Self.user(&random, id))
-            }
+            Self.change(&users, Int.random(in: 0...8, using: &random), of: 700, removingOneIn: 4, &random)
             index.update(to: users, sort: sort, filter: filter)
             #expect(index.isCurrent(for: users, sort: sort, filter: filter))
             Self.check(index, users, sort: sort, filter: filter)
@@ -74,12 +82,7 @@ import Testing
             let filter = filters[round % filters.count]
             index.update(to: users, sort: sort, filter: filter)
             // 33 to 200 changes: more than one at a time, fewer than a new list.
-            for _ in 0..<Int.random(in: 33...200, using: &random) {
-                let id = "user\(Int.random(in: 0..<1_100, using: &random))"
-                users =
-                    Int.random(in: 0..<3, using: &random) == 0
-                    ? users.removing(id: id) : users.updating(Self.user(&random, id))
-            }
+            Self.change(&users, Int.random(in: 33...200, using: &random), of: 1_100, removingOneIn: 3, &random)
             index.update(to: users, sort: sort, filter: filter)
             Self.check(index, users, sort: sort, filter: filter)
         }

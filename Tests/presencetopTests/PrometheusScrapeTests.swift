@@ -60,18 +60,17 @@ import Testing
         let (server, port) = try await ChildProcess.serve(
             ["--data", folder.appendingPathComponent("data").path, "--rules", rules.path])
         defer { server.signal(SIGTERM) }
-        // The watch of the same namespace's status nodes, its metrics on a port of its own.
-        let watchPort = try Self.freePort()
+        // The watch of the same namespace's status nodes, its metrics on a port of its own (the
+        // one it picks: a port chosen here could be taken by another process before it binds).
         let watch = try await ChildProcess(
             ChildProcess.presencetop,
             [
                 "watch", "--url", "http://127.0.0.1:\(port)?ns=demo", "--layout", "status",
-                "--metrics-listen", "127.0.0.1:\(watchPort)", "--log", folder.appendingPathComponent("watch.log").path,
+                "--metrics-listen", "127.0.0.1:0", "--log", folder.appendingPathComponent("watch.log").path,
             ],
             environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
         defer { watch.signal(SIGTERM) }
-        #expect(
-            await watch.waitForOutput(containing: "metrics on http://", standardError: true), "\(watch.standardError)")
+        let watchPort = try await WatchProcessTests.metricsPort(of: watch)
         // A server in this process as a third target: its scrapes are counted here, so the test
         // waits for Prometheus' rounds on a barrier instead of polling its answers.
         let anchor = try await TestServer.start()

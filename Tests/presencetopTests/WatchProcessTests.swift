@@ -31,13 +31,19 @@ import Testing
         }
     }
 
+    /// The port a child's `--metrics-listen` bound (its `metrics on http://HOST:PORT/metrics`
+    /// line: given port 0, it picks a free one, so no other process can take it first).
+    static func metricsPort(of child: ChildProcess) async throws -> Int {
+        let announced = await child.waitForOutput(containing: "/metrics\n", standardError: true)
+        let url = child.standardError.split(separator: "\n").first { $0.hasPrefix("metrics on http://") }
+        guard announced, let port = url?.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) })
+        else { throw TestFailure("no metrics listener: \(child.standardError)") }
+        return port
+    }
+
     /// The metrics `watch` serves, by series (`name{labels}` → value).
     static func metrics(of watch: ChildProcess) async throws -> [String: Double] {
-        let announced = await watch.waitForOutput(containing: "/metrics\n", standardError: true)
-        let url = watch.standardError.split(separator: "\n").first { $0.hasPrefix("metrics on http://") }
-        guard announced, let port = url?.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) })
-        else { throw TestFailure("no metrics listener: \(watch.standardError)") }
-        let answer = try await http("GET", "/metrics", port: port)
+        let answer = try await http("GET", "/metrics", port: try await metricsPort(of: watch))
         #expect(answer.status == 200 && answer.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         var series: [String: Double] = [:]
         for line in answer.body.split(separator: "\n") where !line.hasPrefix("#") {
