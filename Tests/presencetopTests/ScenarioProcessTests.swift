@@ -24,7 +24,9 @@ import Testing
     }
 
     @Test func anExpectationThatNeverHoldsFailsTheRunWithWhatStoodInItsWay() async throws {
-        // morgan is this device's user: while it is connected, morgan is never offline.
+        // morgan is this device's user: while it is connected, morgan is never offline. The
+        // window opens at 4 s, once this device has written its entry: before that, morgan is
+        // truly offline on the server (a loaded machine once took over a second to get there).
         let file = try Self.write(
             """
             name = "impossible"
@@ -34,6 +36,7 @@ import Testing
             [[expect]]
             user_offline = "morgan"
             within = 2
+            after = 4
             """)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let demo = try await ChildProcess(ChildProcess.presencetop, ["demo", "--scenario", file.path])
