@@ -37,7 +37,7 @@ import Testing
         fresh.update(to: PresenceList(Array(users)), sort: sort, filter: filter)
         #expect(index.all.elements == fresh.all.elements, "\(sort) order")
         // The order as the comparison says, user by user (the index makes it from the names' order).
-        let sorted = Array(users).sorted { sort.comparison($0, $1) < 0 }
+        let sorted = Array(users).sorted { sort.compare($0, $1) < 0 }
         #expect(index.all.map(\.id) == sorted.map(\.id), "\(sort) order by its comparison")
         #expect(index.shown.elements == fresh.shown.elements, "\(sort) order, filter \(filter)")
         let needle = filter.lowercased()

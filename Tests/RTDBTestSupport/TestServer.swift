@@ -79,29 +79,14 @@ public func temporaryDirectory() -> URL {
     return url
 }
 
-/// Returns once `condition` holds, checked now and after each change `signal` reports (a
-/// barrier, not a poll); false when `timeout` passes first (a bound that names a hang).
-public func until(
-    _ signal: ChangeSignal, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool
-) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
+/// Returns once `condition` holds, checked now and after each change `signal` reports: a
+/// barrier, not a poll, with no clock of its own (the suite's time limit names a hang); false
+/// when the task is cancelled first.
+public func until(_ signal: ChangeSignal, _ condition: () async throws -> Bool) async throws -> Bool {
     while true {
         let seen = signal.generation
         if try await condition() { return true }
-        guard ContinuousClock.now < deadline else { return false }
-        let changed = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await signal.changed(after: seen)
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(until: deadline)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !changed { return try await condition() }
+        guard !Task.isCancelled else { return false }
+        await signal.changed(after: seen)
     }
 }

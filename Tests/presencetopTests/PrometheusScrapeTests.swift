@@ -9,7 +9,7 @@ import Testing
 /// `presencetop watch` of it during a scripted scenario; the series read back through
 /// Prometheus' query API agree with what the scenario did, and Prometheus' own parser took
 /// every scrape.
-@Suite(.serialized) struct PrometheusScrapeTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct PrometheusScrapeTests {
     static let executable = "/usr/bin/prometheus"
     static var enabled: Bool {
         ProcessInfo.processInfo.environment["CI"] == "true" || FileManager.default.isExecutableFile(atPath: executable)
@@ -123,7 +123,7 @@ import Testing
         #expect(await watch.waitForOutput(containing: #""user":"cy","state":"online""#), "\(watch.standardOutput)")
         let scraped = anchor.server.metrics.scrapes.generation
         #expect(
-            try await until(anchor.server.metrics.scrapes, timeout: .seconds(120)) {
+            try await until(anchor.server.metrics.scrapes) {
                 anchor.server.metrics.scrapes.generation >= scraped + 3
             }, "Prometheus scrapes every second:\n\(prometheus.standardError.suffix(2_000))")
         let truth: [(String, Double)] = [

@@ -36,9 +36,4 @@ public struct IndexedUsers: Sendable, RandomAccessCollection {
         let found = table[Int(order[rank])]
         return CodeUnitString.equal(found.id, user.id) ? (rank, found) : nil
     }
-
-    /// Calls `body` with each user in order.
-    public func forEachUser(_ body: (UserPresence) throws -> Void) rethrows {
-        try order.forEachElement { try body(table[Int($0)]) }
-    }
 }

@@ -13,9 +13,6 @@ public enum PresenceSort: String, Sendable, CaseIterable {
     /// Most recently online first (online users count as now), then by name.
     case lastOnline = "last online"
 
-    /// Whether `a` is listed before `b`.
-    func orders(_ a: UserPresence, before b: UserPresence) -> Bool { compare(a, b) < 0 }
-
     /// A three-way comparison in this order: by the order's integer key (``key(of:)``), then by
     /// name as people read names (`user9` before `user50`), then by code units, so total over
     /// users with different ids.
@@ -38,9 +35,6 @@ public enum PresenceSort: String, Sendable, CaseIterable {
             user.isOnline ? Int64.min : (user.lastOnline.map { ~$0.millisecondsSince1970 } ?? Int64.max)
         }
     }
-
-    /// ``compare(_:_:)`` as a closure.
-    var comparison: RankedTree<UserPresence>.Comparison { { a, b in compare(a, b) } }
 
     /// The orders with a key (every order but by name).
     static let keyed: [PresenceSort] = allCases.filter { $0 != .name }
