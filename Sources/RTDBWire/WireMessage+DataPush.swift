@@ -94,7 +94,7 @@ private struct DataPushReader {
 
     /// The data as a node, or nil (failing the reading) where the plain reading does not take it.
     mutating func readData(_ parser: inout JSONParser) throws(JSONParseError) -> Node? {
-        let node = try parser.parsePlainNode(depth: path?.count ?? 0)
+        let node = try parser.parsePlainNodePacked(depth: path?.count ?? 0)
         if node == nil || parser.readServerValues { failed = true }
         return node
     }

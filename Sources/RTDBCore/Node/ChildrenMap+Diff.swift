@@ -18,12 +18,13 @@ extension ChildrenMap {
     /// a million costs a few dozen steps, not a million. Correct for any two maps; only the speed
     /// needs them to be versions of one another.
     public func changes(from old: ChildrenMap) -> [ChildChange] {
+        if packed != nil || old.packed != nil { return packedChanges(from: old) }
         var changes: [ChildChange] = []
         ChildrenMap.diff(old.root, root, into: &changes)
         return changes
     }
 
-    private static func diff(_ old: Entry?, _ new: Entry?, into changes: inout [ChildChange]) {
+    static func diff(_ old: Entry?, _ new: Entry?, into changes: inout [ChildChange]) {
         if old === new { return }
         guard let old else {
             walkEntries(new) { changes.append(ChildChange(key: $0.key, old: nil, new: $0.node)) }
@@ -61,9 +62,9 @@ extension ChildrenMap {
     }
 
     /// Whether two versions of a child hold the same data; shared subtrees answer at once.
-    private static func sameNode(_ a: Node, _ b: Node) -> Bool {
+    static func sameNode(_ a: Node, _ b: Node) -> Bool {
         if case .resolved(.children(let left)) = a.stored, case .resolved(.children(let right)) = b.stored,
-            left.root === right.root, a.priority == b.priority
+            left.root === right.root, left.packed?.children === right.packed?.children, a.priority == b.priority
         {
             return true
         }

@@ -7,7 +7,8 @@ extension ChildrenMap {
     ///
     /// A node `body` leaves empty must be taken out next (``removing(_:)``): a map holds none.
     mutating func modifyExisting(_ key: ChildKey, _ body: (inout Node) -> Void) -> Bool {
-        ChildrenMap.modify(&root, key, body)
+        if packed != nil { return packedModifyExisting(key, body) }
+        return ChildrenMap.modify(&root, key, body)
     }
 
     private static func modify(_ slot: inout Entry?, _ key: ChildKey, _ body: (inout Node) -> Void) -> Bool {
@@ -71,12 +72,20 @@ extension ChildrenMap {
     /// treap rotation, a few entries in expectation), a new path is made as ``inserting(_:at:)``
     /// makes it; the shape is the one that makes.
     public mutating func insert(_ node: Node, at key: ChildKey) {
+        if let packed {
+            self = packedInserting(packed, node, at: key)
+            return
+        }
         ChildrenMap.insertInPlace(&root, key: key, node: node, weight: ChildrenMap.weight(of: key))
     }
 
     /// Takes `key` out (nothing when absent), as ``removing(_:)`` does, changing in place the
     /// entries this map alone holds on the way down.
     public mutating func remove(_ key: ChildKey) {
+        if let packed {
+            self = packedRemoving(packed, key)
+            return
+        }
         ChildrenMap.removeInPlace(&root, key: key)
     }
 

@@ -1,6 +1,30 @@
 extension ChildrenMap: Sequence {
     /// Walks the entries in key order (or reverse key order).
     public struct Iterator: IteratorProtocol {
+        private var walk: EntryWalk
+        /// For a packed map: its children and changes, merged.
+        private var packed: MapCursor?
+
+        init(_ map: ChildrenMap, reversed: Bool) {
+            if let layer = map.packed {
+                walk = EntryWalk(root: nil, reversed: reversed)
+                packed = MapCursor(root: map.root, children: layer.children, reversed: reversed)
+            } else {
+                walk = EntryWalk(root: map.root, reversed: reversed)
+                packed = nil
+            }
+        }
+
+        /// The next entry.
+        public mutating func next() -> (key: ChildKey, node: Node)? {
+            if packed != nil { return packed?.nextEntry() }
+            guard let entry = walk.next() else { return nil }
+            return (entry.key, entry.node)
+        }
+    }
+
+    /// Walks the entries of a tree in key order (or reverse key order), with a stack.
+    struct EntryWalk {
         private var stack: [Entry] = []
         private let reversed: Bool
 
@@ -18,19 +42,19 @@ extension ChildrenMap: Sequence {
         }
 
         /// The next entry.
-        public mutating func next() -> (key: ChildKey, node: Node)? {
+        mutating func next() -> Entry? {
             guard let entry = stack.popLast() else { return nil }
             descend(from: reversed ? entry.left : entry.right)
-            return (entry.key, entry.node)
+            return entry
         }
     }
 
     /// Iterates in key order.
-    public func makeIterator() -> Iterator { Iterator(root: root, reversed: false) }
+    public func makeIterator() -> Iterator { Iterator(self, reversed: false) }
 
     /// The entries in reverse key order.
     public var reversedEntries: IteratorSequence<Iterator> {
-        IteratorSequence(Iterator(root: root, reversed: true))
+        IteratorSequence(Iterator(self, reversed: true))
     }
 
     /// The number of entries.
@@ -42,12 +66,17 @@ extension ChildrenMap: Sequence {
     /// Whether some child's node satisfies `predicate`: a walk of the tree itself, without an
     /// iterator's stack (an array on the heap).
     public func containsNode(where predicate: (Node) -> Bool) -> Bool {
-        ChildrenMap.contains(root, where: predicate)
+        if packed != nil { return contains { predicate($0.node) } }
+        return ChildrenMap.contains(root, where: predicate)
     }
 
     /// Calls `body` with each entry in key order: a walk of the tree itself, without an
     /// iterator's stack (writing a small node's export made the iterator a quarter of the work).
     public func forEachInKeyOrder(_ body: (ChildKey, Node) -> Void) {
+        if packed != nil {
+            for (key, node) in self { body(key, node) }
+            return
+        }
         ChildrenMap.walk(root, body)
     }
 
@@ -73,6 +102,7 @@ extension ChildrenMap: Hashable {
     /// subtrees they share are equal by identity, so the cost is the path that changed, not the
     /// whole map. Maps of other shapes are compared in key order.
     public static func == (lhs: ChildrenMap, rhs: ChildrenMap) -> Bool {
+        if lhs.packed != nil || rhs.packed != nil { return packedEqual(lhs, rhs) }
         if lhs.root === rhs.root { return true }
         guard lhs.count == rhs.count else { return false }
         if let equal = sameShapeEqual(lhs.root, rhs.root) { return equal }

@@ -10,6 +10,7 @@ extension ChildrenMap {
         _ keys: ArraySlice<ChildKey>, _ transform: (ChildKey, Node) -> Node
     ) -> (map: ChildrenMap, missing: [ChildKey]) {
         guard !keys.isEmpty else { return (self, []) }
+        if packed != nil { return packedUpdatingExisting(keys, transform) }
         var missing: [ChildKey] = []
         let root = ChildrenMap.update(root, keys, transform, missing: &missing)
         return (ChildrenMap(root: root), missing)

@@ -40,16 +40,28 @@ public struct ChildrenMap: Sendable {
         }
     }
 
+    /// The entries; for a map on packed children (``packed``), the changes made since, a
+    /// removed child as an empty node.
     var root: Entry?
+    /// The children a large object arrived with, kept as its text (``PackedChildren``); nil for
+    /// every map not read so (``init(packed:)``).
+    var packed: PackedLayer?
 
     /// The empty map.
-    public init() { root = nil }
+    public init() {
+        root = nil
+        packed = nil
+    }
 
-    init(root: Entry?) { self.root = root }
+    init(root: Entry?, packed: PackedLayer? = nil) {
+        self.root = root
+        self.packed = packed
+    }
 
     /// Builds a map from entries already sorted by key (no duplicates), in linear time.
     public init(sorted entries: [(key: ChildKey, node: Node)]) {
         self.root = ChildrenMap.build(entries)
+        self.packed = nil
     }
 
     /// Builds a map from entries in any order; a repeated key keeps its last node.
@@ -72,6 +84,7 @@ public struct ChildrenMap: Sendable {
             entries.removeLast(entries.count - kept)
         }
         self.root = ChildrenMap.build(entries)
+        self.packed = nil
     }
 
     /// Whether every key is greater than the one before it.
@@ -84,13 +97,20 @@ public struct ChildrenMap: Sendable {
     }
 
     /// The number of children.
-    public var count: Int { root?.count ?? 0 }
+    public var count: Int { packed?.count ?? root?.count ?? 0 }
 
-    /// Whether there are no children.
-    public var isEmpty: Bool { root == nil }
+    /// Whether there are no children (a packed map left without any becomes the empty map).
+    public var isEmpty: Bool { root == nil && packed == nil }
 
     /// The node at `key`, or nil.
     public subscript(key: ChildKey) -> Node? {
+        if let packed { return packedNode(packed, key) }
+        return ChildrenMap.find(root, key)
+    }
+
+    /// The node at `key` in the tree under `root` (for a packed map's changes, an empty node
+    /// where the child was removed), or nil.
+    static func find(_ root: Entry?, _ key: ChildKey) -> Node? {
         guard let root else { return nil }
         // The map keeps every entry alive while it is walked: each step borrows the next entry
         // (`Unmanaged`, +0) instead of retaining it and releasing the one before.
@@ -112,16 +132,22 @@ public struct ChildrenMap: Sendable {
 
     /// A map with `node` at `key` (replacing any previous node).
     public func inserting(_ node: Node, at key: ChildKey) -> ChildrenMap {
-        ChildrenMap(root: ChildrenMap.insert(root, key: key, node: node, weight: ChildrenMap.weight(of: key)))
+        if let packed { return packedInserting(packed, node, at: key) }
+        return ChildrenMap(root: ChildrenMap.insert(root, key: key, node: node, weight: ChildrenMap.weight(of: key)))
     }
 
     /// A map without `key`.
     public func removing(_ key: ChildKey) -> ChildrenMap {
-        ChildrenMap(root: ChildrenMap.remove(root, key: key))
+        if let packed { return packedRemoving(packed, key) }
+        return ChildrenMap(root: ChildrenMap.remove(root, key: key))
     }
 
     /// The first entry in key order.
     public var first: (key: ChildKey, node: Node)? {
+        if packed != nil {
+            var iterator = makeIterator()
+            return iterator.next()
+        }
         var current = root
         while let left = current?.left { current = left }
         return current.map { ($0.key, $0.node) }
@@ -129,6 +155,10 @@ public struct ChildrenMap: Sendable {
 
     /// The last entry in key order.
     public var last: (key: ChildKey, node: Node)? {
+        if packed != nil {
+            var iterator = reversedEntries.makeIterator()
+            return iterator.next()
+        }
         var current = root
         while let right = current?.right { current = right }
         return current.map { ($0.key, $0.node) }
@@ -136,6 +166,12 @@ public struct ChildrenMap: Sendable {
 
     /// The entry just before `key` in key order (`key` itself need not be present).
     public func predecessor(of key: ChildKey) -> (key: ChildKey, node: Node)? {
+        if let packed { return packedPredecessor(packed, of: key) }
+        return ChildrenMap.predecessorEntry(root, of: key).map { ($0.key, $0.node) }
+    }
+
+    /// The entry of the tree under `root` just before `key` (an empty node is an entry here).
+    static func predecessorEntry(_ root: Entry?, of key: ChildKey) -> Entry? {
         var current = root
         var best: Entry?
         while let entry = current {
@@ -146,7 +182,7 @@ public struct ChildrenMap: Sendable {
                 current = entry.left
             }
         }
-        return best.map { ($0.key, $0.node) }
+        return best
     }
 
     // MARK: - Treap operations

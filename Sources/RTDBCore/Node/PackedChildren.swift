@@ -1,0 +1,91 @@
+/// Many children kept as the text they arrived in: each child's key and its value's JSON, one
+/// after another in one buffer, in key order, read into a node only when looked at.
+///
+/// A first list of a million users arrives as one object; made into nodes it took ~400 bytes a
+/// user (a treap entry, a key and a node per child and per field) against the ~60 of its text,
+/// and most of the time of a first load. Kept as its text, it is the text and 8 bytes a child.
+/// A map built on it (``ChildrenMap/init(packed:)``) keeps later changes beside it, in a small
+/// treap of its own.
+///
+/// Made only by ``JSONParser/parsePackedObject(depth:minimumCount:)``, which checked every value
+/// to be what the plain reading (``JSONParser/parsePlainNode(depth:)``) takes and not empty, so
+/// reading one again cannot fail.
+final class PackedChildren: Sendable {
+    /// Each child's key (UTF-8, unescaped), then its value's JSON text.
+    private let bytes: [UInt8]
+    /// Per child, in key order: where its key starts and where its value starts. A value ends
+    /// where the next child's key starts, or at the end.
+    private let offsets: [UInt32]
+
+    /// The number of children.
+    let count: Int
+
+    /// The largest buffer kept: offsets are 32-bit.
+    static let maximumBytes = Int(UInt32.max)
+
+    init(bytes: [UInt8], offsets: [UInt32]) {
+        self.bytes = bytes
+        self.offsets = offsets
+        self.count = offsets.count / 2
+    }
+
+    /// The bytes held, with the offsets.
+    var byteCount: Int { bytes.count + offsets.count * MemoryLayout<UInt32>.stride }
+
+    private func keyRange(_ position: Int) -> Range<Int> {
+        Int(offsets[2 * position])..<Int(offsets[2 * position + 1])
+    }
+
+    private func valueRange(_ position: Int) -> Range<Int> {
+        let end = position + 1 < count ? Int(offsets[2 * position + 2]) : bytes.count
+        return Int(offsets[2 * position + 1])..<end
+    }
+
+    /// The key of the child at `position` (0 ..< count).
+    func key(at position: Int) -> ChildKey {
+        let range = keyRange(position)
+        return bytes.withUnsafeBufferPointer { ChildKey(String(decoding: $0[range], as: UTF8.self)) }
+    }
+
+    /// The node of the child at `position`, read from its text.
+    func node(at position: Int) -> Node {
+        let range = valueRange(position)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[range]))
+            // Checked when the text was taken in: plain and not empty.
+            return ((try? parser.parsePlainNode(depth: 0)) ?? nil) ?? .empty
+        }
+    }
+
+    /// The JSON text of the child at `position`'s value, as it arrived.
+    func valueText(at position: Int) -> ArraySlice<UInt8> { bytes[valueRange(position)] }
+
+    /// The position of the first child whose key is not below `key` (`count` when there is none).
+    func lowerBound(_ key: ChildKey) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if ChildKey.compare(self.key(at: middle), key) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The position of the child at `key`, or nil.
+    func position(of key: ChildKey) -> Int? {
+        let position = lowerBound(key)
+        guard position < count, ChildKey.compare(self.key(at: position), key) == 0 else { return nil }
+        return position
+    }
+
+    /// The node at `key`, or nil.
+    func node(for key: ChildKey) -> Node? { position(of: key).map(node(at:)) }
+
+    /// Whether the child at `position` holds the same value in `other` at `otherPosition`, judged
+    /// by text: equal text is the same node; unequal text may still be (`1` and `1.0`), so false
+    /// here means "compare the nodes".
+    func sameText(at position: Int, in other: PackedChildren, at otherPosition: Int) -> Bool {
+        if self === other, position == otherPosition { return true }
+        return valueText(at: position) == other.valueText(at: otherPosition)
+    }
+}
