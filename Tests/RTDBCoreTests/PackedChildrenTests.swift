@@ -101,7 +101,9 @@ import Testing
                 packed.update(at: Path(segments: [name]), with: .empty)
                 plain.update(at: Path(segments: [name]), with: .empty)
             default:
-                let writes: [(path: Path, node: Node)] = [(Path(segments: [name, "state"]), node), (Path(segments: [name, "last_changed"]), .empty)]
+                let writes: [(path: Path, node: Node)] = [
+                    (Path(segments: [name, "state"]), node), (Path(segments: [name, "last_changed"]), .empty),
+                ]
                 packed = packed.updating(batch: writes)
                 plain = plain.updating(batch: writes)
             }

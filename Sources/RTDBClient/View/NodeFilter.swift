@@ -93,12 +93,14 @@ struct IndexedFilter: NodeFilter {
             }
             return new
         }
-        // Only the children that differ: versions of one node are compared where they differ.
-        let changes = new.children.changes(from: old.children)
         if !accumulator.wantsEachChild {
-            if !changes.isEmpty { accumulator.noteWholeNodeReplaced() }
+            // Whether anything differs, not what: versions of one node are compared where they
+            // differ, and a first list against nothing by its count (a packed one stays unread).
+            if new.children != old.children { accumulator.noteWholeNodeReplaced() }
             return new
         }
+        // Only the children that differ: versions of one node are compared where they differ.
+        let changes = new.children.changes(from: old.children)
         for change in changes {
             switch (change.old, change.new) {
             case (let before?, let after?): accumulator.track(.changed(change.key, after, old: before))

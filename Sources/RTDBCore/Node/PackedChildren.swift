@@ -13,8 +13,9 @@
 final class PackedChildren: Sendable {
     /// Each child's key (UTF-8, unescaped), then its value's JSON text.
     private let bytes: [UInt8]
-    /// Per child, in key order: where its key starts and where its value starts. A value ends
-    /// where the next child's key starts, or at the end.
+    /// Where each child's key and value start, in key order.
+    ///
+    /// A value ends where the next child's key starts, or at the end.
     private let offsets: [UInt32]
 
     /// The number of children.
