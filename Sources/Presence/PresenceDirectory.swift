@@ -66,7 +66,13 @@ public final class PresenceDirectory: Sendable {
     static func users(in tree: ChildrenMap, layout: PresenceLayout) -> PresenceList {
         var users: [UserPresence] = []
         users.reserveCapacity(tree.count)
-        tree.forEachInKeyOrder { key, node in users.append(layout.user(id: key.string, from: node)) }
+        // A packed first list is read where it stands, with no node made for each user.
+        tree.forEachChild { key, value in
+            switch value {
+            case .node(let node): users.append(layout.user(id: key.string, from: node))
+            case .packed(let text): users.append(layout.user(id: key.string, from: text))
+            }
+        }
         return PresenceList(users)
     }
 

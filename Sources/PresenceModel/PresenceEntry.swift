@@ -92,3 +92,11 @@ extension Node: PresenceEntry {
         }
     }
 }
+
+extension PackedValue: PresenceEntry {
+    /// The string, if this is one.
+    public var text: String? { string }
+
+    /// The exact integer, if this is one.
+    public var integer: Int64? { exactInteger }
+}

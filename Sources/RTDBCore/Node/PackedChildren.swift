@@ -58,6 +58,14 @@ final class PackedChildren: Sendable {
         }
     }
 
+    /// The child at `position`'s value, to be read in place.
+    func value(at position: Int) -> PackedValue { PackedValue(children: self, range: valueRange(position)) }
+
+    /// Calls `body` with the buffer.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer(body)
+    }
+
     /// The JSON text of the child at `position`'s value, as it arrived.
     func valueText(at position: Int) -> ArraySlice<UInt8> { bytes[valueRange(position)] }
 
