@@ -87,6 +87,7 @@ struct ProjectBenchmark: AsyncParsableCommand {
         simulation.layout = layout == .status ? .statusNodes : .documented
         simulation.presencePath = simulation.layout.defaultRoot
         let readBefore = BenchSupport.bytesRead()
+        BenchSupport.returnFreedMemory()
         let baseline = BenchSupport.residentBytes(of: getpid())
         let peakReset = BenchSupport.resetPeakResident()
         let start = ContinuousClock.now

@@ -26,60 +26,56 @@ public struct PackedValue: Sendable {
         }
     }
 
-    /// The value's first byte (0 for none).
-    private var firstByte: UInt8 {
-        read { parser in parser.nextByte() ?? 0 }
+    /// Calls `body` with the whole buffer and where the value starts in it (after whitespace).
+    private func scan<Result>(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Result) -> Result {
+        children.withBytes { buffer in body(buffer, PlainText.skipWhitespace(buffer, from: range.lowerBound)) }
     }
 
-    /// The members of an object, empty ones left out, in the text's order.
-    private func rawMembers() -> [(key: String, value: PackedValue)] {
-        let base = range.lowerBound
-        return read { parser in
-            guard parser.nextByte() == UInt8(ascii: "{") else { return [] }
-            var found: [(key: String, value: PackedValue)] = []
-            try? parser.parseMembers { (parser, key) throws(JSONParseError) in
-                let start = parser.offset
-                try parser.skipValue()
-                let value = PackedValue(children: children, range: (base + start)..<(base + parser.offset))
-                if !value.isEmpty { found.append((key, value)) }
-            }
-            return found
-        }
+    /// The value's first byte (0 for none).
+    private var firstByte: UInt8 {
+        scan { bytes, start in start < range.upperBound ? bytes[start] : 0 }
     }
 
     /// Whether the node would be empty: null, or an object of nothing but empty values.
     public var isEmpty: Bool {
-        switch firstByte {
-        case UInt8(ascii: "n"), 0: return true
-        case UInt8(ascii: "{"): return rawMembers().isEmpty
-        default: return false
-        }
+        scan { bytes, start in PlainText.isEmpty(bytes, at: start) }
     }
 
     /// The member `name`; nil when it is missing or empty (as the node's child would be).
     public func member(_ name: String) -> PackedValue? {
-        let base = range.lowerBound
-        let found = read { parser -> PackedValue? in
-            guard parser.nextByte() == UInt8(ascii: "{") else { return nil }
-            var found: PackedValue?
-            try? parser.parseMembers { (parser, key) throws(JSONParseError) in
-                let start = parser.offset
-                try parser.skipValue()
-                // Plain text has no repeated key: the one that matches is the member.
-                if found == nil, CodeUnitString.equal(key, name) {
-                    found = PackedValue(children: children, range: (base + start)..<(base + parser.offset))
+        var name = name
+        return name.withUTF8 { wanted in
+            scan { bytes, start -> PackedValue? in
+                var found: Range<Int>?
+                PlainText.forEachMember(bytes, at: start) { key, escaped, value in
+                    let matches =
+                        escaped
+                        ? CodeUnitString.equal(PlainText.string(bytes, key), String(decoding: wanted, as: UTF8.self))
+                        : ByteScan.equal(UnsafeBufferPointer(rebasing: bytes[key]), wanted)
+                    // Plain text has no repeated key: the one that matches is the member.
+                    if matches { found = value }
+                    return !matches
                 }
+                guard let found, !PlainText.isEmpty(bytes, at: found.lowerBound) else { return nil }
+                return PackedValue(children: children, range: found)
             }
-            return found
         }
-        guard let found, !found.isEmpty else { return nil }
-        return found
     }
 
     /// The members of an object in key order, empty ones left out; nil for anything else, and for
     /// an object with none (the node would have no children).
     public var members: [(key: String, value: PackedValue)]? {
-        var members = rawMembers()
+        var members = scan { bytes, start in
+            var found: [(key: String, value: PackedValue)] = []
+            PlainText.forEachMember(bytes, at: start) { key, escaped, value in
+                if !PlainText.isEmpty(bytes, at: value.lowerBound) {
+                    let name = escaped ? PlainText.string(bytes, key) : String(decoding: bytes[key], as: UTF8.self)
+                    found.append((name, PackedValue(children: children, range: value)))
+                }
+                return true
+            }
+            return found
+        }
         guard !members.isEmpty else { return nil }
         let keys = members.map { ChildKey($0.key) }
         if !zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
@@ -93,8 +89,12 @@ public struct PackedValue: Sendable {
 
     /// The string, if this is one.
     public var string: String? {
-        guard firstByte == UInt8(ascii: "\"") else { return nil }
-        return read { parser in try? parser.parseString() }
+        scan { bytes, start in
+            guard start < range.upperBound, bytes[start] == UInt8(ascii: "\"") else { return nil }
+            let (end, escaped) = PlainText.endOfString(bytes, from: start)
+            let inside = (start + 1)..<(end - 1)
+            return escaped ? PlainText.string(bytes, inside) : String(decoding: bytes[inside], as: UTF8.self)
+        }
     }
 
     /// The exact 64-bit integer, if this is a number with one.

@@ -45,6 +45,16 @@ enum BenchSupport {
     /// A process's resident memory in bytes (VmRSS in /proc), 0 when it cannot be read.
     static func residentBytes(of pid: Int32) -> Int { statusKilobytes("VmRSS:", of: "\(pid)") * 1_024 }
 
+    /// Hands the heap's free pages back to the system (glibc's `malloc_trim`), so that memory a
+    /// benchmark's set-up used and let go (a seed of a million users, a root read over REST) is
+    /// not counted in the baseline, and reused unseen by what is measured after it.
+    static func returnFreedMemory() {
+        // Looked up: Glibc's module does not export <malloc.h>.
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    }
+
     /// A field of /proc/PID/status in kilobytes (`VmRSS:`, `VmHWM:`), 0 when it cannot be read.
     private static func statusKilobytes(_ field: String, of pid: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
