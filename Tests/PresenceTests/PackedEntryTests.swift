@@ -51,7 +51,9 @@ import Testing
             }
             let fromNode = node.children[key] ?? .empty
             #expect(packed.node == fromNode, "\(key.string)")
-            #expect(layout.user(id: key.string, from: packed) == layout.user(id: key.string, from: fromNode), "\(key.string)")
+            #expect(
+                layout.user(id: key.string, from: packed) == layout.user(id: key.string, from: fromNode),
+                "\(key.string)")
             #expect(packed.kind == fromNode.kind)
             #expect(packed.members?.map(\.key) == fromNode.members?.map(\.key))
             compared += 1

@@ -106,7 +106,8 @@ enum PlainText {
 
     /// The string whose bytes (between its quotes) are `range`, escapes read.
     static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[(range.lowerBound - 1)..<(range.upperBound + 1)]))
+        var parser = JSONParser(
+            bytes: UnsafeBufferPointer(rebasing: bytes[(range.lowerBound - 1)..<(range.upperBound + 1)]))
         return (try? parser.parseString()) ?? ""
     }
 }
