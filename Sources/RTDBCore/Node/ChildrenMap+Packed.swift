@@ -72,11 +72,19 @@ extension ChildrenMap {
         }
     }
 
+    /// The map with the child at `key`, which it holds, replaced by `node` (taken out if empty).
+    private func packedReplacing(_ layer: PackedLayer, _ key: ChildKey, with node: Node) -> ChildrenMap {
+        if node.isEmpty { return packedRemoving(layer, key) }
+        // The count stays: the layer does too.
+        return ChildrenMap(
+            root: ChildrenMap.insert(root, key: key, node: node, weight: ChildrenMap.weight(of: key)), packed: layer)
+    }
+
     /// ``modifyExisting(_:_:)`` of a packed map: a node left empty is taken out here.
     mutating func packedModifyExisting(_ key: ChildKey, _ body: (inout Node) -> Void) -> Bool {
         guard let layer = packed, var node = packedNode(layer, key) else { return false }
         body(&node)
-        self = node.isEmpty ? packedRemoving(layer, key) : packedInserting(layer, node, at: key)
+        self = packedReplacing(layer, key, with: node)
         return true
     }
 
@@ -91,8 +99,7 @@ extension ChildrenMap {
                 missing.append(key)
                 continue
             }
-            let updated = transform(key, node)
-            map = updated.isEmpty ? map.packedRemoving(layer, key) : map.packedInserting(layer, updated, at: key)
+            map = map.packedReplacing(layer, key, with: transform(key, node))
         }
         return (map, missing)
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Many children kept as the text they arrived in: each child's key and its value's JSON, one
 /// after another in one buffer, in key order, read into a node only when looked at.
 ///
@@ -20,6 +22,18 @@ final class PackedChildren: Sendable {
 
     /// The number of children.
     let count: Int
+    /// The children read most recently, by position: one change to a child looks it up several
+    /// times on its way through the engine (its old value, the filter, the event), and a user of
+    /// the connections layout is a kilobyte of text to read each time.
+    private let recent = Mutex(RecentNodes())
+
+    private struct RecentNodes {
+        var positions = [Int](repeating: -1, count: PackedChildren.recentCount)
+        var nodes = [Node](repeating: .empty, count: PackedChildren.recentCount)
+        var next = 0
+    }
+
+    private static let recentCount = 8
 
     /// The largest buffer kept: offsets are 32-bit.
     static let maximumBytes = Int(UInt32.max)
@@ -50,12 +64,20 @@ final class PackedChildren: Sendable {
 
     /// The node of the child at `position`, read from its text.
     func node(at position: Int) -> Node {
+        let cached = recent.withLock { recent in recent.positions.firstIndex(of: position).map { recent.nodes[$0] } }
+        if let cached { return cached }
         let range = valueRange(position)
-        return bytes.withUnsafeBufferPointer { buffer in
+        let node = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[range]))
             // Checked when the text was taken in: plain and not empty.
             return ((try? parser.parsePlainNode(depth: 0)) ?? nil) ?? .empty
         }
+        recent.withLock { recent in
+            recent.positions[recent.next] = position
+            recent.nodes[recent.next] = node
+            recent.next = (recent.next + 1) % PackedChildren.recentCount
+        }
+        return node
     }
 
     /// The child at `position`'s value, to be read in place.
