@@ -71,4 +71,40 @@ import Testing
         #expect(path == Path("status") && node.childCount == 100_000)
         #expect(node.child("u99999").child("state").leafValue == .string("online"))
     }
+
+    /// A first list: more than 1,024 members, in key order (as every Firebase server sends them).
+    private static func firstList(_ member: (Int) -> String) -> String {
+        let members = (0..<3_000).map { #""u\#(String(format: "%05d", $0))":\#(member($0))"# }
+        return #"{"t":"d","d":{"a":"d","b":{"p":"status","d":{"# + members.joined(separator: ",") + "}}}}"
+    }
+
+    @Test func keepsALargeObjectAsItsTextAndReadsItAsTheGeneralReadingDoes() {
+        let text = Self.firstList { n in
+            n % 7 == 0 ? "null" : #"{"state":"\#(n % 2 == 0 ? "online" : "offline")","last_changed":\#(n).0,"x":{}}"#
+        }
+        let (straight, general) = Self.bothWays(text)
+        guard case .dataNode(_, let node, nil)? = straight else {
+            Issue.record("not read")
+            return
+        }
+        #expect(node.children.isPacked)
+        #expect(node.childCount == 3_000 - 429)
+        #expect(straight == general)
+    }
+
+    @Test func aLargeObjectTheGeneralReadingKeepsIsLeftToIt() {
+        // A priority deep inside one member: the whole push goes the general way.
+        let text = Self.firstList { n in n == 2_500 ? #"{".priority":1,"state":"x"}"# : #"{"state":"x"}"# }
+        #expect(WireMessage.dataPush(inText: text) == nil)
+        // Members out of key order: read as nodes, not packed.
+        let shuffled = #"{"t":"d","d":{"a":"d","b":{"p":"s","d":{"# + (0..<3_000).reversed().map { #""k\#($0)":1"# }
+            .joined(separator: ",") + "}}}}"
+        let (straight, general) = Self.bothWays(shuffled)
+        guard case .dataNode(_, let node, nil)? = straight else {
+            Issue.record("not read")
+            return
+        }
+        #expect(!node.children.isPacked)
+        #expect(straight == general)
+    }
 }
