@@ -97,7 +97,9 @@ import Testing
         let text = Self.firstList { n in n == 2_500 ? #"{".priority":1,"state":"x"}"# : #"{"state":"x"}"# }
         #expect(WireMessage.dataPush(inText: text) == nil)
         // Members out of key order: read as nodes, not packed.
-        let shuffled = #"{"t":"d","d":{"a":"d","b":{"p":"s","d":{"# + (0..<3_000).reversed().map { #""k\#($0)":1"# }
+        let shuffled =
+            #"{"t":"d","d":{"a":"d","b":{"p":"s","d":{"#
+            + (0..<3_000).reversed().map { #""k\#($0)":1"# }
             .joined(separator: ",") + "}}}}"
         let (straight, general) = Self.bothWays(shuffled)
         guard case .dataNode(_, let node, nil)? = straight else {
