@@ -29,7 +29,7 @@ extension ChildrenMap {
     /// Whether the packed map holds `key` (nothing read).
     private func packedContains(_ layer: PackedLayer, _ key: ChildKey) -> Bool {
         if let changed = ChildrenMap.find(root, key) { return !changed.isEmpty }
-        return layer.children.position(of: key) != nil
+        return layer.children.contains(key)
     }
 
     /// The map with its changes in `root` and `count` children; the empty map at none.
@@ -49,7 +49,7 @@ extension ChildrenMap {
         guard packedContains(layer, key) else { return self }
         // A packed child is hidden by an empty node; an added one simply goes.
         let root =
-            layer.children.position(of: key) != nil
+            layer.children.contains(key)
             ? ChildrenMap.insert(root, key: key, node: .empty, weight: ChildrenMap.weight(of: key))
             : ChildrenMap.remove(root, key: key)
         return ChildrenMap.packed(layer, root: root, count: layer.count - 1)

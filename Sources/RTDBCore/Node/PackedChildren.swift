@@ -29,8 +29,17 @@ final class PackedChildren: Sendable {
 
     private struct RecentNodes {
         var positions = [Int](repeating: -1, count: PackedChildren.recentCount)
+        /// Each one's key, when it was looked up by key (no search then to find it again).
+        var keys = [ChildKey?](repeating: nil, count: PackedChildren.recentCount)
         var nodes = [Node](repeating: .empty, count: PackedChildren.recentCount)
         var next = 0
+
+        mutating func keep(_ node: Node, at position: Int, key: ChildKey?) {
+            positions[next] = position
+            keys[next] = key
+            nodes[next] = node
+            next = (next + 1) % PackedChildren.recentCount
+        }
     }
 
     private static let recentCount = 8
@@ -64,6 +73,10 @@ final class PackedChildren: Sendable {
 
     /// The node of the child at `position`, read from its text.
     func node(at position: Int) -> Node {
+        node(at: position, key: nil)
+    }
+
+    private func node(at position: Int, key: ChildKey?) -> Node {
         let cached = recent.withLock { recent in recent.positions.firstIndex(of: position).map { recent.nodes[$0] } }
         if let cached { return cached }
         let range = valueRange(position)
@@ -72,11 +85,7 @@ final class PackedChildren: Sendable {
             // Checked when the text was taken in: plain and not empty.
             return ((try? parser.parsePlainNode(depth: 0)) ?? nil) ?? .empty
         }
-        recent.withLock { recent in
-            recent.positions[recent.next] = position
-            recent.nodes[recent.next] = node
-            recent.next = (recent.next + 1) % PackedChildren.recentCount
-        }
+        recent.withLock { $0.keep(node, at: position, key: key) }
         return node
     }
 
@@ -109,8 +118,19 @@ final class PackedChildren: Sendable {
         return position
     }
 
+    /// Whether a child has `key` (one read lately is known with no search).
+    func contains(_ key: ChildKey) -> Bool {
+        recent.withLock { recent in recent.keys.contains { $0.map { $0 == key } ?? false } } || position(of: key) != nil
+    }
+
     /// The node at `key`, or nil.
-    func node(for key: ChildKey) -> Node? { position(of: key).map(node(at:)) }
+    func node(for key: ChildKey) -> Node? {
+        let cached = recent.withLock { recent in
+            recent.keys.firstIndex { $0.map { $0 == key } ?? false }.map { recent.nodes[$0] }
+        }
+        if let cached { return cached }
+        return position(of: key).map { node(at: $0, key: key) }
+    }
 
     /// Whether the child at `position` holds the same value in `other` at `otherPosition`, judged
     /// by text: equal text is the same node; unequal text may still be (`1` and `1.0`), so false
