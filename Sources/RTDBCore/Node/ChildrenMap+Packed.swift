@@ -18,7 +18,7 @@ extension ChildrenMap {
     }
 
     /// Whether the map keeps its children as packed text (``PackedChildren``).
-    public var isPacked: Bool { packed != nil }
+    package var isPacked: Bool { packed != nil }
 
     /// The node at `key`: its change if it has one (an empty node: removed), else the packed one.
     func packedNode(_ layer: PackedLayer, _ key: ChildKey) -> Node? {
@@ -46,10 +46,13 @@ extension ChildrenMap {
     }
 
     func packedRemoving(_ layer: PackedLayer, _ key: ChildKey) -> ChildrenMap {
-        guard packedContains(layer, key) else { return self }
+        let change = ChildrenMap.find(root, key)
+        if change?.isEmpty == true { return self }  // removed already
+        let isPackedChild = layer.children.contains(key)
+        guard change != nil || isPackedChild else { return self }
         // A packed child is hidden by an empty node; an added one simply goes.
         let root =
-            layer.children.contains(key)
+            isPackedChild
             ? ChildrenMap.insert(root, key: key, node: .empty, weight: ChildrenMap.weight(of: key))
             : ChildrenMap.remove(root, key: key)
         return ChildrenMap.packed(layer, root: root, count: layer.count - 1)

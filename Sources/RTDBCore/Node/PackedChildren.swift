@@ -53,9 +53,6 @@ final class PackedChildren: Sendable {
         self.count = offsets.count / 2
     }
 
-    /// The bytes held, with the offsets.
-    var byteCount: Int { bytes.count + offsets.count * MemoryLayout<UInt32>.stride }
-
     private func keyRange(_ position: Int) -> Range<Int> {
         Int(offsets[2 * position])..<Int(offsets[2 * position + 1])
     }

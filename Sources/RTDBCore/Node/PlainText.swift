@@ -4,15 +4,12 @@
 /// The parser checks as it reads (UTF-8, numbers, limits); reading a packed first list's fields
 /// again in it cost as much as making the nodes. Text from anywhere else goes to the parser.
 enum PlainText {
+    /// Where the whitespace from `start` ends (the parser's own rule).
     static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = start
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return index
-            }
-        }
-        return index
+        var parser = JSONParser(bytes: bytes)
+        parser.index = start
+        parser.skipWhitespace()
+        return parser.index
     }
 
     /// Where the string opening at `start` ends (after its closing quote), and whether it has an
