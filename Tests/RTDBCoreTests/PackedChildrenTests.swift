@@ -147,6 +147,14 @@ import Testing
             "{" + inner + ",\"user1\":{\".priority\":1,\"a\":1}}",
             "{" + inner + ",\"\u{FFFF}a\":[1,2]}",
             "{" + inner + ",\"\u{FFFF}b\":{\".sv\":\"timestamp\"}}",
+            // Hostile members: nested past the deepest path, a control character in a key, a
+            // key over 768 bytes, a number that is not one, the text cut off.
+            "{" + inner + ",\"\u{FFFF}c\":" + String(repeating: "{\"k\":", count: 40) + "1"
+                + String(repeating: "}", count: 40) + "}",
+            "{" + inner + ",\"\u{FFFF}d\\u0001\":1}",
+            "{" + inner + ",\"\u{FFFF}" + String(repeating: "k", count: 800) + "\":1}",
+            "{" + inner + ",\"\u{FFFF}e\":01}",
+            String(("{" + inner + "}").dropLast(7)),
             // Too few children.
             "{\"a\":1,\"b\":" + String(repeating: " ", count: 20_000) + "2}",
         ]

@@ -130,14 +130,18 @@ extension JSONParser {
     package static let packingCount = 1024
     /// The least text left before an object is tried for packing: below it, no object can have
     /// ``packingCount`` members worth the second reading a refusal costs.
-    static let packingBytes = 16 * 1024
+    package static let packingBytes = 16 * 1024
 
     /// Reads a value as ``parsePlainNode(depth:)`` does, keeping a large object's children packed
     /// (``parsePackedObject(depth:minimumCount:)``): a first list read without a node per child.
-    package mutating func parsePlainNodePacked(depth: Int) throws(JSONParseError) -> Node? {
+    ///
+    /// `minimumCount` and `minimumBytes` lower the thresholds for tests and the fuzz target.
+    package mutating func parsePlainNodePacked(
+        depth: Int, minimumCount: Int = packingCount, minimumBytes: Int = packingBytes
+    ) throws(JSONParseError) -> Node? {
         let start = index
-        if bytes.count - index >= Self.packingBytes, bytes[index] == UInt8(ascii: "{") {
-            if let packed = try parsePackedObject(depth: depth, minimumCount: Self.packingCount) {
+        if bytes.count - index >= minimumBytes, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+            if let packed = try parsePackedObject(depth: depth, minimumCount: minimumCount) {
                 return Node(children: ChildrenMap(packed: packed))
             }
             index = start
