@@ -37,7 +37,8 @@ extension FuzzTarget {
             let child = node.children[key] ?? .empty
             fuzzInvariant(value.node == child, "\(key.string) read in place as \(value.node), as a node \(child)")
             fuzzInvariant(value.isObject == !child.children.isEmpty, "\(key.string): an object or not")
-            fuzzInvariant(value.members?.map(\.key) ?? [] == child.children.keys.map(\.string), "\(key.string)'s members")
+            fuzzInvariant(
+                value.members?.map(\.key) ?? [] == child.children.keys.map(\.string), "\(key.string)'s members")
             if case .string(let string)? = child.leafValue { fuzzInvariant(value.string == string, "\(key.string)") }
             if case .number(let number)? = child.leafValue {
                 fuzzInvariant(value.exactInteger == number.exactInt, "\(key.string)'s number")
