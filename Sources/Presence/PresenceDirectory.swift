@@ -47,8 +47,10 @@ public final class PresenceDirectory: Sendable {
             // Events arrive one at a time on the callback queue: the lock only guards readers.
             let (previousTree, previousUsers) = state.withLock { ($0.tree, $0.users) }
             let tree = snapshot.node.children
+            // A first list, or a new one (its text, after a reconnection), is read whole.
+            let newText = tree.packedBase.map { $0 !== previousTree.packedBase } ?? false
             let users =
-                previousTree.isEmpty
+                previousTree.isEmpty || newText
                 ? Self.users(in: tree, layout: layout)
                 : Self.updated(previousUsers, with: tree.changes(from: previousTree), layout: layout)
             state.withLock { state in
@@ -62,8 +64,11 @@ public final class PresenceDirectory: Sendable {
         state.withLock { $0.handle = handle }
     }
 
-    /// Every user under `tree` (a first list: read in key order, with no list of changes made).
+    /// Every user under `tree` (a first list: read in key order, with no list of changes made;
+    /// one kept as its text is read from it, each user as they are asked for).
     static func users(in tree: ChildrenMap, layout: PresenceLayout) -> PresenceList {
+        // A first list kept as its text is read from it as each user is asked for: no copy.
+        if let list = PresenceList(reading: tree, layout: layout) { return list }
         var users: [UserPresence] = []
         users.reserveCapacity(tree.count)
         // A packed first list is read where it stands, with no node made for each user.

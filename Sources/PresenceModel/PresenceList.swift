@@ -7,8 +7,17 @@ import RTDBCore
 /// Reading the n-th user, finding a user by id and replacing or removing one each take O(log n);
 /// versions share everything an update did not touch, so a snapshot of a million users costs a
 /// frame nothing to keep.
+///
+/// A list made on a first list's text (``init(reading:layout:)``) keeps no copy of its users: it
+/// reads each from the engine's packed children when asked, and keeps only what changed since
+/// beside them (the users added or changed, the ids hidden), as the engine's map does.
 public struct PresenceList: Sendable, RandomAccessCollection, ExpressibleByArrayLiteral, Equatable {
+    /// Every user, for a list made of users; on a base, the users added or changed since.
     private(set) var tree: RankedTree<UserPresence>
+    /// The first list the users are read from, if the list was made on one.
+    var base: PresenceBase?
+    /// The ids of the base's users that are gone or replaced by one in ``tree``.
+    var hidden = RankedTree<String>()
 
     /// The empty list.
     public init() { tree = RankedTree() }
@@ -40,19 +49,25 @@ public struct PresenceList: Sendable, RandomAccessCollection, ExpressibleByArray
     /// The first position.
     public var startIndex: Int { 0 }
     /// One past the last position.
-    public var endIndex: Int { tree.count }
+    public var endIndex: Int { tree.count + (base?.count ?? 0) - hidden.count }
     /// The user at `position` in id order.
-    public subscript(position: Int) -> UserPresence { tree[position] }
+    public subscript(position: Int) -> UserPresence {
+        guard let base else { return tree[position] }
+        return user(at: position, on: base)
+    }
 
     /// The user with this id (code unit for code unit), if listed.
     public subscript(id id: String) -> UserPresence? {
-        tree.find(UserPresence(id: id), by: Self.compare)?.element
+        if let changed = tree.find(UserPresence(id: id), by: Self.compare)?.element { return changed }
+        guard let base, let position = base.position(of: id), !isHidden(id) else { return nil }
+        return base.user(at: position)
     }
 
     /// The list with `user` in place of any user with its id.
     public func updating(_ user: UserPresence) -> PresenceList {
         var list = self
         list.tree = tree.inserting(user, weight: Self.weight(user), by: Self.compare)
+        list.hide(user.id)
         return list
     }
 
@@ -60,20 +75,32 @@ public struct PresenceList: Sendable, RandomAccessCollection, ExpressibleByArray
     public func removing(id: String) -> PresenceList {
         var list = self
         list.tree = tree.removing(UserPresence(id: id), by: Self.compare)
+        list.hide(id)
         return list
     }
 
     /// Whether both are the same version (not merely the same users): O(1).
-    public func isSameVersion(as other: PresenceList) -> Bool { tree.isSameVersion(as: other.tree) }
+    public func isSameVersion(as other: PresenceList) -> Bool {
+        tree.isSameVersion(as: other.tree) && hidden.isSameVersion(as: other.hidden) && Self.sameBase(base, other.base)
+    }
 
     /// Calls `body` with each user in id order (faster than iterating by position).
-    public func forEachUser(_ body: (UserPresence) throws -> Void) rethrows { try tree.forEachInOrder(body) }
+    public func forEachUser(_ body: (UserPresence) throws -> Void) rethrows {
+        guard base != nil else { return try tree.forEachInOrder(body) }
+        var users = makeIterator()
+        while let user = users.next() { try body(user) }
+    }
 
     /// The users that differ from `old`: before (nil: new) and after (nil: gone), in id order.
     ///
     /// Walks only where the two versions differ, when one was made from the other.
     public func changes(from old: PresenceList) -> [RankedTree<UserPresence>.Change] {
-        tree.changes(from: old.tree, by: Self.compare, same: ==)
+        var changes: [RankedTree<UserPresence>.Change] = []
+        forEachChange(from: old) { change in
+            changes.append(change)
+            return true
+        }
+        return changes
     }
 
     /// Calls `body` with each user that differs from `old` (as ``changes(from:)`` lists them)
@@ -82,7 +109,9 @@ public struct PresenceList: Sendable, RandomAccessCollection, ExpressibleByArray
     public func forEachChange(
         from old: PresenceList, _ body: (RankedTree<UserPresence>.Change) -> Bool
     ) -> Bool {
-        tree.forEachChange(from: old.tree, by: Self.compare, same: ==, body)
+        guard Self.sameBase(base, old.base) else { return forEachChangeWalked(from: old, body) }
+        guard base != nil else { return tree.forEachChange(from: old.tree, by: Self.compare, same: ==, body) }
+        return forEachChangeOverBase(from: old, body)
     }
 
     /// The users that differ from `old`, or nil when more than `limit` do (found without

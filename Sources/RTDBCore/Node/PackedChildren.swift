@@ -12,7 +12,7 @@ import Synchronization
 /// Made only by ``JSONParser/parsePackedObject(depth:minimumCount:)``, which checked every value
 /// to be what the plain reading (``JSONParser/parsePlainNode(depth:)``) takes and not empty, so
 /// reading one again cannot fail.
-final class PackedChildren: Sendable {
+package final class PackedChildren: Sendable {
     /// Each child's key (UTF-8, unescaped), then its value's JSON text.
     private let bytes: [UInt8]
     /// Where each child's key and value start, in key order.
@@ -21,7 +21,7 @@ final class PackedChildren: Sendable {
     private let offsets: [UInt32]
 
     /// The number of children.
-    let count: Int
+    package let count: Int
     /// The children read most recently, by position: one change to a child looks it up several
     /// times on its way through the engine (its old value, the filter, the event), and a user of
     /// the connections layout is a kilobyte of text to read each time.
@@ -63,7 +63,7 @@ final class PackedChildren: Sendable {
     }
 
     /// The key of the child at `position` (0 ..< count).
-    func key(at position: Int) -> ChildKey {
+    package func key(at position: Int) -> ChildKey {
         let range = keyRange(position)
         return bytes.withUnsafeBufferPointer { ChildKey(String(decoding: $0[range], as: UTF8.self)) }
     }
@@ -87,7 +87,7 @@ final class PackedChildren: Sendable {
     }
 
     /// The child at `position`'s value, to be read in place.
-    func value(at position: Int) -> PackedValue { PackedValue(children: self, range: valueRange(position)) }
+    package func value(at position: Int) -> PackedValue { PackedValue(children: self, range: valueRange(position)) }
 
     /// Calls `body` with the buffer.
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
@@ -98,7 +98,7 @@ final class PackedChildren: Sendable {
     func valueText(at position: Int) -> ArraySlice<UInt8> { bytes[valueRange(position)] }
 
     /// The position of the first child whose key is not below `key` (`count` when there is none).
-    func lowerBound(_ key: ChildKey) -> Int {
+    package func lowerBound(_ key: ChildKey) -> Int {
         var low = 0
         var high = count
         while low < high {
@@ -109,7 +109,7 @@ final class PackedChildren: Sendable {
     }
 
     /// The position of the child at `key`, or nil.
-    func position(of key: ChildKey) -> Int? {
+    package func position(of key: ChildKey) -> Int? {
         let position = lowerBound(key)
         guard position < count, ChildKey.compare(self.key(at: position), key) == 0 else { return nil }
         return position
