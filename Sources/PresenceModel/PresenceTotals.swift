@@ -25,13 +25,16 @@ public struct PresenceTotals: Sendable, Equatable {
     }
 
     /// Counts `user` in (`sign` 1) or out (-1).
-    public mutating func count(_ user: UserPresence, _ sign: Int) {
+    public mutating func count(_ user: UserPresence, _ sign: Int) { count(Tally(user), sign) }
+
+    /// Counts a user in (`sign` 1) or out (-1) by their ``Tally``.
+    public mutating func count(_ tally: Tally, _ sign: Int) {
         users += sign
-        connections += sign * user.connections.count
-        if user.isOnline { online += sign }
-        if user.problem != nil {
+        connections += sign * tally.connections
+        if tally.isOnline { online += sign }
+        if tally.isUnfit {
             unfit += sign
-        } else if user.reportedOnline == nil {
+        } else if tally.listsConnections {
             listingConnections += sign
         }
     }

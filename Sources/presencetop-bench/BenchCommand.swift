@@ -8,7 +8,7 @@ import ArgumentParser
         abstract: "Run benchmarks (build with -c release for meaningful figures).",
         subcommands: [
             ServerWriteBenchmark.self, ClientEventBenchmark.self, ColdStartBenchmark.self, RenderBenchmark.self,
-            ProjectBenchmark.self,
+            ProjectBenchmark.self, ProjectSeedCommand.self,
             FloodBenchmark.self, DrainBenchmark.self, LatencyBenchmark.self, PresenceBenchmark.self,
             DiskFaultBenchmark.self, RulesBenchmark.self, ListenBenchmark.self,
         ]

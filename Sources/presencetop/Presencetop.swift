@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PresenceLab
 
 /// The `presencetop` command line: a terminal dashboard for realtime presence and offline sync.
 @main
@@ -24,6 +25,9 @@ struct Presencetop: AsyncParsableCommand {
     /// Runs the command line; `presencetop --help` also lists the dashboard's options, since the
     /// dashboard is what `presencetop` alone opens.
     static func main() async {
+        // A first list of a million users leaves its working blocks behind unless they are mapped
+        // apart (``HeapPolicy``).
+        HeapPolicy.mapLargeBlocksApart()
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--help"] || arguments == ["-h"] {
             print(helpMessage())

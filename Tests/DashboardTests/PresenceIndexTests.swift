@@ -70,6 +70,43 @@ import Testing
         }
     }
 
+    /// An index of a first list kept as its text (the users read from it as asked for, the table
+    /// keeping ids and keys alone) says what an index of the same users made anew says, through
+    /// changes one by one and in bursts.
+    @Test func aFirstListReadFromItsTextIndexesAsTheSameUsersDo() throws {
+        var random = SeededRandom(seed: 5503)
+        // Ids in UTF-16 order, as the server sends them: not the order people read (user10 before
+        // user2), so the index sorts them.
+        let ids = (0..<700).map { "user\($0)" }.sorted(by: UTF16Order.lessThan)
+        let members = ids.map { id in
+            let devices = (0..<Int.random(in: 0...2, using: &random)).map { index in
+                "\"c\(index)\":{\"device\":\"\(["Phone", "laptop"][index])\"}"
+            }
+            let connections = devices.isEmpty ? "" : "\"connections\":{\(devices.joined(separator: ","))},"
+            return "\"\(id)\":{\(connections)\"lastOnline\":\(Int.random(in: 1...1_000, using: &random))}"
+        }
+        let text = "{" + members.joined(separator: ",") + "}"
+        let read = JSONParser.reading(text) { (parser) throws(JSONParseError) -> Node? in
+            try parser.parsePlainNodePacked(depth: 1, minimumCount: 1, minimumBytes: 1)
+        }
+        let node = try #require(read ?? nil)
+        var users = try #require(PresenceList(reading: node.children, layout: .documented))
+        var index = PresenceIndex()
+        index.update(to: users, sort: .name, filter: "")
+        Self.check(index, users, sort: .name, filter: "")
+        let filters = ["", "1", "PHONE", "user1", ""]
+        for round in 0..<20 {
+            let sort = PresenceSort.allCases[round % PresenceSort.allCases.count]
+            let filter = filters[round % filters.count]
+            let count = round % 4 == 3 ? 300 : Int.random(in: 0...8, using: &random)
+            Self.change(&users, count, of: 800, removingOneIn: 4, &random)
+            index.update(to: users, sort: sort, filter: filter)
+            Self.check(index, users, sort: sort, filter: filter)
+            // Each user as the list has them, read through the table's ids.
+            #expect(index.all.elements == Array(users).sorted { sort.compare($0, $1) < 0 })
+        }
+    }
+
     /// Bursts (many users changed between two versions) are folded in order by order, with slots
     /// given back and taken again; the same as an index made anew.
     @Test func burstsFoldedInMatchAnIndexMadeAnew() {

@@ -10,8 +10,8 @@ extension PresenceIndex {
 
     /// Where `user` is, or goes, in `order` sorted by `sort` (a binary search).
     func place(of user: UserPresence, in order: ChunkedList<Int32>, _ sort: PresenceSort) -> Int {
-        let compare = sort.compare
-        return order.partitionPoint { compare(table[Int($0)], user) < 0 }
+        let probe = IndexedUser(user)
+        return order.partitionPoint { sort.compare(table[Int($0)], probe) < 0 }
     }
 
     /// The slot of the listed user with `user`'s id, found in the order by name.
@@ -96,7 +96,7 @@ extension PresenceIndex {
     private func merged(
         _ order: ChunkedList<Int32>, without moved: [Bool], with placed: [Int32], _ sort: PresenceSort
     ) -> ChunkedList<Int32> {
-        let compare = sort.compare
+        let compare: (IndexedUser, IndexedUser) -> Int = sort.compare
         let incoming = placed.sorted { compare(table[Int($0)], table[Int($1)]) < 0 }
         var kept: [Int32] = []
         kept.reserveCapacity(order.count)
@@ -123,59 +123,57 @@ extension PresenceIndex {
     }
 
     /// Makes every order but the one by name from it: a stable radix sort of the order by name
-    /// by each order's keys (kept beside the table: no user is read).
+    /// by each order's key (read from the table in one walk, slot after slot).
     private mutating func remakeKeyedOrders() {
         let byName = orders[PresenceSort.name.position].elements
         let keyed = PresenceSort.keyed
+        var slotKeys = [[Int64]](repeating: [], count: keyed.count)
+        for index in keyed.indices { slotKeys[index].reserveCapacity(table.count) }
+        table.forEachElement { user in
+            for (index, sort) in keyed.enumerated() { slotKeys[index].append(sort.key(of: user)) }
+        }
         for (index, sort) in keyed.enumerated() {
-            let keys = slotKeys.withUnsafeBufferPointer { slotKeys in
-                byName.map { slotKeys[Int($0) * keyed.count + index] }
-            }
+            let keys = slotKeys[index].withUnsafeBufferPointer { slotKeys in byName.map { slotKeys[Int($0)] } }
+            slotKeys[index] = []
             orders[sort.position] = ChunkedList(RadixOrder.stable(byName, keys: keys))
         }
     }
 
-    /// Writes `user` at `slot`, and their keys beside.
-    private mutating func put(_ user: UserPresence, at slot: Int32) {
-        table[Int(slot)] = user
-        let first = Int(slot) * PresenceSort.keyed.count
-        for (index, sort) in PresenceSort.keyed.enumerated() { slotKeys[first + index] = sort.key(of: user) }
-    }
+    /// Writes what the index keeps of `user` at `slot`.
+    private mutating func put(_ user: UserPresence, at slot: Int32) { table[Int(slot)] = IndexedUser(user) }
 
     /// A slot for a new user.
     private mutating func takeSlot() -> Int32 {
         if let free = freeSlots.popLast() { return free }
-        table.append(UserPresence(id: ""))
-        slotKeys.append(contentsOf: repeatElement(0, count: PresenceSort.keyed.count))
+        table.append(.empty)
         return Int32(table.count - 1)
     }
 
     /// Gives a slot back, its entry emptied (its strings let go).
     private mutating func release(_ slot: Int32) {
-        put(UserPresence(id: ""), at: slot)
+        table[Int(slot)] = .empty
         freeSlots.append(slot)
     }
 
-    /// Makes the index anew from `users`: one sort by name, each other order made from it by
-    /// its integer key (a stable radix sort; no name compared again).
+    /// Makes the index anew from `users`: one sort by name (none when the list's order is
+    /// already the one people read), each other order made from it by its integer key (a stable
+    /// radix sort; no name compared again).
     mutating func rebuild(_ users: PresenceList) {
-        var listed: [UserPresence] = []
-        listed.reserveCapacity(users.count)
+        // Made straight from the list as it is walked: no second copy of a million users.
+        let table = ChunkedList(users.lazy.map(IndexedUser.init))
         var counts = Counts()
-        users.forEachUser { user in
-            listed.append(user)
+        var inOrder = true
+        var previous: String?
+        table.forEachElement { user in
             counts.count(user, 1)
+            if inOrder, let previous, Format.naturalCompare(previous, user.id) >= 0 { inOrder = false }
+            previous = user.id
         }
-        var byName = (0..<Int32(truncatingIfNeeded: listed.count)).map { $0 }
+        var byName = (0..<Int32(truncatingIfNeeded: table.count)).map { $0 }
         // By name alone: the order's key is the same for everyone.
-        byName.sort { Format.naturalCompare(listed[Int($0)].id, listed[Int($1)].id) < 0 }
+        if !inOrder { byName.sort { Format.naturalCompare(table[Int($0)].id, table[Int($1)].id) < 0 } }
         orders[PresenceSort.name.position] = ChunkedList(byName)
-        (table, freeSlots, allCounts) = (ChunkedList(listed), [], counts)
-        slotKeys = []
-        slotKeys.reserveCapacity(listed.count * PresenceSort.keyed.count)
-        for user in listed {
-            for sort in PresenceSort.keyed { slotKeys.append(sort.key(of: user)) }
-        }
+        (self.table, freeSlots, allCounts) = (table, [], counts)
         remakeKeyedOrders()
         // The filter is worked out again.
         (filtered, filteredFor) = (nil, filteredFor == "" ? "" : nil)

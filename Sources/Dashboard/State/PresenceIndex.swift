@@ -24,8 +24,11 @@ public struct PresenceIndex: Sendable, Equatable {
         public subscript(dynamicMember total: KeyPath<PresenceTotals, Int>) -> Int { totals[keyPath: total] }
 
         /// Counts `user` in (`sign` 1) or out (-1).
-        mutating func count(_ user: UserPresence, _ sign: Int) {
-            totals.count(user, sign)
+        mutating func count(_ user: UserPresence, _ sign: Int) { count(IndexedUser(user), sign) }
+
+        /// Counts the user at a slot in (`sign` 1) or out (-1).
+        mutating func count(_ user: IndexedUser, _ sign: Int) {
+            totals.count(user.tally, sign)
             // Counting columns stops at 18 characters: no name column is wider.
             // A name takes no more columns than it has bytes: most need no measuring.
             if sign > 0, longestName < 18, user.id.utf8.count > longestName {
@@ -41,11 +44,9 @@ public struct PresenceIndex: Sendable, Equatable {
     public private(set) var source = PresenceList()
     /// The order.
     public private(set) var sort = PresenceSort.name
-    /// Every listed user at their slot; a slot a user left holds an empty entry until reused.
-    var table = ChunkedList<UserPresence>()
-    /// Each slot's key in each order but by name (``PresenceSort/keyed``), slot after slot: the
-    /// orders are made from these without reading a user.
-    var slotKeys: [Int64] = []
+    /// What the index keeps of every listed user, at their slot; a slot a user left holds an
+    /// empty entry until reused.
+    var table = ChunkedList<IndexedUser>()
     /// Slots no user holds.
     var freeSlots: [Int32] = []
     /// Every user's slot, in each order (by ``PresenceSort/position``).
@@ -64,10 +65,12 @@ public struct PresenceIndex: Sendable, Equatable {
     public init() {}
 
     /// Every user, in order.
-    public var all: IndexedUsers { IndexedUsers(table: table, order: orders[sort.position], sort: sort) }
+    public var all: IndexedUsers {
+        IndexedUsers(source: source, table: table, order: orders[sort.position], sort: sort)
+    }
     /// The users the filter lets through, in order (every user without a filter).
     public var shown: IndexedUsers {
-        IndexedUsers(table: table, order: filtered ?? orders[sort.position], sort: sort)
+        IndexedUsers(source: source, table: table, order: filtered ?? orders[sort.position], sort: sort)
     }
 
     /// Brings the index to `users` in `sort`, filtered by `filter`, doing only what changed.
@@ -191,6 +194,11 @@ public struct PresenceIndex: Sendable, Equatable {
 
     /// Whether the filter lets `user` through: in their id or a device's name.
     static func matches(_ user: UserPresence, _ needle: FilterNeedle) -> Bool {
+        matches(id: user.id, connections: user.connections, needle)
+    }
+
+    /// Whether the filter lets the user at a slot through.
+    static func matches(_ user: IndexedUser, _ needle: FilterNeedle) -> Bool {
         matches(id: user.id, connections: user.connections, needle)
     }
 

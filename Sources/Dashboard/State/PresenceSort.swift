@@ -16,25 +16,28 @@ public enum PresenceSort: String, Sendable, CaseIterable {
     /// A three-way comparison in this order: by the order's integer key (``key(of:)``), then by
     /// name as people read names (`user9` before `user50`), then by code units, so total over
     /// users with different ids.
-    func compare(_ a: UserPresence, _ b: UserPresence) -> Int {
+    func compare(_ a: IndexedUser, _ b: IndexedUser) -> Int {
         let (left, right) = (key(of: a), key(of: b))
         if left != right { return left < right ? -1 : 1 }
         return Format.naturalCompare(a.id, b.id)
     }
 
+    /// ``compare(_:_:)`` of two users.
+    func compare(_ a: UserPresence, _ b: UserPresence) -> Int { compare(IndexedUser(a), IndexedUser(b)) }
+
     /// The user's place in this order before names are compared, as an integer (smaller first):
     /// online first, most connections first, the latest online first.
-    func key(of user: UserPresence) -> Int64 {
+    func key(of user: IndexedUser) -> Int64 {
         switch self {
         case .name: 0
-        case .state: user.isOnline ? 0 : 1
-        case .connections: -Int64(user.connections.count)
-        case .lastOnline:
-            // Online counts as now (first); never online last. Bits flipped (-x - 1, which
-            // cannot overflow, as a time from the data may be any integer): the latest first.
-            user.isOnline ? Int64.min : (user.lastOnline.map { ~$0.millisecondsSince1970 } ?? Int64.max)
+        case .state: user.tally.isOnline ? 0 : 1
+        case .connections: -Int64(user.tally.connections)
+        case .lastOnline: user.lastOnlineKey
         }
     }
+
+    /// ``key(of:)`` of a user.
+    func key(of user: UserPresence) -> Int64 { key(of: IndexedUser(user)) }
 
     /// The orders with a key (every order but by name).
     static let keyed: [PresenceSort] = allCases.filter { $0 != .name }

@@ -48,12 +48,7 @@ enum BenchSupport {
     /// Hands the heap's free pages back to the system (glibc's `malloc_trim`), so that memory a
     /// benchmark's set-up used and let go (a seed of a million users, a root read over REST) is
     /// not counted in the baseline, and reused unseen by what is measured after it.
-    static func returnFreedMemory() {
-        // Looked up: Glibc's module does not export <malloc.h>.
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-    }
+    static func returnFreedMemory() { HeapPolicy.returnFreedMemory() }
 
     /// A field of /proc/PID/status in kilobytes (`VmRSS:`, `VmHWM:`), 0 when it cannot be read.
     private static func statusKilobytes(_ field: String, of pid: String) -> Int {
