@@ -63,6 +63,9 @@ extension PresenceIndex {
         let needle = keptFilter
         var moved = [Bool](repeating: false, count: table.count)
         var placed: [Int32] = []
+        // Of those, the ones the filter lets through (judged by the user as they are now: the
+        // list the index reads devices from is still the old one).
+        var matching: [Int32] = []
         var shownCounts = self.shownCounts
         // Every changed user's slot found before any entry changes: the search reads the table.
         let found = changes.map { $0.old.flatMap(slot(of:)) }
@@ -80,14 +83,16 @@ extension PresenceIndex {
             put(new, at: taken)
             placed.append(taken)
             allCounts.count(new, 1)
-            if let needle, Self.matches(new, needle) { shownCounts = shownCounts.adding(new) }
+            if let needle, Self.matches(new, needle) {
+                shownCounts = shownCounts.adding(new)
+                matching.append(taken)
+            }
         }
         // The order by name merged; the others made from it by their keys, with no comparison.
         let name = PresenceSort.name.position
         orders[name] = merged(orders[name], without: moved, with: placed, .name)
         remakeKeyedOrders()
         if let needle, let shown = filtered {
-            let matching = placed.filter { Self.matches(table[Int($0)], needle) }
             (filtered, self.shownCounts) = (merged(shown, without: moved, with: matching, sort), shownCounts)
         }
     }
@@ -133,6 +138,13 @@ extension PresenceIndex {
             for (index, sort) in keyed.enumerated() { slotKeys[index].append(sort.key(of: user)) }
         }
         for (index, sort) in keyed.enumerated() {
+            let first = slotKeys[index].first
+            if slotKeys[index].allSatisfy({ $0 == first }) {
+                // One key for everyone (no connections in the status layout): the order by name,
+                // its chunks shared until a change sets them apart.
+                orders[sort.position] = orders[PresenceSort.name.position]
+                continue
+            }
             let keys = slotKeys[index].withUnsafeBufferPointer { slotKeys in byName.map { slotKeys[Int($0)] } }
             slotKeys[index] = []
             orders[sort.position] = ChunkedList(RadixOrder.stable(byName, keys: keys))

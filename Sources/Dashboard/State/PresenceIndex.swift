@@ -115,7 +115,7 @@ public struct PresenceIndex: Sendable, Equatable {
         var counts = Counts()
         if walked.count < table.count / 8 {
             // Few to walk (a filter that narrows a narrow one): those alone, in order.
-            for slot in walked where Self.matches(table[Int(slot)], needle) { kept.append(slot) }
+            for slot in walked where matches(table[Int(slot)], needle) { kept.append(slot) }
         } else {
             // Many: the table read straight through (a slot no user holds has no name and matches
             // nothing; a user the last filter left out cannot match one that extends it), then
@@ -128,7 +128,9 @@ public struct PresenceIndex: Sendable, Equatable {
                 for index in users.indices {
                     // Each field read where it lies: the user is not copied out.
                     let user = first + index
-                    if Self.matches(id: user.pointee.id, connections: user.pointee.connections, needle) {
+                    if needle.matches(user.pointee.id)
+                        || user.pointee.namesDevices && devicesMatch(user.pointee.id, needle)
+                    {
                         matched[slot] = true
                         matches += 1
                     }
@@ -197,9 +199,14 @@ public struct PresenceIndex: Sendable, Equatable {
         matches(id: user.id, connections: user.connections, needle)
     }
 
-    /// Whether the filter lets the user at a slot through.
-    static func matches(_ user: IndexedUser, _ needle: FilterNeedle) -> Bool {
-        matches(id: user.id, connections: user.connections, needle)
+    /// Whether the filter lets the user at a slot through (their devices read from ``source``).
+    func matches(_ user: IndexedUser, _ needle: FilterNeedle) -> Bool {
+        needle.matches(user.id) || user.namesDevices && devicesMatch(user.id, needle)
+    }
+
+    /// Whether the filter finds a device's name of the user `id` as ``source`` lists them.
+    private func devicesMatch(_ id: String, _ needle: FilterNeedle) -> Bool {
+        source[id: id]?.connections.contains { needle.matches($0.device ?? "") } ?? false
     }
 
     /// Whether the filter lets through a user with this id and these connections.
