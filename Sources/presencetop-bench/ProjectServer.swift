@@ -80,7 +80,14 @@ struct ProjectServer: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = "PATCH"
         request.httpBody = data
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let response: URLResponse
+        do {
+            (_, response) = try await URLSession.shared.data(for: request)
+        } catch is URLError {
+            // A kept-alive connection the server let go just as the request went out: no reply
+            // at all. URLSession sends a PATCH once only; the same write again changes nothing.
+            (_, response) = try await URLSession.shared.data(for: request)
+        }
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw ValidationError("a write to the server failed: \(response)")
         }
