@@ -20,29 +20,6 @@ import Testing
         }
     }
 
-    /// The project benchmark fills its server from a child of its own (none of that heap in the
-    /// measured process) and reports each figure of a first list kept as its text.
-    @Test func theProjectBenchmarkReportsEveryFigure() async throws {
-        let bench = try await ChildProcess(
-            ChildProcess.bench,
-            [
-                "project", "--layout", "status", "--users", "1500", "--changes", "5", "--burst", "50",
-                "--idle-seconds", "0", "--json",
-            ])
-        #expect(try await bench.waitForExit(seconds: 300) == 0, "\(bench.standardError)")
-        let lines = bench.standardOutput.split(separator: "\n")
-        #expect(lines.count == 1, "only the object: \(bench.standardOutput)")
-        let object = try JSONParser.parse(String(lines.first ?? ""))
-        #expect(object["users"]?.intValue == 1500)
-        #expect(object["stored_bytes"]?.intValue ?? 0 > 50_000)
-        for key in [
-            "server_rest_read_ms", "first_full_list_ms", "resident_over_json_ratio", "downloaded_bytes",
-            "key_worst_ms",
-        ] {
-            #expect(object[key]?.numberValue != nil, "\(key) in \(object)")
-        }
-    }
-
     /// Options that would leave a benchmark nothing to measure are refused, each by its name.
     @Test func serverWritesRefusesRoundsAndCountsItCannotRun() async throws {
         for (arguments, named) in [
