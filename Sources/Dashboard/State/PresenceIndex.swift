@@ -128,9 +128,7 @@ public struct PresenceIndex: Sendable, Equatable {
                 for index in users.indices {
                     // Each field read where it lies: the user is not copied out.
                     let user = first + index
-                    if needle.matches(user.pointee.id)
-                        || user.pointee.namesDevices && devicesMatch(user.pointee.id, needle)
-                    {
+                    if self.matches(id: user.pointee.id, namesDevices: user.pointee.namesDevices, needle) {
                         matched[slot] = true
                         matches += 1
                     }
@@ -196,21 +194,22 @@ public struct PresenceIndex: Sendable, Equatable {
 
     /// Whether the filter lets `user` through: in their id or a device's name.
     static func matches(_ user: UserPresence, _ needle: FilterNeedle) -> Bool {
-        matches(id: user.id, connections: user.connections, needle)
+        needle.matches(user.id) || devicesMatch(user.connections, needle)
     }
 
     /// Whether the filter lets the user at a slot through (their devices read from ``source``).
     func matches(_ user: IndexedUser, _ needle: FilterNeedle) -> Bool {
-        needle.matches(user.id) || user.namesDevices && devicesMatch(user.id, needle)
+        matches(id: user.id, namesDevices: user.namesDevices, needle)
     }
 
-    /// Whether the filter finds a device's name of the user `id` as ``source`` lists them.
-    private func devicesMatch(_ id: String, _ needle: FilterNeedle) -> Bool {
-        source[id: id]?.connections.contains { needle.matches($0.device ?? "") } ?? false
+    /// Whether the filter lets through the user `id`, reading their devices from ``source`` only
+    /// when one has a name.
+    func matches(id: String, namesDevices: Bool, _ needle: FilterNeedle) -> Bool {
+        needle.matches(id) || namesDevices && Self.devicesMatch(source[id: id]?.connections ?? [], needle)
     }
 
-    /// Whether the filter lets through a user with this id and these connections.
-    static func matches(id: String, connections: [UserPresence.Connection], _ needle: FilterNeedle) -> Bool {
-        needle.matches(id) || connections.contains { needle.matches($0.device ?? "") }
+    /// Whether the filter finds a device's name among `connections`.
+    private static func devicesMatch(_ connections: [UserPresence.Connection], _ needle: FilterNeedle) -> Bool {
+        connections.contains { needle.matches($0.device ?? "") }
     }
 }

@@ -98,7 +98,7 @@ package final class PackedChildren: Sendable {
     func valueText(at position: Int) -> ArraySlice<UInt8> { bytes[valueRange(position)] }
 
     /// The position of the first child whose key is not below `key` (`count` when there is none).
-    package func lowerBound(_ key: ChildKey) -> Int {
+    func lowerBound(_ key: ChildKey) -> Int {
         var low = 0
         var high = count
         while low < high {
@@ -109,7 +109,7 @@ package final class PackedChildren: Sendable {
     }
 
     /// The position of the child at `key`, or nil.
-    package func position(of key: ChildKey) -> Int? {
+    func position(of key: ChildKey) -> Int? {
         let position = lowerBound(key)
         guard position < count, ChildKey.compare(self.key(at: position), key) == 0 else { return nil }
         return position
