@@ -34,7 +34,14 @@ struct PresenceBase: Sendable {
     /// The position of the user `id` (code unit for code unit), if listed.
     func position(of id: String) -> Int? {
         let position = rank(of: id)
-        return position < count && CodeUnitString.equal(self.id(at: position), id) ? position : nil
+        guard position < count else { return nil }
+        return compare(id, toIDAt: position) == 0 ? position : nil
+    }
+
+    /// `id` compared with the id at `position` in UTF-16 order, read where it lies (no string made
+    /// for each step of a search).
+    private func compare(_ id: String, toIDAt position: Int) -> Int {
+        children.withKeyBytes(at: position) { key in ByteScan.withBytes(of: id) { UTF16Order.compare($0, key) } }
     }
 
     /// How many users' ids sort before `id` in UTF-16 order (any id: one that reads as an
@@ -43,7 +50,7 @@ struct PresenceBase: Sendable {
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
-            if UTF16Order.compare(self.id(at: middle), id) < 0 { low = middle + 1 } else { high = middle }
+            if compare(id, toIDAt: middle) > 0 { low = middle + 1 } else { high = middle }
         }
         return low
     }

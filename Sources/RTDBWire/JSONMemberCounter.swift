@@ -1,3 +1,5 @@
+import RTDBCore
+
 /// Counts the members of the objects at one depth of a JSON text as it arrives in pieces, without
 /// parsing it: how many users a first load has brought so far, while its fragments arrive.
 ///
@@ -22,17 +24,23 @@ public struct JSONMemberCounter: Sendable {
     public mutating func read(_ piece: String) {
         var piece = piece
         piece.withUTF8 { bytes in
-            for byte in bytes {
+            var index = 0
+            while index < bytes.count {
                 if inString {
                     if escaped {
                         escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
+                        index += 1
+                        continue
                     }
+                    // A string's bytes are most of a first list's; skipped eight at a time.
+                    index = ByteScan.firstQuoteOrBackslash(bytes, from: index)
+                    guard index < bytes.count else { return }
+                    if bytes[index] == UInt8(ascii: "\\") { escaped = true } else { inString = false }
+                    index += 1
                     continue
                 }
+                let byte = bytes[index]
+                index += 1
                 switch byte {
                 case UInt8(ascii: "\""): inString = true
                 case UInt8(ascii: "{"), UInt8(ascii: "["): level += 1

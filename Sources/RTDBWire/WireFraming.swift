@@ -1,3 +1,5 @@
+import RTDBCore
+
 /// Splits outgoing protocol messages into frames (docs/wire-protocol.md#framing).
 ///
 /// A message longer than 16,384 UTF-16 code units goes as a frame holding only the decimal
@@ -27,25 +29,35 @@ public enum WireFraming {
         return message.withUTF8 { bytes in
             var fragments: [String] = []
             var start = 0
-            var units = 0
-            var index = 0
-            while index < bytes.count {
-                let lead = bytes[index]
-                let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                let scalarUnits = length == 4 ? 2 : 1
-                if units + scalarUnits > maxFrameSize {
-                    fragments.append(
-                        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-                    start = index
-                    units = 0
-                }
-                units += scalarUnits
-                index += length
+            while start < bytes.count {
+                let cut = fragmentEnd(bytes, from: start, maxFrameSize: maxFrameSize)
+                fragments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self))
+                start = cut
             }
-            if fragments.isEmpty { return [String(decoding: bytes, as: UTF8.self)] }
-            fragments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
+            if fragments.count == 1 { return fragments }
             return [String(fragments.count)] + fragments
         }
+    }
+
+    /// Where the fragment starting at `start` ends: after the whole scalars that fit.
+    ///
+    /// As many as fit in `maxFrameSize` UTF-16 units. A window of ASCII, most of any message, is
+    /// cut without stepping through it (a byte is a unit there).
+    private static func fragmentEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, maxFrameSize: Int) -> Int {
+        let window = start + maxFrameSize
+        if window >= bytes.count { return bytes.count }
+        if ByteScan.isASCII(UnsafeBufferPointer(rebasing: bytes[start..<window])) { return window }
+        var units = 0
+        var index = start
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            let scalarUnits = length == 4 ? 2 : 1
+            if units + scalarUnits > maxFrameSize { return index }
+            units += scalarUnits
+            index += length
+        }
+        return bytes.count
     }
 }
 

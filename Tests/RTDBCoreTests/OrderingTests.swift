@@ -75,6 +75,27 @@ import Testing
         }
     }
 
+    /// A key compared with another's UTF-8 bytes (a packed first list's keys are searched so)
+    /// orders them as the two keys do: integers, equal integers written longer, strings past the
+    /// bytes where byte and UTF-16 order part, and the sentinels.
+    @Test func aKeyComparesWithKeyBytesAsWithTheKey() {
+        let pieces = ["a", "z", "0", "9", "-", "é", "\u{FF21}", "\u{E000}", "😀", "~"]
+        var random = SeededRandom(seed: 57)
+        var keys = ["7", "07", "007", "-1", "10", "2147483647", "2147483648", "-", "1e3", "a", "ab", "\u{FF21}", "😀"]
+        for _ in 0..<120 {
+            let length = Int(random.next() % 6) + 1
+            keys.append((0..<length).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined())
+        }
+        let made = keys.map { ChildKey($0) }
+        for a in made + [.min, .max] {
+            for b in made {
+                let bytes = Array(b.string.utf8)
+                let order = bytes.withUnsafeBufferPointer { a.compare(toKeyBytes: $0) }
+                #expect(order.signum() == ChildKey.compare(a, b).signum(), "\(a) against \(b)")
+            }
+        }
+    }
+
     @Test func sentinelsBoundEveryKey() {
         let keys = ["a", "1", "zzz", "-5"].map { ChildKey($0) }
         for key in keys {

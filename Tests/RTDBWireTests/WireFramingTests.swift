@@ -1,3 +1,4 @@
+import RTDBCore
 import Testing
 
 @testable import RTDBWire
@@ -29,6 +30,36 @@ import Testing
         let shiftedFrames = WireFraming.frames(for: shifted)
         #expect(shiftedFrames[1].utf16.count == 16_383)
         #expect(shiftedFrames.dropFirst().joined() == shifted)
+    }
+
+    /// ASCII windows are cut without a walk through them; text with other scalars anywhere,
+    /// at a window's edge too, is cut where a walk scalar by scalar cuts it.
+    @Test func fragmentsAreWhereAWalkScalarByScalarCutsThem() {
+        func walked(_ message: String, _ size: Int) -> [String] {
+            var fragments: [String] = []
+            var current = ""
+            var units = 0
+            for scalar in message.unicodeScalars {
+                let width = scalar.utf16.count
+                if units + width > size {
+                    fragments.append(current)
+                    (current, units) = ("", 0)
+                }
+                current.unicodeScalars.append(scalar)
+                units += width
+            }
+            fragments.append(current)
+            return fragments.count == 1 ? fragments : [String(fragments.count)] + fragments
+        }
+        let pieces = ["a", "bc", "é", "অ", "😀", "\u{FF21}", String(repeating: "x", count: 37)]
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<200 {
+            let message = (0..<Int(random.next() % 60)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+                .joined()
+            for size in [16, 17, 64] where message.utf8.count > size {
+                #expect(WireFraming.frames(for: message, maxFrameSize: size) == walked(message, size))
+            }
+        }
     }
 
     @Test func assemblerReassemblesAndIgnoresKeepalive() throws {

@@ -123,12 +123,15 @@ public struct PresenceIndex: Sendable, Equatable {
             var matched = [Bool](repeating: false, count: table.count)
             var matches = 0
             var slot = 0
+            // Read once: a method on `self` in the loop copied the index (its references
+            // retained and released) for every user, seven times the scan's own cost.
+            let source = self.source
             table.forEachChunk { users in
                 guard let first = users.baseAddress else { return }
                 for index in users.indices {
                     // Each field read where it lies: the user is not copied out.
                     let user = first + index
-                    if self.matches(id: user.pointee.id, namesDevices: user.pointee.namesDevices, needle) {
+                    if Self.matches(id: user.pointee.id, namesDevices: user.pointee.namesDevices, in: source, needle) {
                         matched[slot] = true
                         matches += 1
                     }
@@ -199,12 +202,12 @@ public struct PresenceIndex: Sendable, Equatable {
 
     /// Whether the filter lets the user at a slot through (their devices read from ``source``).
     func matches(_ user: IndexedUser, _ needle: FilterNeedle) -> Bool {
-        matches(id: user.id, namesDevices: user.namesDevices, needle)
+        Self.matches(id: user.id, namesDevices: user.namesDevices, in: source, needle)
     }
 
-    /// Whether the filter lets through the user `id`, reading their devices from ``source`` only
+    /// Whether the filter lets through the user `id`, reading their devices from `source` only
     /// when one has a name.
-    func matches(id: String, namesDevices: Bool, _ needle: FilterNeedle) -> Bool {
+    static func matches(id: String, namesDevices: Bool, in source: PresenceList, _ needle: FilterNeedle) -> Bool {
         needle.matches(id) || namesDevices && Self.devicesMatch(source[id: id]?.connections ?? [], needle)
     }
 

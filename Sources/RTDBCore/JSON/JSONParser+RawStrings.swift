@@ -8,8 +8,8 @@ extension JSONParser {
     /// from a Swift string always is.
     package mutating func parseRawString() throws(JSONParseError) -> UnsafeBufferPointer<UInt8>? {
         let opening = index
-        index += 1
-        while index < bytes.count {
+        index = ByteScan.firstStringSpecial(bytes, from: index + 1)
+        if index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
@@ -20,8 +20,7 @@ extension JSONParser {
                 _ = try parseString()
                 return nil
             }
-            if byte < 0x20 { throw error("control character in a string") }
-            index += 1
+            throw error("control character in a string")
         }
         throw error("unterminated string")
     }

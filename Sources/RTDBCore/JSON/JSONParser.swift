@@ -273,16 +273,15 @@ public struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes.
-        while index < bytes.count {
+        index = ByteScan.firstStringSpecial(bytes, from: index)
+        if index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let string = try decodeUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 index += 1
                 return string
             }
-            if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
-            index += 1
         }
         var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {

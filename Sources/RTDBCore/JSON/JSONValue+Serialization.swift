@@ -83,18 +83,14 @@ extension JSONValue {
         // Runs of bytes that need no escape are copied at once.
         ByteScan.withBytes(of: string) { bytes in
             var start = 0
-            for index in bytes.indices where needsEscape(bytes[index]) {
+            while true {
+                let index = ByteScan.firstNeedingEscape(bytes, from: start)
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                guard index < bytes.count else { return }
                 writeEscape(bytes[index], to: &output)
                 start = index + 1
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-    }
-
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
     }
 
     private static func writeEscape(_ byte: UInt8, to output: inout [UInt8]) {

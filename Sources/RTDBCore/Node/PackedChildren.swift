@@ -99,20 +99,33 @@ package final class PackedChildren: Sendable {
 
     /// The position of the first child whose key is not below `key` (`count` when there is none).
     func lowerBound(_ key: ChildKey) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if ChildKey.compare(self.key(at: middle), key) < 0 { low = middle + 1 } else { high = middle }
+        bytes.withUnsafeBufferPointer { buffer in
+            // Compared with the keys' bytes where they lie: a string made for each step was most
+            // of a 10,000-child update's search through a million.
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                let keyBytes = UnsafeBufferPointer(rebasing: buffer[keyRange(middle)])
+                if key.compare(toKeyBytes: keyBytes) > 0 { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
-        return low
     }
 
     /// The position of the child at `key`, or nil.
     func position(of key: ChildKey) -> Int? {
         let position = lowerBound(key)
-        guard position < count, ChildKey.compare(self.key(at: position), key) == 0 else { return nil }
-        return position
+        guard position < count else { return nil }
+        let found = bytes.withUnsafeBufferPointer { buffer in
+            key.compare(toKeyBytes: UnsafeBufferPointer(rebasing: buffer[keyRange(position)])) == 0
+        }
+        return found ? position : nil
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the key at `position`, read in place.
+    package func withKeyBytes<Result>(at position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[keyRange(position)])) }
     }
 
     /// Whether a child has `key` (one read lately is known with no search).

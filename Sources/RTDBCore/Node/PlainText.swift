@@ -17,16 +17,13 @@ enum PlainText {
     static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, escaped: Bool) {
         var index = start + 1
         var escaped = false
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""): return (index + 1, escaped)
-            case UInt8(ascii: "\\"):
-                escaped = true
-                index += 2
-            default: index += 1
-            }
+        while true {
+            index = ByteScan.firstQuoteOrBackslash(bytes, from: index)
+            guard index < bytes.count else { return (bytes.count, escaped) }
+            if bytes[index] == UInt8(ascii: "\"") { return (index + 1, escaped) }
+            escaped = true
+            index += 2
         }
-        return (bytes.count, escaped)
     }
 
     /// Where the value starting at `start` ends.

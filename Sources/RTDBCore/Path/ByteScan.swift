@@ -1,8 +1,8 @@
 /// Scans of UTF-8 bytes eight at a time: every key, path segment and string of every message goes
 /// through them, and a loop over `Sequence` elements costs several instructions a byte.
-enum ByteScan {
+package enum ByteScan {
     /// Whether every byte is below 0x80.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         let count = bytes.count
@@ -19,7 +19,7 @@ enum ByteScan {
     }
 
     /// Whether the two hold the same bytes.
-    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = a.count
         guard count == b.count else { return false }
         guard count > 0, let baseA = a.baseAddress, let baseB = b.baseAddress else { return true }
@@ -43,7 +43,7 @@ enum ByteScan {
     /// stored as contiguous UTF-8): stepping through `String.UTF8View` costs several instructions
     /// a byte.
     @inline(__always)
-    static func withBytes<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package static func withBytes<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = string
         return copy.withUTF8(body)

@@ -97,14 +97,17 @@ public struct ChildKey: Sendable, Hashable {
     /// Parses an integer key as Android and iOS do: 1–11 characters, an optional `-`, digits only,
     /// and a value in the 32-bit signed range.
     static func parseIntKey(_ string: String) -> Int32? {
-        let utf8 = string.utf8
-        guard utf8.count >= 1, utf8.count <= 11 else { return nil }
-        var iterator = utf8.makeIterator()
+        ByteScan.withBytes(of: string, parseIntKey(bytes:))
+    }
+
+    /// ``parseIntKey(_:)`` of a key's UTF-8 bytes.
+    static func parseIntKey(bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard bytes.count >= 1, bytes.count <= 11 else { return nil }
         var negative = false
         var digits = 0
         var value: Int64 = 0
         var first = true
-        while let byte = iterator.next() {
+        for byte in bytes {
             if first, byte == UInt8(ascii: "-") {
                 negative = true
                 first = false
@@ -157,6 +160,27 @@ extension ChildKey: Comparable {
             // Most string keys differ in their first seven bytes.
             if lhs.code & rhs.code & prefixed != 0, lhs.code != rhs.code { return lhs.code < rhs.code ? -1 : 1 }
             return UTF16Order.compare(lhs.string, rhs.string)
+        }
+    }
+}
+
+extension ChildKey {
+    /// ``compare(_:_:)`` of this key and the key whose UTF-8 bytes are `other` (a real key, not
+    /// a sentinel), with no `String` made of them: a packed first list's keys are searched so.
+    func compare(toKeyBytes other: UnsafeBufferPointer<UInt8>) -> Int {
+        switch keyClass {
+        case .min: return -1
+        case .max: return 1
+        case .integer:
+            guard let value = ChildKey.parseIntKey(bytes: other) else { return -1 }
+            let mine = Int32(bitPattern: UInt32(truncatingIfNeeded: code) ^ 0x8000_0000)
+            if mine != value { return mine < value ? -1 : 1 }
+            let length = string.utf8.count
+            if length != other.count { return length < other.count ? -1 : 1 }
+            return ByteScan.withBytes(of: string) { UTF16Order.compare($0, other) }
+        case .string:
+            if ChildKey.parseIntKey(bytes: other) != nil { return 1 }
+            return ByteScan.withBytes(of: string) { UTF16Order.compare($0, other) }
         }
     }
 }

@@ -1,0 +1,84 @@
+/// Searches eight bytes at a time for the bytes JSON text turns on: a string's closing quote, an
+/// escape, a control character. A first list is a hundred megabytes of mostly string bytes, read
+/// by the server writing it, the client counting and checking it, and the directory reading it.
+extension ByteScan {
+    /// Eight copies of one byte.
+    @inline(__always)
+    private static func repeated(_ byte: UInt8) -> UInt64 { 0x0101_0101_0101_0101 &* UInt64(byte) }
+
+    /// Whether some byte of `word` is below `limit` (≤ 0x80): exact for "some", though not for
+    /// which (a borrow may mark a byte above one that is).
+    @inline(__always)
+    private static func hasByte(below limit: UInt8, in word: UInt64) -> Bool {
+        (word &- repeated(limit)) & ~word & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Whether some byte of `word` is `byte`.
+    @inline(__always)
+    private static func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
+        hasByte(below: 1, in: word ^ repeated(byte))
+    }
+
+    /// Where the first `"` or `\` at or after `start` is, or `bytes.count`.
+    package static func firstQuoteOrBackslash(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        var offset = start
+        while offset + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if hasByte(0x22, in: word) || hasByte(0x5C, in: word) { break }
+            offset += 8
+        }
+        while offset < count {
+            let byte = base[offset]
+            if byte == 0x22 || byte == 0x5C { return offset }
+            offset += 1
+        }
+        return count
+    }
+
+    /// Where the first `"`, `\` or control character (below 0x20) at or after `start` is, or
+    /// `bytes.count`: where a string's plain run ends.
+    package static func firstStringSpecial(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        var offset = start
+        while offset + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(below: 0x20, in: word) { break }
+            offset += 8
+        }
+        while offset < count {
+            let byte = base[offset]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return offset }
+            offset += 1
+        }
+        return count
+    }
+
+    /// Where the first byte JSON writes escaped (`"`, `\`, a control character or DEL) at or
+    /// after `start` is, or `bytes.count`.
+    package static func firstNeedingEscape(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        var offset = start
+        while offset + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(below: 0x20, in: word)
+                || hasByte(0x7F, in: word)
+            {
+                break
+            }
+            offset += 8
+        }
+        while offset < count {
+            let byte = base[offset]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte == 0x7F { return offset }
+            offset += 1
+        }
+        return count
+    }
+}
