@@ -52,7 +52,7 @@ public final class PresenceDirectory: Sendable {
             let users =
                 previousTree.isEmpty || newText
                 ? Self.users(in: tree, layout: layout)
-                : Self.updated(previousUsers, with: tree.changes(from: previousTree), layout: layout)
+                : Self.updated(previousUsers, with: tree.changedChildren(from: previousTree), layout: layout)
             state.withLock { state in
                 (state.users, state.tree) = (users, tree)
                 state.updates += 1
@@ -83,14 +83,14 @@ public final class PresenceDirectory: Sendable {
 
     /// `users` with the changed children read again.
     static func updated(
-        _ users: PresenceList, with changes: [ChildrenMap.ChildChange], layout: PresenceLayout
+        _ users: PresenceList, with changes: [(key: ChildKey, node: Node?)], layout: PresenceLayout
     ) -> PresenceList {
         // A first load, or most users changed: one build is cheaper than a million updates.
         if changes.count > max(64, users.count / 4) {
             var all = users
             var fresh: [UserPresence] = []
             for change in changes {
-                if let node = change.new {
+                if let node = change.node {
                     fresh.append(layout.user(id: change.key.string, from: node))
                 } else {
                     all = all.removing(id: change.key.string)
@@ -104,7 +104,7 @@ public final class PresenceDirectory: Sendable {
         }
         var list = users
         for change in changes {
-            if let node = change.new {
+            if let node = change.node {
                 list = list.updating(layout.user(id: change.key.string, from: node))
             } else {
                 list = list.removing(id: change.key.string)

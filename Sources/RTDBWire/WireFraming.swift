@@ -25,17 +25,35 @@ public enum WireFraming {
     /// The frames that carry `message`: the message itself, or a count frame then fragments.
     public static func frames(for message: String, maxFrameSize: Int = WireFraming.maxFrameSize) -> [String] {
         if fitsOneFrame(message, maxFrameSize: maxFrameSize) { return [message] }
+        var frames: [String] = []
+        forEachFrame(of: message, maxFrameSize: maxFrameSize) { frames.append(String(decoding: $0, as: UTF8.self)) }
+        return frames
+    }
+
+    /// Calls `body` with the UTF-8 bytes of each frame that carries `message`, in order, read
+    /// where they lie (a count frame's from a buffer of its own): a writer copies each once,
+    /// where a first list of a hundred megabytes made into strings first was copied twice.
+    public static func forEachFrame(
+        of message: String, maxFrameSize: Int = WireFraming.maxFrameSize, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         var message = message
-        return message.withUTF8 { bytes in
-            var fragments: [String] = []
+        message.withUTF8 { bytes in
+            var ends: [Int] = []
             var start = 0
             while start < bytes.count {
-                let cut = fragmentEnd(bytes, from: start, maxFrameSize: maxFrameSize)
-                fragments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self))
-                start = cut
+                start = fragmentEnd(bytes, from: start, maxFrameSize: maxFrameSize)
+                ends.append(start)
             }
-            if fragments.count == 1 { return fragments }
-            return [String(fragments.count)] + fragments
+            if ends.count <= 1 {
+                body(bytes)
+                return
+            }
+            Array(String(ends.count).utf8).withUnsafeBufferPointer(body)
+            start = 0
+            for end in ends {
+                body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+            }
         }
     }
 
@@ -81,8 +99,11 @@ public struct FrameAssembler: Sendable {
     }
 
     private var expected = 0
-    private var parts: [String] = []
-    private var bufferedBytes = 0
+    /// The fragments so far, as one run of bytes: a first list of a hundred megabytes kept as
+    /// six thousand strings of 16 KB lay in the heap, where what was freed of it after stayed
+    /// resident; one buffer is one block, mapped apart and handed back whole.
+    private var buffer: [UInt8] = []
+    private var fragments = 0
     /// The data's entries read so far in a message arriving in fragments, when counted.
     private var entries: JSONMemberCounter?
     /// The largest message accepted, in bytes; larger fragment sequences fail early.
@@ -108,22 +129,22 @@ public struct FrameAssembler: Sendable {
     /// announced, and the entries of its data read so far (0 unless ``countsEntries``); nil when
     /// none is arriving.
     public var progress: (bytes: Int, fragments: Int, of: Int, entries: Int)? {
-        expected > 0 ? (bufferedBytes, parts.count, expected, entries?.count ?? 0) : nil
+        expected > 0 ? (buffer.count, fragments, expected, entries?.count ?? 0) : nil
     }
 
     /// Takes one frame; returns a complete message when there is one.
     public mutating func receive(_ frame: String) throws(Failure) -> String? {
         if expected > 0 {
-            parts.append(frame)
-            bufferedBytes += frame.utf8.count
-            entries?.read(frame)
-            if bufferedBytes > maxMessageBytes {
+            if buffer.count + frame.utf8.count > maxMessageBytes {
                 let announced = expected
                 reset()
                 throw .messageTooLarge(announcedFragments: announced, limitBytes: maxMessageBytes)
             }
-            if parts.count == expected {
-                let message = parts.joined()
+            buffer.append(contentsOf: frame.utf8)
+            fragments += 1
+            entries?.read(frame)
+            if fragments == expected {
+                let message = String(decoding: buffer, as: UTF8.self)
                 reset()
                 return message
             }
@@ -141,7 +162,8 @@ public struct FrameAssembler: Sendable {
                 throw .messageTooLarge(announcedFragments: count, limitBytes: maxMessageBytes)
             }
             expected = count
-            parts.reserveCapacity(min(count, 1024))
+            // Room for full fragments (most are), up to 64 MB; past it, the buffer grows.
+            buffer.reserveCapacity(min(count * WireFraming.maxFrameSize, maxMessageBytes, 64 << 20))
             // The data's members: the message is an object (1), its `d` (2), the body `b` (3),
             // and the data `b.d` (4).
             if countsEntries { entries = JSONMemberCounter(depth: 4) }
@@ -152,8 +174,8 @@ public struct FrameAssembler: Sendable {
 
     private mutating func reset() {
         expected = 0
-        parts = []
-        bufferedBytes = 0
+        buffer = []
+        fragments = 0
         entries = nil
     }
 }

@@ -171,6 +171,22 @@ import Testing
         Self.check(index, second, sort: .state, filter: "")
     }
 
+    /// The order by last online keeps a second's place in four bytes: the latest first, a
+    /// second's milliseconds together, every second from 1970 into 2106 apart, and any time from
+    /// the data between the online and the never online.
+    @Test func lastOnlineKeysOrderBySecondsBetweenOnlineAndNever() {
+        let times: [Int64] = [.min, -1_001, -1_000, -1, 0, 999, 1_000, 1_764_000_000_000, 4_294_967_295_999, .max]
+        let keys = times.map(IndexedUser.lastOnlineKey)
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 >= $1 })
+        #expect(keys.allSatisfy { $0 > Int32.min && $0 < Int32.max })
+        #expect(IndexedUser.lastOnlineKey(0) == IndexedUser.lastOnlineKey(999))
+        #expect(IndexedUser.lastOnlineKey(999) > IndexedUser.lastOnlineKey(1_000))
+        // Before 1970 (or past 2106): with its nearest second.
+        #expect(IndexedUser.lastOnlineKey(-1_001) == IndexedUser.lastOnlineKey(0))
+        #expect(IndexedUser.lastOnlineKey(4_294_967_292_000) > IndexedUser.lastOnlineKey(4_294_967_293_000))
+        #expect(MemoryLayout<IndexedUser>.stride == 24)
+    }
+
     /// A new order of the same users, from every order to every other, with changes between.
     ///
     /// Each as the comparison says; times from the data may be any integer.

@@ -118,6 +118,12 @@ import Testing
             let packedChanges = packed.children.changes(from: packedBefore.children)
             let plainChanges = plain.children.changes(from: plainBefore.children)
             #expect(describe(packedChanges) == describe(plainChanges), "step \(step)")
+            // Without the nodes before: every change, each as it is now, and perhaps a child
+            // written with the value its text had.
+            let now = packed.children.changedChildren(from: packedBefore.children)
+            let changedKeys = Set(plainChanges.map(\.key))
+            #expect(changedKeys.isSubset(of: Set(now.map(\.key))), "step \(step)")
+            for child in now { #expect(child.node == plain.children[child.key], "step \(step)") }
         }
     }
 

@@ -92,22 +92,42 @@ extension PresenceIndex {
         // 10,000-user burst at a million users 300 ms); one whose key is the same for everyone
         // shares the order by name's chunks.
         let name = PresenceSort.name.position
-        orders[name] = merged(orders[name], without: moved, with: placed, .name)
+        let table = self.table
+        let byName = { (a: Int32, b: Int32) in Format.naturalCompare(table[Int(a)].id, table[Int(b)].id) }
+        orders[name] = Self.merged(orders[name], without: moved, with: placed, byName)
+        // The other orders compare each user's key, then their place by name: two integers, where
+        // comparing names in each took most of a burst's frame.
+        var nameRank = [Int32](repeating: 0, count: table.count)
+        var rank: Int32 = 0
+        orders[name].forEachElement { slot in
+            nameRank[Int(slot)] = rank
+            rank += 1
+        }
+        func byKey(_ sort: PresenceSort) -> (Int32, Int32) -> Int {
+            { [nameRank] a, b in
+                let (left, right) = (sort.key(of: table[Int(a)]), sort.key(of: table[Int(b)]))
+                if left != right { return left < right ? -1 : 1 }
+                let (rankA, rankB) = (nameRank[Int(a)], nameRank[Int(b)])
+                return rankA == rankB ? 0 : (rankA < rankB ? -1 : 1)
+            }
+        }
         for sort in PresenceSort.keyed {
             orders[sort.position] =
-                hasOneKey(sort) ? orders[name] : merged(orders[sort.position], without: moved, with: placed, sort)
+                hasOneKey(sort)
+                ? orders[name] : Self.merged(orders[sort.position], without: moved, with: placed, byKey(sort))
         }
         if let needle, let shown = filtered {
-            (filtered, self.shownCounts) = (merged(shown, without: moved, with: matching, sort), shownCounts)
+            let compare = sort == .name ? byName : byKey(sort)
+            (filtered, self.shownCounts) = (Self.merged(shown, without: moved, with: matching, compare), shownCounts)
         }
     }
 
-    /// `order` without the slots marked in `moved`, with `placed` merged in where `sort` puts them.
-    private func merged(
-        _ order: ChunkedList<Int32>, without moved: [Bool], with placed: [Int32], _ sort: PresenceSort
+    /// `order` without the slots marked in `moved`, with `placed` merged in where the order's
+    /// three-way comparison of two slots, `compare`, puts them.
+    private static func merged(
+        _ order: ChunkedList<Int32>, without moved: [Bool], with placed: [Int32], _ compare: (Int32, Int32) -> Int
     ) -> ChunkedList<Int32> {
-        let compare: (IndexedUser, IndexedUser) -> Int = sort.compare
-        let incoming = placed.sorted { compare(table[Int($0)], table[Int($1)]) < 0 }
+        let incoming = placed.sorted { compare($0, $1) < 0 }
         var kept: [Int32] = []
         kept.reserveCapacity(order.count)
         for slot in order where !(Int(slot) < moved.count && moved[Int(slot)]) { kept.append(slot) }
@@ -117,12 +137,11 @@ extension PresenceIndex {
         result.reserveCapacity(kept.count + incoming.count)
         var low = 0
         for slot in incoming {
-            let user = table[Int(slot)]
             var high = kept.count
             var place = low
             while place < high {
                 let middle = (place + high) / 2
-                if compare(table[Int(kept[middle])], user) < 0 { place = middle + 1 } else { high = middle }
+                if compare(kept[middle], slot) < 0 { place = middle + 1 } else { high = middle }
             }
             result.append(contentsOf: kept[low..<place])
             result.append(slot)

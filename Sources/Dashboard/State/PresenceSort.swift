@@ -32,7 +32,7 @@ public enum PresenceSort: String, Sendable, CaseIterable {
         case .name: 0
         case .state: user.tally.isOnline ? 0 : 1
         case .connections: -Int64(user.tally.connections)
-        case .lastOnline: user.lastOnlineKey
+        case .lastOnline: Int64(user.lastOnlineKey)
         }
     }
 

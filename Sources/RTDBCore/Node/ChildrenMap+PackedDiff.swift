@@ -68,3 +68,37 @@ extension ChildrenMap {
         return changes
     }
 }
+
+extension ChildrenMap {
+    /// The children that may differ from `old`, each with its node now (nil: gone), in no
+    /// particular order: ``changes(from:)`` without the nodes before.
+    ///
+    /// A child whose value before lies in the text of a packed map (``PackedChildren``) is
+    /// listed without that text being read, so it may be listed unchanged (a write of the value
+    /// it had); every other child is listed only when it changed. A reader that wants only what
+    /// is there now (the presence directory, after a 10,000-user update to a first list kept as
+    /// its text) is spared reading each of them twice.
+    public func changedChildren(from old: ChildrenMap) -> [(key: ChildKey, node: Node?)] {
+        guard let layer = packed, let oldLayer = old.packed, layer.children === oldLayer.children else {
+            return changes(from: old).map { ($0.key, $0.new) }
+        }
+        var changed: [ChildChange] = []
+        ChildrenMap.diff(old.root, root, into: &changed)
+        var children: [(key: ChildKey, node: Node?)] = []
+        children.reserveCapacity(changed.count)
+        for change in changed {
+            // No change in the new treap: the packed child again; an empty node: removed.
+            let after = change.new.map { $0.isEmpty ? nil : $0 } ?? layer.children.node(for: change.key)
+            if let before = change.old {
+                let before = before.isEmpty ? nil : before
+                switch (before, after) {
+                case (nil, nil): continue
+                case (let before?, let after?) where ChildrenMap.sameNode(before, after): continue
+                default: break
+                }
+            }
+            children.append((change.key, after))
+        }
+        return children
+    }
+}

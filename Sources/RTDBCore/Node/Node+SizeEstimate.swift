@@ -17,6 +17,26 @@ extension Node {
         }
     }
 
+    /// ``estimatedSize`` from a sample of a node's first children when it has many (their mean
+    /// size times their count, an eighth more): a buffer's size hint, where walking a million
+    /// children to size the buffer for a listen's first data cost a tenth of writing them.
+    public var sampledEstimatedSize: Int {
+        guard case .children(let children) = storage, children.count > 4 * Node.sampledChildren else {
+            return estimatedSize
+        }
+        var (sampled, size) = (0, 0)
+        for (key, child) in children {
+            size += key.string.utf8.count + 4 + child.estimatedSize
+            sampled += 1
+            if sampled == Node.sampledChildren { break }
+        }
+        let estimate = size / sampled * children.count
+        return 2 + estimate + estimate / 8
+    }
+
+    /// The children ``sampledEstimatedSize`` reads.
+    private static let sampledChildren = 256
+
     private static func leafSize(_ value: LeafValue) -> Int {
         switch value {
         case .bool: return 4

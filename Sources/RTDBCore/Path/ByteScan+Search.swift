@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Searches eight bytes at a time for the bytes JSON text turns on: a string's closing quote, an
 /// escape, a control character. A first list is a hundred megabytes of mostly string bytes, read
 /// by the server writing it, the client counting and checking it, and the directory reading it.
@@ -20,22 +26,16 @@ extension ByteScan {
     }
 
     /// Where the first `"` or `\` at or after `start` is, or `bytes.count`.
+    ///
+    /// The C library's `memchr` finds the quote, then the backslash before it: it reads 32 bytes
+    /// at a time, and a user's kilobyte of profile is skipped several times on each read of them.
     package static func firstQuoteOrBackslash(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = bytes.baseAddress else { return bytes.count }
-        let raw = UnsafeRawPointer(base)
-        let count = bytes.count
-        var offset = start
-        while offset + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if hasByte(0x22, in: word) || hasByte(0x5C, in: word) { break }
-            offset += 8
-        }
-        while offset < count {
-            let byte = base[offset]
-            if byte == 0x22 || byte == 0x5C { return offset }
-            offset += 1
-        }
-        return count
+        guard let base = bytes.baseAddress, start < bytes.count else { return bytes.count }
+        let origin = UnsafeRawPointer(base)
+        let from = origin + start
+        let quote = memchr(from, 0x22, bytes.count - start).map { UnsafeRawPointer($0) - origin } ?? bytes.count
+        guard quote > start else { return quote }
+        return memchr(from, 0x5C, quote - start).map { UnsafeRawPointer($0) - origin } ?? quote
     }
 
     /// Where the first `"`, `\` or control character (below 0x20) at or after `start` is, or

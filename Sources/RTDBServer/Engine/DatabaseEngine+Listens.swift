@@ -27,7 +27,7 @@ extension DatabaseEngine {
             // hashing a million children to learn that would cost seconds.
             let sameAsCached = hash.map { $0.isEmpty ? result.isEmpty : $0 == result.hashString } ?? false
             if !sameAsCached {
-                let text = WireMessage.dataPushText(path: path, tag: tag, sizeHint: result.estimatedSize) {
+                let text = WireMessage.dataPushText(path: path, tag: tag, sizeHint: result.sampledEstimatedSize) {
                     result.writeExport(to: &$0)
                 }
                 send(.wire(text), to: outlet)

@@ -95,9 +95,11 @@ final class FrameWriter: Sendable {
         }
         var bytes = 0
         for text in texts {
-            for frame in WireFraming.frames(for: text) {
-                bytes += frame.utf8.count
-                channel.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: frame)), promise: nil)
+            WireFraming.forEachFrame(of: text) { frame in
+                bytes += frame.count
+                var data = self.channel.allocator.buffer(capacity: frame.count)
+                data.writeBytes(frame)
+                self.channel.write(WebSocketFrame(fin: true, opcode: .text, data: data), promise: nil)
             }
         }
         if bytes > 0 { wrote(bytes) }
