@@ -38,6 +38,9 @@ struct PresenceFold: Sendable {
 }
 
 extension Simulation {
+    /// The users of a first load after which freed memory is handed back to the system.
+    static let trimmedLoad = 100_000
+
     /// Folds one database's new list into the merged one and tells what changed: each change, or
     /// one burst for more than ``PresenceBurst/threshold`` (a first load of 100,000 users is one
     /// line, not 100,000).
@@ -67,6 +70,10 @@ extension Simulation {
             return (told, told.count > PresenceBurst.threshold ? burst : nil)
         }
         if let burst {
+            // A first load of many users leaves the engine's working memory freed between blocks
+            // that stay; handed back at once (a million users: 113–138 MB resident from run to
+            // run without, 113 with).
+            if burst.isFirstLoad, burst.listed >= Self.trimmedLoad { HeapPolicy.returnFreedMemory() }
             emit(.presenceBurst(burst))
         } else {
             for change in told { emit(.presence(change)) }
