@@ -118,50 +118,39 @@ public struct PresenceIndex: Sendable, Equatable {
             for slot in walked where matches(table[Int(slot)], needle) { kept.append(slot) }
         } else {
             // Many: the table read straight through (a slot no user holds has no name and matches
-            // nothing; a user the last filter left out cannot match one that extends it), then
-            // the order walked for the slots that matched.
+            // nothing; a user the last filter left out cannot match one that extends it), the
+            // users that match counted there, then the order walked for their slots.
             var matched = [Bool](repeating: false, count: table.count)
             var matches = 0
-            var slot = 0
             // Read once: a method on `self` in the loop copied the index (its references
             // retained and released) for every user, seven times the scan's own cost.
             let source = self.source
-            table.forEachChunk { users in
-                guard let first = users.baseAddress else { return }
-                for index in users.indices {
-                    // Each field read where it lies: the user is not copied out.
-                    let user = first + index
-                    if Self.matches(id: user.pointee.id, namesDevices: user.pointee.namesDevices, in: source, needle) {
-                        matched[slot] = true
-                        matches += 1
+            matched.withUnsafeMutableBufferPointer { matched in
+                var slot = 0
+                table.forEachChunk { users in
+                    guard let first = users.baseAddress else { return }
+                    for index in users.indices {
+                        // Each field read where it lies: the user is not copied out.
+                        let user = first + index
+                        let (id, namesDevices) = (user.pointee.id, user.pointee.namesDevices)
+                        if Self.matches(id: id, namesDevices: namesDevices, in: source, needle) {
+                            matched[slot] = true
+                            matches += 1
+                            counts.count(user.pointee, 1)
+                        }
+                        slot += 1
                     }
-                    slot += 1
                 }
             }
-            let walkedCounts = narrows ? shownCounts : allCounts
             if matches == walked.count {
                 // Every user walked matched (a first letter most ids share): the same slots and
                 // counts.
-                (filtered, shownCounts) = (walked, walkedCounts)
+                (filtered, shownCounts) = (walked, narrows ? shownCounts : allCounts)
                 return
             }
             kept.reserveCapacity(matches)
-            for slot in walked where matched[Int(slot)] { kept.append(slot) }
-            if matches > walked.count / 2 {
-                // Most matched: the walked users' counts less those of the few left out.
-                counts = walkedCounts
-                for slot in walked where !matched[Int(slot)] { counts.count(table[Int(slot)], -1) }
-                (filtered, shownCounts) = (ChunkedList(kept), counts)
-                return
-            }
-            // Few matched: counted in a second walk of the table, where they lie.
-            var position = 0
-            table.forEachChunk { users in
-                guard let first = users.baseAddress else { return }
-                for index in users.indices {
-                    if matched[position] { counts.count((first + index).pointee, 1) }
-                    position += 1
-                }
+            walked.forEachChunk { slots in
+                for slot in slots where matched[Int(slot)] { kept.append(slot) }
             }
             (filtered, shownCounts) = (ChunkedList(kept), counts)
             return

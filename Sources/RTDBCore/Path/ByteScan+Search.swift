@@ -41,42 +41,37 @@ extension ByteScan {
     /// Where the first `"`, `\` or control character (below 0x20) at or after `start` is, or
     /// `bytes.count`: where a string's plain run ends.
     package static func firstStringSpecial(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = bytes.baseAddress else { return bytes.count }
-        let raw = UnsafeRawPointer(base)
-        let count = bytes.count
-        var offset = start
-        while offset + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(below: 0x20, in: word) { break }
-            offset += 8
-        }
-        while offset < count {
-            let byte = base[offset]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return offset }
-            offset += 1
-        }
-        return count
+        firstIndex(
+            bytes, from: start,
+            inWord: { hasByte(0x22, in: $0) || hasByte(0x5C, in: $0) || hasByte(below: 0x20, in: $0) },
+            isWanted: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })
     }
 
     /// Where the first byte JSON writes escaped (`"`, `\`, a control character or DEL) at or
     /// after `start` is, or `bytes.count`.
     package static func firstNeedingEscape(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        firstIndex(
+            bytes, from: start,
+            inWord: {
+                hasByte(0x22, in: $0) || hasByte(0x5C, in: $0) || hasByte(below: 0x20, in: $0) || hasByte(0x7F, in: $0)
+            },
+            isWanted: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 == 0x7F })
+    }
+
+    /// Where the first byte `isWanted` takes at or after `start` is, or `bytes.count`: words are
+    /// passed by while `inWord` says none of their bytes is wanted (it may say one is when none
+    /// is, never the other way), the rest read a byte at a time.
+    @inline(__always)
+    private static func firstIndex(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, inWord: (UInt64) -> Bool, isWanted: (UInt8) -> Bool
+    ) -> Int {
         guard let base = bytes.baseAddress else { return bytes.count }
         let raw = UnsafeRawPointer(base)
         let count = bytes.count
         var offset = start
-        while offset + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(below: 0x20, in: word)
-                || hasByte(0x7F, in: word)
-            {
-                break
-            }
-            offset += 8
-        }
+        while offset + 8 <= count, !inWord(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { offset += 8 }
         while offset < count {
-            let byte = base[offset]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte == 0x7F { return offset }
+            if isWanted(base[offset]) { return offset }
             offset += 1
         }
         return count
