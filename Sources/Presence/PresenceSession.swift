@@ -120,8 +120,9 @@ public final class PresenceSession: Sendable {
         }
         guard first else { return }
         let delay = retryDelay
+        let timers = database.timers
         Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await timers.sleep(for: delay)
             guard let self, state.withLock({ $0.connects == connect && $0.handle != nil }) else { return }
             connected()
         }

@@ -19,6 +19,11 @@ struct ChaosCommand: AsyncParsableCommand {
             the run checks that presence shows exactly the live devices within the heartbeat \
             timeout and that every write a device accepted was applied exactly once. Exit status \
             1 when a check fails; the same seed replays the same faults.
+
+            With --simulated, everything runs in this process on simulated time (links, server \
+            kills and full disks included): the same seed gives the same run, event for event, on \
+            any machine and under any load; the trace's digest is printed at the end and \
+            --trace writes the trace itself.
             """
     )
 
@@ -43,21 +48,33 @@ struct ChaosCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Flag(help: "Run on simulated time in this process: the same seed replays the same run exactly.")
+    var simulated = false
+
+    @Option(
+        help: ArgumentHelp("With --simulated, write the run's trace (an event a line) to this file.", valueName: "file")
+    )
+    var trace: String?
+
     func validate() throws {
         guard devices >= 1 else { throw ValidationError("--devices must be at least 1") }
         _ = try SecondsRange(5...(365 * 86_400)).option(duration, "--duration")
         guard heartbeatTimeout >= 1 else { throw ValidationError("--heartbeat-timeout must be at least 1") }
+        if trace != nil, !simulated {
+            throw ValidationError("--trace needs --simulated (only a simulated run has a trace)")
+        }
         for kind in faultKinds ?? [] where !ChaosSchedule.kinds.contains(kind) {
             throw ValidationError(
                 "unknown fault kind '\(kind)' (kinds: \(ChaosSchedule.kinds.joined(separator: ", ")))")
         }
     }
 
-    private var faultKinds: Set<String>? {
+    var faultKinds: Set<String>? {
         faults.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
     }
 
     func run() async throws {
+        if simulated { return try await runSimulated() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "presencetop-chaos-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,7 +1,6 @@
 import DiskFaults
 import Foundation
 import LinkSim
-import Logging
 import Presence
 import RTDBClient
 import RTDBCore
@@ -19,15 +18,14 @@ public final class ChaosDevice: Sendable {
     public let name: String
     let folder: URL
     let clock: SkewedClock
-    let serverPort: @Sendable () -> Int
-    let logger: Logger
+    let stage: ChaosStage
     /// The disk under its folder, which a fault fills (nil: the fault VFS could not be installed,
     /// and the fault does nothing).
     private let disk: FaultyFolder?
     private let state = Mutex(State())
 
     private struct State {
-        var link: LinkProxy?
+        var link: (any ChaosLink)?
         var database: Database?
         var session: PresenceSession?
         var isDown = false
@@ -42,15 +40,13 @@ public final class ChaosDevice: Sendable {
         var diskFull = false
     }
 
-    init(index: Int, user: String, name: String, folder: URL, serverPort: @escaping @Sendable () -> Int, logger: Logger)
-    {
+    init(index: Int, user: String, name: String, folder: URL, stage: ChaosStage) {
         self.index = index
         self.user = user
         self.name = name
         self.folder = folder
-        self.serverPort = serverPort
-        self.logger = logger
-        clock = SkewedClock()
+        self.stage = stage
+        clock = SkewedClock(base: stage.now)
         disk = try? FaultyFolder(prefix: folder.path + "/")
     }
 
@@ -120,6 +116,7 @@ public final class ChaosDevice: Sendable {
             state.online = false
             return state.boots
         }
+        stage.note("\(label) boots (\(boot))")
         database.reference(withPath: ".info/connected").observe(.value) { [weak self] snapshot in
             self?.connectionChanged(to: snapshot.value as? Bool ?? false, boot: boot)
         }
@@ -134,12 +131,10 @@ public final class ChaosDevice: Sendable {
 
     /// A new link and the database over the device's file, opened: its store takes writes (a
     /// disk that filled while it opened means waiting for room and opening again).
-    private func open() async throws -> (LinkProxy, Database) {
+    private func open() async throws -> (any ChaosLink, Database) {
         while true {
-            while state.withLock({ $0.diskFull }) { try await Task.sleep(for: .milliseconds(100)) }
-            let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: serverPort(), logger: logger)
-            let port = try await link.start()
-            let database = Database(url: "http://127.0.0.1:\(port)?ns=chaos", clock: clock.now, logger: logger)
+            while state.withLock({ $0.diskFull }) { try await stage.sleep(.milliseconds(100)) }
+            let (link, database) = try await stage.openDevice(index, clock.now)
             database.persistenceDirectory = folder
             // Each boot reaches the server through a new link on a new port: named after the URL,
             // the file would be a new one, and the queue the crash left behind would never be sent.
@@ -151,7 +146,7 @@ public final class ChaosDevice: Sendable {
             policy.connectTimeout = .seconds(5)
             policy.pingInterval = .seconds(2)
             database.retryPolicy = policy
-            database.setCredential(.idToken(Self.token(for: user, lifetime: 86_400)))
+            database.setCredential(.idToken(token(lifetime: 86_400)))
             // The app opens its store before anything else: a read of the queue waits for it.
             _ = database.pendingWrites
             if database.storeFailure == nil { return (link, database) }
@@ -162,17 +157,19 @@ public final class ChaosDevice: Sendable {
 
     /// Follows `.info/connected`: a drop of a connection that was up is a session the server ends.
     private func connectionChanged(to connected: Bool, boot: Int) {
-        state.withLock { state in
-            guard state.boots == boot, !state.isDown else { return }
+        let changed = state.withLock { state -> Bool in
+            guard state.boots == boot, !state.isDown else { return false }
             if !connected, state.online, state.session?.isArmed == true { state.wentOffline = true }
-            state.online = connected
+            defer { state.online = connected }
+            return state.online != connected
         }
+        if changed { stage.note("\(label) \(connected ? "connected" : "disconnected")") }
     }
 
     /// A token as the identity provider issues it: by its clock (the machine's, the same as the
     /// server's), not the device's, which the run moves.
-    static func token(for user: String, lifetime: Int64) -> String {
-        AuthToken.emulatorToken(uid: user, issuedAt: UnixTime.now().secondsSince1970, lifetime: lifetime)
+    func token(lifetime: Int64) -> String {
+        AuthToken.emulatorToken(uid: user, issuedAt: stage.now().secondsSince1970, lifetime: lifetime)
     }
 
     /// The device's process dies: the link drops its sockets, nothing says goodbye.
@@ -181,8 +178,8 @@ public final class ChaosDevice: Sendable {
     }
 
     /// Marks the device down and closes its database (no goodbye); returns its link, if it was up.
-    private func goDown() -> LinkProxy? {
-        state.withLock { state -> LinkProxy? in
+    private func goDown() -> (any ChaosLink)? {
+        state.withLock { state -> (any ChaosLink)? in
             guard !state.isDown else { return nil }
             state.isDown = true
             if state.online, state.session?.isArmed == true { state.wentOffline = true }
@@ -209,7 +206,7 @@ public final class ChaosDevice: Sendable {
 
     /// Closes what is left (the end of the run).
     func shutDown() async {
-        let link = state.withLock { state -> LinkProxy? in
+        let link = state.withLock { state -> (any ChaosLink)? in
             state.database?.close()
             state.database = nil
             return state.link
@@ -226,13 +223,13 @@ public final class ChaosDevice: Sendable {
 
     /// Gives the device a credential that expires in a second or two (the server revokes it).
     func expireCredential() {
-        state.withLock { $0.isDown ? nil : $0.database }?.setCredential(.idToken(Self.token(for: user, lifetime: 1)))
+        state.withLock { $0.isDown ? nil : $0.database }?.setCredential(.idToken(token(lifetime: 1)))
     }
 
     /// Gives the device a fresh credential.
     func renewCredential() {
         state.withLock { $0.isDown ? nil : $0.database }?.setCredential(
-            .idToken(Self.token(for: user, lifetime: 86_400)))
+            .idToken(token(lifetime: 86_400)))
     }
 
     /// Whether the device is down (crashed, not yet restarted).
@@ -252,6 +249,7 @@ public final class ChaosDevice: Sendable {
             // and none may reach the server.
             let accepted = !state.diskFull
             if !accepted { state.ledger.refusedOnFullDisk += 1 }
+            stage.note("\(label) writes #\(number) (\(["set", "update", "increment", "transaction"][choice % 4]))")
             switch choice % 4 {
             case 0:
                 base.child("s/\(number)").setValue(number)
@@ -268,19 +266,20 @@ public final class ChaosDevice: Sendable {
                     data.value = ((data.value as? Int) ?? 0) + 1
                     return .success(withValue: data)
                 }) { [weak self] error, committed, _ in
-                    guard error == nil, committed else { return }
-                    self?.state.withLock { $0.ledger.transactionsCommitted += 1 }
+                    guard let self, error == nil, committed else { return }
+                    self.state.withLock { $0.ledger.transactionsCommitted += 1 }
+                    self.stage.note("\(label) committed transaction #\(number)")
                 }
             }
         }
     }
 
-    /// Waits until the queue is empty and the device connected, or the deadline passes.
-    func drained(before deadline: ContinuousClock.Instant) async -> Bool {
-        while ContinuousClock.now < deadline {
+    /// Waits until the queue is empty and the device connected, or the run reaches `deadline`.
+    func drained(before deadline: Duration) async -> Bool {
+        while stage.elapsed() < deadline {
             if isDown || isGone { return true }
             if isConnected, pending.queued == 0 { return true }
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await stage.sleep(.milliseconds(100))
         }
         return false
     }

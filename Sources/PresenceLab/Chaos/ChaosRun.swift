@@ -2,6 +2,7 @@ import Foundation
 import LinkSim
 import Logging
 import Presence
+import RTDBClient
 import RTDBCore
 import Synchronization
 
@@ -9,7 +10,7 @@ import Synchronization
 /// SQLite files running the presence flow and writing, and faults from the seed; then healing
 /// and the checks (docs/reliability.md).
 public enum ChaosRun {
-    /// Runs the chaos and checks the truth at the end.
+    /// Runs the chaos on loopback and checks the truth at the end.
     ///
     /// - Parameter progress: Told each fault as it strikes, and each phase.
     public static func run(
@@ -29,12 +30,29 @@ public enum ChaosRun {
         try await server.start()
         defer { Task { await server.stop() } }
         progress("server listening on port \(server.port)")
+        let start = ContinuousClock.now
+        let stage = ChaosStage(
+            server: server,
+            openDevice: { _, clock in
+                let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: server.port, logger: logger)
+                let port = try await link.start()
+                return (link, Database(url: "http://127.0.0.1:\(port)?ns=chaos", clock: clock, logger: logger))
+            },
+            now: { UnixTime.now() }, elapsed: { ContinuousClock.now - start },
+            sleep: { try await Task.sleep(for: $0) })
+        return try await play(options, on: stage, progress: progress)
+    }
 
+    /// Plays the run on `stage`: devices boot, write and suffer the seed's faults, then everything
+    /// heals, some devices die for good, and the checks give the report.
+    static func play(
+        _ options: ChaosOptions, on stage: ChaosStage, progress: @escaping @Sendable (String) -> Void
+    ) async throws -> ChaosReport {
         let devices = (0..<options.devices).map { index in
             ChaosDevice(
                 index: index, user: "u\(index / max(1, options.devicesPerUser))",
                 name: "d\(index % max(1, options.devicesPerUser))",
-                folder: folder.appendingPathComponent("devices/\(index)"), serverPort: { server.port }, logger: logger)
+                folder: options.folder.appendingPathComponent("devices/\(index)"), stage: stage)
         }
         for device in devices { try await device.boot() }
         var report = ChaosReport(
@@ -45,27 +63,26 @@ public enum ChaosRun {
                 kinds: options.faultKinds))
         progress("\(devices.count) devices up; \(report.events.count) faults over \(Int(options.duration)) s")
 
-        let start = ContinuousClock.now
+        let begun = stage.elapsed()
         let writing = Flag()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for device in devices {
-                group.addTask { await write(device, seed: options.seed, while: writing) }
+                group.addTask { await write(device, seed: options.seed, while: writing, on: stage) }
             }
             for event in report.events {
-                try await sleep(until: start + .milliseconds(Int64(event.at * 1000)))
+                try await stage.sleep(untilElapsed: begun + .milliseconds(Int64(event.at * 1000)))
                 progress(event.description)
-                group.addTask { try await strike(event, devices: devices, server: server) }
+                group.addTask { try await strike(event, devices: devices, on: stage) }
             }
-            try await sleep(until: start + .milliseconds(Int64(options.duration * 1000)))
+            try await stage.sleep(untilElapsed: begun + .milliseconds(Int64(options.duration * 1000)))
             writing.lower()
             try await group.waitForAll()
         }
-        try await heal(devices, server: server, into: &report, progress: progress)
-        try await settle(
-            devices, options: options, inspector: ChaosInspector { server.port }, into: &report, progress: progress)
-        await check(devices, inspector: ChaosInspector { server.port }, into: &report)
+        try await heal(devices, on: stage, into: &report, progress: progress)
+        try await settle(devices, options: options, on: stage, into: &report, progress: progress)
+        await check(devices, server: stage.server, into: &report)
         for device in devices { await device.shutDown() }
-        await server.stop()
+        await stage.server.stop()
         return report
     }
 
@@ -76,21 +93,18 @@ public enum ChaosRun {
         func lower() { raised.store(false, ordering: .relaxed) }
     }
 
-    private static func sleep(until deadline: ContinuousClock.Instant) async throws {
-        if deadline > .now { try await Task.sleep(until: deadline) }
-    }
-
     /// A device's app: a write every 0.2–1.5 s, of a kind its own seeded draw picks.
-    private static func write(_ device: ChaosDevice, seed: UInt64, while writing: Flag) async {
+    private static func write(_ device: ChaosDevice, seed: UInt64, while writing: Flag, on stage: ChaosStage) async {
         var random = SeededRandom(seed: seed &* 7_919 &+ UInt64(device.index))
         while writing.isRaised {
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 200...1_500, using: &random)))
+            try? await stage.sleep(.milliseconds(Int.random(in: 200...1_500, using: &random)))
             device.write(choice: Int.random(in: 0..<4, using: &random))
         }
     }
 
-    private static func strike(_ event: ChaosEvent, devices: [ChaosDevice], server: ChaosServer) async throws {
-        func hold(_ seconds: Double) async throws { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) }
+    private static func strike(_ event: ChaosEvent, devices: [ChaosDevice], on stage: ChaosStage) async throws {
+        let server = stage.server
+        func hold(_ seconds: Double) async throws { try await stage.hold(seconds) }
         guard let index = event.device else {
             switch event.fault {
             case .serverKill(let down):
@@ -147,11 +161,12 @@ public enum ChaosRun {
     /// Lifts every fault: the server up, every device restarted from its file, online, signed in;
     /// then waits until every queue is empty.
     private static func heal(
-        _ devices: [ChaosDevice], server: ChaosServer, into report: inout ChaosReport,
+        _ devices: [ChaosDevice], on stage: ChaosStage, into report: inout ChaosReport,
         progress: @Sendable (String) -> Void
     ) async throws {
         progress("healing")
-        let start = ContinuousClock.now
+        let server = stage.server
+        let start = stage.elapsed()
         if !server.isRunning { try await server.start() }
         server.setDiskFull(false)
         for device in devices {
@@ -169,7 +184,7 @@ public enum ChaosRun {
         for device in devices where !(await device.drained(before: deadline)) {
             stuck.append("\(device.label): \(device.pending.queued) writes still queued")
         }
-        report.drainedAfter = stuck.isEmpty ? (ContinuousClock.now - start) / .seconds(1) : nil
+        report.drainedAfter = stuck.isEmpty ? (stage.elapsed() - start) / .seconds(1) : nil
         report.problems += stuck.prefix(10)
         for device in devices where !device.pending.deadLetters.isEmpty {
             let letters = device.pending.deadLetters
@@ -180,7 +195,7 @@ public enum ChaosRun {
     /// Kills a seeded share of the devices for good (half silently), then waits for presence to
     /// show exactly the devices left, within the heartbeat timeout and a margin.
     private static func settle(
-        _ devices: [ChaosDevice], options: ChaosOptions, inspector: ChaosInspector, into report: inout ChaosReport,
+        _ devices: [ChaosDevice], options: ChaosOptions, on stage: ChaosStage, into report: inout ChaosReport,
         progress: @Sendable (String) -> Void
     ) async throws {
         var random = SeededRandom(seed: options.seed &+ 0x5EED)
@@ -189,19 +204,19 @@ public enum ChaosRun {
         for (offset, device) in doomed.enumerated() { await device.dieForGood(silently: offset % 2 == 0) }
         report.gone = doomed.count
         progress("\(doomed.count) devices died for good; waiting for presence to show the truth")
-        let start = ContinuousClock.now
+        let start = stage.elapsed()
         let deadline = start + .seconds(options.heartbeatTimeout + 15)
         var lastMismatch = "no answer from the server"
-        while ContinuousClock.now < deadline {
-            if let users = await inspector.read("users") {
+        while stage.elapsed() < deadline {
+            if let users = await stage.server.read("users") {
                 if let mismatch = presenceMismatch(users, devices: devices) {
                     lastMismatch = mismatch
                 } else {
-                    report.presenceSettledAfter = (ContinuousClock.now - start) / .seconds(1)
+                    report.presenceSettledAfter = (stage.elapsed() - start) / .seconds(1)
                     return
                 }
             }
-            try await Task.sleep(for: .milliseconds(250))
+            try await stage.sleep(.milliseconds(250))
         }
         report.problems.append("presence never showed the truth: \(lastMismatch)")
     }
@@ -233,10 +248,10 @@ public enum ChaosRun {
 
     /// Compares what each device was told it wrote with what the server holds: every accepted
     /// write exactly once.
-    private static func check(_ devices: [ChaosDevice], inspector: ChaosInspector, into report: inout ChaosReport)
+    private static func check(_ devices: [ChaosDevice], server: any ChaosServerControl, into report: inout ChaosReport)
         async
     {
-        guard let notes = await inspector.read("notes") else {
+        guard let notes = await server.read("notes") else {
             report.problems.append("the server did not answer the final read of notes")
             return
         }

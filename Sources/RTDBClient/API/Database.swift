@@ -25,7 +25,9 @@ public final class Database: Sendable {
     public let callbackQueue: DispatchQueue
     let transport: any Transport
     let clock: WallClock
-    let timers: any Clock<Duration>
+    /// What the engine's timers sleep on (the connect timeout, back-off, keepalive).
+    public let timers: any Clock<Duration>
+    let confinement: EngineConfinement?
     let logger: Logger
     private let state = Mutex(State())
     private static let registry = Mutex(Registry())
@@ -61,11 +63,15 @@ public final class Database: Sendable {
     ///   - timers: What the engine's timers sleep on (the connect timeout, back-off, keepalive);
     ///     tests pass a clock they move by hand.
     ///   - callbackQueue: Where callbacks run.
+    ///   - confinement: Keeps the engine on a queue the caller drives, with seeded randomness (a
+    ///     simulation that replays exactly); callbacks then run there too unless `callbackQueue`
+    ///     says otherwise.
     public init(
         url: String, transport: any Transport = WebSocketTransport(),
         clock: @escaping WallClock = { UnixTime.now() },
         timers: any Clock<Duration> = ContinuousClock(),
-        callbackQueue: DispatchQueue? = nil, logger: Logger = Logger(label: "presencetop.client")
+        callbackQueue: DispatchQueue? = nil, logger: Logger = Logger(label: "presencetop.client"),
+        confinement: EngineConfinement? = nil
     ) {
         let parsed = DatabaseURL(url)
         self.url = url
@@ -74,7 +80,9 @@ public final class Database: Sendable {
         self.transport = transport
         self.clock = clock
         self.timers = timers
-        self.callbackQueue = callbackQueue ?? DispatchQueue(label: "presencetop.database.callbacks")
+        self.confinement = confinement
+        self.callbackQueue =
+            callbackQueue ?? DispatchQueue(label: "presencetop.database.callbacks", target: confinement?.queue)
         self.logger = logger
     }
 
@@ -117,7 +125,7 @@ public final class Database: Sendable {
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
                 timers: timers, callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
                 persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes,
-                tokenProvider: state.tokenProvider)
+                tokenProvider: state.tokenProvider, confinement: confinement)
             repo.database = self
             state.repo = repo
             return (repo, true)

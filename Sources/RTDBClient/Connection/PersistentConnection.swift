@@ -55,6 +55,8 @@ final class PersistentConnection: @unchecked Sendable {
     /// What the connect timeout, the back-off and the keepalive sleep on.
     let timers: any Clock<Duration>
     let retryPolicy: RetryPolicy
+    /// Where the back-off's jitter comes from in a confined engine (else the system's).
+    var random: SeededRandom?
     weak var delegate: (any PersistentConnectionDelegate)?
 
     var connection: (any TransportConnection)?
@@ -126,9 +128,11 @@ final class PersistentConnection: @unchecked Sendable {
     init(
         queue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
         clock: @escaping WallClock, timers: any Clock<Duration> = ContinuousClock(),
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        random: SeededRandom? = nil
     ) {
         self.queue = queue
+        self.random = random
         self.baseURL = baseURL
         let parts = baseURL.components(separatedBy: "://")
         scheme = parts.count == 2 ? parts[0] : "ws"
@@ -294,7 +298,9 @@ final class PersistentConnection: @unchecked Sendable {
     @inline(__always)
     func assertConfined() {
         #if DEBUG
-            dispatchPrecondition(condition: .onQueue(queue))
+            // A confinement queue runs one thing at a time: an engine's work inline there is
+            // as confined as on its own queue.
+            if !EngineConfinement.isOnConfinedQueue { dispatchPrecondition(condition: .onQueue(queue)) }
         #endif
     }
 
@@ -421,8 +427,13 @@ final class PersistentConnection: @unchecked Sendable {
         guard !interrupted else { return }
         failures += 1
         // Whole milliseconds, so that the wait is exactly the one `retryAt` shows.
+        var draw = Double.random(in: 0..<1)
+        if var seeded = random {
+            draw = Double.random(in: 0..<1, using: &seeded)
+            random = seeded
+        }
         let delay = Duration.milliseconds(
-            retryPolicy.delay(afterFailures: failures, random: Double.random(in: 0..<1)).wholeMilliseconds)
+            retryPolicy.delay(afterFailures: failures, random: draw).wholeMilliseconds)
         let retryAt = clock() + delay
         let current = generation
         after(delay) { [weak self] in

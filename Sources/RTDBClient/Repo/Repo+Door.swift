@@ -9,8 +9,12 @@ import RTDBCore
 /// the queue (a transaction's update block) runs inline instead of waiting for itself.
 /// `ArchitectureTests` fails on `repo.queue` or a reach into a part (`repo.x.y`) outside `Repo/`.
 extension Repo {
-    /// Whether the caller runs on this repo's queue.
-    var isOnQueue: Bool { DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self) }
+    /// Whether the caller runs on this repo's queue, or on the confinement queue it targets
+    /// (which runs one thing at a time: none of the repo's work can be running meanwhile).
+    var isOnQueue: Bool {
+        DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self)
+            || (isConfined && EngineConfinement.isOnConfinedQueue)
+    }
 
     /// Runs `body` on the queue after what is already there.
     func schedule(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }

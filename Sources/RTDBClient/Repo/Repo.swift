@@ -25,7 +25,7 @@ final class Repo: @unchecked Sendable {
     /// The most bytes the write queue's data may take (`persistenceMaxPendingBytes`).
     var maxPendingBytes: Int
     /// Identifies this client instance in idempotency keys (kept on disk with persistence).
-    var instanceID = Repo.makeInstanceID()
+    var instanceID: String
     var serverTimeOffset = Duration.zero {
         didSet { publishedOffset.store(serverTimeOffset.wholeMilliseconds, ordering: .relaxed) }
     }
@@ -33,7 +33,7 @@ final class Repo: @unchecked Sendable {
     private let publishedOffset = Atomic<Int64>(0)
     /// Push ids are made under a lock, on any thread, as the SDKs make them: never a hop onto the
     /// queue (a transaction's update block runs on it and may call `childByAutoId()`).
-    private let pushIDs = Mutex(PushIDGenerator())
+    private let pushIDs: Mutex<PushIDGenerator>
     var onDisconnectTree = SparseSnapshotTree()
     /// The onDisconnect operations of this connection, as registered (for the report).
     var onDisconnectRegistrations: [OnDisconnectRegistration] = []
@@ -73,6 +73,9 @@ final class Repo: @unchecked Sendable {
     var restoredKeepSynced: [QuerySpec] = []
     /// Marks the repo's queue, to run work inline when already on it.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Whether the queue targets an ``EngineConfinement``'s: on that queue, this repo's work
+    /// runs inline.
+    let isConfined: Bool
     var nextObserverID = 1
     let statusSnapshot = Mutex(ConnectionStatus(phase: .offline))
 
@@ -81,16 +84,25 @@ final class Repo: @unchecked Sendable {
         timers: any Clock<Duration> = ContinuousClock(), callbackQueue: DispatchQueue, logger: Logger,
         connects: Bool = true, persistence: PersistenceSettings? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(), maxPendingBytes: Int = Database.defaultMaxPendingBytes,
-        tokenProvider: (any DatabaseTokenProvider)? = nil
+        tokenProvider: (any DatabaseTokenProvider)? = nil, confinement: EngineConfinement? = nil
     ) {
-        queue = DispatchQueue(label: "presencetop.database.\(namespace)")
+        queue = DispatchQueue(label: "presencetop.database.\(namespace)", target: confinement?.queue)
+        self.isConfined = confinement != nil
+        if var seeded = confinement?.random(for: 1) {
+            instanceID = Repo.makeInstanceID(using: &seeded)
+        } else {
+            var system = SystemRandomNumberGenerator()
+            instanceID = Repo.makeInstanceID(using: &system)
+        }
+        pushIDs = Mutex(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
         self.maxPendingBytes = maxPendingBytes
         self.callbackQueue = callbackQueue
         self.clock = clock
         self.logger = logger
         connection = PersistentConnection(
             queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock,
-            timers: timers, retryPolicy: retryPolicy)
+            timers: timers, retryPolicy: retryPolicy,
+            random: confinement?.random(for: 3))
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         persistsWrites = persistence != nil
         connection.delegate = self
@@ -151,9 +163,8 @@ final class Repo: @unchecked Sendable {
         raise(infoTree.applyServerOverwrite(Path(path), node))
     }
 
-    static func makeInstanceID() -> String {
+    static func makeInstanceID(using generator: inout some RandomNumberGenerator) -> String {
         let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        var generator = SystemRandomNumberGenerator()
         return String((0..<20).map { _ in alphabet[Int.random(in: alphabet.indices, using: &generator)] })
     }
 
@@ -166,7 +177,9 @@ final class Repo: @unchecked Sendable {
     @inline(__always)
     func assertConfined() {
         #if DEBUG
-            dispatchPrecondition(condition: .onQueue(queue))
+            // A confinement queue runs one thing at a time: an engine's work inline there is
+            // as confined as on its own queue.
+            if !EngineConfinement.isOnConfinedQueue { dispatchPrecondition(condition: .onQueue(queue)) }
         #endif
     }
 

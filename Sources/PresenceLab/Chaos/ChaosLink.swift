@@ -1,0 +1,14 @@
+import LinkSim
+
+/// A device's way to the server, which network faults strike: a proxy on loopback, or a link
+/// of a simulated network.
+public protocol ChaosLink: AnyObject, Sendable {
+    /// Whether it carries anything, and how it fails when it does not.
+    var mode: LinkMode { get set }
+    /// Sets its latency, jitter and bandwidth.
+    func setConditions(_ conditions: LinkConditions) throws(LinkError)
+    /// Drops its connections and takes no more (the device's process died).
+    func stop() async
+}
+
+extension LinkProxy: ChaosLink {}
