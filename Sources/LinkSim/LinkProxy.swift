@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import RTDBCore
 import Synchronization
 
 /// A fault-injecting network link: a TCP proxy on loopback in front of a server.
@@ -73,6 +74,9 @@ public final class LinkProxy: Sendable {
     /// What the link has carried and holds now.
     public var stats: LinkStats { state.withLock { $0.stats } }
 
+    /// Signalled after every change to ``stats``: what a test or a tool waits on.
+    public let changes = ChangeSignal()
+
     /// The link's mode.
     public var mode: LinkMode {
         get { state.withLock { $0.stats.mode } }
@@ -105,6 +109,7 @@ public final class LinkProxy: Sendable {
             body(&state.stats)
             return Array(state.pipes.values)
         }
+        changes.signal()
         for pipe in pipes {
             pipe.eventLoop.execute { pipe.value.followLink() }
         }
@@ -129,6 +134,7 @@ public final class LinkProxy: Sendable {
             state.pipes[id] = bound
             return bound
         }
+        changes.signal()
         guard let pipe = bound?.value else {
             channel.close(promise: nil)
             return
@@ -168,7 +174,10 @@ public final class LinkProxy: Sendable {
         return 0
     }
 
-    func record(_ body: (inout LinkStats) -> Void) { state.withLock { body(&$0.stats) } }
+    func record(_ body: (inout LinkStats) -> Void) {
+        state.withLock { body(&$0.stats) }
+        changes.signal()
+    }
 
     func unregister(_ pipe: LinkPipe) { _ = state.withLock { $0.pipes.removeValue(forKey: pipe.id) } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Prometheus
+import RTDBCore
 import RTDBRules
 
 /// What the server counts for `GET /metrics`, in the Prometheus text format (swift-prometheus).
@@ -11,8 +12,9 @@ import RTDBRules
 public final class ServerMetrics: Sendable {
     /// The registry the metrics live in.
     let registry = PrometheusCollectorRegistry()
-    /// Signalled as a session ends, a message is refused as malformed and a heartbeat tick is
-    /// judged: what a test waits on instead of polling `/metrics`.
+    /// Signalled as a session ends, a message is refused as malformed, a heartbeat tick is judged
+    /// and stored writes are published: what a test waits on instead of polling `/metrics` or
+    /// the data.
     public let changes = ChangeSignal()
     /// Signalled as each scrape of `/metrics` is answered.
     public let scrapes = ChangeSignal()

@@ -35,7 +35,7 @@ import Testing
             Thread { done.resume(with: Result { try client.readAll(count: total) }) }.start()
         }
         #expect(received == total)
-        #expect(try await eventually { link.stats.bytesHeld == 0 && link.stats.bytesDown == total })
+        #expect(try await until(link.changes) { link.stats.bytesHeld == 0 && link.stats.bytesDown == total })
         await link.stop()
         source.close()
     }

@@ -69,15 +69,19 @@ import Testing
         try await status.setValue("online")
 
         setup.link.mode = .offline
-        #expect(try await eventually { setup.connected.last == false }, "the client knows at once")
+        #expect(await setup.connected.wait { $0.last == false }, "the client knows at once")
         #expect(
-            try await eventually { try await setup.serverValue("status/morgan") == "offline" }, "so does the server")
+            try await until(setup.server.server.metrics.changes) {
+                try await setup.serverValue("status/morgan") == "offline"
+            }, "so does the server")
         setup.client.reference(withPath: "notes/queued").setValue("written while offline", andPriority: nil)
-        #expect(try await eventually { setup.link.stats.refusedConnections > 0 }, "the client's retries are refused")
+        #expect(
+            try await until(setup.link.changes) { setup.link.stats.refusedConnections > 0 },
+            "the client's retries are refused")
         #expect(setup.client.pendingWrites.count == 1)
 
         setup.link.mode = .up
-        #expect(try await eventually { setup.connected.last == true })
+        #expect(await setup.connected.wait { $0.last == true })
         await setup.client.waitForPendingWrites()
         #expect(try await setup.serverValue("notes/queued") == "written while offline")
         await setup.stop()
@@ -96,36 +100,44 @@ import Testing
         let heardBefore = setup.connected.all.count
         setup.link.mode = .blackhole
         setup.client.reference(withPath: "notes/held").setValue("written into the blackhole", andPriority: nil)
-        #expect(try await eventually { setup.link.stats.bytesHeld > 0 }, "the write waits in the link")
+        #expect(try await until(setup.link.changes) { setup.link.stats.bytesHeld > 0 }, "the write waits in the link")
         // The server pings at 7.5 s; nothing comes back through the link, not even the pong. Each
         // move waits until the server has judged that tick (a barrier: a tick judged after a later
         // move would count as late and only ping again).
         let server = setup.server.server
         await time.advance(by: .milliseconds(7_501))
-        #expect(try await eventually { server.heartbeatTicksJudged >= 1 })
+        #expect(try await until(server.metrics.changes) { server.heartbeatTicksJudged >= 1 })
         #expect(server.connections[session] != nil, "one silent tick is not enough")
         // At the next tick (15 s) the session ends as if it had closed, and its onDisconnect runs.
         // (Bytes sent just before the blackhole may be read after the first tick on a loaded
         // machine; they count as hearing, and the tick after that ends it.)
         for tick in 2...3 where server.connections[session] != nil {
             await time.advance(by: .milliseconds(7_500))
-            #expect(try await eventually { server.heartbeatTicksJudged >= tick })
-            _ = try await eventually(attempts: 100) { server.connections[session] == nil }
+            #expect(try await until(server.metrics.changes) { server.heartbeatTicksJudged >= tick })
+            _ = try await until(server.connections.changes, hangGuard: .seconds(5)) {
+                server.connections[session] == nil
+            }
         }
         #expect(server.connections[session] == nil, "ended by the second or third silent tick")
-        #expect(try await eventually { try await setup.serverValue("status/morgan") == "offline" })
+        #expect(
+            try await until(setup.server.server.metrics.changes) {
+                try await setup.serverValue("status/morgan") == "offline"
+            })
         #expect(!setup.connected.all.dropFirst(heardBefore).contains(false), "the client has heard nothing of it")
         #expect(try await setup.serverValue("notes/held") == .null)
 
         // The network returns: the client learns its connection is gone, waits its back-off (at
         // most 1 s after one failure) and sends the held write on a new connection.
         setup.link.mode = .up
-        #expect(try await eventually { setup.connected.last == false })
-        #expect(try await eventually { setup.client.connectionStatus.phase.isWaitingToRetry })
+        #expect(await setup.connected.wait { $0.last == false })
+        #expect(try await until(setup.client.changes) { setup.client.connectionStatus.phase.isWaitingToRetry })
         await time.advance(by: .milliseconds(1_001))
         await setup.client.waitForPendingWrites()
         #expect(try await setup.serverValue("notes/held") == "written into the blackhole")
-        #expect(try await eventually { setup.connected.last == true && setup.link.stats.openConnections == 1 })
+        #expect(
+            try await until(setup.client.changes, setup.link.changes) {
+                setup.connected.last == true && setup.link.stats.openConnections == 1
+            })
         await setup.stop()
     }
 
@@ -135,7 +147,7 @@ import Testing
         // The WebSocket upgrade goes up and its answer comes down: at least two latencies. (A lower
         // bound only; a busy machine makes it longer, never shorter.)
         let started = ContinuousClock.now
-        #expect(try await eventually { setup.connected.last == true })
+        #expect(await setup.connected.wait { $0.last == true })
         #expect(ContinuousClock.now - started >= .milliseconds(200))
 
         // Many writes in flight through a jittery link still arrive whole and in order.
@@ -163,12 +175,12 @@ import Testing
         let time = TestTime()
         let setup = try await Setup.make(time: time, mode: .blackhole)
         let (link, client) = (setup.link, setup.client)
-        #expect(try await eventually { link.stats.acceptedConnections == 1 })
+        #expect(try await until(link.changes) { link.stats.acceptedConnections == 1 })
         await time.advance(by: .milliseconds(29_999))
         #expect(client.connectionStatus.phase.isConnecting, "still waiting just before the timeout")
         await time.advance(by: .milliseconds(2))
         #expect(
-            try await eventually {
+            try await until(client.changes) {
                 if case .waitingToRetry(_, _, let reason) = client.connectionStatus.phase {
                     return reason.contains("no answer from the server within 30000 ms")
                 }
@@ -177,8 +189,8 @@ import Testing
         #expect(link.stats.acceptedConnections == 1, "no new attempt before the back-off is over")
         link.mode = .up
         await time.advance(by: .milliseconds(1_001))
-        #expect(try await eventually { link.stats.acceptedConnections == 2 }, "it tried again")
-        #expect(try await eventually { client.connectionStatus.phase.isConnected })
+        #expect(try await until(link.changes) { link.stats.acceptedConnections == 2 }, "it tried again")
+        #expect(try await until(client.changes) { client.connectionStatus.phase.isConnected })
         await setup.stop()
     }
 
@@ -191,7 +203,7 @@ import Testing
         /// When attempt `attempt` is due, once the client waits for it.
         func retryAt(attempt: Int) async throws -> UnixTime? {
             var due: UnixTime?
-            _ = try await eventually {
+            _ = try await until(client.changes) {
                 guard case .waitingToRetry(attempt, let at, _) = client.connectionStatus.phase else { return false }
                 due = at
                 return true
@@ -216,7 +228,7 @@ import Testing
         // Just past the attempt's time: a jump past it too would also fire the new attempt's own
         // bounds (its upgrade's) before a loaded machine has carried it through.
         await time.advance(by: last - time.now + .milliseconds(1))
-        #expect(try await eventually { client.connectionStatus.phase.isConnected })
+        #expect(try await until(client.changes) { client.connectionStatus.phase.isConnected })
         await setup.stop()
     }
 
@@ -236,7 +248,7 @@ import Testing
             case .closed(let reason): events.record("closed: \(reason ?? "")")
             }
         }
-        #expect(try await eventually { link.stats.acceptedConnections == 1 && link.stats.bytesHeld > 0 })
+        #expect(try await until(link.changes) { link.stats.acceptedConnections == 1 && link.stats.bytesHeld > 0 })
         await time.advance(by: .milliseconds(9_999))
         #expect(events.all.isEmpty, "nothing before the bound")
         await time.advance(by: .milliseconds(2))
@@ -246,8 +258,8 @@ import Testing
         // The network returns and the late upgrade completes: that connection is closed at once,
         // it reports nothing more, and the server keeps no session for it.
         link.mode = .up
-        #expect(try await eventually { link.stats.openConnections == 0 })
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        #expect(try await until(link.changes) { link.stats.openConnections == 0 })
+        #expect(try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty })
         #expect(events.all.count == 1)
         connection.close()
         await link.stop()
@@ -261,8 +273,8 @@ import Testing
         defer { socket.release() }
         let link = try LinkProxy(upstreamPort: socket.port)
         let raw = try await RawTCPClient(port: try await link.start())
-        #expect(try await eventually { await raw.isClosed })
-        #expect(try await eventually { link.stats.openConnections == 0 })
+        #expect(await raw.closed())
+        #expect(try await until(link.changes) { link.stats.openConnections == 0 })
         await raw.close()
         await link.stop()
     }

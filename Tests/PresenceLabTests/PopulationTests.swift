@@ -22,7 +22,7 @@ import Testing
         let population = try await Population(
             port: server.port, users: 2, devicesPerUser: 2, conditions: .lan, seed: 5, retryPolicy: retryPolicy)
         #expect(population.devices.map(\.label) == ["morgan/phone", "morgan/laptop", "alex/phone", "alex/laptop"])
-        #expect(try await eventually { population.isSettled(directory.users) }, "all four online")
+        #expect(try await until(watcher.changes) { population.isSettled(directory.users) }, "all four online")
 
         var generator = ChurnGenerator(seed: 5)
         for _ in 0..<24 {
@@ -30,7 +30,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(150))
         }
         population.settle()
-        let settled = try await eventually(attempts: 1_200) { population.isSettled(directory.users) }
+        let settled = try await until(watcher.changes, hangGuard: .seconds(60)) {
+            population.isSettled(directory.users)
+        }
         if !settled {
             let truth = try await http(
                 "GET", "/users.json", port: server.port, headers: ["Authorization": "Bearer owner"]
@@ -38,7 +40,7 @@ import Testing
             Issue.record("server: \(truth)")
         }
         #expect(
-            try await eventually(attempts: 1_200) { population.isSettled(directory.users) },
+            try await until(watcher.changes, hangGuard: .seconds(60)) { population.isSettled(directory.users) },
             "settled: \(directory.users) ghosts \(population.ghosts(in: directory.users)) devices \(population.devices.map { "\($0.label) \($0.state) \($0.session.entryKey ?? "-") \($0.session.connectCount) \($0.database.connectionStatus.phase) \($0.link.stats)" })"
         )
         #expect(directory.users.map(\.id) == ["alex", "morgan"])

@@ -57,7 +57,7 @@ import Testing
         }
         #expect(inTheFuture?.code == .permissionDenied, "lastOnline cannot be in the future")
         // A refused write is a dead letter with the server's reason, not a write retried forever.
-        #expect(try await eventually { morgan.deadLetters.count == 3 })
+        #expect(try await until(morgan.changes) { morgan.deadLetters.count == 3 })
         #expect(morgan.deadLetters.first?.status == .permissionDenied)
 
         // Someone else's onDisconnect is refused when it is registered.
@@ -72,7 +72,7 @@ import Testing
         let sam = Self.client(server, as: .emulatorUser(uid: "sam"))
         let directory = PresenceDirectory(database: sam)
         directory.start()
-        #expect(try await eventually { directory.users.first { $0.id == "morgan" }?.connections.count == 1 })
+        #expect(try await until(sam.changes) { directory.users.first { $0.id == "morgan" }?.connections.count == 1 })
         session.stop()
         for database in [morgan, sam] { database.close() }
         await server.stop()
@@ -84,7 +84,7 @@ import Testing
         let cancelled = Mutex<DatabaseError?>(nil)
         anonymous.reference(withPath: "users").observe(
             .value, with: { _ in }, withCancel: { error in cancelled.withLock { $0 = error as? DatabaseError } })
-        #expect(try await eventually { cancelled.withLock { $0 }?.code == .permissionDenied })
+        #expect(try await until(anonymous.changes) { cancelled.withLock { $0 }?.code == .permissionDenied })
         #expect(try await http("GET", "/users.json?ns=demo", port: server.port).status == 401)
 
         let admin = Self.client(server, as: .admin)
@@ -157,7 +157,7 @@ import Testing
         #expect(try await Self.putRules(locked, server).status == 200)
         morgan.goOffline()
         sam.goOffline()
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        #expect(try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty })
         let users = try await http(
             "GET", "/users.json?ns=demo", port: server.port, headers: ["Authorization": "Bearer owner"])
         #expect(users.json?["sam"]?["lastOnline"]?.intValue != nil, "still allowed: applied")
@@ -176,7 +176,7 @@ import Testing
         morgan.reference(withPath: "users").observe(
             .value, with: { _ in values.withLock { $0 += 1 } },
             withCancel: { error in cancelled.withLock { $0 = error as? DatabaseError } })
-        #expect(try await eventually { values.withLock { $0 } == 1 })
+        #expect(try await until(morgan.changes) { values.withLock { $0 } == 1 })
         let stream = try await RawTCPClient(port: server.port)
         defer { Task { await stream.close() } }
         let token = AuthToken.emulatorToken(uid: "sam", issuedAt: 0, lifetime: 1 << 40)
@@ -187,7 +187,7 @@ import Testing
 
         let closed = PresenceRules.text.replacing(#"".read": "auth != null","#, with: #"".read": false,"#)
         #expect(try await Self.putRules(closed, server).status == 200)
-        #expect(try await eventually { cancelled.withLock { $0 }?.code == .permissionDenied })
+        #expect(try await until(morgan.changes) { cancelled.withLock { $0 }?.code == .permissionDenied })
         _ = try await stream.read(until: "event: cancel\ndata: null")
         _ = try await stream.read(until: "\r\n0\r\n\r\n")  // the response's last chunk: the stream ends
         morgan.close()
@@ -233,11 +233,15 @@ import Testing
         #expect(signedInUIDs() == ["morgan"])
 
         await time.advance(by: .seconds(6))
-        #expect(try await eventually { signedInUIDs() == [nil] }, "the server took the credential back")
-        #expect(try await eventually { cancelled.withLock { $0 }?.code == .permissionDenied }, "signed out: no reads")
+        #expect(
+            try await until(server.server.connections.changes) { signedInUIDs() == [nil] },
+            "the server took the credential back")
+        #expect(
+            try await until(morgan.changes) { cancelled.withLock { $0 }?.code == .permissionDenied },
+            "signed out: no reads")
         morgan.reference(withPath: "users/morgan/lastOnline").setValue(2, andPriority: nil)
         #expect(
-            try await eventually {
+            try await until(morgan.changes) {
                 if case .paused(let reason) = morgan.pendingWrites.first?.state { return reason.contains("expired") }
                 return false
             }, "the write waits for a new credential instead of being refused")
@@ -245,7 +249,7 @@ import Testing
 
         morgan.setCredential(
             .idToken(AuthToken.emulatorToken(uid: "morgan", issuedAt: time.nowSeconds, lifetime: 3_600)))
-        #expect(try await eventually { morgan.pendingWrites.isEmpty })
+        #expect(try await until(morgan.changes) { morgan.pendingWrites.isEmpty })
         let stored = try await http(
             "GET", "/users/morgan/lastOnline.json?ns=demo", port: server.port,
             headers: ["Authorization": "Bearer owner"])

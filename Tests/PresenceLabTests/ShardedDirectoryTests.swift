@@ -48,7 +48,7 @@ import Testing
                 credentials: StaticTokenProvider.databaseSecret(secret), identity: "database secret (admin)"),
         ]
         let simulation = try await Simulation.start(options)
-        let merged = try await eventually {
+        let merged = try await until(simulation.changes) {
             let users = simulation.users
             return users.count == 3 && users[id: "cy"]?.lastOnline == UnixTime(millisecondsSince1970: 300)
                 && users[id: "bo"]?.isOnline == true
@@ -69,7 +69,7 @@ import Testing
 
         // A change on one shard reaches the directory: bo connects on the first as well.
         try await one.reference(withPath: "users/bo/connections/-Nbo1").setValue(true)
-        #expect(try await eventually { simulation.users[id: "bo"]?.sources == 0b011 })
+        #expect(try await until(simulation.changes) { simulation.users[id: "bo"]?.sources == 0b011 })
 
         // The second is lost: what it said stays, marked as its, and bo, online on the first,
         // stays online.
@@ -87,7 +87,7 @@ import Testing
         // Back: live again, and a change made meanwhile arrives.
         try await two.reference(withPath: "status/bo/state").setValue("offline")
         link.mode = .up
-        #expect(try await eventually { simulation.users[id: "bo"]?.onlineSources == 0b001 })
+        #expect(try await until(simulation.changes) { simulation.users[id: "bo"]?.onlineSources == 0b001 })
         await simulation.stop()
         await link.stop()
         for server in [first, second, third] { await server.stop() }

@@ -13,13 +13,16 @@ import Testing
         let simulation = try await Simulation.start(SimulationTests.options(disk.folder)) { event in
             if case .notice(let text) = event.kind { notices.withLock { $0.append(text) } }
         }
-        #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
+        #expect(
+            try await until(simulation.changes) { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
         #expect(simulation.snapshot().thisDevice?.storeFailing == nil)
 
         disk.fill(after: 0)
         simulation.queueWrites(3)
         #expect(
-            try await eventually { notices.withLock { $0 }.contains { $0.contains("store cannot save writes") } },
+            try await until(simulation.changes) {
+                notices.withLock { $0 }.contains { $0.contains("store cannot save writes") }
+            },
             "\(notices.withLock { $0 })")
         let failing = try #require(simulation.snapshot().thisDevice?.storeFailing)
         #expect(failing.contains("full"), "\(failing)")
@@ -28,7 +31,9 @@ import Testing
 
         disk.fill(after: nil)
         simulation.queueWrites(1)
-        #expect(try await eventually { simulation.snapshot().thisDevice?.storeFailing == nil }, "room again: it works")
+        #expect(
+            try await until(simulation.changes) { simulation.snapshot().thisDevice?.storeFailing == nil },
+            "room again: it works")
         await simulation.stop()
     }
 }

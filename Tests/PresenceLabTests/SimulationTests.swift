@@ -28,8 +28,9 @@ import Testing
         let simulation = try await Simulation.start(Self.options(directory)) { event in
             events.withLock { $0.append(event.kind) }
         }
-        #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
-        #expect(try await eventually { simulation.isSettled }, "\(simulation.users)")
+        #expect(
+            try await until(simulation.changes) { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
+        #expect(try await until(simulation.changes) { simulation.isSettled }, "\(simulation.users)")
         let settled = simulation.snapshot()
         #expect(settled.users.map(\.id) == ["alex", "morgan"])
         #expect(settled.users.flatMap(\.connections).count == 3)
@@ -45,18 +46,21 @@ import Testing
             })
 
         simulation.toggleNetwork()
-        #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == false })
         #expect(
-            try await eventually { simulation.snapshot().users.first { $0.id == "morgan" }?.connections.count == 1 })
+            try await until(simulation.changes) { simulation.snapshot().thisDevice?.status.phase.isConnected == false })
+        #expect(
+            try await until(simulation.changes) {
+                simulation.snapshot().users.first { $0.id == "morgan" }?.connections.count == 1
+            })
         simulation.queueWrites(3)
         // Only the notes: should a loaded machine have cost this device a session, its presence
         // writes from the reconnect may be waiting too.
         #expect(
-            try await eventually {
+            try await until(simulation.changes) {
                 simulation.snapshot().thisDevice?.pendingWrites.filter { $0.path.hasPrefix("/notes/") }.count == 3
             })
         simulation.toggleNetwork()
-        #expect(try await eventually { simulation.snapshot().thisDevice?.pendingWrites.isEmpty == true })
+        #expect(try await until(simulation.changes) { simulation.snapshot().thisDevice?.pendingWrites.isEmpty == true })
         let kinds = events.withLock { $0 }
         #expect(kinds.contains(.link(device: "morgan/this device", mode: .offline)))
         #expect(kinds.contains(.link(device: "morgan/this device", mode: .up)))
@@ -88,7 +92,7 @@ import Testing
         options.heartbeatTimeout = .seconds(10)
         let simulation = try await Simulation.start(options)
         let server = try #require(simulation.embedded?.server)
-        #expect(try await eventually { simulation.snapshot().ownEntryKeys.count == 1 })
+        #expect(try await until(simulation.changes) { simulation.snapshot().ownEntryKeys.count == 1 })
         let key = try #require(simulation.snapshot().ownEntryKeys.first)
         // Its entry is on the server (the watcher sees it), and it is heard from.
         #expect(
@@ -118,13 +122,16 @@ import Testing
         }
         let pinged = UnixTime.now()
         await time.advance(by: options.heartbeatTimeout / 2 + .milliseconds(1))
-        #expect(try await eventually { server.heartbeatTicksJudged >= 1 })
-        #expect(try await eventually { (server.connections[watcherSession]?.lastHeardAt ?? pinged) > pinged })
-        await time.advance(by: options.heartbeatTimeout / 2)
-        #expect(try await eventually { server.heartbeatTicksJudged >= 2 })
-        #expect(try await eventually { simulation.snapshot().silence[key] == nil })
+        #expect(try await until(server.metrics.changes) { server.heartbeatTicksJudged >= 1 })
         #expect(
-            try await eventually {
+            try await until(server.connections.changes) {
+                (server.connections[watcherSession]?.lastHeardAt ?? pinged) > pinged
+            })
+        await time.advance(by: options.heartbeatTimeout / 2)
+        #expect(try await until(server.metrics.changes) { server.heartbeatTicksJudged >= 2 })
+        #expect(try await until(simulation.changes) { simulation.snapshot().silence[key] == nil })
+        #expect(
+            try await until(simulation.changes) {
                 simulation.snapshot().users.first { $0.id == "morgan" }?.connections.isEmpty == true
             },
             "\(simulation.snapshot().users)")
@@ -145,7 +152,7 @@ import Testing
         options.server = .remote(ServerTarget(host: "127.0.0.1", port: port, namespace: "gone"))
         let simulation = try await Simulation.start(options)
         #expect(
-            try await eventually {
+            try await until(simulation.changes) {
                 guard case .waitingToRetry(_, _, let reason)? = simulation.snapshot().thisDevice?.status.phase else {
                     return false
                 }
@@ -168,23 +175,28 @@ import Testing
         options.users = 4
         let first = try await Simulation.start(options)
         // This device's user is the population's first.
-        #expect(try await eventually { first.snapshot().users.count == 4 }, "\(first.snapshot().users.map(\.id))")
+        #expect(
+            try await until(first.changes) { first.snapshot().users.count == 4 }, "\(first.snapshot().users.map(\.id))")
         await first.stop()
         options.users = 1
         options.freshPopulation = true
         let second = try await Simulation.start(options)
-        #expect(try await eventually { second.snapshot().users.count == 1 }, "\(second.snapshot().users.map(\.id))")
+        #expect(
+            try await until(second.changes) { second.snapshot().users.count == 1 },
+            "\(second.snapshot().users.map(\.id))")
         #expect(second.snapshot().users.contains { $0.id == "morgan" })
         await second.stop()
         // Without it (as with --data), the users of earlier runs stay: 4 from a run, seen by one of 1.
         options.users = 4
         options.freshPopulation = false
         let third = try await Simulation.start(options)
-        #expect(try await eventually { third.snapshot().users.count == 4 })
+        #expect(try await until(third.changes) { third.snapshot().users.count == 4 })
         await third.stop()
         options.users = 1
         let fourth = try await Simulation.start(options)
-        #expect(try await eventually { fourth.snapshot().users.count == 4 }, "\(fourth.snapshot().users.map(\.id))")
+        #expect(
+            try await until(fourth.changes) { fourth.snapshot().users.count == 4 },
+            "\(fourth.snapshot().users.map(\.id))")
         await fourth.stop()
     }
 
@@ -194,7 +206,10 @@ import Testing
         var options = Self.options(directory)
         options.users = 0
         let simulation = try await Simulation.start(options)
-        #expect(try await eventually { (simulation.snapshot().thisDevice?.status.clockSkew?.samples ?? 0) >= 2 })
+        #expect(
+            try await until(simulation.changes) {
+                (simulation.snapshot().thisDevice?.status.clockSkew?.samples ?? 0) >= 2
+            })
         // Samples after the step come over a slow link, so the old ones have the better round trip
         // and would win the estimate until they age out (8 pings, 16 s) if a step did not drop them.
         simulation.toggleLatency()
@@ -212,12 +227,18 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let simulation = try await Simulation.start(Self.options(directory))
-        #expect(try await eventually { simulation.isSettled })
+        #expect(try await until(simulation.changes) { simulation.isSettled })
         await simulation.addDevice()
-        #expect(try await eventually { simulation.isSettled && simulation.users.flatMap(\.connections).count == 4 })
+        #expect(
+            try await until(simulation.changes) {
+                simulation.isSettled && simulation.users.flatMap(\.connections).count == 4
+            })
         await simulation.crashRandomDevice()
         // The server notices the dropped socket and runs the crashed device's onDisconnect.
-        #expect(try await eventually { simulation.isSettled && simulation.users.flatMap(\.connections).count == 3 })
+        #expect(
+            try await until(simulation.changes) {
+                simulation.isSettled && simulation.users.flatMap(\.connections).count == 3
+            })
         await simulation.stop()
     }
 
@@ -232,7 +253,8 @@ import Testing
         let simulation = try await Simulation.start(options) { event in
             if case .credentialRenewed(let expiresAt) = event.kind { renewals.withLock { $0.append(expiresAt) } }
         }
-        #expect(try await eventually { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
+        #expect(
+            try await until(simulation.changes) { simulation.snapshot().thisDevice?.status.phase.isConnected == true })
         let first = try #require(simulation.snapshot().thisDevice?.credentialExpiresAt)
         // 54 minutes into the hour-long token: nothing yet.
         await time.advance(by: .seconds(54 * 60))
@@ -240,17 +262,17 @@ import Testing
         #expect(renewals.withLock { $0 }.isEmpty)
         // 55 minutes in: a new token, which lasts an hour from now (the machine's clock; whole seconds).
         await time.advance(by: .seconds(61))
-        #expect(try await eventually { renewals.withLock { $0.count } == 1 })
+        #expect(try await until(simulation.changes) { renewals.withLock { $0.count } == 1 })
         let renewed = try #require(renewals.withLock { $0.first })
         #expect(renewed >= first)
         #expect(simulation.snapshot().thisDevice?.credentialExpiresAt == renewed)
         // The server took it: this device stays signed in and its writes go through.
         simulation.queueWrites(1)
-        #expect(try await eventually { simulation.snapshot().thisDevice?.pendingWrites.isEmpty == true })
+        #expect(try await until(simulation.changes) { simulation.snapshot().thisDevice?.pendingWrites.isEmpty == true })
         #expect(simulation.snapshot().thisDevice?.deadLetters.isEmpty == true)
         // And the next renewal is set for 55 minutes after this one.
         await time.advance(by: .seconds(55 * 60 + 1))
-        #expect(try await eventually { renewals.withLock { $0.count } == 2 })
+        #expect(try await until(simulation.changes) { renewals.withLock { $0.count } == 2 })
         await simulation.stop()
     }
 }

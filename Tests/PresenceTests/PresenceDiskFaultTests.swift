@@ -20,18 +20,20 @@ import Testing
         let session = PresenceSession(
             database: device, userID: "kim", device: "phone", retryDelay: .milliseconds(50))
         session.start()
-        #expect(try await eventually { disk.failures > 0 && session.connectCount >= 2 }, "refused, then made again")
+        #expect(
+            try await until(device.changes) { disk.failures > 0 && session.connectCount >= 2 },
+            "refused, then made again")
         #expect(!session.isArmed)
 
         disk.fill(after: nil)
-        #expect(try await eventually { session.isArmed }, "the lastOnline onDisconnect is stored at last")
-        #expect(try await eventually { directory.users.first { $0.id == "kim" }?.connections.count == 1 })
+        #expect(try await until(device.changes) { session.isArmed }, "the lastOnline onDisconnect is stored at last")
+        #expect(try await until(watcher.changes) { directory.users.first { $0.id == "kim" }?.connections.count == 1 })
         let shown = directory.users.first { $0.id == "kim" }?.connections.first?.id
         #expect(shown == session.entryKey, "the current connect's entry, none of the refused ones")
 
         // Its removal was armed with it: the device goes, and so does its entry.
         device.close()
-        #expect(try await eventually { directory.users.first { $0.id == "kim" }?.isOnline == false })
+        #expect(try await until(watcher.changes) { directory.users.first { $0.id == "kim" }?.isOnline == false })
         watcher.close()
         await server.stop()
     }

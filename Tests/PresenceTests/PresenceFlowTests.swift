@@ -50,7 +50,7 @@ import Testing
         let phone = try await Device.make(server: server, user: "morgan", name: "phone")
         let laptop = try await Device.make(server: server, user: "morgan", name: "laptop")
 
-        #expect(try await eventually { Self.user(directory, "morgan")?.connections.count == 2 })
+        #expect(try await until(watcherDatabase.changes) { Self.user(directory, "morgan")?.connections.count == 2 })
         let morgan = try #require(Self.user(directory, "morgan"))
         #expect(Set(morgan.connections.compactMap(\.device)) == ["phone", "laptop"])
         #expect(
@@ -60,19 +60,30 @@ import Testing
 
         // The phone loses its network: its entry goes at once, the laptop keeps morgan online.
         phone.link.mode = .offline
-        #expect(try await eventually { Self.user(directory, "morgan")?.connections.map(\.device) == ["laptop"] })
+        #expect(
+            try await until(watcherDatabase.changes) {
+                Self.user(directory, "morgan")?.connections.map(\.device) == ["laptop"]
+            })
         // The removal and lastOnline are two writes: the watcher may see one before the other.
-        #expect(try await eventually { Self.user(directory, "morgan")?.lastOnline != nil }, "the phone's lastOnline")
+        #expect(
+            try await until(watcherDatabase.changes) { Self.user(directory, "morgan")?.lastOnline != nil },
+            "the phone's lastOnline")
 
         // The laptop signs out: morgan is offline, last seen just now.
         let before = try #require(Self.user(directory, "morgan")?.lastOnline)
         laptop.session.stop()
-        #expect(try await eventually { Self.user(directory, "morgan")?.isOnline == false })
-        #expect(try await eventually { (Self.user(directory, "morgan")?.lastOnline ?? .epoch) >= before })
+        #expect(try await until(watcherDatabase.changes) { Self.user(directory, "morgan")?.isOnline == false })
+        #expect(
+            try await until(watcherDatabase.changes) {
+                (Self.user(directory, "morgan")?.lastOnline ?? .epoch) >= before
+            })
 
         // The phone's network returns: one new entry, not two.
         phone.link.mode = .up
-        #expect(try await eventually { Self.user(directory, "morgan")?.connections.map(\.device) == ["phone"] })
+        #expect(
+            try await until(watcherDatabase.changes) {
+                Self.user(directory, "morgan")?.connections.map(\.device) == ["phone"]
+            })
         #expect(phone.session.connectCount == 2)
         #expect(Self.user(directory, "morgan")?.connections.first?.id == phone.session.entryKey)
 
@@ -93,12 +104,12 @@ import Testing
             let connections = try await http("GET", "/users/sam/connections.json", port: server.port).json
             return connections?.objectValue.map { $0.keys.map(\.string).sorted() } ?? []
         }
-        #expect(try await eventually { try await entries().count == 1 })
+        #expect(try await until(server.server.metrics.changes) { try await entries().count == 1 })
 
         // The network drops and returns, again and again, each time in a different way; it
         // returns once the server has seen the phone's session end.
         for (round, mode) in [LinkMode.offline, .blackhole, .offline, .blackhole].enumerated() {
-            #expect(try await eventually { phone.database.connectionStatus.phase.isConnected })
+            #expect(try await until(phone.database.changes) { phone.database.connectionStatus.phase.isConnected })
             guard case .connected(let session) = phone.database.connectionStatus.phase else { continue }
             let connectsBefore = phone.session.connectCount
             phone.link.mode = mode
@@ -109,15 +120,15 @@ import Testing
             for _ in 0..<4 where mode == .blackhole && !ended() {
                 let judged = server.server.heartbeatTicksJudged
                 await time.advance(by: .milliseconds(7_501))
-                _ = try await eventually { server.server.heartbeatTicksJudged > judged }
-                _ = try await eventually(attempts: 20) { ended() }
+                _ = try await until(server.server.metrics.changes) { server.server.heartbeatTicksJudged > judged }
+                _ = try await until(server.server.connections.changes, hangGuard: .seconds(1)) { ended() }
             }
-            #expect(try await eventually { ended() }, "round \(round): \(mode) noticed")
+            #expect(try await until(server.server.connections.changes) { ended() }, "round \(round): \(mode) noticed")
             phone.link.mode = .up
             // The phone learns its connection is gone, waits its back-off, and connects again.
             var retryAt: UnixTime?
             #expect(
-                try await eventually {
+                try await until(phone.database.changes) {
                     guard case .waitingToRetry(_, let at, _) = phone.database.connectionStatus.phase else {
                         return false
                     }
@@ -126,11 +137,14 @@ import Testing
                 })
             await time.advance(by: max(.zero, (retryAt ?? time.now) - time.now) + .milliseconds(1))
             #expect(
-                try await eventually { phone.session.connectCount > connectsBefore },
+                try await until(phone.database.changes) { phone.session.connectCount > connectsBefore },
                 "round \(round): reconnected after \(mode): \(phone.database.connectionStatus.phase) \(phone.link.stats)"
             )
         }
-        #expect(try await eventually { try await entries() == [phone.session.entryKey].compactMap { $0 } })
+        #expect(
+            try await until(server.server.metrics.changes) {
+                try await entries() == [phone.session.entryKey].compactMap { $0 }
+            })
         await phone.close()
         await server.stop()
     }
@@ -172,7 +186,7 @@ import Testing
         session.start()
         if acknowledgedFirst {
             // The replayed write is acknowledged while no callback can run.
-            #expect(try await eventually { database.pendingWrites.isEmpty })
+            #expect(try await until(database.changes) { database.pendingWrites.isEmpty })
             callbacks.resume()
         }
         func entries() async throws -> [String] {
@@ -180,8 +194,11 @@ import Testing
             return connections?.objectValue.map { $0.keys.map(\.string).sorted() } ?? []
         }
         // The replayed write lands, then its removal: only the new connection's entry stays.
-        #expect(try await eventually { database.pendingWrites.isEmpty && session.entryKey != nil })
-        #expect(try await eventually { try await entries() == [session.entryKey].compactMap { $0 } })
+        #expect(try await until(database.changes) { database.pendingWrites.isEmpty && session.entryKey != nil })
+        #expect(
+            try await until(server.server.metrics.changes) {
+                try await entries() == [session.entryKey].compactMap { $0 }
+            })
         #expect(try await entries().contains(orphan.key ?? "") == false)
         database.close()
         await link.stop()

@@ -19,7 +19,7 @@ import Testing
         func configQuery(_ database: Database) -> CacheReport.TrackedQueryInfo? {
             database.cacheReport()?.trackedQueries.first { $0.path == "/config" }
         }
-        #expect(try await eventually { configQuery(first)?.complete == true })
+        #expect(try await until(first.changes) { configQuery(first)?.complete == true })
         #expect(configQuery(first)?.active == true)
         #expect(configQuery(first)?.keepSynced == true)
         #expect((first.cacheReport()?.bytesByTopLevelPath["config"] ?? 0) > 0)
@@ -41,7 +41,7 @@ import Testing
         second.reference(withPath: "config/version").observe(.value) { version.record(($0.value as? Int) ?? -1) }
         #expect(await version.wait { $0.last == 2 })
         second.reference(withPath: "config").keepSynced(false)
-        #expect(try await eventually { configQuery(second)?.keepSynced == false })
+        #expect(try await until(second.changes) { configQuery(second)?.keepSynced == false })
         second.close()
         let third = PersistenceIntegrationTests.client(port: port, directory: directory)
         #expect(configQuery(third)?.keepSynced == false)

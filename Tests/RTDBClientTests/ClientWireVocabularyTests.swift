@@ -40,7 +40,10 @@ import Testing
         database.setCredential(nil)
         root.child("scores").removeObserver(withHandle: handle)
         try await root.child("scores/cy").setValue(nil)
-        #expect(try await eventually { server.server.connections.connections.first?.authUID == nil })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.first?.authUID == nil
+            })
         // A listen's end has no answer to wait for: the last write is answered after it.
         let sent = try frames.withLock { try Self.requests(in: $0) }
         database.close()

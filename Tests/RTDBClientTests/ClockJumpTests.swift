@@ -34,7 +34,7 @@ import Testing
         step.withLock { $0 = .seconds(30) }
         await time.advance(by: .milliseconds(1_100))
         #expect(
-            try await eventually { offsets.all.last.map { abs($0 - (before - 30_000)) < 100 } ?? false },
+            await offsets.wait { $0.last.map { abs($0 - (before - 30_000)) < 100 } ?? false },
             "\(offsets.all)")
         // Read at once: the status knows the step before the offset's event is raised (it was
         // told after, and a loaded run once read the moved offset with no step recorded).

@@ -40,25 +40,29 @@ import Testing
         #expect(signedInUIDs() == ["morgan"])
         first.close()
         // (Its session must be gone first, or it would pass for the next run's below.)
-        #expect(try await eventually { signedInUIDs().isEmpty })
+        #expect(try await until(server.server.connections.changes) { signedInUIDs().isEmpty })
 
         // A new run signs in with the saved credential before the app says anything.
         let second = client()
         second.reference(withPath: "warmup").keepSynced(true)
         #expect(
-            try await eventually { second.connectionStatus.phase.isConnected && signedInUIDs() == ["morgan"] },
+            try await until(second.changes, server.server.connections.changes) {
+                second.connectionStatus.phase.isConnected && signedInUIDs() == ["morgan"]
+            },
             "the credential survived the restart")
         second.goOffline()
         second.reference(withPath: "notes/second").setValue("written offline", andPriority: nil)
-        #expect(try await eventually { signedInUIDs().isEmpty })
+        #expect(try await until(server.server.connections.changes) { signedInUIDs().isEmpty })
         await time.advance(by: .seconds(61))  // the credential expires meanwhile
         second.goOnline()
         #expect(
-            try await eventually {
+            try await until(second.changes) {
                 if case .paused(let reason) = second.pendingWrites.first?.state { return reason.contains("expired") }
                 return false
             })
-        #expect(try await eventually { signedInUIDs() == [nil] }, "connected, and the expired credential was not sent")
+        #expect(
+            try await until(server.server.connections.changes) { signedInUIDs() == [nil] },
+            "connected, and the expired credential was not sent")
         await second.barrier()
         #expect(signedInUIDs() == [nil])
         #expect(try await http("GET", "/notes/second.json", port: port).json == .null, "the write waits")
@@ -127,7 +131,7 @@ import Testing
         database.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: -60)))
         database.reference(withPath: "notes/second").setValue("after the new credential", andPriority: nil)
         #expect(
-            try await eventually {
+            try await until(database.changes) {
                 if case .paused(let reason) = database.pendingWrites.first?.state { return reason.contains("refused") }
                 return false
             }, "\(database.pendingWrites)")
@@ -179,13 +183,16 @@ import Testing
         client.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 10, now: time.nowSeconds)))
         try await client.reference(withPath: "notes/before").setValue(1)
         await time.advance(by: .seconds(11))
-        #expect(try await eventually { server.server.connections.connections.map(\.authUID) == [nil] })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.map(\.authUID) == [nil]
+            })
 
         // The presence flow's pair: an entry's removal on disconnect, then the entry.
         client.reference(withPath: "notes/entry").onDisconnectSetValue(nil, withCompletionBlock: nil)
         client.reference(withPath: "notes/entry").setValue(true, andPriority: nil)
         client.reference(withPath: "notes/crossing").setValue(2, andPriority: nil)
-        let paused = try await eventually {
+        let paused = try await until(client.changes) {
             if case .paused(let reason) = client.pendingWrites.first?.state { return reason.contains("expired") }
             return false
         }
@@ -200,7 +207,7 @@ import Testing
         // the connection, no ghost.
         client.close()
         #expect(
-            try await eventually {
+            try await until(server.server.metrics.changes) {
                 try await http("GET", "/notes.json", port: server.port).json == ["before": 1, "crossing": 2]
             })
         await server.stop()
@@ -224,7 +231,7 @@ import Testing
         let client = PersistenceIntegrationTests.client(port: server.port, directory: directory)
         client.setCredential(.idToken(Self.token(uid: "morgan", expiresInSeconds: 3_600)))
         client.reference(withPath: "notes/queued").setValue(1, andPriority: nil)
-        let paused = try await eventually {
+        let paused = try await until(client.changes) {
             if case .paused(let reason) = client.pendingWrites.first?.state { return reason.contains("refused") }
             return false
         }

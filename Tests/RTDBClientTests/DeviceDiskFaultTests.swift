@@ -25,7 +25,7 @@ import Testing
         client.reference(withPath: "refused").setValue("not saved") { error, _ in
             answers.record("refused " + ServerDiskFaultTests.code(error))
         }
-        #expect(try await eventually { answers.all.contains("refused store_failed") })
+        #expect(await answers.wait { $0.contains("refused store_failed") })
         #expect(client.pendingWrites.count == 1, "neither queued…")
         await client.barrier()
         #expect(!seen.all.contains("not saved"), "…nor applied: \(seen.all)")
@@ -34,15 +34,15 @@ import Testing
 
         // Queued before, still sent; its acknowledgement cannot be saved yet and is kept.
         client.goOnline()
-        #expect(try await eventually { answers.all.contains("queued ok") })
+        #expect(await answers.wait { $0.contains("queued ok") })
         #expect(try await http("GET", "/queued.json?ns=demo", port: server.port).json == "before the disk filled")
 
         disk.fill(after: nil)
         client.reference(withPath: "later").setValue("saved") { error, _ in
             answers.record("later " + ServerDiskFaultTests.code(error))
         }
-        #expect(try await eventually { answers.all.contains("later ok") })
-        #expect(try await eventually { client.cacheReport()?.storeFailure == nil }, "writes work again")
+        #expect(await answers.wait { $0.contains("later ok") })
+        #expect(try await until(client.changes) { client.cacheReport()?.storeFailure == nil }, "writes work again")
         client.close()
 
         // The acknowledgement was saved after all: nothing is sent again after a restart.
@@ -72,7 +72,7 @@ import Testing
         #expect(client.pendingWrites.isEmpty)
         let read = Recorder<String>()
         client.reference(withPath: "shared").observe(.value) { snapshot in read.record("\(snapshot.value ?? "nil")") }
-        #expect(try await eventually { read.all.contains("from the server") }, "reads go on")
+        #expect(await read.wait { $0.contains("from the server") }, "reads go on")
         #expect(try await http("GET", "/mine.json?ns=demo", port: server.port).json == .null)
         client.close()
         await server.stop()

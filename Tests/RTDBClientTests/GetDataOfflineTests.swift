@@ -29,7 +29,7 @@ import Testing
         #expect(try await first.reference(withPath: "notes").getData().value as? [String: String] == ["a": "kept"])
         let seen = Recorder<String>()
         first.reference(withPath: "notes").observe(.value) { seen.record("\($0.value ?? "nil")") }
-        #expect(try await eventually { seen.all.contains { $0.contains("kept") } })
+        #expect(await seen.wait { $0.contains { $0.contains("kept") } })
         first.close()
 
         let second = client()

@@ -24,7 +24,7 @@ import Testing
         first.reference(withPath: "posts/p1/likes").runTransactionBlock(named: "like")
         // An unnamed transaction is listed too, but not kept on disk.
         first.reference(withPath: "scratch").runTransactionBlock(Self.increment, andCompletionBlock: nil)
-        #expect(try await eventually { first.pendingWrites.count == 2 })
+        #expect(try await until(first.changes) { first.pendingWrites.count == 2 })
         let named = try #require(first.pendingWrites.first)
         #expect(named.kind == .transaction)
         #expect(named.transactionName == "like")
@@ -84,7 +84,10 @@ import Testing
             swallowing.withLock { $0 } && frame.contains(#""s":"ok""#) ? .dropConnection : .forward
         }
         first.reference(withPath: "likes").runTransactionBlock(named: "like")
-        #expect(try await eventually { try await http("GET", "/likes.json", port: port).json == 42 })
+        #expect(
+            try await until(server.server.metrics.changes) {
+                try await http("GET", "/likes.json", port: port).json == 42
+            })
         first.close()  // the crash: the attempt's ack was never received
 
         let second = PersistenceIntegrationTests.client(port: port, directory: directory)
@@ -103,7 +106,7 @@ import Testing
         client.reference(withPath: "x").runTransactionBlock(named: "nope") { error, _, _ in
             errors.record("\(error.map { "\($0)" } ?? "none")")
         }
-        #expect(try await eventually { errors.all.first?.contains("'nope'") == true })
+        #expect(await errors.wait { $0.first?.contains("'nope'") == true })
         client.close()
         await server.stop()
     }

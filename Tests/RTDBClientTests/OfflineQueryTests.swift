@@ -29,7 +29,7 @@ import Testing
         }
         #expect(await loaded.wait { $0.count == 4 })
         #expect(
-            try await eventually {
+            try await until(online.changes) {
                 online.cacheReport()?.trackedQueries.contains { $0.path == "/scores" && $0.complete } == true
             })
         online.close()
@@ -56,8 +56,8 @@ import Testing
 
         // Back online: the two missing children, then value.
         let restarted = try await TestServer.start(dataDirectory: serverData, configure: { $0.port = port })
-        #expect(try await eventually { events.all.filter { $0.hasPrefix("6") }.count == 7 })
-        #expect(try await eventually { events.all.contains("2 value 2") })
+        #expect(await events.wait { $0.filter { $0.hasPrefix("6") }.count == 7 })
+        #expect(await events.wait { $0.contains("2 value 2") })
         #expect(
             events.all.filter { $0.hasPrefix("6") }.suffix(3) == [
                 "6 added stegosaurus", "6 added lambeosaurus", "6 value 6",

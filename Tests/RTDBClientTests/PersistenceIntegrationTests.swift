@@ -92,7 +92,7 @@ import Testing
         let second = Self.client(port: server.port, directory: directory)
         _ = second.reference(withPath: "queued")
         #expect(
-            try await eventually {
+            try await until(server.server.metrics.changes) {
                 try await http("GET", "/queued.json", port: server.port).json?.arrayValue?.count == 10
             },
             "the ten writes reached the server without the app writing again")
@@ -118,7 +118,7 @@ import Testing
         #expect(letters.first?.status == .tooBig)
         #expect(letters.first?.write.path == "/bio")
         #expect(letters.first?.reason.isEmpty == false)
-        #expect(try await eventually { seen.last?.isEmpty == true }, "the observer saw the queue drain")
+        #expect(await seen.wait { $0.last?.isEmpty == true }, "the observer saw the queue drain")
         client.close()
 
         // Dead letters are on disk too; discarding one removes it for good.
@@ -130,7 +130,7 @@ import Testing
         let newID = try #require(again.deadLetters.first?.id)
         #expect(newID > id)
         again.discardDeadLetter(withID: newID)
-        #expect(try await eventually { again.deadLetters.isEmpty })
+        #expect(try await until(again.changes) { again.deadLetters.isEmpty })
         again.close()
         #expect(Self.client(port: server.port, directory: directory).deadLetters.isEmpty)
         await server.stop()

@@ -46,7 +46,7 @@ import Testing
         #expect(await connections.wait { $0.last == 1 })
         let before = Int64(Date().timeIntervalSince1970 * 1000)
         device.goOffline()
-        #expect(try await eventually { connections.last == 0 && lastOnline.last != nil })
+        #expect(try await until(watcher.changes) { connections.last == 0 && lastOnline.last != nil })
         #expect(lastOnline.last! >= before - 1_000, "lastOnline is the server's time of the disconnect")
         // Back online: a new connection entry appears.
         device.goOnline()
@@ -106,7 +106,7 @@ import Testing
         client.reference(withPath: ".info/connected").observe(.value) { states.record($0.value as? Bool ?? true) }
         #expect(await states.wait { $0.last == false })
         #expect(
-            try await eventually {
+            try await until(client.changes) {
                 if case .waitingToRetry(_, _, let reason) = client.connectionStatus.phase { return !reason.isEmpty }
                 return false
             })
@@ -129,9 +129,9 @@ import Testing
             with: { snapshot in
                 if let offset = snapshot.value as? TimeInterval { offsets.record(offset) }
             })
-        #expect(try await eventually { (offsets.last ?? 0) < -1_000 })
+        #expect(await offsets.wait { ($0.last ?? 0) < -1_000 })
         #expect(abs(offsets.last! + 5_000) <= 100, "offset \(offsets.last!) should be about -5000")
-        #expect(try await eventually { client.connectionStatus.clockSkew != nil })
+        #expect(try await until(client.changes) { client.connectionStatus.clockSkew != nil })
         let skew = try #require(client.connectionStatus.clockSkew)
         #expect(abs(skew.offset.inMilliseconds + 5_000) <= skew.errorBound.inMilliseconds + 50)
         client.close()

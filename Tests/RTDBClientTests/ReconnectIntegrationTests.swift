@@ -22,13 +22,13 @@ import Testing
             seen.record((try? JSONValue(any: snapshot.value).jsonString) ?? "?")
         }
         try await client.reference(withPath: "notes/a").setValue("before")
-        #expect(try await eventually { seen.last == #"{"a":"before"}"# })
+        #expect(await seen.wait { $0.last == #"{"a":"before"}"# })
         await first.stop()
         #expect(await connected.wait { $0.last == false })
         // Offline: the write shows locally at once and waits in the queue.
         let acknowledged = Recorder<Bool>()
         client.reference(withPath: "notes/b").setValue("while down") { error, _ in acknowledged.record(error == nil) }
-        #expect(try await eventually { seen.last == #"{"a":"before","b":"while down"}"# })
+        #expect(await seen.wait { $0.last == #"{"a":"before","b":"while down"}"# })
         #expect(acknowledged.all.isEmpty)
         let second = try await TestServer.start(dataDirectory: directory, configure: { $0.port = port })
         // Bounded above the longest back-off (30 s) and a connect attempt's own limit (30 s): a
@@ -39,7 +39,7 @@ import Testing
         #expect(stored == ["a": "before", "b": "while down"])
         // The listen was restored: a change made by someone else arrives.
         _ = try await http("PUT", "/notes/c.json", port: port, body: #""from REST""#)
-        #expect(try await eventually { seen.last == #"{"a":"before","b":"while down","c":"from REST"}"# })
+        #expect(await seen.wait { $0.last == #"{"a":"before","b":"while down","c":"from REST"}"# })
         client.close()
         await second.stop()
     }
@@ -49,11 +49,20 @@ import Testing
         let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
         try await client.reference(withPath: "x").setValue(1)
         client.setCredential(.emulatorUser(uid: "morgan"))
-        #expect(try await eventually { server.server.connections.connections.first?.authUID == "morgan" })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.first?.authUID == "morgan"
+            })
         client.setCredential(.admin)
-        #expect(try await eventually { server.server.connections.connections.first?.authUID == "owner" })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.first?.authUID == "owner"
+            })
         client.setCredential(nil)
-        #expect(try await eventually { server.server.connections.connections.first?.authUID == nil })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.first?.authUID == nil
+            })
         client.close()
         await server.stop()
     }
@@ -162,7 +171,10 @@ import Testing
             })
         #expect(transport.connectionCount >= 2)
         #expect(await completions.wait(timeout: promised) { $0 == ["ok"] })
-        #expect(try await eventually { server.server.connections.connections.contains { $0.onDisconnectCount == 1 } })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.contains { $0.onDisconnectCount == 1 }
+            })
         device.close()
         #expect(await seen.wait { $0.last == "offline" })
         watcher.close()
@@ -194,13 +206,13 @@ import Testing
             }
         }
         device.goOnline()
-        #expect(try await eventually { state.withLock { $0.entrySent } })
+        #expect(try await until(server.server.metrics.changes) { state.withLock { $0.entrySent } })
         #expect(
-            try await eventually {
+            try await until(server.server.metrics.changes) {
                 try await http("GET", "/users/morgan/connections.json", port: server.port).json != .null
             })
         device.close()  // the connection ends: its onDisconnect operations run
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        #expect(try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty })
         let left = try await http("GET", "/users/morgan/connections.json", port: server.port).json
         #expect(left == .null, "no ghost entry: \(String(describing: left))")
         #expect(!state.withLock { $0.dead }, "the onDisconnect went before the write")
@@ -238,7 +250,7 @@ import Testing
         let device = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")
         try await device.reference(withPath: "x").setValue(1)
         device.close()
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        #expect(try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty })
         device.reference(withPath: "x").setValue(2, andPriority: nil)
         device.goOnline()
         await device.barrier()

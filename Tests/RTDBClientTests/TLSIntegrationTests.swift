@@ -40,7 +40,7 @@ import Testing
         let client = Database(
             url: "https://localhost:\(server.port)?ns=demo", transport: WebSocketTransport(tlsConfiguration: tls))
         client.goOnline()
-        let connected = try await eventually {
+        let connected = try await until(client.changes) {
             if case .connected = client.connectionStatus.phase { return true }
             return false
         }
@@ -56,7 +56,7 @@ import Testing
         let untrusting = Database(url: "https://localhost:\(server.port)?ns=demo")
         untrusting.goOnline()
         #expect(
-            try await eventually {
+            try await until(untrusting.changes) {
                 if case .waitingToRetry = untrusting.connectionStatus.phase { return true }
                 return false
             })

@@ -106,7 +106,10 @@ struct TokenProviderTests {
         #expect(await Self.write(client, "users/alice/name", "Alice") == "ok")
         let refusal = await Self.write(client, "users/bob/name", "not Alice's")
         #expect(refusal.hasPrefix("PERMISSION_DENIED"), "\(refusal)")
-        #expect(try await eventually { server.server.connections.connections.map(\.authUID) == ["alice"] })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.map(\.authUID) == ["alice"]
+            })
         client.close()
         await server.stop()
     }
@@ -128,7 +131,7 @@ struct TokenProviderTests {
 
         var reason = ""
         #expect(
-            try await eventually {
+            try await until(client.changes) {
                 guard case .waitingToRetry(_, _, let why) = client.connectionStatus.phase else { return false }
                 reason = why
                 return true
@@ -167,7 +170,7 @@ struct TokenProviderTests {
             ))
         var reason = ""
         #expect(
-            try await eventually {
+            try await until(refused.changes) {
                 guard case .waitingToRetry(_, _, let why) = refused.connectionStatus.phase else { return false }
                 reason = why
                 return true
@@ -198,7 +201,10 @@ struct TokenProviderTests {
         try token(expiringIn: 3_600).write(toFile: file, atomically: true, encoding: .utf8)
         await time.advance(by: .seconds(61))
         #expect(await Self.write(client, "users/alice/b", "after the expiry", nudging: time) == "ok")
-        #expect(try await eventually { server.server.connections.connections.map(\.authUID) == ["alice"] })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections.connections.map(\.authUID) == ["alice"]
+            })
         client.close()
         await server.stop()
     }

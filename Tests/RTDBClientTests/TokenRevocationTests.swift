@@ -48,7 +48,7 @@ import Testing
 
         await time.advance(by: .seconds(61))
         try #require(
-            try await eventually { provider.asked.all == [false, true] },
+            await provider.asked.wait { $0 == [false, true] },
             "asked again, forcing a refresh; asked: \(provider.asked.all)")
         try await client.reference(withPath: "users/alice/b").setValue("after the revocation")
         #expect(server.server.connections.connections.map(\.sessionID) == [session], "the same connection")

@@ -27,7 +27,7 @@ import Testing
         let database = Database(url: "http://127.0.0.1:\(port)?ns=demo")
         database.reference(withPath: "x").keepSynced(true)
         #expect(
-            try await eventually {
+            try await until(database.changes) {
                 if case .waitingToRetry(_, _, let reason) = database.connectionStatus.phase {
                     return reason.contains("connection refused")
                 }
@@ -50,13 +50,13 @@ import Testing
         database.retryPolicy = policy
         database.reference(withPath: "x").keepSynced(true)
         #expect(
-            try await eventually {
+            try await until(database.changes) {
                 if case .waitingToRetry = database.connectionStatus.phase { return true }
                 return false
             })
         let server = try await TestServer.start(configure: { $0.port = port })
         database.reconnectNow()
-        #expect(try await eventually { database.connectionStatus.phase.isConnected })
+        #expect(try await until(database.changes) { database.connectionStatus.phase.isConnected })
         database.close()
         await server.stop()
     }

@@ -57,7 +57,7 @@ import Testing
         #expect(await events.wait { $0.contains { if case .frame = $0 { true } else { false } } }, "the hello")
         connection.close()
         #expect(await events.wait { $0.last == .closed(reason: nil) }, "\(events.all)")
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        #expect(try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty })
         await server.stop()
     }
 

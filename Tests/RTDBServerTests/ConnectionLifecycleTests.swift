@@ -24,19 +24,22 @@ import Testing
         // hears the answer.
         await time.advance(by: .milliseconds(7_501))
         try await raw.readWebSocketPing("hb")
-        #expect(try await eventually { server.server.heartbeatTicksJudged >= 1 })
+        #expect(try await until(server.server.metrics.changes) { server.server.heartbeatTicksJudged >= 1 })
         try await raw.sendWebSocketPong("hb")
-        #expect(try await eventually { server.server.connections[session]?.lastHeardAt == time.now })
+        #expect(
+            try await until(server.server.connections.changes) {
+                server.server.connections[session]?.lastHeardAt == time.now
+            })
         await time.advance(by: .milliseconds(7_500))
         try await raw.readWebSocketPing("hb")
-        #expect(try await eventually { server.server.heartbeatTicksJudged >= 2 })
+        #expect(try await until(server.server.metrics.changes) { server.server.heartbeatTicksJudged >= 2 })
         #expect(server.server.connections[session] != nil, "a client that answers keeps its session")
 
         // From now on the client answers nothing: at the next tick the session ends as if it had
         // closed, and its onDisconnect runs.
         #expect(try await http("GET", "/devices/d1.json", port: server.port).json == .null)
         await time.advance(by: .milliseconds(7_500))
-        #expect(try await eventually { await raw.isClosed })
+        #expect(await raw.closed())
         let data = try await http("GET", "/devices/d1.json", port: server.port).json
         #expect(data?["online"] == false)
         let seen = try #require(data?["seen"]?.intValue)
@@ -86,7 +89,7 @@ import Testing
         _ = try await first.call(.put(path: Path("ghost"), data: "here", hash: nil))
         let second = WireTestClient(url: server.webSocketURL + "&ls=\(session)")
         _ = try await second.hello()
-        let cleaned = try await eventually {
+        let cleaned = try await until(server.server.metrics.changes) {
             try await second.call(.get(path: Path("ghost"), query: .default)).data == .null
         }
         #expect(cleaned)
@@ -113,11 +116,11 @@ import Testing
         // From now on the old connection reads and answers nothing.
         let second = WireTestClient(url: server.webSocketURL + "&ls=\(session)")
         _ = try await second.hello()
-        let cleaned = try await eventually {
+        let cleaned = try await until(server.server.metrics.changes) {
             try await second.call(.get(path: Path("ghost"), query: .default)).data == .null
         }
         #expect(cleaned, "the old session's onDisconnect ran at once")
-        #expect(try await eventually { server.server.connections[session] == nil })
+        #expect(try await until(server.server.connections.changes) { server.server.connections[session] == nil })
         await raw.close()
         await second.close()
         await server.stop()

@@ -31,7 +31,7 @@ extension DiskFaultTests {
 
         disk.fill(after: nil)
         #expect(
-            try await eventually {
+            try await until(server.server.metrics.changes) {
                 let users = try await http("GET", "/users.json", port: server.port).json
                 return users?.objectValue?.count == 20 && Self.states(users) == ["gone"]
             })

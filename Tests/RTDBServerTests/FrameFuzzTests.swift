@@ -39,7 +39,7 @@ import Testing
         #expect(try await control.call(.get(path: Path("kept"), query: .default)).data == "before")
         await control.close()
         #expect(
-            try await eventually { server.server.connections.connections.isEmpty },
+            try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty },
             "seed \(seed): sessions left: \(server.server.connections.connections.count)")
         await server.stop()
     }

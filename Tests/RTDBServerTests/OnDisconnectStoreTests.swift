@@ -107,7 +107,7 @@ import Testing
         #expect(afterReturn == ["open": ["count": 1], "p": ["a": 2_000_000]], "\(afterReturn)")
 
         await time.advance(by: .milliseconds(5_100))
-        #expect(try await eventually { await !second.hasOrphanedSessions })
+        #expect(try await until(second.changes) { await !second.hasOrphanedSessions })
         let afterGrace = await second.currentRoot
         #expect(afterGrace.child(at: Path("open/count")).exportJSON == 2, "\(afterGrace.plainJSON())")
         // Stamped when the grace ran out: at its deadline, or at the end of the move when the
@@ -159,7 +159,7 @@ import Testing
             [Self.signIn("b"), .onDisconnectPut(path: Path("p/b"), data: true), .unauth], to: engine, outlet: leaving)
         // The first credential runs out (the server revokes it); the connection then drops.
         await time.advance(by: .seconds(11))
-        #expect(try await eventually { await engine.currentRoot.isEmpty })
+        #expect(try await until(engine.changes) { await engine.currentRoot.isEmpty })
         await engine.closeSession(outlet: expiring)
         await engine.closeSession(outlet: leaving)
         // The expired user's presence is cleaned up; the one who signed out chose to be nobody.

@@ -40,7 +40,7 @@ import Testing
         _ = try await raw.read(until: #""t":"h""#)
         try await raw.sendWebSocketFrame(opcode: 0x8, payload: [0x03, 0xE8])
         #expect(try await raw.readWebSocketCloseCode() == 1000)
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        #expect(try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty })
         await raw.close()
         await server.stop()
     }
@@ -102,11 +102,11 @@ import Testing
     private static func expectAllHandled(_ count: Int, under root: String, _ server: TestServer) async throws {
         let stored = Recorder<Int>()
         #expect(
-            try await eventually {
+            try await until(server.server.metrics.changes) {
                 let found = try await http("GET", "/\(root).json?shallow=true", port: server.port).json?.objectValue
                 stored.record(found?.count ?? 0)
                 return found?.count == count
             }, "stored: \(stored.last ?? 0)")
-        #expect(try await eventually { server.server.connections.connections.isEmpty })
+        #expect(try await until(server.server.connections.changes) { server.server.connections.connections.isEmpty })
     }
 }

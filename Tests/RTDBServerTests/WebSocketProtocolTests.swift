@@ -153,7 +153,7 @@ import Testing
         let info = server.server.connections.connections.first { $0.onDisconnectCount > 0 }
         #expect(info?.onDisconnectCount == 3)
         await client.close()
-        let fired = try await eventually {
+        let fired = try await until(server.server.metrics.changes) {
             let state = try await watcher.call(.get(path: Path("users/morgan"), query: .default)).data
             return state["connections"] == nil && state["lastOnline"]?.intValue != nil
         }

@@ -188,6 +188,19 @@ public final class RawTCPClient: Sendable {
     /// Whether the server closed the connection.
     public var isClosed: Bool { get async { await inbox.snapshot().closed } }
 
+    /// Returns once the server has closed the connection (true), woken by what arrives, not by a
+    /// clock; false if `hangGuard` passes first (a hang named, not a claim about speed).
+    public func closed(hangGuard: Duration = .seconds(120)) async -> Bool {
+        let deadline = ContinuousClock.now + hangGuard
+        while true {
+            let (closed, seen) = (await inbox.closed, await inbox.buffer.count)
+            if closed { return true }
+            let left = deadline - .now
+            guard left > .zero else { return false }
+            await inbox.nextChange(beyond: seen, within: left)
+        }
+    }
+
     /// Ends this side's sending (a FIN after what was written) and keeps reading: unlike a close
     /// with unread data, which resets the connection, nothing written is lost.
     public func finishWriting() async throws {

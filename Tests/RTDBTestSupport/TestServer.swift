@@ -92,14 +92,28 @@ public func temporaryDirectory() -> URL {
     return url
 }
 
-/// Returns once `condition` holds, checked now and after each change `signal` reports: a
-/// barrier, not a poll, with no clock of its own (the suite's time limit names a hang); false
-/// when the task is cancelled first.
-public func until(_ signal: ChangeSignal, _ condition: () async throws -> Bool) async throws -> Bool {
+/// Returns once `condition` holds, checked now and after each change any of `signals` reports: a
+/// barrier, not a poll (nothing is looked at between changes); false when the task is cancelled
+/// first, or when `hangGuard` passes with no change making it hold.
+///
+/// `hangGuard` turns a hang into a failure that names it; it is not a claim about how fast
+/// anything is (the default is far above anything a change takes on any machine).
+public func until(
+    _ signals: ChangeSignal..., hangGuard: Duration = .seconds(120), _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + hangGuard
     while true {
-        let seen = signal.generation
+        let seen = signals.map(\.generation)
         if try await condition() { return true }
-        guard !Task.isCancelled else { return false }
-        await signal.changed(after: seen)
+        let left = deadline - .now
+        guard !Task.isCancelled, left > .zero else { return false }
+        await withTaskGroup(of: Void.self) { group in
+            for (signal, generation) in zip(signals, seen) {
+                group.addTask { await signal.changed(after: generation) }
+            }
+            group.addTask { try? await Task.sleep(for: left) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -80,7 +80,7 @@ import Testing
         // A write made while commits fail is tried at once, and refused soon: it does not fit either.
         let late = Recorder<Int>()
         Task { late.record((try? await http("PUT", "/late.json?ns=demo", port: port, body: value))?.status ?? 0) }
-        #expect(try await eventually { !late.all.isEmpty }, "a write on a full disk is answered before any stop")
+        #expect(await late.wait { !$0.isEmpty }, "a write on a full disk is answered before any stop")
         #expect(late.all == [503], "it is answered that it was not stored")
         // Another namespace is still served (a read needs no disk space).
         #expect(try await http("GET", "/.json?ns=other", port: port).status == 200)
@@ -110,7 +110,7 @@ import Testing
                 let body = "\(round * 10 + index)"
                 Task { answer.record((try? await http("PUT", "/a.json?ns=demo", port: port, body: body))?.status ?? 0) }
                 #expect(
-                    try await eventually { !answer.all.isEmpty }, "round \(round): a write on a full disk is answered")
+                    await answer.wait { !$0.isEmpty }, "round \(round): a write on a full disk is answered")
                 #expect(answer.all == [503], "round \(round): \(answer.all)")
             }
             server.signal(SIGUSR2)

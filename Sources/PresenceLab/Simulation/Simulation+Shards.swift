@@ -78,5 +78,7 @@ extension Simulation {
         } else {
             for change in told { emit(.presence(change)) }
         }
+        // The merged list may change with no change to tell (another shard still shows the user).
+        changes.signal()
     }
 }

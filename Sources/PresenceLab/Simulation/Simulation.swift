@@ -37,6 +37,9 @@ public final class Simulation: Sendable {
     let logger: Logger
     let state: Mutex<State>
 
+    /// Signalled after every event (``SimulationEvent``) and every change to the merged presence
+    /// list: what a test or a tool waits on to see the snapshot change.
+    public let changes = ChangeSignal()
     /// This device's credential, kept fresh (Simulation+Credential.swift).
     let credential = ThisDeviceCredential()
     /// The churn and the seeded picks.
@@ -273,6 +276,7 @@ public final class Simulation: Sendable {
     func emit(_ kind: SimulationEvent.Kind) {
         let handler = state.withLock { $0.stopped ? nil : $0.onEvent }
         handler?(SimulationEvent(at: options.wallClock(), kind))
+        changes.signal()
     }
 
     /// Everyone's presence as the server has it now (merged across the watched databases).

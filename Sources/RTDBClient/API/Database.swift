@@ -28,6 +28,12 @@ public final class Database: Sendable {
     /// What the engine's timers sleep on (the connect timeout, back-off, keepalive).
     public let timers: any Clock<Duration>
     let confinement: EngineConfinement?
+    /// Signalled after each change the engine makes visible: callbacks that ran (events,
+    /// completions, observers), the connection's status, the write queue.
+    ///
+    /// What a test or a tool waits on instead of polling: note its generation, look, and if
+    /// what is wanted is not there yet, wait for the next change (``ChangeSignal``).
+    public let changes = ChangeSignal()
     let logger: Logger
     private let state = Mutex(State())
     private static let registry = Mutex(Registry())
@@ -125,7 +131,7 @@ public final class Database: Sendable {
                 baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
                 timers: timers, callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
                 persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes,
-                tokenProvider: state.tokenProvider, confinement: confinement)
+                tokenProvider: state.tokenProvider, confinement: confinement, changes: changes)
             repo.database = self
             state.repo = repo
             return (repo, true)

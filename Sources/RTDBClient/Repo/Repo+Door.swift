@@ -102,6 +102,7 @@ extension Repo {
             } catch {
                 self.logger.error("persistence: saving keepSynced at \(query.path) failed: \(error)")
             }
+            self.changes.signal()
         }
     }
 

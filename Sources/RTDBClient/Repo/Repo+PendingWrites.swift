@@ -4,6 +4,7 @@ extension Repo {
     /// The queue changed: observers hear about it once per turn of the queue, however many
     /// writes changed in it.
     func pendingWritesChanged() {
+        changes.signal()
         // Nobody to tell: no hop through the queue (it would cost every write a thread switch).
         guard !pendingWatchers.publishScheduled, !pendingWatchers.isEmpty else { return }
         pendingWatchers.publishScheduled = true

@@ -78,14 +78,18 @@ final class Repo: @unchecked Sendable {
     let isConfined: Bool
     var nextObserverID = 1
     let statusSnapshot = Mutex(ConnectionStatus(phase: .offline))
+    /// Signalled after each change the engine makes visible (``Database/changes``).
+    let changes: ChangeSignal
 
     init(
         baseURL: String, namespace: String, transport: any Transport, clock: @escaping WallClock,
         timers: any Clock<Duration> = ContinuousClock(), callbackQueue: DispatchQueue, logger: Logger,
         connects: Bool = true, persistence: PersistenceSettings? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(), maxPendingBytes: Int = Database.defaultMaxPendingBytes,
-        tokenProvider: (any DatabaseTokenProvider)? = nil, confinement: EngineConfinement? = nil
+        tokenProvider: (any DatabaseTokenProvider)? = nil, confinement: EngineConfinement? = nil,
+        changes: ChangeSignal = ChangeSignal()
     ) {
+        self.changes = changes
         queue = DispatchQueue(label: "presencetop.database.\(namespace)", target: confinement?.queue)
         self.isConfined = confinement != nil
         if var seeded = confinement?.random(for: 1) {
@@ -192,7 +196,11 @@ final class Repo: @unchecked Sendable {
             return registration.call(for: event)
         }
         guard !calls.isEmpty else { return }
-        callbackQueue.async { for call in calls { call() } }
+        let changes = changes
+        callbackQueue.async {
+            for call in calls { call() }
+            changes.signal()
+        }
     }
 
     /// Reports the server's answer to a completion block (nil for `ok`), on the callback queue.
@@ -203,7 +211,11 @@ final class Repo: @unchecked Sendable {
     /// Reports an outcome to a completion block, on the callback queue.
     func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, error: DatabaseError?) {
         guard let callback else { return }
-        callbackQueue.async { callback(error) }
+        let changes = changes
+        callbackQueue.async {
+            callback(error)
+            changes.signal()
+        }
     }
 }
 
@@ -308,9 +320,14 @@ extension Repo: PersistentConnectionDelegate {
 
     func connectionStatusDidChange(_ status: ConnectionStatus) {
         statusSnapshot.withLock { $0 = status }
+        changes.signal()
         let observers = Array(statusObservers.values)
         guard !observers.isEmpty else { return }
-        callbackQueue.async { for observer in observers { observer(status) } }
+        let changes = changes
+        callbackQueue.async {
+            for observer in observers { observer(status) }
+            changes.signal()
+        }
     }
 }
 

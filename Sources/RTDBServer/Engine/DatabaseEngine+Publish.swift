@@ -45,6 +45,7 @@ extension DatabaseEngine {
             WriteBreakdown.published(1)
         }
         servedRoot = after
+        metrics.changes.signal()
     }
 
     /// Refuses a batch the disk did not take; returns how many writes were refused.

@@ -68,6 +68,9 @@ public actor DatabaseEngine {
     nonisolated let closings = ClosingQueue()
     /// What the server counts (writes by outcome, commits, denials).
     let metrics: ServerMetrics
+    /// Signalled after stored writes are published (and at what else its metrics signal): what
+    /// a test or a tool waits on instead of reading the data again and again.
+    public nonisolated var changes: ChangeSignal { metrics.changes }
 
     /// Opens a namespace over a store, replaying what the store holds.
     ///

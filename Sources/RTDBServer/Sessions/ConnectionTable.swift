@@ -36,6 +36,9 @@ public struct ConnectionInfo: Sendable, Hashable, Codable {
 public final class ConnectionTable: Sendable {
     private let state = Mutex<[String: ConnectionInfo]>([:])
 
+    /// Signalled after every change to the table: what a test or a tool waits on.
+    public let changes = ChangeSignal()
+
     /// Makes an empty table.
     public init() {}
 
@@ -51,10 +54,12 @@ public final class ConnectionTable: Sendable {
 
     func insert(_ info: ConnectionInfo) {
         state.withLock { $0[info.sessionID] = info }
+        changes.signal()
     }
 
     func remove(_ sessionID: String) {
         state.withLock { _ = $0.removeValue(forKey: sessionID) }
+        changes.signal()
     }
 
     func update(_ sessionID: String, _ body: (inout ConnectionInfo) -> Void) {
@@ -64,5 +69,6 @@ public final class ConnectionTable: Sendable {
                 table[sessionID] = info
             }
         }
+        changes.signal()
     }
 }
