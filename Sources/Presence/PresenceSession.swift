@@ -120,9 +120,9 @@ public final class PresenceSession: Sendable {
         }
         guard first else { return }
         let delay = retryDelay
-        let timers = database.timers
+        let time = database.time
         Task { [weak self] in
-            try? await timers.sleep(for: delay)
+            try? await time.sleep(for: delay)
             guard let self, state.withLock({ $0.connects == connect && $0.handle != nil }) else { return }
             connected()
         }

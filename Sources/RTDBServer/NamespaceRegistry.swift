@@ -14,8 +14,7 @@ import Synchronization
 public actor NamespaceRegistry {
     private let configuration: ServerConfiguration
     private let connections: ConnectionTable
-    private let clock: WallClock
-    private let timers: any Clock<Duration>
+    private let time: TimeSource
     private let logger: Logger
     private let metrics: ServerMetrics
     private var engines: [String: Task<DatabaseEngine, any Error>] = [:]
@@ -32,16 +31,16 @@ public actor NamespaceRegistry {
 
     /// Makes a registry.
     ///
-    /// - Parameter timers: What the namespaces' timers (credential expiry) sleep on.
+    /// - Parameter time: The namespaces' wall clock and what their timers (credential expiry,
+    ///   orphan grace) sleep on.
     public init(
-        configuration: ServerConfiguration, connections: ConnectionTable, clock: @escaping WallClock,
-        timers: any Clock<Duration> = ContinuousClock(), logger: Logger, metrics: ServerMetrics = ServerMetrics()
+        configuration: ServerConfiguration, connections: ConnectionTable, time: TimeSource = .system, logger: Logger,
+        metrics: ServerMetrics = ServerMetrics()
     ) {
         self.metrics = metrics
         self.configuration = configuration
         self.connections = connections
-        self.clock = clock
-        self.timers = timers
+        self.time = time
         self.logger = logger
     }
 
@@ -109,8 +108,7 @@ public actor NamespaceRegistry {
         if let task = engines[namespace] { return try await task.value }
         let configuration = configuration
         let connections = connections
-        let clock = clock
-        let timers = timers
+        let time = time
         let logger = logger
         let metrics = metrics
         let task = Task {
@@ -122,9 +120,9 @@ public actor NamespaceRegistry {
                 store = MemoryStore()
             }
             return try await DatabaseEngine.open(
-                namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
+                namespace: namespace, store: store, time: time, connections: connections, logger: logger,
                 checkpointInterval: configuration.checkpointInterval,
-                credentials: configuration.credentialPolicy, rules: configuration.rules, timers: timers,
+                credentials: configuration.credentialPolicy, rules: configuration.rules,
                 orphanGrace: configuration.heartbeatTimeout, limits: configuration.limits, metrics: metrics)
         }
         engines[namespace] = task
@@ -137,7 +135,7 @@ public actor NamespaceRegistry {
     }
 
     /// Opens every stored namespace that holds onDisconnect writes of sessions the server had when
-    /// it stopped, so that they run (``DatabaseEngine/open(namespace:store:clock:connections:logger:checkpointInterval:credentials:rules:timers:orphanGrace:)``)
+    /// it stopped, so that they run (``DatabaseEngine/open(namespace:store:time:connections:logger:checkpointInterval:credentials:rules:orphanGrace:limits:metrics:)``)
     /// even if nobody uses the namespace again.
     ///
     /// - Returns: The namespaces opened.

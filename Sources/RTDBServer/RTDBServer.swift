@@ -42,24 +42,21 @@ public final class RTDBServer: Sendable {
     /// Makes a server; nothing is bound until ``run(onListening:)``.
     ///
     /// - Parameters:
-    ///   - clock: The server's time in milliseconds since the epoch (injected in tests).
-    ///   - timers: What the heartbeat and the stream keep-alive sleep on; tests pass a clock they
-    ///     move by hand.
+    ///   - time: The server's wall clock (timestamps, token expiry) and what the heartbeat, the
+    ///     stream keep-alive and the namespaces' timers sleep on; tests pass time they move by hand.
     public init(
         configuration: ServerConfiguration, logger: Logger = Logger(label: "presencetop.server"),
-        clock: @escaping WallClock = { UnixTime.now() },
-        timers: any Clock<Duration> = ContinuousClock()
+        time: TimeSource = .system
     ) {
         self.configuration = configuration
         self.logger = logger
-        self.clock = clock
-        self.timers = timers
+        self.clock = time.wall
+        self.timers = time.clock
         self.connections = ConnectionTable()
         self.heartbeats = HeartbeatMonitor(
             timeout: configuration.heartbeatTimeout, timers: timers, logger: logger, judged: metrics.changes)
         self.registry = NamespaceRegistry(
-            configuration: configuration, connections: connections, clock: clock, timers: timers, logger: logger,
-            metrics: metrics)
+            configuration: configuration, connections: connections, time: time, logger: logger, metrics: metrics)
         self.services = ServerServices(
             registry: registry, configuration: configuration, connections: connections, directory: directory,
             clock: clock, timers: timers, heartbeats: heartbeats, logger: logger, metrics: metrics)

@@ -18,10 +18,8 @@ import Testing
         static func make(
             time: TestTime? = nil, mode: LinkMode = .up, conditions: LinkConditions = .perfect
         ) async throws -> Setup {
-            var wall: WallClock = { UnixTime.now() }
-            var timers: any Clock<Duration> = ContinuousClock()
-            if let time { (wall, timers) = (time.wall, time.timers) }
-            let server = try await TestServer.start(clock: wall, timers: timers)
+            let source = time?.source ?? .system
+            let server = try await TestServer.start(time: source)
             let link = try LinkProxy(upstreamPort: server.port, conditions: conditions, mode: mode, seed: 42)
             let port = try await link.start()
             // The transport's upgrade bound runs on the same time (else a loaded machine's real
@@ -29,8 +27,7 @@ import Testing
             // the connect timeout, so that it is the connect timeout the tests see give up.
             let client = Database(
                 url: "http://127.0.0.1:\(port)?ns=demo",
-                transport: WebSocketTransport(upgradeTimeout: .seconds(60), timers: timers), clock: wall,
-                timers: timers)
+                transport: WebSocketTransport(upgradeTimeout: .seconds(60), time: source), time: source)
             let setup = Setup(server: server, link: link, client: client)
             setup.client.reference(withPath: ".info/connected").observe(.value) { [connected = setup.connected] in
                 connected.record($0.value as? Bool ?? false)
@@ -236,10 +233,10 @@ import Testing
         // The network accepts the connection and swallows the upgrade request: without a bound
         // the client library would wait for its answer for ever.
         let time = TestTime()
-        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
+        let server = try await TestServer.start(time: time.source)
         let link = try LinkProxy(upstreamPort: server.port, mode: .blackhole)
         let port = try await link.start()
-        let transport = WebSocketTransport(upgradeTimeout: .seconds(10), timers: time.timers)
+        let transport = WebSocketTransport(upgradeTimeout: .seconds(10), time: time.source)
         let events = Recorder<String>()
         let connection = transport.connect(to: "ws://127.0.0.1:\(port)/.ws?v=5&ns=demo") { event in
             switch event {

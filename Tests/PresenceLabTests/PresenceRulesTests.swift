@@ -215,13 +215,13 @@ import Testing
     @Test func aCredentialThatExpiresWhileConnectedIsRevoked() async throws {
         let time = TestTime()
         let server = try await TestServer.start(
-            clock: time.wall, timers: time.timers,
+            time: time.source,
             configure: {
                 $0.rules = PresenceRules.rules
                 $0.enforcesTokenExpiry = true
             })
         func signedInUIDs() -> [String?] { server.server.connections.connections.map(\.authUID) }
-        let morgan = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", clock: time.wall, timers: time.timers)
+        let morgan = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", time: time.source)
         // Five seconds: shorter than every other timer (the client's 10 s ping, the server's 7.5 s
         // heartbeat tick), so moving time past it fires only the expiry.
         morgan.setCredential(

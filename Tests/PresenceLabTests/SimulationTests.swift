@@ -87,7 +87,7 @@ import Testing
         let time = TestTime()
         var options = Self.options(directory)
         options.users = 0
-        options.serverTimers = time.timers
+        options.serverTime = TimeSource(wall: { UnixTime.now() }, clock: time.timers)  // timers moved by hand
         // Suspect from 5 s of silence (the silence itself is read on the machine's clock).
         options.heartbeatTimeout = .seconds(10)
         let simulation = try await Simulation.start(options)
@@ -248,7 +248,7 @@ import Testing
         let time = TestTime()
         var options = Self.options(directory)
         options.users = 0
-        options.timers = time.timers
+        options.time = TimeSource(wall: { UnixTime.now() }, clock: time.timers)  // timers moved by hand
         let renewals = Mutex<[UnixTime]>([])
         let simulation = try await Simulation.start(options) { event in
             if case .credentialRenewed(let expiresAt) = event.kind { renewals.withLock { $0.append(expiresAt) } }

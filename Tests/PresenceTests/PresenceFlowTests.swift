@@ -21,7 +21,7 @@ import Testing
             let link = try LinkProxy(upstreamPort: server.port)
             let port = try await link.start()
             let url = "http://127.0.0.1:\(port)?ns=demo"
-            let database = time.map { Database(url: url, clock: $0.wall, timers: $0.timers) } ?? Database(url: url)
+            let database = time.map { Database(url: url, time: $0.source) } ?? Database(url: url)
             let session = PresenceSession(database: database, userID: user, device: name)
             session.start()
             return Device(link: link, database: database, session: session)
@@ -98,7 +98,7 @@ import Testing
         // round depends on how busy the machine is. The presence list is read over REST: a
         // watcher's session would need its own pongs to arrive between ticks.
         let time = TestTime()
-        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
+        let server = try await TestServer.start(time: time.source)
         let phone = try await Device.make(server: server, user: "sam", name: "phone", time: time)
         func entries() async throws -> [String] {
             let connections = try await http("GET", "/users/sam/connections.json", port: server.port).json

@@ -61,7 +61,10 @@ import Testing
         _ = try await http(
             "PUT", "/pinned.json", port: port, body: #"{"text":"\#(String(repeating: "p", count: 4_000))"}"#)
 
-        let client = PersistenceIntegrationTests.client(port: port, directory: directory)
+        // The cache orders queries by when they were last used, on the engine's wall clock: here
+        // one the test moves, so each read is a distinct moment.
+        let time = TestTime()
+        let client = PersistenceIntegrationTests.client(port: port, directory: directory, clock: time.wall)
         client.setCacheSizeForTesting(12_000)
         client.reference(withPath: "pinned").keepSynced(true)
         // Thirty locations read once each, oldest first: they become inactive tracked queries.
@@ -71,7 +74,7 @@ import Testing
             let handle = ref.observe(.value) { seen.record($0.exists()) }
             #expect(await seen.wait { $0.last == true })
             ref.removeObserver(withHandle: handle)
-            try await Task.sleep(for: .milliseconds(2))
+            await time.advance(by: .milliseconds(2))
         }
         let live = Recorder<Int>()
         client.reference(withPath: "live").observe(.value) { live.record(($0.value as? Int) ?? -1) }

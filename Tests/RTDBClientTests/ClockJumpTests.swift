@@ -15,8 +15,8 @@ import Testing
         let server = try await InProcessServer.start(time: time)
         let step = Mutex(Duration.zero)
         let database = Database(
-            url: "http://in-process?ns=demo", transport: server.transport, clock: { time.now + step.withLock { $0 } },
-            timers: time.timers)
+            url: "http://in-process?ns=demo", transport: server.transport,
+            time: time.source.withWall({ time.now + step.withLock { $0 } }))
         var policy = RetryPolicy()
         policy.pingInterval = .seconds(1)
         database.retryPolicy = policy
@@ -52,7 +52,7 @@ import Testing
     @Test func theDetectorIgnoresDriftAndSeesSteps() {
         let time = TestTime()
         let wall = Mutex(Duration.zero)
-        var detector = ClockJumpDetector(wall: { time.now + wall.withLock { $0 } }, monotonic: time.timers)
+        var detector = ClockJumpDetector(time.source.withWall({ time.now + wall.withLock { $0 } }))
         #expect(detector.look() == nil)
         wall.withLock { $0 = .milliseconds(200) }
         #expect(detector.look() == nil, "200 ms is below the threshold")

@@ -50,8 +50,8 @@ import Testing
                 point = "start-up"
             } else {
                 let target = Int.random(in: 1...perRun, using: &random)
-                while writer.isRunning, Self.done(in: writer.standardOutput).count < target {
-                    try await Task.sleep(for: .milliseconds(1))
+                _ = await writer.waitForOutput(timeout: .seconds(120)) {
+                    !$0.isRunning || Self.done(in: $0.standardOutput).count >= target
                 }
                 point = "loop"
             }

@@ -24,11 +24,11 @@ import Testing
         // the test says so.
         let time = TestTime()
         let server = try await TestServer.start(
-            clock: time.wall, timers: time.timers, configure: { $0.enforcesTokenExpiry = true })
+            time: time.source, configure: { $0.enforcesTokenExpiry = true })
         let port = server.port
         func signedInUIDs() -> [String?] { server.server.connections.connections.map(\.authUID) }
         func client() -> Database {
-            let database = Database(url: "http://127.0.0.1:\(port)?ns=demo", clock: time.wall, timers: time.timers)
+            let database = Database(url: "http://127.0.0.1:\(port)?ns=demo", time: time.source)
             database.persistenceDirectory = directory
             database.isPersistenceEnabled = true
             return database
@@ -171,7 +171,7 @@ import Testing
         let time = TestTime()
         let rules = try SecurityRules(text: #"{ "rules": { ".read": true, ".write": "auth != null" } }"#)
         let server = try await TestServer.start(
-            clock: time.wall, timers: time.timers,
+            time: time.source,
             configure: {
                 $0.enforcesTokenExpiry = true
                 $0.rules = rules

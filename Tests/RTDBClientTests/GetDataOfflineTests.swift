@@ -15,10 +15,10 @@ import Testing
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let time = TestTime()
-        let server = try await TestServer.start(clock: time.wall, timers: time.timers)
+        let server = try await TestServer.start(time: time.source)
         func client() -> Database {
             let database = Database(
-                url: "http://127.0.0.1:\(server.port)?ns=demo", clock: time.wall, timers: time.timers)
+                url: "http://127.0.0.1:\(server.port)?ns=demo", time: time.source)
             database.persistenceDirectory = directory
             database.isPersistenceEnabled = true
             return database

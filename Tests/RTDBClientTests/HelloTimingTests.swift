@@ -50,7 +50,7 @@ import Testing
         let server = try await InProcessServer.start(time: time)
         let transport = HeldTransport(inner: server.transport)
         let database = Database(
-            url: "http://in-process?ns=demo", transport: transport, clock: { time.now }, timers: time.timers)
+            url: "http://in-process?ns=demo", transport: transport, time: time.source)
         // Every status, the hello's first: a ping answered after it measures the round trip anew.
         let statuses = Recorder<ConnectionStatus>()
         database.observeConnectionStatus { statuses.record($0) }

@@ -13,7 +13,7 @@ import Testing
         let server = try await InProcessServer.start(time: time)
         let transport = InterceptingTransport(inner: server.transport)
         let client = Database(
-            url: "http://in-process?ns=demo", transport: transport, clock: time.wall, timers: time.timers)
+            url: "http://in-process?ns=demo", transport: transport, time: time.source)
         try await client.reference(withPath: "warmup").setValue(true)
         // Writes to /stuck never leave the client: they stay in flight.
         transport.setRule { $0.contains(#""p":"/stuck""#) ? .swallow : .forward }

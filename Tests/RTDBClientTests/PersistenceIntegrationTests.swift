@@ -7,8 +7,12 @@ import Testing
 
 /// Offline persistence against real SQLite files and a real server on loopback.
 @Suite struct PersistenceIntegrationTests {
-    static func client(port: Int, directory: URL, transport: any Transport = WebSocketTransport()) -> Database {
-        let database = Database(url: "http://127.0.0.1:\(port)?ns=demo", transport: transport)
+    static func client(
+        port: Int, directory: URL, transport: any Transport = WebSocketTransport(),
+        clock: @escaping WallClock = { UnixTime.now() }
+    ) -> Database {
+        let database = Database(
+            url: "http://127.0.0.1:\(port)?ns=demo", transport: transport, time: TimeSource.system.withWall(clock))
         database.persistenceDirectory = directory
         database.isPersistenceEnabled = true
         return database

@@ -8,7 +8,9 @@ import Testing
 /// The source document's presence sample against a real `RTDBServer` on loopback.
 @Suite struct PresenceIntegrationTests {
     static func client(_ server: TestServer, clock: WallClock? = nil) -> Database {
-        Database(url: "http://127.0.0.1:\(server.port)?ns=demo", clock: clock ?? { UnixTime.now() })
+        Database(
+            url: "http://127.0.0.1:\(server.port)?ns=demo",
+            time: TimeSource.system.withWall(clock ?? { UnixTime.now() }))
     }
 
     /// The sample app, written as the document writes it (with an injected database).
@@ -119,10 +121,10 @@ import Testing
         // too: against a running monotonic clock, a wall clock that stands still looks stepped
         // back whenever a loaded machine holds the engine past the jump threshold.
         let serverNow = UnixTime(millisecondsSince1970: 1_800_000_000_000)
-        let server = try await TestServer.start(clock: { serverNow })
+        let server = try await TestServer.start(time: TimeSource.system.withWall({ serverNow }))
         let client = Database(
-            url: "http://127.0.0.1:\(server.port)?ns=demo", clock: { serverNow + .seconds(5) },
-            timers: TestTime().timers)
+            url: "http://127.0.0.1:\(server.port)?ns=demo",
+            time: TestTime().source.withWall({ serverNow + .seconds(5) }))
         let offsets = Recorder<Double>()
         client.reference(withPath: ".info/serverTimeOffset").observe(
             .value,

@@ -25,7 +25,7 @@ struct TokenProviderTests {
     /// clean-clone CI run hung in `anIDTokenFileIsReadAgainWhenTheServerSaysTheTokenExpired`).
     private static func server(time: TestTime = TestTime()) async throws -> TestServer {
         let rules = try SecurityRules(text: rules)
-        return try await TestServer.start(heartbeatTimeout: .seconds(86_400), clock: time.wall, timers: time.timers) {
+        return try await TestServer.start(heartbeatTimeout: .seconds(86_400), time: time.source) {
             $0.authSecret = secret
             $0.rules = rules
         }
@@ -37,7 +37,7 @@ struct TokenProviderTests {
     private static func client(_ server: TestServer, time: TestTime? = nil) -> Database {
         let url = "http://127.0.0.1:\(server.port)?ns=demo"
         guard let time else { return Database(url: url) }
-        return Database(url: url, clock: time.wall, timers: time.timers)
+        return Database(url: url, time: time.source)
     }
 
     /// The status a write ended with (`ok` or the server's refusal), or that it had none after
@@ -70,7 +70,7 @@ struct TokenProviderTests {
         defer { standIn.stop() }
         let client = Self.client(server, time: time)
         let key = try ServiceAccountKey(contentsOf: standIn.keyFile)
-        client.setTokenProvider(ServiceAccountTokenProvider(key: key, clock: time.wall))
+        client.setTokenProvider(ServiceAccountTokenProvider(key: key, time: time.source))
 
         #expect(await Self.write(client, "admin-only/a", "written as admin", nudging: time) == "ok")
         let assertion = try #require(standIn.requests.first)

@@ -34,12 +34,11 @@ import Testing
         let rules = try SecurityRules(
             text: #"{"rules": {"users": {"$uid": {".write": "auth.uid === $uid", ".read": true}}}}"#)
         // A heartbeat longer than the time moved: the connection is judged by its credential only.
-        let server = try await TestServer.start(heartbeatTimeout: .seconds(600), clock: time.wall, timers: time.timers)
-        {
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(600), time: time.source) {
             $0.authSecret = secret
             $0.rules = rules
         }
-        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", clock: time.wall, timers: time.timers)
+        let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo", time: time.source)
         let provider = ForgetfulProvider(secret: secret, time: time)
         client.setTokenProvider(provider)
         try await client.reference(withPath: "users/alice/a").setValue("before")

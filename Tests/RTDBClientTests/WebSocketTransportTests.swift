@@ -27,7 +27,7 @@ import Testing
         let server = try await TestServer.start()
         let events = Recorder<TransportEvent>()
         let answers = Recorder<Int>()
-        let connection = WebSocketTransport(timers: TestClock<Duration>()).connect(to: server.webSocketURL) { event in
+        let connection = WebSocketTransport(time: TestTime().source).connect(to: server.webSocketURL) { event in
             events.record(event)
             if let number = Self.answered(event) { answers.record(number) }
         }
@@ -52,8 +52,9 @@ import Testing
     @Test func closeIsAHandshakeTheServerAnswers() async throws {
         let server = try await TestServer.start()
         let events = Recorder<TransportEvent>()
-        let timers = TestClock<Duration>()
-        let connection = WebSocketTransport(timers: timers).connect(to: server.webSocketURL) { events.record($0) }
+        let connection = WebSocketTransport(time: TestTime().source).connect(to: server.webSocketURL) {
+            events.record($0)
+        }
         #expect(await events.wait { $0.contains { if case .frame = $0 { true } else { false } } }, "the hello")
         connection.close()
         #expect(await events.wait { $0.last == .closed(reason: nil) }, "\(events.all)")
@@ -65,7 +66,7 @@ import Testing
         let server = try await TestServer.start()
         let events = Recorder<TransportEvent>()
         // Not the WebSocket endpoint: the server answers with an HTTP error, not 101.
-        _ = WebSocketTransport(timers: TestClock<Duration>()).connect(to: "ws://127.0.0.1:\(server.port)/elsewhere") {
+        _ = WebSocketTransport(time: TestTime().source).connect(to: "ws://127.0.0.1:\(server.port)/elsewhere") {
             events.record($0)
         }
         #expect(
@@ -87,7 +88,7 @@ import Testing
     private static func reason(answering answer: [UInt8]) async throws -> (reason: String?, opened: Bool) {
         let server = try await RawAnswerServer(answering: answer)
         let events = Recorder<TransportEvent>()
-        _ = WebSocketTransport(timers: TestClock<Duration>()).connect(to: "ws://127.0.0.1:\(server.port)/.ws") {
+        _ = WebSocketTransport(time: TestTime().source).connect(to: "ws://127.0.0.1:\(server.port)/.ws") {
             events.record($0)
         }
         let ended = await events.wait { $0.contains { if case .closed = $0 { true } else { false } } }
@@ -157,7 +158,7 @@ import Testing
     private static func events(from bytes: [UInt8], abrupt: Bool = false) async throws -> [TransportEvent] {
         let server = try await HostileWebSocketServer(sending: bytes, abrupt: abrupt)
         let events = Recorder<TransportEvent>()
-        _ = WebSocketTransport(timers: TestClock<Duration>()).connect(to: "ws://127.0.0.1:\(server.port)/.ws") {
+        _ = WebSocketTransport(time: TestTime().source).connect(to: "ws://127.0.0.1:\(server.port)/.ws") {
             events.record($0)
         }
         let ended = await events.wait { $0.contains { if case .closed = $0 { true } else { false } } }

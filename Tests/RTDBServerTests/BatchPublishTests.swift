@@ -20,7 +20,8 @@ import Testing
         logger.logLevel = .critical
         return try await DatabaseEngine.open(
             namespace: "t", store: SQLiteStore(path: directory.appendingPathComponent("t.sqlite").path),
-            clock: { UnixTime(millisecondsSince1970: 1_000_000) }, connections: ConnectionTable(), logger: logger,
+            time: TimeSource.system.withWall({ UnixTime(millisecondsSince1970: 1_000_000) }),
+            connections: ConnectionTable(), logger: logger,
             rules: SecurityRules(text: #"{ "rules": { ".read": true, ".write": true } }"#))
     }
 

@@ -11,7 +11,7 @@ import Testing
         // early nor make this one wait.
         let time = TestTime()
         let start = time.now
-        let server = try await TestServer.start(heartbeatTimeout: .seconds(15), clock: time.wall, timers: time.timers)
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(15), time: time.source)
         let raw = try await RawTCPClient(port: server.port)
         try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await raw.read(until: #""t":"h""#)

@@ -139,7 +139,7 @@ import Testing
         let disk = try FaultyDisk(files: "demo.")
         let time = TestTime()
         let server = try await TestServer.start(
-            dataDirectory: disk.folder, heartbeatTimeout: .seconds(15), clock: time.wall, timers: time.timers)
+            dataDirectory: disk.folder, heartbeatTimeout: .seconds(15), time: time.source)
         let raw = try await RawTCPClient(port: server.port)
         try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")
         _ = try await raw.read(until: #""t":"h""#)

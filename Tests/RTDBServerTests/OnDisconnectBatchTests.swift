@@ -32,7 +32,8 @@ import Testing
         var logger = Logger(label: "test.engine")
         logger.logLevel = .critical
         return try await DatabaseEngine.open(
-            namespace: "t", store: SQLiteStore(path: file), clock: { UnixTime(millisecondsSince1970: 1_000_000) },
+            namespace: "t", store: SQLiteStore(path: file),
+            time: TimeSource.system.withWall({ UnixTime(millisecondsSince1970: 1_000_000) }),
             connections: ConnectionTable(), logger: logger, rules: SecurityRules(text: Self.rules))
     }
 
@@ -136,7 +137,8 @@ import Testing
             text: #"{"rules": {".read": true, ".write": "auth != null", "beside": {".write": true}}}"#)
         #expect(!rules.writesDependOnData)
         let engine = try await DatabaseEngine.open(
-            namespace: "t", store: SQLiteStore(path: file), clock: { UnixTime(millisecondsSince1970: 1_000_000) },
+            namespace: "t", store: SQLiteStore(path: file),
+            time: TimeSource.system.withWall({ UnixTime(millisecondsSince1970: 1_000_000) }),
             connections: ConnectionTable(), logger: logger, rules: rules)
         let writer = Outlet()
         await engine.openSession(outlet: writer, sessionID: "writer")

@@ -19,15 +19,14 @@ import Testing
         """
 
     func open(
-        clock: @escaping WallClock = { UnixTime(millisecondsSince1970: 1_000_000) },
-        timers: any Clock<Duration> = ContinuousClock(),
+        time: TimeSource = TimeSource.system.withWall({ UnixTime(millisecondsSince1970: 1_000_000) }),
         credentials: CredentialPolicy = CredentialPolicy()
     ) async throws -> DatabaseEngine {
         var logger = Logger(label: "test.engine")
         logger.logLevel = .critical
         return try await DatabaseEngine.open(
-            namespace: "t", store: SQLiteStore(path: file), clock: clock, connections: ConnectionTable(),
-            logger: logger, credentials: credentials, rules: SecurityRules(text: Self.rules), timers: timers,
+            namespace: "t", store: SQLiteStore(path: file), time: time, connections: ConnectionTable(),
+            logger: logger, credentials: credentials, rules: SecurityRules(text: Self.rules),
             orphanGrace: .seconds(5))
     }
 
@@ -97,7 +96,7 @@ import Testing
                 ], to: first, outlet: outlet)
         }
         let time = TestTime(start: UnixTime(millisecondsSince1970: 2_000_000))
-        let second = try await open(clock: time.wall, timers: time.timers)
+        let second = try await open(time: time.source)
         #expect(await second.hasOrphanedSessions)
         #expect(await second.currentRoot.isEmpty, "nothing runs before the grace or a return")
 
@@ -117,7 +116,7 @@ import Testing
         await second.close()
         #expect(try await stored() == [:])
         // A third start finds nothing to run again.
-        let third = try await open(clock: time.wall, timers: time.timers)
+        let third = try await open(time: time.source)
         #expect(await !third.hasOrphanedSessions)
         await third.close()
     }
@@ -126,7 +125,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let policy = CredentialPolicy(enforcesExpiry: true)
         let first = try await open(
-            clock: { UnixTime(millisecondsSince1970: 1_000_000) }, timers: TestTime().timers, credentials: policy)
+            time: TestTime().source.withWall({ UnixTime(millisecondsSince1970: 1_000_000) }), credentials: policy)
         let outlet = Outlet()
         await first.openSession(outlet: outlet, sessionID: "s1")
         try await send(
@@ -137,7 +136,7 @@ import Testing
         // The credential expired before the restarted engine runs the writes: they run as the
         // user who registered them, under the rules as they are now.
         let second = try await open(
-            clock: { UnixTime(millisecondsSince1970: 1_020_000) }, timers: ContinuousClock(), credentials: policy)
+            time: TimeSource.system.withWall({ UnixTime(millisecondsSince1970: 1_020_000) }), credentials: policy)
         await second.openSession(outlet: Outlet(), sessionID: "s2", supersedes: "s1")
         #expect(await second.currentRoot.plainJSON() == ["open": ["a": true], "p": ["a": true]])
         await second.close()
@@ -147,7 +146,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let time = TestTime(start: UnixTime(millisecondsSince1970: 1_000_000))
         let engine = try await open(
-            clock: time.wall, timers: time.timers, credentials: CredentialPolicy(enforcesExpiry: true))
+            time: time.source, credentials: CredentialPolicy(enforcesExpiry: true))
         let expiring = Outlet()
         await engine.openSession(outlet: expiring, sessionID: "s1")
         try await send(

@@ -134,7 +134,7 @@ import Testing
         // The keep-alive runs on time the test moves: none comes unless the test lets 30 s pass.
         let time = TestTime()
         let server = try await TestServer.start(
-            clock: time.wall, timers: time.timers, configure: { $0.streamKeepAliveInterval = .seconds(30) })
+            time: time.source, configure: { $0.streamKeepAliveInterval = .seconds(30) })
         let port = server.port
         _ = try await http("PUT", "/room.json", port: port, body: #"{"a":1}"#)
         let stream = try await RawTCPClient(port: port)

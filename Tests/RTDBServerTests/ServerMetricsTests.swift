@@ -117,7 +117,7 @@ import Testing
     /// the heartbeat timeout (time moved by hand), and the server's stop.
     @Test func endedSessionsAreCountedByReason() async throws {
         let time = TestTime()
-        let server = try await TestServer.start(heartbeatTimeout: .seconds(15), clock: time.wall, timers: time.timers)
+        let server = try await TestServer.start(heartbeatTimeout: .seconds(15), time: time.source)
         func connect() async throws -> RawTCPClient {
             let raw = try await RawTCPClient(port: server.port)
             try await raw.upgradeToWebSocket(target: "/.ws?v=5&ns=demo")

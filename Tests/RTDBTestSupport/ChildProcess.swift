@@ -78,6 +78,7 @@ public final class ChildProcess: Sendable {
                 status = -1
             }
             shared.state.withLock { $0.status = status }
+            shared.grew.record(false)  // an exit wakes the waits on output too
             shared.exited.continuation.yield(status)
             shared.exited.continuation.finish()
         }
@@ -105,6 +106,14 @@ public final class ChildProcess: Sendable {
         await shared.grew.wait(timeout: timeout) { [self] _ in
             (standardError ? self.standardError : standardOutput).contains(text)
         }
+    }
+
+    /// Waits until `holds` is true of the process (its output so far, whether it runs), checked
+    /// now, at each piece of output and at its exit (a barrier, not a poll); whether it held in time.
+    public func waitForOutput(
+        timeout: Duration = .seconds(20), until holds: @escaping @Sendable (ChildProcess) -> Bool
+    ) async -> Bool {
+        await shared.grew.wait(timeout: timeout) { [self] _ in holds(self) }
     }
 
     /// Everything written to stdout so far.

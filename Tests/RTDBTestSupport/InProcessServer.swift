@@ -13,7 +13,7 @@ import Synchronization
 public final class InProcessServer: Sendable {
     /// The namespace.
     public let engine: DatabaseEngine
-    private let clock: WallClock
+    private let time: TimeSource
     /// The closes clients asked for, each ending its session in the namespace.
     private let closes = Mutex<[Task<Void, Never>]>([])
 
@@ -24,20 +24,20 @@ public final class InProcessServer: Sendable {
         var logger = Logger(label: "in-process")
         logger.logLevel = .critical
         let engine = try await DatabaseEngine.open(
-            namespace: "demo", store: MemoryStore(), clock: time.wall, connections: ConnectionTable(), logger: logger,
-            credentials: CredentialPolicy(secret: authSecret, enforcesExpiry: authSecret != nil), rules: rules,
-            timers: time.timers)
-        return InProcessServer(engine: engine, clock: time.wall)
+            namespace: "demo", store: MemoryStore(), time: time.source, connections: ConnectionTable(),
+            logger: logger, credentials: CredentialPolicy(secret: authSecret, enforcesExpiry: authSecret != nil),
+            rules: rules)
+        return InProcessServer(engine: engine, time: time.source)
     }
 
-    private init(engine: DatabaseEngine, clock: @escaping WallClock) {
+    private init(engine: DatabaseEngine, time: TimeSource) {
         self.engine = engine
-        self.clock = clock
+        self.time = time
     }
 
     /// A client of this namespace on `time` (its wall clock and its timers).
     public func client(_ time: TestTime) -> Database {
-        Database(url: "http://in-process?ns=demo", transport: transport, clock: time.wall, timers: time.timers)
+        Database(url: "http://in-process?ns=demo", transport: transport, time: time.source)
     }
 
     /// Closes the namespace.
@@ -64,7 +64,7 @@ public final class InProcessServer: Sendable {
 
     fileprivate func connect(onEvent: @escaping @Sendable (TransportEvent) -> Void) -> InProcessSession {
         InProcessSession(
-            engine: engine, clock: clock, deliver: { onEvent(.frame($0)) },
+            engine: engine, time: time, deliver: { onEvent(.frame($0)) },
             ended: { reason in onEvent(.closed(reason: reason)) })
     }
 }

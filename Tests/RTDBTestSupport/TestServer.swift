@@ -23,21 +23,21 @@ public final class TestServer: Sendable {
 
     /// Starts a server (in memory unless `dataDirectory` is given).
     ///
-    /// - Parameter heartbeatTimeout: The server's; by default 15 s (the server's own) on timers a
-    ///   test moves, ``wallClockHeartbeat`` on the wall clock.
+    /// - Parameters:
+    ///   - heartbeatTimeout: The server's; by default 15 s (the server's own) on time a test
+    ///     moves, ``wallClockHeartbeat`` on the machine's.
+    ///   - time: The server's time (``TestTime/source`` for time the test moves).
     public static func start(
-        dataDirectory: URL? = nil, heartbeatTimeout: Duration? = nil,
-        clock: @escaping WallClock = { UnixTime.now() },
-        timers: any Clock<Duration> = ContinuousClock(),
+        dataDirectory: URL? = nil, heartbeatTimeout: Duration? = nil, time: TimeSource = .system,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, defaultNamespace: "demo",
-            heartbeatTimeout: heartbeatTimeout ?? (timers is ContinuousClock ? wallClockHeartbeat : .seconds(15)))
+            heartbeatTimeout: heartbeatTimeout ?? (time.clock is ContinuousClock ? wallClockHeartbeat : .seconds(15)))
         configure(&configuration)
         var logger = Logger(label: "test.server")
         logger.logLevel = .critical
-        let server = RTDBServer(configuration: configuration, logger: logger, clock: clock, timers: timers)
+        let server = RTDBServer(configuration: configuration, logger: logger, time: time)
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             try await server.run { _, port in continuation.yield(port) }

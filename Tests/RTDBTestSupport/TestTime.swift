@@ -28,8 +28,12 @@ public final class TestTime: Sendable {
     /// The current time in whole seconds (as `iat` and `exp` claims count it).
     public var nowSeconds: Int64 { now.secondsSince1970 }
 
-    /// The wall clock as the closure servers and clients take.
+    /// The wall clock as a closure.
     public var wall: WallClock { { [self] in now } }
+
+    /// This time as servers, clients and the lab take it: the wall clock that follows
+    /// ``timers``, and ``timers`` to sleep on.
+    public var source: TimeSource { TimeSource(wall: wall, clock: timers) }
 
     /// Moves time on by `duration`, waking every timer that falls due on the way, in order.
     ///

@@ -11,17 +11,18 @@ import Testing
     static func proxy(upstream: Int, _ arguments: [String] = []) async throws -> (ChildProcess, Int, Int) {
         let child = try await ChildProcess(
             ChildProcess.presencetop, ["proxy", "--upstream", "127.0.0.1:\(upstream)"] + arguments)
-        for _ in 0..<600 {
-            let lines = child.standardOutput.split(separator: "\n")
-            if lines.count >= 2, let proxied = lines[0].split(separator: " ")[2].split(separator: ":").last,
+        /// The proxied port and the control port, once the proxy has printed both lines.
+        @Sendable func ports(_ output: String) -> (Int, Int)? {
+            let lines = output.split(separator: "\n")
+            guard lines.count >= 2, let proxied = lines[0].split(separator: " ")[2].split(separator: ":").last,
                 let port = Int(proxied),
                 let control = lines[1].split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) })
-            {
-                return (child, port, control)
-            }
-            if !child.isRunning { throw TestFailure("proxy exited: \(child.standardError)") }
-            try await Task.sleep(for: .milliseconds(50))
+            else { return nil }
+            return (port, control)
         }
+        _ = await child.waitForOutput(timeout: .seconds(30)) { !$0.isRunning || ports($0.standardOutput) != nil }
+        if let (port, control) = ports(child.standardOutput) { return (child, port, control) }
+        if !child.isRunning { throw TestFailure("proxy exited: \(child.standardError)") }
         throw TestFailure("proxy printed no ports: \(child.standardOutput) \(child.standardError)")
     }
 

@@ -46,7 +46,7 @@ public final class ChaosDevice: Sendable {
         self.name = name
         self.folder = folder
         self.stage = stage
-        clock = SkewedClock(base: stage.now)
+        clock = SkewedClock(base: stage.time.wall)
         disk = try? FaultyFolder(prefix: folder.path + "/")
     }
 
@@ -134,7 +134,7 @@ public final class ChaosDevice: Sendable {
     private func open() async throws -> (any ChaosLink, Database) {
         while true {
             while state.withLock({ $0.diskFull }) { try await stage.sleep(.milliseconds(100)) }
-            let (link, database) = try await stage.openDevice(index, clock.now)
+            let (link, database) = try await stage.openDevice(index, label, stage.time.withWall(clock.now))
             database.persistenceDirectory = folder
             // Each boot reaches the server through a new link on a new port: named after the URL,
             // the file would be a new one, and the queue the crash left behind would never be sent.
@@ -169,7 +169,7 @@ public final class ChaosDevice: Sendable {
     /// A token as the identity provider issues it: by its clock (the machine's, the same as the
     /// server's), not the device's, which the run moves.
     func token(lifetime: Int64) -> String {
-        AuthToken.emulatorToken(uid: user, issuedAt: stage.now().secondsSince1970, lifetime: lifetime)
+        AuthToken.emulatorToken(uid: user, issuedAt: stage.time.now().secondsSince1970, lifetime: lifetime)
     }
 
     /// The device's process dies: the link drops its sockets, nothing says goodbye.

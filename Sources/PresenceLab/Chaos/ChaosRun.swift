@@ -30,16 +30,14 @@ public enum ChaosRun {
         try await server.start()
         defer { Task { await server.stop() } }
         progress("server listening on port \(server.port)")
-        let start = ContinuousClock.now
         let stage = ChaosStage(
             server: server,
-            openDevice: { _, clock in
+            openDevice: { _, _, time in
                 let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: server.port, logger: logger)
                 let port = try await link.start()
-                return (link, Database(url: "http://127.0.0.1:\(port)?ns=chaos", clock: clock, logger: logger))
+                return (link, Database(url: "http://127.0.0.1:\(port)?ns=chaos", time: time, logger: logger))
             },
-            now: { UnixTime.now() }, elapsed: { ContinuousClock.now - start },
-            sleep: { try await Task.sleep(for: $0) })
+            time: .system)
         return try await play(options, on: stage, progress: progress)
     }
 

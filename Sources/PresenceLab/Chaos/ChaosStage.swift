@@ -10,35 +10,37 @@ import RTDBCore
 public struct ChaosStage: Sendable {
     /// The server, which faults kill and fill.
     public let server: any ChaosServerControl
-    /// A new link for device `index` (each boot has its own) and a database reached through
-    /// it, on the device's wall clock; the device sets its persistence before using it.
+    /// A new link for device `index` (`label`, as `user/name`; each boot has its own link) and
+    /// a database reached through it, on the device's time (its wall clock may be off); the
+    /// device sets its persistence before using it.
     public let openDevice:
-        @Sendable (_ index: Int, _ clock: @escaping WallClock) async throws -> (any ChaosLink, Database)
-    /// The identity provider's clock (tokens' `iat`): the server's, not a device's.
-    public let now: WallClock
+        @Sendable (_ index: Int, _ label: String, _ time: TimeSource) async throws -> (any ChaosLink, Database)
+    /// The run's time: the identity provider's and the server's wall clock (tokens' `iat`), and
+    /// what the run and its devices sleep on.
+    public let time: TimeSource
     /// How long the run has been going.
     public let elapsed: @Sendable () -> Duration
-    /// Sleeps on the run's time.
-    public let sleep: @Sendable (Duration) async throws -> Void
     /// Told what happens, as it happens (the simulated run's trace).
     public let note: @Sendable (String) -> Void
 
-    /// Makes a stage.
+    /// Makes a stage; the run starts now.
     public init(
         server: any ChaosServerControl,
         openDevice:
-            @escaping @Sendable (_ index: Int, _ clock: @escaping WallClock) async throws -> (any ChaosLink, Database),
-        now: @escaping WallClock, elapsed: @escaping @Sendable () -> Duration,
-        sleep: @escaping @Sendable (Duration) async throws -> Void,
-        note: @escaping @Sendable (String) -> Void = { _ in }
+            @escaping @Sendable (_ index: Int, _ label: String, _ time: TimeSource) async throws -> (
+                any ChaosLink, Database
+            ),
+        time: TimeSource, note: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.server = server
         self.openDevice = openDevice
-        self.now = now
-        self.elapsed = elapsed
-        self.sleep = sleep
+        self.time = time
+        self.elapsed = time.stopwatch()
         self.note = note
     }
+
+    /// Sleeps for `duration` of the run's time.
+    func sleep(_ duration: Duration) async throws { try await time.sleep(for: duration) }
 
     /// Sleeps until the run has gone on for `offset`.
     func sleep(untilElapsed offset: Duration) async throws {

@@ -131,7 +131,8 @@ public final class Population: Sendable {
         let offset = spread > 0 ? Int64.random(in: -spread...spread, using: &random) : 0
         let clock = SkewedClock(offset: .milliseconds(offset))
         let database = Database(
-            url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", clock: clock.now, logger: logger)
+            url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", time: TimeSource.system.withWall(clock.now),
+            logger: logger)
         database.retryPolicy = retryPolicy
         // Each device is its user, as far as security rules go.
         database.setCredential(.emulatorUser(uid: user))

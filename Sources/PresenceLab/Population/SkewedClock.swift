@@ -3,7 +3,7 @@ import Synchronization
 
 /// A device's local clock: the machine's clock plus an offset that can change at any time.
 ///
-/// As when a user sets their clock wrong. Give ``now()`` to `Database(url:clock:)`.
+/// As when a user sets their clock wrong. Give ``now()`` to `TimeSource.withWall(_:)`.
 public final class SkewedClock: Sendable {
     /// The offset in whole milliseconds (an atomic holds a number, not a `Duration`).
     private let offsetMilliseconds: Atomic<Int64>

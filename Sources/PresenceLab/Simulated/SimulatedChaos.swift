@@ -61,25 +61,27 @@ public enum SimulatedChaos {
             let stamp = String(format: "%9.3f", Double(elapsed().wholeMilliseconds) / 1000)
             trace.withLock { $0.append("\(stamp) \(line)") }
         }
-        let server = SimulatedServer(clock: clock, wall: wall, logger: logger)
+        let time = TimeSource(wall: wall, clock: clock)
+        let server = SimulatedServer(time: time, logger: logger)
         let boots = Mutex<[Int: UInt64]>([:])
         let heartbeat = Duration.seconds(options.heartbeatTimeout)
         let seed = options.seed
         let stage = ChaosStage(
             server: server,
-            openDevice: { index, deviceClock in
+            openDevice: { index, label, deviceTime in
                 let boot = boots.withLock { boots -> UInt64 in
                     boots[index, default: 0] += 1
                     return boots[index, default: 0]
                 }
                 let stream = seed &+ UInt64(index) &* 1_000_003 &+ boot &* 7_919
-                let link = SimulatedLink(server: server, clock: clock, heartbeat: heartbeat, seed: stream)
+                let link = SimulatedLink(
+                    server: server, clock: clock, heartbeat: heartbeat, seed: stream, label: label, note: note)
                 let database = Database(
-                    url: "http://simulated?ns=chaos", transport: link, clock: deviceClock, timers: clock,
+                    url: "http://simulated?ns=chaos", transport: link, time: deviceTime,
                     logger: logger, confinement: EngineConfinement(queue: .main, seed: stream))
                 return (link, database)
             },
-            now: wall, elapsed: elapsed, sleep: { try await clock.sleep(for: $0) }, note: note)
+            time: time, note: note)
 
         let wasSerial = uncheckedUseMainSerialExecutor
         uncheckedUseMainSerialExecutor = true

@@ -136,6 +136,7 @@ final class SimulatedConnection: TransportConnection, Sendable {
                 return
             }
             state.withLock { $0.session = session }
+            link.note("\(link.label) opens \(session.sessionID)")
             send(.opened, toServer: false)
             Task { await session.open() }
             watchHeartbeat()
@@ -177,6 +178,7 @@ final class SimulatedConnection: TransportConnection, Sendable {
                 }
                 guard let session else { return }
                 if silent {
+                    link.note("\(link.label): the server hears nothing on \(session.sessionID) for a heartbeat")
                     await session.close(reason: "no heartbeat from the client")
                     return
                 }
@@ -196,7 +198,10 @@ final class SimulatedConnection: TransportConnection, Sendable {
             return (session, tellClient)
         }
         if tellClient { Task { onEvent(.closed(reason: reason)) } }
-        if let session { Task { await session.close(reason: reason) } }
+        if let session {
+            link.note("\(link.label) resets \(session.sessionID): \(reason)")
+            Task { await session.close(reason: reason) }
+        }
     }
 
     /// The server process died: its end is gone without a word, and the client hears of it

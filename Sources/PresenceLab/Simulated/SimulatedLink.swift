@@ -16,6 +16,10 @@ final class SimulatedLink: ChaosLink, Transport {
     let clock: TestClock<Duration>
     let server: SimulatedServer
     let heartbeat: Duration
+    /// The device's label, for the trace.
+    let label: String
+    /// Told what happens to the link's connections (the run's trace).
+    let note: @Sendable (String) -> Void
     private let state: Mutex<State>
 
     private struct State {
@@ -26,10 +30,15 @@ final class SimulatedLink: ChaosLink, Transport {
         var random: SeededRandom
     }
 
-    init(server: SimulatedServer, clock: TestClock<Duration>, heartbeat: Duration, seed: UInt64) {
+    init(
+        server: SimulatedServer, clock: TestClock<Duration>, heartbeat: Duration, seed: UInt64, label: String,
+        note: @escaping @Sendable (String) -> Void
+    ) {
         self.server = server
         self.clock = clock
         self.heartbeat = heartbeat
+        self.label = label
+        self.note = note
         state = Mutex(State(random: SeededRandom(seed: seed)))
     }
 

@@ -10,8 +10,7 @@ import Synchronization
 /// its disk keeps what it committed, and started again it adopts the onDisconnect writes left.
 final class SimulatedServer: ChaosServerControl {
     private let disk = SimulatedDisk()
-    private let clock: TestClock<Duration>
-    private let wall: WallClock
+    private let time: TimeSource
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -22,9 +21,8 @@ final class SimulatedServer: ChaosServerControl {
         var connections: [SimulatedConnection] = []
     }
 
-    init(clock: TestClock<Duration>, wall: @escaping WallClock, logger: Logger) {
-        self.clock = clock
-        self.wall = wall
+    init(time: TimeSource, logger: Logger) {
+        self.time = time
         self.logger = logger
     }
 
@@ -38,9 +36,8 @@ final class SimulatedServer: ChaosServerControl {
             })
         else { return }
         let engine = try await DatabaseEngine.open(
-            namespace: "chaos", store: disk.store(), clock: wall, connections: ConnectionTable(), logger: logger,
-            credentials: CredentialPolicy(secret: nil, enforcesExpiry: true), rules: PresenceRules.rules,
-            timers: clock)
+            namespace: "chaos", store: disk.store(), time: time, connections: ConnectionTable(), logger: logger,
+            credentials: CredentialPolicy(secret: nil, enforcesExpiry: true), rules: PresenceRules.rules)
         state.withLock {
             $0.engine = engine
             $0.starting = false
@@ -87,6 +84,6 @@ final class SimulatedServer: ChaosServerControl {
             })
         else { return nil }
         return InProcessSession(
-            engine: engine, sessionID: "session-\(number)", clock: wall, deliver: deliver, ended: ended)
+            engine: engine, sessionID: "session-\(number)", time: time, deliver: deliver, ended: ended)
     }
 }

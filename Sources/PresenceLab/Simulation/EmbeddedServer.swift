@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RTDBCore
 import RTDBServer
 
 /// An `RTDBServer` running in this process on a loopback port (0: a free one), for the dashboard,
@@ -21,10 +22,10 @@ public struct EmbeddedServer: Sendable {
     ///
     /// - Parameters:
     ///   - dataDirectory: Where namespaces are stored; nil keeps them in memory.
-    ///   - timers: What the server's heartbeat and other timers sleep on.
+    ///   - time: The server's wall clock and what its heartbeat and other timers sleep on.
     ///   - configure: Changes the rest of the configuration (heartbeat, say).
     public static func start(
-        dataDirectory: URL?, port: Int = 0, logger: Logger? = nil, timers: any Clock<Duration> = ContinuousClock(),
+        dataDirectory: URL?, port: Int = 0, logger: Logger? = nil, time: TimeSource = .system,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> EmbeddedServer {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: port, dataDirectory: dataDirectory)
@@ -38,7 +39,7 @@ public struct EmbeddedServer: Sendable {
                 quiet.logLevel = .critical
                 return quiet
             }()
-        let server = RTDBServer(configuration: configuration, logger: logger, timers: timers)
+        let server = RTDBServer(configuration: configuration, logger: logger, time: time)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             defer { continuation.finish() }

@@ -28,7 +28,7 @@ extension Simulation {
             lifetime: Self.credentialLifetime.wholeMilliseconds / 1000)
         let expiresAt = issuedAt + Self.credentialLifetime
         let renewalDue = TimerDeadline(
-            after: Self.credentialLifetime - Self.credentialRefreshMargin, on: options.timers)
+            after: Self.credentialLifetime - Self.credentialRefreshMargin, on: options.time.clock)
         let refresh = Task { [weak self] in
             do {
                 try await renewalDue.wait()

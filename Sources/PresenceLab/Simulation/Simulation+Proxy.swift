@@ -11,12 +11,12 @@ extension Simulation {
     func watchProxy() {
         guard let control = options.linkControl else { return }
         let client = LinkControlClient(url: control)
-        let timers = options.timers
+        let time = options.time
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 await self?.readProxy(client)
                 do {
-                    try await timers.sleep(for: Self.proxyPollInterval)
+                    try await time.sleep(for: Self.proxyPollInterval)
                 } catch {
                     return
                 }

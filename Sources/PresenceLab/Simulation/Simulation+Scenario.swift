@@ -116,7 +116,7 @@ extension Simulation {
         try? await Task.sleep(for: downFor)
         do {
             let server = try await EmbeddedServer.start(
-                dataDirectory: dataDirectory, port: old.port, logger: logger, timers: options.serverTimers
+                dataDirectory: dataDirectory, port: old.port, logger: logger, time: options.serverTime
             ) {
                 Self.configureEmbedded(&$0, options)
             }

@@ -12,7 +12,7 @@ extension Simulation {
         if case .queueEmpty = condition {
         } else {
             let feed = watcher.connectionStatus
-            let now = options.wallClock()
+            let now = options.time.now()
             guard feed.phase.isConnected, let since = feed.connectedAt, now - since >= Self.presenceSettling else {
                 return "the watcher is (re)connecting: presence as the server has it is not known yet"
             }

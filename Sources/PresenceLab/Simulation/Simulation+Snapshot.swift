@@ -7,7 +7,7 @@ extension Simulation {
     ///
     /// Cheap: no engine queue is waited on.
     public func snapshot() -> SimulationSnapshot {
-        let now = options.wallClock()
+        let now = options.time.now()
         let devices = population.devices
         let server = embedded == nil ? "\(target)" : "embedded \(target)"
         // One read of each device's status serves both its silence and its clock.

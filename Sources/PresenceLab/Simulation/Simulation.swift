@@ -73,7 +73,7 @@ public final class Simulation: Sendable {
         switch options.server {
         case .embedded(let dataDirectory):
             let server = try await EmbeddedServer.start(
-                dataDirectory: dataDirectory, logger: logger, timers: options.serverTimers
+                dataDirectory: dataDirectory, logger: logger, time: options.serverTime
             ) {
                 configureEmbedded(&$0, options)
             }
@@ -163,7 +163,8 @@ public final class Simulation: Sendable {
         // TLS goes end to end: the link cannot stand in the middle of it, and stays idle.
         let url = target.isSecure ? target.url : "http://127.0.0.1:\(port)?ns=\(target.namespace)"
         let database = Database(
-            url: url, transport: target.isSecure ? options.transport : WebSocketTransport(), clock: clock.now,
+            url: url, transport: target.isSecure ? options.transport : WebSocketTransport(),
+            time: options.time.withWall(clock.now),
             logger: logger)
         // Pinged every 2 s, this device shows a silent server and a moved clock within seconds.
         var policy = options.retryPolicy
@@ -275,7 +276,7 @@ public final class Simulation: Sendable {
 
     func emit(_ kind: SimulationEvent.Kind) {
         let handler = state.withLock { $0.stopped ? nil : $0.onEvent }
-        handler?(SimulationEvent(at: options.wallClock(), kind))
+        handler?(SimulationEvent(at: options.time.now(), kind))
         changes.signal()
     }
 

@@ -96,17 +96,15 @@ public struct SimulationOptions: Sendable {
         return policy
     }()
 
-    /// The clock the simulation's own timers run on (renewing this device's credential); tests
-    /// pass a clock they move by hand.
-    public var timers: any Clock<Duration> = ContinuousClock()
+    /// The simulation's own time: the wall clock snapshots are stamped with, and what its timers
+    /// (renewing this device's credential, polling a proxy) sleep on; tests pass time they move
+    /// by hand.
+    public var time = TimeSource.system
 
-    /// What the embedded server's timers (its heartbeat, a credential's expiry, a stream's
-    /// keep-alive) sleep on; a test passes a clock it moves by hand, so that the server judges a
-    /// silent session only when the test says time has passed.
-    public var serverTimers: any Clock<Duration> = ContinuousClock()
-
-    /// The wall clock snapshots are stamped with (tests pass one they move).
-    public var wallClock: WallClock = { UnixTime.now() }
+    /// The embedded server's time (its heartbeat, a credential's expiry, a stream's keep-alive);
+    /// a test passes time it moves by hand, so that the server judges a silent session only when
+    /// the test says time has passed.
+    public var serverTime = TimeSource.system
 
     /// The defaults: an embedded in-memory server, this device, 8 users × 2 devices on Wi-Fi.
     public init() {}

@@ -66,19 +66,19 @@ public final class PresenceWatch: Sendable {
     /// - Parameters:
     ///   - summaryEvery: How often a summary line is written (nil: only after the first list).
     ///   - tick: How often it wakes without an event.
-    ///   - clock: The clock ticks are counted on.
     ///   - write: Writes text; nil when it did, else why the watch must end.
     /// - Returns: Why it ended.
     public func run(
-        summaryEvery: Duration?, tick: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(),
+        summaryEvery: Duration?, tick: Duration = .seconds(1),
         write: @escaping @Sendable (String) -> End?
     ) async -> End {
+        let time = simulation.options.time
         let ticker = Task { [wake] in
-            while (try? await clock.sleep(for: tick, tolerance: nil)) != nil { wake.yield() }
+            while (try? await time.sleep(for: tick)) != nil { wake.yield() }
         }
         defer { ticker.cancel() }
         let output = DispatchQueue(label: "presencetop.watch.output")
-        var nextSummary = summaryEvery.map { simulation.options.wallClock() + $0 }
+        var nextSummary = summaryEvery.map { simulation.options.time.now() + $0 }
         wake.yield()
         for await _ in wakes {
             let snapshot = simulation.snapshot()
@@ -108,7 +108,7 @@ public final class PresenceWatch: Sendable {
     }
 
     /// A writer of text to `descriptor` (standard output: 1) for
-    /// ``run(summaryEvery:tick:clock:write:)``: ``End/readerWent`` once the reader closed the
+    /// ``run(summaryEvery:tick:write:)``: ``End/readerWent`` once the reader closed the
     /// pipe (`EPIPE`), ``End/outputFailed(_:)`` for anything else.
     public static func writer(to descriptor: Int32) -> @Sendable (String) -> End? {
         { text in

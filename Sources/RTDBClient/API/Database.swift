@@ -24,9 +24,9 @@ public final class Database: Sendable {
     /// Where callbacks run.
     public let callbackQueue: DispatchQueue
     let transport: any Transport
-    let clock: WallClock
-    /// What the engine's timers sleep on (the connect timeout, back-off, keepalive).
-    public let timers: any Clock<Duration>
+    /// The engine's time: its wall clock (stamps) and what its timers sleep on (the connect
+    /// timeout, back-off, keepalive).
+    public let time: TimeSource
     let confinement: EngineConfinement?
     /// Signalled after each change the engine makes visible: callbacks that ran (events,
     /// completions, observers), the connection's status, the write queue.
@@ -65,18 +65,16 @@ public final class Database: Sendable {
     /// - Parameters:
     ///   - url: `http://host:port?ns=NS`, `ws://…`, or `https://<ns>.firebaseio.com`.
     ///   - transport: How to reach the server (WebSockets by default).
-    ///   - clock: The local wall clock (injected to simulate skew).
-    ///   - timers: What the engine's timers sleep on (the connect timeout, back-off, keepalive);
-    ///     tests pass a clock they move by hand.
+    ///   - time: The local wall clock (a device's may be off) and what the engine's timers sleep
+    ///     on (the connect timeout, back-off, keepalive); tests pass time they move by hand.
     ///   - callbackQueue: Where callbacks run.
     ///   - confinement: Keeps the engine on a queue the caller drives, with seeded randomness (a
     ///     simulation that replays exactly); callbacks then run there too unless `callbackQueue`
     ///     says otherwise.
     public init(
         url: String, transport: any Transport = WebSocketTransport(),
-        clock: @escaping WallClock = { UnixTime.now() },
-        timers: any Clock<Duration> = ContinuousClock(),
-        callbackQueue: DispatchQueue? = nil, logger: Logger = Logger(label: "presencetop.client"),
+        time: TimeSource = .system, callbackQueue: DispatchQueue? = nil,
+        logger: Logger = Logger(label: "presencetop.client"),
         confinement: EngineConfinement? = nil
     ) {
         let parsed = DatabaseURL(url)
@@ -84,8 +82,7 @@ public final class Database: Sendable {
         self.socketBase = parsed.socketBase
         self.namespace = parsed.namespace
         self.transport = transport
-        self.clock = clock
-        self.timers = timers
+        self.time = time
         self.confinement = confinement
         self.callbackQueue =
             callbackQueue ?? DispatchQueue(label: "presencetop.database.callbacks", target: confinement?.queue)
@@ -128,8 +125,8 @@ public final class Database: Sendable {
                     cacheSizeBytes: state.cacheSize,
                     beforeOpening: state.beforeOpeningPersistence) : nil
             let repo = Repo(
-                baseURL: socketBase, namespace: namespace, transport: transport, clock: clock,
-                timers: timers, callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
+                baseURL: socketBase, namespace: namespace, transport: transport, time: time,
+                callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
                 persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes,
                 tokenProvider: state.tokenProvider, confinement: confinement, changes: changes)
             repo.database = self

@@ -24,13 +24,13 @@ public final class EmailPasswordTokenProvider: DatabaseTokenProvider {
     /// - Throws: ``TokenProviderError`` if `FIREBASE_AUTH_EMULATOR_HOST` is not `host:port`.
     public init(
         apiKey: String, email: String, password: String,
-        environment: [String: String] = ProcessInfo.processInfo.environment, clock: @escaping WallClock = UnixTime.now
+        environment: [String: String] = ProcessInfo.processInfo.environment, time: TimeSource = .system
     ) throws(TokenProviderError) {
         self.apiKey = apiKey
         self.email = email
         self.password = password
-        self.clock = clock
-        cache = TokenCache(clock: clock)
+        self.clock = time.wall
+        cache = TokenCache(clock: time.wall)
         var (identity, secure) = ("https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com")
         if let emulator = environment["FIREBASE_AUTH_EMULATOR_HOST"], !emulator.isEmpty {
             guard let url = URL(string: "http://\(emulator)"), url.host != nil, url.path.isEmpty else {

@@ -26,12 +26,12 @@ public struct ServiceAccountTokenProvider: DatabaseTokenProvider {
     ///
     /// With `actingAs`, the rules see that `auth` (e.g. `{"uid": "alice"}`) instead of admin.
     public init(
-        key: ServiceAccountKey, actingAs authVariable: JSONValue? = nil, clock: @escaping WallClock = UnixTime.now
+        key: ServiceAccountKey, actingAs authVariable: JSONValue? = nil, time: TimeSource = .system
     ) {
         self.key = key
         self.authVariable = authVariable
-        self.clock = clock
-        cache = TokenCache(clock: clock)
+        self.clock = time.wall
+        cache = TokenCache(clock: time.wall)
     }
 
     /// The kept access token, or a new one.

@@ -13,10 +13,10 @@ struct ClockJumpDetector {
     private let elapsed: @Sendable () -> Duration
     private var last: (wall: UnixTime, elapsed: Duration)
 
-    /// Looks at `wall` against `monotonic` (the engine's timers: a test moves them by hand).
-    init(wall: @escaping WallClock, monotonic: any Clock<Duration>) {
-        self.wall = wall
-        self.elapsed = Self.stopwatch(monotonic)
+    /// Looks at `time`'s wall clock against its clock to wait on (a test moves both by hand).
+    init(_ time: TimeSource) {
+        self.wall = time.wall
+        self.elapsed = time.stopwatch()
         self.last = (wall(), elapsed())
     }
 
@@ -27,10 +27,5 @@ struct ClockJumpDetector {
         defer { last = now }
         let step = (now.wall - last.wall) - (now.elapsed - last.elapsed)
         return max(step, .zero - step) > Self.threshold ? step : nil
-    }
-
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 }

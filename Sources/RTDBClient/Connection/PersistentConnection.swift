@@ -54,6 +54,8 @@ final class PersistentConnection: @unchecked Sendable {
     let clock: WallClock
     /// What the connect timeout, the back-off and the keepalive sleep on.
     let timers: any Clock<Duration>
+    /// Both, as they were handed in.
+    let time: TimeSource
     let retryPolicy: RetryPolicy
     /// Where the back-off's jitter comes from in a confined engine (else the system's).
     var random: SeededRandom?
@@ -127,8 +129,7 @@ final class PersistentConnection: @unchecked Sendable {
 
     init(
         queue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
-        clock: @escaping WallClock, timers: any Clock<Duration> = ContinuousClock(),
-        retryPolicy: RetryPolicy = RetryPolicy(),
+        time: TimeSource = .system, retryPolicy: RetryPolicy = RetryPolicy(),
         random: SeededRandom? = nil
     ) {
         self.queue = queue
@@ -140,10 +141,11 @@ final class PersistentConnection: @unchecked Sendable {
         internalHost = configuredHost
         self.namespace = namespace
         self.transport = transport
-        self.clock = clock
-        self.timers = timers
+        self.clock = time.wall
+        self.timers = time.clock
+        self.time = time
         self.retryPolicy = retryPolicy
-        self.clockJumps = ClockJumpDetector(wall: clock, monotonic: timers)
+        self.clockJumps = ClockJumpDetector(time)
     }
 
     /// Runs `work` on the queue once `milliseconds` have passed on ``timers``.

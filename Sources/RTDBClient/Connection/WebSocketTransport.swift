@@ -11,23 +11,22 @@ public struct WebSocketTransport: Transport {
     /// is reported closed.
     public var upgradeTimeout: Duration
     /// What the upgrade bound and the close's grace period sleep on.
-    public var timers: any Clock<Duration>
+    public var time: TimeSource
 
     /// Makes the transport; pass a TLS configuration to trust other roots (a local certificate).
     public init(
-        tlsConfiguration: TLSConfiguration? = nil, upgradeTimeout: Duration = .seconds(10),
-        timers: any Clock<Duration> = ContinuousClock()
+        tlsConfiguration: TLSConfiguration? = nil, upgradeTimeout: Duration = .seconds(10), time: TimeSource = .system
     ) {
         self.tlsConfiguration = tlsConfiguration
         self.upgradeTimeout = upgradeTimeout
-        self.timers = timers
+        self.time = time
     }
 
     /// Opens a WebSocket; frames are written in order, gathered into one write per event loop turn.
     public func connect(to url: String, onEvent: @escaping @Sendable (TransportEvent) -> Void)
         -> any TransportConnection
     {
-        let connection = WebSocketTransportConnection(timers: timers, onEvent: onEvent)
+        let connection = WebSocketTransportConnection(timers: time.clock, onEvent: onEvent)
         connection.start(url: url, tlsConfiguration: tlsConfiguration, upgradeTimeout: upgradeTimeout)
         return connection
     }

@@ -82,8 +82,8 @@ final class Repo: @unchecked Sendable {
     let changes: ChangeSignal
 
     init(
-        baseURL: String, namespace: String, transport: any Transport, clock: @escaping WallClock,
-        timers: any Clock<Duration> = ContinuousClock(), callbackQueue: DispatchQueue, logger: Logger,
+        baseURL: String, namespace: String, transport: any Transport, time: TimeSource = .system,
+        callbackQueue: DispatchQueue, logger: Logger,
         connects: Bool = true, persistence: PersistenceSettings? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(), maxPendingBytes: Int = Database.defaultMaxPendingBytes,
         tokenProvider: (any DatabaseTokenProvider)? = nil, confinement: EngineConfinement? = nil,
@@ -101,11 +101,11 @@ final class Repo: @unchecked Sendable {
         pushIDs = Mutex(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
         self.maxPendingBytes = maxPendingBytes
         self.callbackQueue = callbackQueue
-        self.clock = clock
+        self.clock = time.wall
         self.logger = logger
         connection = PersistentConnection(
-            queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, clock: clock,
-            timers: timers, retryPolicy: retryPolicy,
+            queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, time: time,
+            retryPolicy: retryPolicy,
             random: confinement?.random(for: 3))
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         persistsWrites = persistence != nil

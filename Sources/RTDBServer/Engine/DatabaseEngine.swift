@@ -75,23 +75,25 @@ public actor DatabaseEngine {
     /// Opens a namespace over a store, replaying what the store holds.
     ///
     /// - Parameters:
+    ///   - time: The namespace's wall clock (server timestamps, token expiry) and what its timers
+    ///     (credential expiry, orphan grace, the stop's bound) sleep on.
     ///   - checkpointInterval: After this many logged writes the log is compacted into a snapshot.
     ///   - orphanGrace: How long sessions the store still holds onDisconnect writes for (the
     ///     server stopped without ending them) have to come back before their writes run.
     public static func open(
-        namespace: String, store: any DurableStore, clock: @escaping WallClock,
+        namespace: String, store: any DurableStore, time: TimeSource = .system,
         connections: ConnectionTable, logger: Logger, checkpointInterval: Int = 50_000,
         credentials: CredentialPolicy = CredentialPolicy(), rules: SecurityRules = .open,
-        timers: any Clock<Duration> = ContinuousClock(), orphanGrace: Duration = .seconds(15),
+        orphanGrace: Duration = .seconds(15),
         limits: ConnectionLimits = ConnectionLimits(), metrics: ServerMetrics = ServerMetrics()
     ) async throws -> DatabaseEngine {
         let (root, sequence) = try await store.load()
         let keys = try await store.loadAppliedKeys(limit: AppliedKeys.capacity)
         let orphans = try await store.loadOnDisconnect()
         let engine = DatabaseEngine(
-            namespace: namespace, store: store, clock: clock, connections: connections, logger: logger,
+            namespace: namespace, store: store, clock: time.wall, connections: connections, logger: logger,
             checkpointInterval: checkpointInterval, credentials: credentials, rules: rules,
-            timers: timers, orphanGrace: orphanGrace, limits: limits, metrics: metrics, root: root,
+            timers: time.clock, orphanGrace: orphanGrace, limits: limits, metrics: metrics, root: root,
             sequence: sequence)
         await engine.remember(keys)
         await engine.startFlusher()

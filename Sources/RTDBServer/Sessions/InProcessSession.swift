@@ -25,12 +25,12 @@ public final class InProcessSession: Sendable {
     /// once with why it ended (the server closed it, or the client did).
     public init(
         engine: DatabaseEngine, configuration: ServerConfiguration = ServerConfiguration(),
-        sessionID: String = "in-process-\(UUID().uuidString.prefix(8))", clock: @escaping WallClock,
+        sessionID: String = "in-process-\(UUID().uuidString.prefix(8))", time: TimeSource = .system,
         deliver: @escaping @Sendable (String) -> Void, ended: @escaping @Sendable (String) -> Void
     ) {
         self.engine = engine
         self.sessionID = sessionID
-        self.clock = clock
+        self.clock = time.wall
         self.configuration = configuration
         self.onEnd = ended
         let ending = Atomic<Bool>(false)
@@ -47,7 +47,7 @@ public final class InProcessSession: Sendable {
             }
         }
         self.outlet = outlet
-        self.inbound = Mutex(InboundMessages(configuration: configuration, clock: clock))
+        self.inbound = Mutex(InboundMessages(configuration: configuration, clock: time.wall))
         self.requests = RequestPump { batch in await engine.handle(batch, outlet: outlet) }
         // The server's close ends the session as the client's does.
         closing.withLock { $0 = { [weak self] in Task { await self?.close(reason: "the server closed the session") } } }
