@@ -25,16 +25,17 @@ extension ChaosCommand {
         options.faultKinds = faultKinds
         let quiet = json
         if !quiet { print("chaos: seed \(options.seed), simulated") }
-        let outcome = try await SimulatedChaos.run(options) { line in
-            if !quiet { print(line) }
-        }
-        if let trace {
-            do {
-                try outcome.trace.map { $0 + "\n" }.joined().write(toFile: trace, atomically: true, encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot write the trace to \(trace): \(error.localizedDescription)")
+        let outcome: SimulatedChaos.Outcome
+        do {
+            outcome = try await SimulatedChaos.run(options) { line in
+                if !quiet { print(line) }
             }
+        } catch let stuck as SimulatedChaos.Stuck {
+            try write(stuck.trace)
+            print("chaos: \(stuck) (replay with --seed \(options.seed))")
+            throw ExitCode(1)
         }
+        try write(outcome.trace)
         if json {
             var object = outcome.report.json.objectValue ?? [:]
             object["traceDigest"] = .string(outcome.digest)
@@ -45,6 +46,16 @@ extension ChaosCommand {
             print("trace: \(outcome.trace.count) events, digest \(outcome.digest)")
         }
         if !outcome.report.passed { throw ExitCode(1) }
+    }
+
+    /// Writes the trace to the `--trace` file, if one was asked for.
+    private func write(_ lines: [String]) throws {
+        guard let trace else { return }
+        do {
+            try lines.map { $0 + "\n" }.joined().write(toFile: trace, atomically: true, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot write the trace to \(trace): \(error.localizedDescription)")
+        }
     }
 
     /// Runs this command again with deterministic hashing (it can only be set before a process

@@ -42,6 +42,27 @@ import Testing
         #expect(busy.trace == idle.trace, "seed \(seed): the trace differs under load")
     }
 
+    /// Each fault kind alone, on simulated time: presence shows the truth and every accepted
+    /// write is on the server once (the loopback run's checks), for a seed that strikes it.
+    @Test(arguments: [
+        "offline", "blackhole", "latency", "bandwidth", "crash", "clock jump", "credential expiry", "server kill",
+        "disk",
+    ])
+    func eachFaultKindAloneKeepsTheTruth(kind: String) async throws {
+        let chaos = try await ChildProcess(
+            ChildProcess.presencetop,
+            ["chaos", "--simulated", "--devices", "40", "--duration", "30", "--seed", "5", "--faults", kind, "--json"])
+        let status = try await chaos.waitForExit(seconds: 600)
+        let report = try #require(
+            try? JSONParser.parse(chaos.standardOutput),
+            "no JSON report: \(chaos.standardOutput) \(chaos.standardError)")
+        let problems = report["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(status == 0 && problems.isEmpty, "\(kind): \(problems.prefix(5))")
+        let kinds = Set(report["faults"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? [])
+        #expect(kinds == [kind], "the run struck with \(kind) only, and at least once: \(kinds)")
+        #expect(report["traceDigest"]?.stringValue?.count == 64)
+    }
+
     @Test func aTraceNeedsASimulatedRun() async throws {
         let chaos = try await ChildProcess(ChildProcess.presencetop, ["chaos", "--trace", "/tmp/x"])
         #expect(try await chaos.waitForExit() != 0)

@@ -33,6 +33,21 @@ public enum SimulatedChaos {
         }
     }
 
+    /// A run that did not end within the simulated time healing and the checks can take.
+    ///
+    /// A device stuck, or a wait that nothing ends; its trace tells where it stood.
+    public struct Stuck: Error, CustomStringConvertible {
+        /// How much simulated time passed.
+        public var limit: Duration
+        /// The trace up to then.
+        public var trace: [String]
+        /// What went wrong, with the last events.
+        public var description: String {
+            "the simulated run did not end within \(limit) of simulated time; its last events:\n"
+                + trace.suffix(15).joined(separator: "\n")
+        }
+    }
+
     /// How far the clock moves at each step.
     static let step = Duration.milliseconds(10)
     /// Turns every task gets before the clock moves (each yield lets everything queued run).
@@ -101,11 +116,17 @@ public enum SimulatedChaos {
             }
             ended.withLock { $0 = result }
         }
+        // Far more than the faults, healing (2 minutes at most) and the checks take.
+        let limit = Duration.seconds(options.duration) + .seconds(600)
         while true {
             for _ in 0..<turnsPerStep { await Task.yield() }
             if let result = ended.withLock({ $0 }) {
                 note("the run ends")
                 return Outcome(report: try result.get(), trace: trace.withLock { $0 })
+            }
+            guard elapsed() < limit else {
+                note("the run did not end")
+                throw Stuck(limit: limit, trace: trace.withLock { $0 })
             }
             await clock.advance(by: step)
         }
