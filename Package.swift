@@ -154,8 +154,8 @@ let package = Package(
             dependencies: [
                 "LabModel", "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
                 "DiskFaults", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),

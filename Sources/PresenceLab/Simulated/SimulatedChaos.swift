@@ -1,4 +1,3 @@
-import Clocks
 import ConcurrencyExtras
 import Crypto
 import Dispatch
@@ -52,6 +51,8 @@ public enum SimulatedChaos {
     static let step = Duration.milliseconds(10)
     /// Turns every task gets before the clock moves (each yield lets everything queued run).
     static let turnsPerStep = 24
+    /// Turns after each sleeper the clock wakes, before the next.
+    static let turnsPerWake = 4
     /// When a simulated run's clock starts: a fixed date, so that the run is the same on every machine.
     public static let epoch = UnixTime(millisecondsSince1970: 1_767_225_600_000)  // 2026-01-01T00:00:00Z
 
@@ -68,9 +69,9 @@ public enum SimulatedChaos {
             logger.logLevel = .critical
             return logger
         }()
-        let clock = TestClock<Duration>()
-        let wall: WallClock = { epoch + TestClock<Duration>.Instant().duration(to: clock.now) }
-        let elapsed: @Sendable () -> Duration = { TestClock<Duration>.Instant().duration(to: clock.now) }
+        let clock = SimulatedClock()
+        let wall: WallClock = { epoch + clock.elapsed }
+        let elapsed: @Sendable () -> Duration = { clock.elapsed }
         let trace = Mutex<[String]>([])
         let note: @Sendable (String) -> Void = { line in
             let stamp = String(format: "%9.3f", Double(elapsed().wholeMilliseconds) / 1000)
@@ -128,7 +129,7 @@ public enum SimulatedChaos {
                 note("the run did not end")
                 throw Stuck(limit: limit, trace: trace.withLock { $0 })
             }
-            await clock.advance(by: step)
+            await clock.advance(by: step, turns: turnsPerWake)
         }
     }
 }

@@ -1,4 +1,3 @@
-import Clocks
 import DequeModule
 import RTDBClient
 import RTDBServer
@@ -86,7 +85,7 @@ final class SimulatedConnection: TransportConnection, Sendable {
     private func deliver(toServer: Bool, at due: Duration) {
         let clock = link.clock
         Task {
-            try? await clock.sleep(until: TestClock<Duration>.Instant(offset: due))
+            try? await clock.sleep(until: SimulatedClock.Instant(offset: due))
             flush(toServer: toServer)
         }
     }

@@ -1,4 +1,3 @@
-import Clocks
 import LinkSim
 import RTDBClient
 import RTDBCore
@@ -13,7 +12,7 @@ import Synchronization
 /// are refused. The server side of each connection ends a session it has not heard from for a
 /// heartbeat timeout, as the real server's heartbeat does.
 final class SimulatedLink: ChaosLink, Transport {
-    let clock: TestClock<Duration>
+    let clock: SimulatedClock
     let server: SimulatedServer
     let heartbeat: Duration
     /// The device's label, for the trace.
@@ -31,7 +30,7 @@ final class SimulatedLink: ChaosLink, Transport {
     }
 
     init(
-        server: SimulatedServer, clock: TestClock<Duration>, heartbeat: Duration, seed: UInt64, label: String,
+        server: SimulatedServer, clock: SimulatedClock, heartbeat: Duration, seed: UInt64, label: String,
         note: @escaping @Sendable (String) -> Void
     ) {
         self.server = server
@@ -110,5 +109,5 @@ final class SimulatedLink: ChaosLink, Transport {
     var isUp: Bool { state.withLock { $0.mode == .up && !$0.stopped } }
 
     /// The run's time now.
-    var now: Duration { TestClock<Duration>.Instant().duration(to: clock.now) }
+    var now: Duration { clock.elapsed }
 }

@@ -1,4 +1,3 @@
-import Clocks
 import Logging
 import Presence
 import RTDBCore
