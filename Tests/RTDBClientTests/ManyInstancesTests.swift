@@ -28,9 +28,9 @@ import Testing
                 databases.append(database)
                 seen.append(recorder)
             }
-            var sawAll = true
-            for recorder in seen { sawAll = await recorder.wait { $0.last == Self.count } && sawAll }
-            #expect(sawAll, "each sees all the others")
+            #expect(
+                try await until(databases.map(\.changes)) { seen.allSatisfy { $0.last == Self.count } },
+                "each sees all the others")
             #expect(ReleaseTests.openFiles(under: directory) >= Self.count, "each has its file open")
             for database in databases {
                 weak let repo = database.repo

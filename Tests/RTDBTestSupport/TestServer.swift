@@ -101,6 +101,14 @@ public func temporaryDirectory() -> URL {
 public func until(
     _ signals: ChangeSignal..., hangGuard: Duration = .seconds(120), _ condition: () async throws -> Bool
 ) async throws -> Bool {
+    try await until(signals, hangGuard: hangGuard, condition)
+}
+
+/// Returns once `condition` holds, checked now and after each change any of `signals` reports
+/// (the variadic form's array form, for one signal per instance of many).
+public func until(
+    _ signals: [ChangeSignal], hangGuard: Duration = .seconds(120), _ condition: () async throws -> Bool
+) async throws -> Bool {
     let deadline = ContinuousClock.now + hangGuard
     while true {
         let seen = signals.map(\.generation)

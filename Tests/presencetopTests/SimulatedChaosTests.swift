@@ -51,7 +51,7 @@ import Testing
     func eachFaultKindAloneKeepsTheTruth(kind: String) async throws {
         let chaos = try await ChildProcess(
             ChildProcess.presencetop,
-            ["chaos", "--simulated", "--devices", "40", "--duration", "30", "--seed", "5", "--faults", kind, "--json"])
+            ["chaos", "--simulated", "--devices", "16", "--duration", "20", "--seed", "2", "--faults", kind, "--json"])
         let status = try await chaos.waitForExit(seconds: 600)
         let report = try #require(
             try? JSONParser.parse(chaos.standardOutput),
