@@ -29,6 +29,10 @@ public final class RTDBServer: Sendable {
     /// How many heartbeat ticks the server has judged in full; a test that moves time by hand
     /// waits on it instead of guessing how long a loaded machine takes to wake the ticker.
     public var heartbeatTicksJudged: Int { heartbeats.ticksJudged }
+
+    /// How many sessions the heartbeat has judged silent and closed: read with
+    /// ``heartbeatTicksJudged``, it tells a test whether a tick's session end is coming.
+    public var heartbeatSessionsJudgedSilent: Int { heartbeats.sessionsJudgedSilent }
     private let logger: Logger
     private let clock: WallClock
     private let timers: any Clock<Duration>

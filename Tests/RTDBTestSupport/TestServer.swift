@@ -93,33 +93,23 @@ public func temporaryDirectory() -> URL {
 }
 
 /// Returns once `condition` holds, checked now and after each change any of `signals` reports: a
-/// barrier, not a poll (nothing is looked at between changes); false when the task is cancelled
-/// first, or when `hangGuard` passes with no change making it hold.
-///
-/// `hangGuard` turns a hang into a failure that names it; it is not a claim about how fast
-/// anything is (the default is far above anything a change takes on any machine).
-public func until(
-    _ signals: ChangeSignal..., hangGuard: Duration = .seconds(120), _ condition: () async throws -> Bool
-) async throws -> Bool {
-    try await until(signals, hangGuard: hangGuard, condition)
+/// barrier, not a poll, with no clock of its own (a hang is named by the test's time limit or the
+/// suite's deadline); false when the task is cancelled first.
+public func until(_ signals: ChangeSignal..., condition: () async throws -> Bool) async throws -> Bool {
+    try await until(signals, condition)
 }
 
 /// Returns once `condition` holds, checked now and after each change any of `signals` reports
 /// (the variadic form's array form, for one signal per instance of many).
-public func until(
-    _ signals: [ChangeSignal], hangGuard: Duration = .seconds(120), _ condition: () async throws -> Bool
-) async throws -> Bool {
-    let deadline = ContinuousClock.now + hangGuard
+public func until(_ signals: [ChangeSignal], _ condition: () async throws -> Bool) async throws -> Bool {
     while true {
         let seen = signals.map(\.generation)
         if try await condition() { return true }
-        let left = deadline - .now
-        guard !Task.isCancelled, left > .zero else { return false }
+        guard !Task.isCancelled else { return false }
         await withTaskGroup(of: Void.self) { group in
             for (signal, generation) in zip(signals, seen) {
                 group.addTask { await signal.changed(after: generation) }
             }
-            group.addTask { try? await Task.sleep(for: left) }
             await group.next()
             group.cancelAll()
         }

@@ -29,6 +29,7 @@ final class HeartbeatMonitor: Service, Sendable {
     private let logger: Logger
     private let sessions = Mutex<[ObjectIdentifier: Watched]>([:])
     private let sweeps = Atomic<Int>(0)
+    private let silenced = Atomic<Int>(0)
     /// Signalled after each tick is judged.
     private let judged: ChangeSignal
 
@@ -55,6 +56,9 @@ final class HeartbeatMonitor: Service, Sendable {
 
     /// How many ticks have been judged in full (a barrier for tests that move time by hand).
     var ticksJudged: Int { sweeps.load(ordering: .acquiring) }
+
+    /// How many sessions ticks have judged silent (each then closes, its session ending soon).
+    var sessionsJudgedSilent: Int { silenced.load(ordering: .acquiring) }
 
     /// Ticks until the server stops.
     func run() async {
@@ -89,6 +93,7 @@ final class HeartbeatMonitor: Service, Sendable {
                 session.channel.writeAndFlush(ping, promise: nil)
             case .silent:
                 logger.info("session \(session.sessionID): nothing heard for \(timeout); closing it")
+                silenced.add(1, ordering: .releasing)
                 session.channel.close(promise: nil)
             }
         }
