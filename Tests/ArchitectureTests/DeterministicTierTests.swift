@@ -6,32 +6,32 @@ import Testing
 /// socket, no child process, no wall clock), so its tests pass or fail the same way on an idle
 /// machine and a loaded one (`scripts/deterministic-tier --runs N --hog` shows it).
 @Suite struct DeterministicTierTests {
-    /// What a file of the tier may not name, and why.
-    static let forbidden: [(pattern: String, why: String)] = [
-        ("Task.sleep", "a sleep"), ("eventually", "a poll"), ("wait(timeout", "a wait bounded by the wall clock"),
-        ("ContinuousClock", "the machine's clock"), ("Date()", "the wall clock"), ("UnixTime.now()", "the wall clock"),
-        ("TestServer", "a server on a socket"), ("ChildProcess", "a child process"),
-        ("LinkProxy", "a proxy on a socket"),
-        ("http(", "an HTTP request"), ("WebSocketTransport", "a WebSocket"), ("RawTCPClient", "a socket"),
-        ("WireTestClient", "a socket"), ("Simulation.start", "a live simulation"), ("EmbeddedServer", "a server"),
-        ("LiveDashboard.", "a live simulation"), ("Population(", "a population on sockets"), ("URLSession", "HTTP"),
-        ("DispatchQueue.global", "threads of the system's"), ("Tmux", "a terminal"),
-    ]
-
-    /// The tier's files, as the list names them.
-    static func tier() throws -> [String] {
-        let list = DependencyRuleTests.root.appendingPathComponent("Tests/deterministic-tier.txt")
-        return try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map(String.init)
-            .filter { !$0.hasPrefix("#") && !$0.isEmpty }
+    /// What a file of the tier may not name, and why (`Tests/deterministic-tier-forbids.txt`).
+    static func forbidden() throws -> [(pattern: String, why: String)] {
+        try lines(of: "Tests/deterministic-tier-forbids.txt").compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
     }
 
+    /// The lines of a list under the package, without comments and blank lines.
+    static func lines(of file: String) throws -> [String] {
+        try String(contentsOf: DependencyRuleTests.root.appendingPathComponent(file), encoding: .utf8)
+            .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+    }
+
+    /// The tier's files, as the list names them.
+    static func tier() throws -> [String] { try lines(of: "Tests/deterministic-tier.txt") }
+
     /// What in `text` breaks the tier's promise, one line each.
-    static func breaches(in text: String) -> [String] {
+    static func breaches(in text: String, of forbidden: [(pattern: String, why: String)]) -> [String] {
         forbidden.filter { text.contains($0.pattern) }.map { "\($0.pattern) (\($0.why))" }
     }
 
     @Test func everyFileOfTheTierNeitherSleepsNorPollsNorLeavesTheProcess() throws {
         let files = try Self.tier()
+        let forbidden = try Self.forbidden()
+        #expect(forbidden.count >= 15, "the forbidden patterns were read: \(forbidden.count)")
         #expect(files.count >= 80, "the tier holds most of the behaviour tests: \(files.count) files")
         for file in files {
             let url = DependencyRuleTests.root.appendingPathComponent(file)
@@ -40,14 +40,16 @@ import Testing
                 continue
             }
             #expect(text.contains("@Test"), "\(file) holds no test")
-            let found = Self.breaches(in: text)
+            let found = Self.breaches(in: text, of: forbidden)
             #expect(found.isEmpty, "\(file): \(found.joined(separator: ", "))")
         }
     }
 
-    @Test func theCheckSeesASleepAndAServer() {
-        #expect(Self.breaches(in: "try await Task.sleep(for: .seconds(1))") == ["Task.sleep (a sleep)"])
-        #expect(Self.breaches(in: "let server = try await TestServer.start()") == ["TestServer (a server on a socket)"])
-        #expect(Self.breaches(in: "await time.advance(by: .seconds(1))").isEmpty)
+    @Test func theCheckSeesEachForbiddenPatternAndNotMovedTime() throws {
+        let forbidden = try Self.forbidden()
+        for (pattern, why) in forbidden {
+            #expect(Self.breaches(in: "let x = \(pattern)", of: forbidden).contains("\(pattern) (\(why))"))
+        }
+        #expect(Self.breaches(in: "await time.advance(by: .seconds(1))", of: forbidden).isEmpty)
     }
 }

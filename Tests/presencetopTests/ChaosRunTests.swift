@@ -16,13 +16,8 @@ import Testing
         let devices = Self.environment["PRESENCETOP_CHAOS_DEVICES"] ?? "30"
         let duration = Self.environment["PRESENCETOP_CHAOS_DURATION"] ?? "30"
         print("chaos run: presencetop chaos --devices \(devices) --duration \(duration) --seed \(seed)")
-        let chaos = try await ChildProcess(
-            ChildProcess.presencetop, ["chaos", "--devices", devices, "--duration", duration, "--seed", seed, "--json"])
-        let status = try await chaos.waitForExit(seconds: 600)
-        let report = try #require(
-            try? JSONParser.parse(chaos.standardOutput),
-            "no JSON report: \(chaos.standardOutput) \(chaos.standardError)")
-        let problems = report["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let (status, report, problems) = try await Self.run(
+            ["chaos", "--devices", devices, "--duration", duration, "--seed", seed, "--json"])
         #expect(status == 0 && problems.isEmpty, "seed \(seed): \(problems.prefix(10))")
         #expect(report["verdict"] == "pass")
         #expect(report["seed"]?.stringValue == seed)
@@ -40,6 +35,17 @@ import Testing
             "chaos run, seed \(seed): \(report["faults"]?.arrayValue?.count ?? 0) faults, \(accepted) writes, presence settled after \(report["presenceSettledAfter"]?.numberValue?.doubleValue ?? -1) s"
         )
     }
+    /// Runs `presencetop` with `arguments` (a `chaos … --json`), and returns its exit status, its
+    /// JSON report and the report's problems.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, report: JSONValue, problems: [String]) {
+        let chaos = try await ChildProcess(ChildProcess.presencetop, arguments)
+        let status = try await chaos.waitForExit(seconds: 600)
+        let report = try #require(
+            try? JSONParser.parse(chaos.standardOutput),
+            "no JSON report: \(chaos.standardOutput) \(chaos.standardError)")
+        return (status, report, report["problems"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    }
+
     /// Seeds that once failed, replayed every time.
     ///
     /// 190606 left a ghost: a crashed device's entry
@@ -48,13 +54,8 @@ import Testing
     /// out as a device gone offline, and asked for a `lastOnline` no session end had written.
     @Test(arguments: [["--seed", "190606"], ["--seed", "190606", "--faults", "crash,blackhole"]])
     func aRunThatOnceFailedPasses(_ flags: [String]) async throws {
-        let chaos = try await ChildProcess(
-            ChildProcess.presencetop, ["chaos", "--devices", "30", "--duration", "30", "--json"] + flags)
-        let status = try await chaos.waitForExit(seconds: 600)
-        let report = try #require(
-            try? JSONParser.parse(chaos.standardOutput),
-            "no JSON report: \(chaos.standardOutput) \(chaos.standardError)")
-        let problems = report["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let (status, _, problems) = try await Self.run(
+            ["chaos", "--devices", "30", "--duration", "30", "--json"] + flags)
         #expect(status == 0 && problems.isEmpty, "\(flags): \(problems.prefix(10))")
     }
 }

@@ -27,8 +27,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let idle = try await Self.run(seed: seed, in: folder, named: "idle")
-        let hogs = try await (0..<2).asyncMap { _ in
-            try await ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "while :; do :; done"])
+        var hogs: [ChildProcess] = []
+        for _ in 0..<2 {
+            hogs.append(try await ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "while :; do :; done"]))
         }
         let busy = try await Self.run(seed: seed, in: folder, named: "busy")
         for hog in hogs {
@@ -49,14 +50,8 @@ import Testing
         "disk",
     ])
     func eachFaultKindAloneKeepsTheTruth(kind: String) async throws {
-        let chaos = try await ChildProcess(
-            ChildProcess.presencetop,
+        let (status, report, problems) = try await ChaosRunTests.run(
             ["chaos", "--simulated", "--devices", "16", "--duration", "20", "--seed", "2", "--faults", kind, "--json"])
-        let status = try await chaos.waitForExit(seconds: 600)
-        let report = try #require(
-            try? JSONParser.parse(chaos.standardOutput),
-            "no JSON report: \(chaos.standardOutput) \(chaos.standardError)")
-        let problems = report["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(status == 0 && problems.isEmpty, "\(kind): \(problems.prefix(5))")
         let kinds = Set(report["faults"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? [])
         #expect(kinds == [kind], "the run struck with \(kind) only, and at least once: \(kinds)")
@@ -68,13 +63,12 @@ import Testing
         #expect(try await chaos.waitForExit() != 0)
         #expect(chaos.standardError.contains("--trace needs --simulated"))
     }
-}
 
-extension Sequence {
-    /// The elements mapped in order, each awaited before the next.
-    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
+    @Test func aTraceThatCannotBeWrittenIsAnErrorNamingIt() async throws {
+        let path = "/nonexistent-\(UUID())/trace.txt"
+        let chaos = try await ChildProcess(
+            ChildProcess.presencetop, Self.arguments + ["--devices", "3", "--duration", "5", "--trace", path])
+        #expect(try await chaos.waitForExit(seconds: 600) != 0)
+        #expect(chaos.standardError.contains("cannot write the trace to \(path)"), "\(chaos.standardError)")
     }
 }
