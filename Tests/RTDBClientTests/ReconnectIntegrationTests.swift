@@ -6,44 +6,9 @@ import Testing
 
 @testable import RTDBClient
 
+/// (Writes made while the server is down, the back-off, and the listens made again after it
+/// returns: SimulatedNetworkTests, on a clock the test moves.)
 @Suite struct ReconnectIntegrationTests {
-    @Test func writesMadeWhileTheServerIsDownArriveAfterItReturns() async throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try await TestServer.start(dataDirectory: directory)
-        let port = first.port
-        let client = Database(url: "http://127.0.0.1:\(port)?ns=demo")
-        let connected = Recorder<Bool>()
-        let seen = Recorder<String>()
-        let phases = Recorder<String>()
-        client.observeConnectionStatus { phases.record("\($0.phase)") }
-        client.reference(withPath: ".info/connected").observe(.value) { connected.record($0.value as? Bool ?? false) }
-        client.reference(withPath: "notes").observe(.value) { snapshot in
-            seen.record((try? JSONValue(any: snapshot.value).jsonString) ?? "?")
-        }
-        try await client.reference(withPath: "notes/a").setValue("before")
-        #expect(await seen.wait { $0.last == #"{"a":"before"}"# })
-        await first.stop()
-        #expect(await connected.wait { $0.last == false })
-        // Offline: the write shows locally at once and waits in the queue.
-        let acknowledged = Recorder<Bool>()
-        client.reference(withPath: "notes/b").setValue("while down") { error, _ in acknowledged.record(error == nil) }
-        #expect(await seen.wait { $0.last == #"{"a":"before","b":"while down"}"# })
-        #expect(acknowledged.all.isEmpty)
-        let second = try await TestServer.start(dataDirectory: directory, configure: { $0.port = port })
-        // Bounded above the longest back-off (30 s) and a connect attempt's own limit (30 s): a
-        // clean-clone run under load waited out its 20 s here; the phases say what it was doing.
-        #expect(await connected.wait(timeout: .seconds(75)) { $0.last == true }, "phases: \(phases.all.suffix(12))")
-        #expect(await acknowledged.wait { $0 == [true] })
-        let stored = try await http("GET", "/notes.json", port: port).json
-        #expect(stored == ["a": "before", "b": "while down"])
-        // The listen was restored: a change made by someone else arrives.
-        _ = try await http("PUT", "/notes/c.json", port: port, body: #""from REST""#)
-        #expect(await seen.wait { $0.last == #"{"a":"before","b":"while down","c":"from REST"}"# })
-        client.close()
-        await second.stop()
-    }
-
     @Test func credentialsReachTheServerOnTheLiveConnection() async throws {
         let server = try await TestServer.start()
         let client = Database(url: "http://127.0.0.1:\(server.port)?ns=demo")

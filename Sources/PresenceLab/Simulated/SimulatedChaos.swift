@@ -91,7 +91,7 @@ public enum SimulatedChaos {
                 }
                 let stream = seed &+ UInt64(index) &* 1_000_003 &+ boot &* 7_919
                 let link = SimulatedLink(
-                    server: server, clock: clock, heartbeat: heartbeat, seed: stream, label: label, note: note)
+                    server: server, time: time, heartbeat: heartbeat, seed: stream, label: label, note: note)
                 let database = Database(
                     url: "http://simulated?ns=chaos", transport: link, time: deviceTime,
                     logger: logger, confinement: EngineConfinement(queue: .main, seed: stream))

@@ -1,5 +1,6 @@
 import DequeModule
 import RTDBClient
+import RTDBCore
 import RTDBServer
 import Synchronization
 
@@ -81,11 +82,17 @@ final class SimulatedConnection: TransportConnection, Sendable {
         if case .some(.some(let due)) = due { deliver(toServer: toServer, at: due) }
     }
 
-    /// Delivers what is due in a lane at `due`.
+    /// Delivers what is due in a lane at `due` (on the link's clock): in a task of its own at
+    /// once when it is due now, or once the clock reaches it.
     private func deliver(toServer: Bool, at due: Duration) {
-        let clock = link.clock
+        let delay = due - link.now
+        guard delay > .zero else {
+            Task { flush(toServer: toServer) }
+            return
+        }
+        let deadline = TimerDeadline(after: delay, on: link.time.clock)
         Task {
-            try? await clock.sleep(until: SimulatedClock.Instant(offset: due))
+            try? await deadline.wait()
             flush(toServer: toServer)
         }
     }
@@ -136,6 +143,7 @@ final class SimulatedConnection: TransportConnection, Sendable {
             }
             state.withLock { $0.session = session }
             link.note("\(link.label) opens \(session.sessionID)")
+            link.noteOpened()
             send(.opened, toServer: false)
             Task { await session.open() }
             watchHeartbeat()
@@ -160,15 +168,16 @@ final class SimulatedConnection: TransportConnection, Sendable {
     private func serverEnded(_ reason: String) {
         state.withLock { $0.serverDone = true }
         send(.closed(reason), toServer: false)
+        link.changes.signal()
     }
 
     /// Ends a session the server has not heard from for a whole heartbeat timeout.
     private func watchHeartbeat() {
-        let clock = link.clock
+        let time = link.time
         let timeout = link.heartbeat
         Task { [weak self] in
             while true {
-                try? await clock.sleep(for: timeout)
+                try? await time.sleep(for: timeout)
                 guard let self else { return }
                 let (silent, session) = state.withLock { state -> (Bool, InProcessSession?) in
                     if state.serverDone { return (false, nil) }

@@ -3,22 +3,28 @@ import RTDBClient
 import RTDBCore
 import Synchronization
 
-/// A device's link to the simulated server: the in-process counterpart of ``LinkProxy``, with
-/// the same modes and conditions, on the run's clock.
+/// A device's link to a ``SimulatedServer``: the in-process counterpart of ``LinkProxy``, with
+/// the same modes and conditions, on the clock of a ``TimeSource`` (a simulated run's, or a
+/// test's `TestTime`).
 ///
 /// Up, each frame arrives after the latency, a seeded jitter and its time on the wire at the
 /// bandwidth, in order; in a blackhole, frames, opens and closes wait in the link until it is up
 /// again; offline (and at ``stop()``), every connection is reset at both ends at once and new ones
 /// are refused. The server side of each connection ends a session it has not heard from for a
-/// heartbeat timeout, as the real server's heartbeat does.
-final class SimulatedLink: ChaosLink, Transport {
-    let clock: SimulatedClock
+/// heartbeat timeout, as the real server's heartbeat does. Nothing in it reads the machine's
+/// clock or a thread's timing: given the same calls at the same moments, it does the same.
+public final class SimulatedLink: ChaosLink, Transport {
+    let time: TimeSource
     let server: SimulatedServer
     let heartbeat: Duration
     /// The device's label, for the trace.
     let label: String
     /// Told what happens to the link's connections (the run's trace).
     let note: @Sendable (String) -> Void
+    /// Signalled when a connection is asked for, reaches the server, or ends (a barrier for tests).
+    public let changes = ChangeSignal()
+    /// Time on the link's clock since it was made.
+    private let elapsed: @Sendable () -> Duration
     private let state: Mutex<State>
 
     private struct State {
@@ -27,21 +33,39 @@ final class SimulatedLink: ChaosLink, Transport {
         var stopped = false
         var connections: [SimulatedConnection] = []
         var random: SeededRandom
+        var asked = 0
+        var opened = 0
     }
 
-    init(
-        server: SimulatedServer, clock: SimulatedClock, heartbeat: Duration, seed: UInt64, label: String,
-        note: @escaping @Sendable (String) -> Void
+    /// A link to `server` on `time`'s clock; its server end ends a session silent for
+    /// `heartbeat`; jitter is drawn from `seed`; `label` names the device in what it tells `note`.
+    public init(
+        server: SimulatedServer, time: TimeSource, heartbeat: Duration = .seconds(60), seed: UInt64 = 1,
+        label: String = "device", note: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.server = server
-        self.clock = clock
+        self.time = time
         self.heartbeat = heartbeat
         self.label = label
         self.note = note
+        elapsed = time.stopwatch()
         state = Mutex(State(random: SeededRandom(seed: seed)))
     }
 
-    var mode: LinkMode {
+    /// How many connections the device has asked for.
+    public var connectionsAsked: Int { state.withLock { $0.asked } }
+
+    /// How many of them reached the server and became sessions.
+    public var sessionsOpened: Int { state.withLock { $0.opened } }
+
+    /// Counts a session the server took.
+    func noteOpened() {
+        state.withLock { $0.opened += 1 }
+        changes.signal()
+    }
+
+    /// Whether it carries anything, and how it fails when it does not.
+    public var mode: LinkMode {
         get { state.withLock { $0.mode } }
         set {
             let (reset, released) = state.withLock { state -> ([SimulatedConnection], [SimulatedConnection]) in
@@ -56,14 +80,17 @@ final class SimulatedLink: ChaosLink, Transport {
             }
             for connection in reset { connection.reset("the network is down") }
             for connection in released { connection.release() }
+            changes.signal()
         }
     }
 
-    func setConditions(_ conditions: LinkConditions) throws(LinkError) {
+    /// Sets its latency, jitter and bandwidth.
+    public func setConditions(_ conditions: LinkConditions) throws(LinkError) {
         state.withLock { $0.conditions = conditions }
     }
 
-    func stop() async {
+    /// Resets its connections and refuses new ones (the device's process died).
+    public func stop() async {
         let connections = state.withLock { state -> [SimulatedConnection] in
             state.stopped = true
             return state.connections
@@ -71,9 +98,13 @@ final class SimulatedLink: ChaosLink, Transport {
         for connection in connections { connection.reset("the device's process died") }
     }
 
-    func connect(to url: String, onEvent: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+    /// A connection to the server through the link.
+    public func connect(to url: String, onEvent: @escaping @Sendable (TransportEvent) -> Void)
+        -> any TransportConnection
+    {
         let connection = SimulatedConnection(link: self, onEvent: onEvent)
         let refused = state.withLock { state -> Bool in
+            state.asked += 1
             state.connections.removeAll { $0.isOver }
             guard !state.stopped, state.mode != .offline else { return true }
             state.connections.append(connection)
@@ -84,6 +115,7 @@ final class SimulatedLink: ChaosLink, Transport {
         } else {
             connection.send(.open, toServer: true)
         }
+        changes.signal()
         return connection
     }
 
@@ -100,14 +132,14 @@ final class SimulatedLink: ChaosLink, Transport {
             }
             var due = max(now + max(delay, .zero), previous)
             if let rate = conditions.bytesPerSecond, rate > 0 { due += .seconds(Double(bytes) / Double(rate)) }
-            // Strictly after the one before, so that the order on the clock is the order sent.
-            return max(due, previous + .nanoseconds(1))
+            // Never before the one before: a lane hands its items over in the order sent.
+            return due
         }
     }
 
     /// Whether the link carries anything now.
     var isUp: Bool { state.withLock { $0.mode == .up && !$0.stopped } }
 
-    /// The run's time now.
-    var now: Duration { clock.elapsed }
+    /// Time on the link's clock now, since the link was made.
+    var now: Duration { elapsed() }
 }

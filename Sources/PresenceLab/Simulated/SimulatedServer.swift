@@ -1,16 +1,22 @@
 import Logging
 import Presence
 import RTDBCore
+import RTDBRules
 import RTDBServer
 import Synchronization
 
-/// The server of a simulated run: a ``DatabaseEngine`` with the presence rules and token expiry
-/// enforced, over a ``SimulatedDisk``, on the run's clock; killed, its sessions are abandoned and
-/// its disk keeps what it committed, and started again it adopts the onDisconnect writes left.
-final class SimulatedServer: ChaosServerControl {
+/// A server in this process for ``SimulatedLink``s: a ``DatabaseEngine`` over a
+/// ``SimulatedDisk``, on a ``TimeSource``'s clock; killed, its sessions are abandoned and its disk
+/// keeps what it committed, and started again it adopts the onDisconnect writes left.
+///
+/// A simulated chaos run's server has the presence rules and token expiry enforced; tests give
+/// it the rules they need.
+public final class SimulatedServer: ChaosServerControl {
     private let disk = SimulatedDisk()
     private let time: TimeSource
     private let logger: Logger
+    private let rules: SecurityRules
+    private let credentials: CredentialPolicy
     private let state = Mutex(State())
 
     private struct State {
@@ -20,14 +26,26 @@ final class SimulatedServer: ChaosServerControl {
         var connections: [SimulatedConnection] = []
     }
 
-    init(time: TimeSource, logger: Logger) {
+    /// A server on `time`, not yet started, enforcing `rules` and `credentials`.
+    public init(
+        time: TimeSource, rules: SecurityRules = PresenceRules.rules,
+        credentials: CredentialPolicy = CredentialPolicy(secret: nil, enforcesExpiry: true),
+        logger: Logger = Logger(label: "presencetop.simulated", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.time = time
+        self.rules = rules
+        self.credentials = credentials
         self.logger = logger
     }
 
-    var isRunning: Bool { state.withLock { $0.engine != nil } }
+    /// Whether it runs now.
+    public var isRunning: Bool { state.withLock { $0.engine != nil } }
 
-    func start() async throws {
+    /// The namespace while it runs (its connections, metrics and changes), nil while it is down.
+    public var engine: DatabaseEngine? { state.withLock { $0.engine } }
+
+    /// Starts it (again), over what its disk kept.
+    public func start() async throws {
         guard
             state.withLock({ state in
                 defer { state.starting = true }
@@ -36,14 +54,16 @@ final class SimulatedServer: ChaosServerControl {
         else { return }
         let engine = try await DatabaseEngine.open(
             namespace: "chaos", store: disk.store(), time: time, connections: ConnectionTable(), logger: logger,
-            credentials: CredentialPolicy(secret: nil, enforcesExpiry: true), rules: PresenceRules.rules)
+            credentials: credentials, rules: rules)
         state.withLock {
             $0.engine = engine
             $0.starting = false
         }
     }
 
-    func kill() async throws {
+    /// Kills it, with no goodbye to anyone: its sessions are abandoned, its disk keeps what it
+    /// committed, and its late commits reach nothing.
+    public func kill() async throws {
         disk.retire()
         let connections = state.withLock { state -> [SimulatedConnection] in
             state.engine = nil
@@ -53,9 +73,11 @@ final class SimulatedServer: ChaosServerControl {
         for connection in connections { connection.serverDied() }
     }
 
-    func setDiskFull(_ full: Bool) { disk.setFull(full) }
+    /// Makes its disk full (true) or gives it room again (false).
+    public func setDiskFull(_ full: Bool) { disk.setFull(full) }
 
-    func stop() async {
+    /// Stops it cleanly: its sessions end and their onDisconnect writes run.
+    public func stop() async {
         let engine = state.withLock { state -> DatabaseEngine? in
             defer { state.engine = nil }
             return state.engine
@@ -63,7 +85,8 @@ final class SimulatedServer: ChaosServerControl {
         await engine?.close()
     }
 
-    func read(_ path: String) async -> JSONValue? {
+    /// What it holds at `path`, as the admin reads it; nil while it is down.
+    public func read(_ path: String) async -> JSONValue? {
         guard let engine = state.withLock({ $0.engine }) else { return nil }
         return await engine.currentRoot.child(at: Path(path)).exportJSON
     }
