@@ -6,8 +6,10 @@ import Testing
 
 @testable import RTDBClient
 
-/// (Writes made while the server is down, the back-off, and the listens made again after it
-/// returns: SimulatedNetworkTests, on a clock the test moves.)
+/// The client's connection to a server on loopback: credentials on the live connection.
+///
+/// Writes made while the server is down, the back-off, and the listens made again after it
+/// returns are SimulatedNetworkTests', on a clock the test moves.
 @Suite struct ReconnectIntegrationTests {
     @Test func credentialsReachTheServerOnTheLiveConnection() async throws {
         let server = try await TestServer.start()
