@@ -46,6 +46,7 @@ let package = Package(
             name: "RTDBCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -173,11 +174,11 @@ let package = Package(
         // and a clock (MemoryTerminal keeps every frame, for tests). Dashboard, LabModel → here.
         .target(
             name: "DashboardRuntime",
-            dependencies: ["Dashboard", "LabModel", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Dashboard", "LabModel", "RTDBCore", .product(name: "Logging", package: "swift-log")]
         ),
         // The lab as the dashboard's source: a live simulation drives the loop (with ncurses in
         // presencetop, with MemoryTerminal in tests). PresenceLab, DashboardRuntime → here.
-        .target(name: "LabDashboard", dependencies: ["Dashboard", "DashboardRuntime", "PresenceLab"]),
+        .target(name: "LabDashboard", dependencies: ["Dashboard", "DashboardRuntime", "PresenceLab", "RTDBCore"]),
         // What a benchmark runs, in one place for the timed run and the instruction count.
         .target(
             name: "BenchWorkloads",

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LabModel
 import Logging
+import RTDBCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ public final class DashboardLoop: Sendable {
     private let logger: Logger
     /// Where what is shown is recorded (`--record`), if anywhere.
     private let recorder: (any SnapshotRecorder)?
-    /// Monotonic time, injected so that a test moves it by hand.
+    /// Time since the loop was made, on its ``TimeSource``'s clock (a test's moves by hand).
     private let now: @Sendable () -> Duration
     /// Makes the terminal, on the loop's thread, with the first theme.
     private let makeTerminal: @Sendable (Theme) -> any DashboardTerminal
@@ -53,7 +54,7 @@ public final class DashboardLoop: Sendable {
     public init(
         source: any DashboardSource, inbox: ActionInbox, wake: WakePipe, themeName: String, catalog: ThemeCatalog,
         bindings: [KeyBinding] = KeyMap.bindings, recorder: (any SnapshotRecorder)? = nil, logger: Logger,
-        now: @escaping @Sendable () -> Duration = DashboardLoop.monotonicNow, remembersTheme: Bool = true,
+        time: TimeSource = .system, remembersTheme: Bool = true,
         afterFrame: (@Sendable (DashboardState) -> Void)? = nil,
         makeTerminal: @escaping @Sendable (Theme) -> any DashboardTerminal
     ) {
@@ -65,17 +66,11 @@ public final class DashboardLoop: Sendable {
         self.themeName = themeName
         self.catalog = catalog
         self.logger = logger
-        self.now = now
+        self.now = time.stopwatch()
         self.remembersTheme = remembersTheme
         self.afterFrame = afterFrame
         self.makeTerminal = makeTerminal
     }
-
-    /// The time since the first call, from the monotonic clock.
-    public static let monotonicNow: @Sendable () -> Duration = {
-        let origin = ContinuousClock.now
-        return { ContinuousClock.now - origin }
-    }()
 
     /// Runs on a thread of its own until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, and gives the
     /// terminal back.

@@ -1,4 +1,5 @@
 import Dashboard
+import RTDBCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -35,7 +36,6 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
     private struct State {
         var size: (width: Int, height: Int)
         var script: [Step]
-        var clock: Duration = .zero
         var frames: [CellGrid] = []
         var themes: [Theme] = []
         var isClosed = false
@@ -45,6 +45,7 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
     }
 
     private let state: Mutex<State>
+    private let clock = ManualClock()
     /// The glyphs frames are drawn with.
     public let glyphs: Glyphs
 
@@ -54,8 +55,14 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
         state = Mutex(State(size: (width, height), script: script))
     }
 
-    /// The loop's clock: the time the script has let pass.
-    public var now: @Sendable () -> Duration { { [self] in state.withLock { $0.clock } } }
+    /// The loop's time: its clock moves only as the script lets time pass (its wall clock
+    /// follows, from the Unix epoch).
+    public var time: TimeSource {
+        TimeSource(wall: { [clock] in .epoch + clock.elapsed }, clock: clock)
+    }
+
+    /// The time the script has let pass.
+    public var elapsed: Duration { clock.elapsed }
 
     /// Every frame presented, oldest first.
     public var frames: [CellGrid] { state.withLock { $0.frames } }
@@ -84,11 +91,12 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
 
     /// Takes the script's next step.
     public func waitForInput(timeout: Duration?, wakeFD: Int32) -> (keys: [KeyEvent], resized: Bool) {
+        var passed = Duration.zero
         let step = state.withLock { state -> Step? in
             guard !state.script.isEmpty else { return nil }
             if case .wait(let left) = state.script[0], let timeout, timeout < left {
                 state.script[0] = .wait(left - timeout)
-                state.clock += timeout
+                passed = timeout
                 return .idle
             }
             if case .until(let what, let within, let holds) = state.script[0] {
@@ -105,18 +113,19 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
                     return .idle
                 }
                 state.untilStarted = started
-                state.clock += timeout ?? .zero
+                passed = timeout ?? .zero
                 return state.script[0]
             }
             let step = state.script.removeFirst()
             switch step {
-            case .wait(let left): state.clock += left
-            case .idle: state.clock += timeout ?? .zero
+            case .wait(let left): passed = left
+            case .idle: passed = timeout ?? .zero
             case .resize(let width, let height): state.size = (width, height)
             case .keys, .awaitWake, .until: break
             }
             return step
         }
+        clock.move(by: passed)
         switch step {
         case nil: return ([.interrupt], false)
         case .keys(let keys)?: return (keys, false)

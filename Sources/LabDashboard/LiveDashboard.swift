@@ -2,6 +2,7 @@ import Dashboard
 import DashboardRuntime
 import Logging
 import PresenceLab
+import RTDBCore
 
 /// A live simulation wired to a dashboard loop: its events go to the loop's inbox and wake it.
 ///
@@ -30,13 +31,13 @@ public struct LiveDashboard: Sendable {
     public func loop(
         themeName: String, catalog: ThemeCatalog, bindings: [KeyBinding] = KeyMap.bindings,
         recorder: (any SnapshotRecorder)? = nil, logger: Logger,
-        now: @escaping @Sendable () -> Duration = DashboardLoop.monotonicNow, remembersTheme: Bool = true,
+        time: TimeSource = .system, remembersTheme: Bool = true,
         afterFrame: (@Sendable (DashboardState) -> Void)? = nil,
         makeTerminal: @escaping @Sendable (Theme) -> any DashboardTerminal
     ) -> DashboardLoop {
         DashboardLoop(
             source: simulation, inbox: inbox, wake: wake, themeName: themeName, catalog: catalog,
-            bindings: bindings, recorder: recorder, logger: logger, now: now, remembersTheme: remembersTheme,
+            bindings: bindings, recorder: recorder, logger: logger, time: time, remembersTheme: remembersTheme,
             afterFrame: afterFrame, makeTerminal: makeTerminal)
     }
 }

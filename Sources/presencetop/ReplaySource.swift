@@ -16,7 +16,8 @@ import Synchronization
 /// next change, `[`/`]` move 10 s, Home/End go to the start or the end, `-`/`+` halve or double
 /// the speed), which the reducer turns into `.replay` effects for ``perform(_:)``.
 final class ReplaySource: DashboardSource {
-    private let clock: @Sendable () -> ContinuousClock.Instant
+    /// Time since the replay was made, on its ``TimeSource``'s clock.
+    private let clock: @Sendable () -> Duration
     private let state: Mutex<State>
     private let events = Mutex<[SimulationEvent]>([])
     private let file: String
@@ -43,8 +44,8 @@ final class ReplaySource: DashboardSource {
         var time: UnixTime
         var playing: Bool
         var speed: Double
-        /// When `time` was last moved by playing.
-        var movedAt: ContinuousClock.Instant
+        /// When `time` was last moved by playing (on ``clock``).
+        var movedAt: Duration
     }
 
     /// The speeds a replay may run at.
@@ -53,11 +54,11 @@ final class ReplaySource: DashboardSource {
     /// A replay of a recording already read.
     convenience init(
         timeline: RecordingTimeline, at start: UnixTime? = nil, speed: Double = 1, playing: Bool = true,
-        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        time: TimeSource = .system
     ) {
         self.init(
             file: "recording", offset: start.map { $0 - timeline.start } ?? .zero, speed: speed, playing: playing,
-            clock: clock)
+            time: time)
         state.withLock { Self.ready(timeline, &$0, now: clock()) }
     }
 
@@ -67,7 +68,7 @@ final class ReplaySource: DashboardSource {
         file: String, bytes: [UInt8], offset: Duration, speed: Double, playing: Bool,
         changed: @escaping @Sendable () -> Void
     ) {
-        self.init(file: file, offset: offset, speed: speed, playing: playing, clock: { ContinuousClock.now })
+        self.init(file: file, offset: offset, speed: speed, playing: playing, time: .system)
         let total = bytes.count
         state.withLock { $0.load = .reading(done: 0, of: total) }
         let thread = Thread { [self] in
@@ -98,17 +99,17 @@ final class ReplaySource: DashboardSource {
 
     private init(
         file: String, offset: Duration, speed: Double, playing: Bool,
-        clock: @escaping @Sendable () -> ContinuousClock.Instant
+        time: TimeSource
     ) {
         self.file = file
-        self.clock = clock
+        self.clock = time.stopwatch()
         state = Mutex(State(load: .reading(done: 0, of: 0), offset: offset, speed: speed, playing: playing))
     }
 
     /// Stops a reading that is still going (the dashboard has quit).
     func abandon() { abandoned.store(true, ordering: .relaxed) }
 
-    private static func ready(_ timeline: RecordingTimeline, _ state: inout State, now: ContinuousClock.Instant) {
+    private static func ready(_ timeline: RecordingTimeline, _ state: inout State, now: Duration) {
         state.load = .ready(timeline)
         let time = min(max(timeline.start + state.offset, timeline.start), timeline.end)
         state.cursor = Cursor(time: time, playing: state.playing, speed: state.speed, movedAt: now)
@@ -131,8 +132,7 @@ final class ReplaySource: DashboardSource {
         }
     }
 
-    private static func advance(_ cursor: inout Cursor, _ timeline: RecordingTimeline, to now: ContinuousClock.Instant)
-    {
+    private static func advance(_ cursor: inout Cursor, _ timeline: RecordingTimeline, to now: Duration) {
         defer { cursor.movedAt = now }
         guard cursor.playing else { return }
         let played = (now - cursor.movedAt) * cursor.speed

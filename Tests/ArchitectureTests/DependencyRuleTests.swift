@@ -22,7 +22,7 @@ import Testing
         "LabModel": ["PresenceModel", "RTDBCore"],
         "Dashboard": ["LabModel", "PresenceModel", "RTDBCore"],
         "DashboardRuntime": ["Dashboard", "LabModel", "PresenceModel", "RTDBCore"],
-        "LabDashboard": ["Dashboard", "DashboardRuntime", "PresenceLab"],
+        "LabDashboard": ["Dashboard", "DashboardRuntime", "PresenceLab", "RTDBCore"],
         "CursesBackend": ["CNcursesw", "Dashboard", "RTDBCore"],
     ]
 

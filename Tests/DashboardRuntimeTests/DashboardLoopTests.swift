@@ -48,7 +48,7 @@ import Testing
         DashboardLoop(
             source: source, inbox: ActionInbox(), wake: try WakePipe(), themeName: "default",
             catalog: ThemeCatalog(directories: []), bindings: bindings, logger: Logger(label: "test"),
-            now: terminal.now, remembersTheme: false, makeTerminal: { _ in terminal })
+            time: terminal.time, remembersTheme: false, makeTerminal: { _ in terminal })
     }
 
     @Test func keysBecomeEffectsAndQQuits() async throws {
@@ -75,7 +75,7 @@ import Testing
         // The source's snapshot never changes: three ticks draw nothing new; Tab moves the focus,
         // one frame more.
         #expect(terminal.frames.count == 2)
-        #expect(terminal.now() == .seconds(4), "the script moved time four ticks, nothing else did")
+        #expect(terminal.elapsed == .seconds(4), "the script moved time four ticks, nothing else did")
     }
 
     @Test func aResizeRedrawsAtTheNewSize() async throws {

@@ -32,7 +32,7 @@ extension LiveDashboard {
         defer { player?.cancel() }
         let terminal = MemoryTerminal(width: width, height: height, script: script)
         let loop = live.loop(
-            themeName: "default", catalog: .standard(), logger: logger, now: terminal.now, remembersTheme: false,
+            themeName: "default", catalog: .standard(), logger: logger, time: terminal.time, remembersTheme: false,
             makeTerminal: { _ in terminal })
         let status = await loop.run(watchingSignals: false)
         await live.simulation.stop()

@@ -69,7 +69,7 @@ public enum SimulatedChaos {
             logger.logLevel = .critical
             return logger
         }()
-        let clock = SimulatedClock()
+        let clock = ManualClock()
         let wall: WallClock = { epoch + clock.elapsed }
         let elapsed: @Sendable () -> Duration = { clock.elapsed }
         let trace = Mutex<[String]>([])
