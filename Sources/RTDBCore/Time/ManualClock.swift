@@ -1,9 +1,10 @@
 import HeapModule
 import Synchronization
 
-/// A clock that moves only when its owner moves it: a simulated run's (`chaos --simulated`), or a
-/// scripted terminal's. Sleepers wake in the order of their deadlines, and of their sleeps at the
-/// same deadline.
+/// A clock that moves only when its owner moves it.
+///
+/// A simulated run's (`chaos --simulated`), or a scripted terminal's. Sleepers wake in the order
+/// of their deadlines, and of their sleeps at the same deadline.
 ///
 /// Like swift-clocks' `TestClock`, which the tests use, but with its sleepers in a heap: a run of
 /// 100 devices wakes a hundred thousand of them, and a test clock sorts them all at each wake.
