@@ -36,10 +36,12 @@ struct SimulatedNetwork {
     /// A device on a new link; with `persistence`, its queue and cache live in that file of the
     /// network's folder.
     func device(
-        _ label: String, heartbeat: Duration = .seconds(60), persistence: String? = nil
+        _ label: String, heartbeat: Duration = .seconds(60), persistence: String? = nil,
+        callbackQueue: DispatchQueue? = nil
     ) -> (link: SimulatedLink, database: Database) {
         let link = SimulatedLink(server: server, time: time.source, heartbeat: heartbeat, label: label)
-        let database = Database(url: "http://simulated?ns=chaos", transport: link, time: time.source)
+        let database = Database(
+            url: "http://simulated?ns=chaos", transport: link, time: time.source, callbackQueue: callbackQueue)
         if let persistence {
             database.persistenceDirectory = folder
             database.persistenceFileName = persistence
