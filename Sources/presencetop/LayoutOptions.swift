@@ -32,12 +32,10 @@ struct LayoutOptions: ParsableArguments {
         for (name, value) in [
             ("--connections-child", connectionsChild), ("--last-online-child", lastOnlineChild),
             ("--state-child", stateChild), ("--changed-child", changedChild),
-        ] where value.isEmpty || value.utf8.count > 768 || value.contains(where: { ".#$[]/".contains($0) }) {
-            throw ValidationError("\(name) '\(value)' is not a valid key (1 to 768 bytes, no . # $ [ ] /)")
+        ] {
+            _ = try DatabaseOption.key(value, name)
         }
-        if let presencePath, presencePath.contains(where: { ".#$[]".contains($0) }) || presencePath.utf8.count > 768 {
-            throw ValidationError("--presence-path '\(presencePath)' is not a valid path (no . # $ [ ])")
-        }
+        if let presencePath { _ = try DatabaseOption.path(presencePath, "--presence-path") }
     }
 
     /// The layout the options describe.

@@ -85,9 +85,7 @@ struct SessionOptions: ParsableArguments {
         if maxPendingBytes < 1 {
             throw ValidationError("--max-pending-bytes must be at least 1, not \(maxPendingBytes)")
         }
-        if let writePath, writePath.contains(where: { ".#$[]".contains($0) }) || writePath.utf8.count > 512 {
-            throw ValidationError("--write-path '\(writePath)' is not a valid path (no . # $ [ ], at most 512 bytes)")
-        }
+        if let writePath { _ = try DatabaseOption.path(writePath, "--write-path", writable: true) }
         if population.url == nil, layout.presenceLayout != .documented {
             throw ValidationError(
                 "--layout \(layout.presenceLayout) reads an app's own presence and goes with --url "
@@ -104,9 +102,7 @@ struct SessionOptions: ParsableArguments {
             throw ValidationError(
                 "--url given \(watchDatabase.count + 1) times: at most \(ShardedPresence.maximumShards)")
         }
-        if user.isEmpty || user.contains(where: { ".#$[]/".contains($0) }) {
-            throw ValidationError("--user '\(user)' is not a valid key (no . # $ [ ] /)")
-        }
+        _ = try DatabaseOption.key(user, "--user")
     }
 
     /// The simulation these options describe (the server, the population, this device, the

@@ -277,6 +277,16 @@ import Testing
                 "--layout status only watches: --simulate and --device write the documented layout"
             ),
             (["--state-child", "a.b"], "--state-child 'a.b' is not a valid key"),
+            // Keys and paths by the engine's own rules (one home: Validation): 768 bytes a key,
+            // no control characters, nothing under .info to write to; a control character is
+            // shown, not sent to the terminal.
+            (["--user", "a\u{1B}[31mb"], #"--user 'a\u{1B}[31mb' is not a valid key"#),
+            (["--connections-child", String(repeating: "k", count: 769)], "769 UTF-8 bytes, the limit is 768"),
+            (["--presence-path", "users/x#y"], "--presence-path 'users/x#y' is not a valid path"),
+            (
+                ["--url", "https://my-app.firebaseio.com", "--device", "--write-path", ".info/x"],
+                "--write-path '.info/x' is not a valid path: '/.info/x' is under .info, which is read-only"
+            ),
             // Signing in to someone's database, and writing nothing there unasked.
             (["--credentials", "key.json"], "the sign-in options and --device go with --url"),
             (

@@ -1,0 +1,44 @@
+import ArgumentParser
+import RTDBCore
+
+/// Keys and paths given on the command line, checked by the engine's own rules (``Validation``:
+/// 1–768 UTF-8 bytes a key, none of `. $ # [ ] /`, no control characters, 32 levels at most), so
+/// that an option takes exactly what a write would; the error names the option and the rule.
+enum DatabaseOption {
+    /// `value` if it is a valid key, else the command line's error naming `option`.
+    static func key(_ value: String, _ option: String) throws -> String {
+        do {
+            try Validation.validateKey(value)
+            return value
+        } catch {
+            throw ValidationError(printable("\(option) '\(value.prefix(80))' is not a valid key: \(error.description)"))
+        }
+    }
+
+    /// `value` if it is a valid path, else the command line's error naming `option`; with
+    /// `writable`, a path under `.info` is refused too.
+    static func path(_ value: String, _ option: String, writable: Bool = false) throws -> String {
+        do {
+            try Validation.validatePathString(value)
+            if writable { try Validation.validateWritablePath(Path(value)) }
+            return value
+        } catch {
+            throw ValidationError(
+                printable("\(option) '\(value.prefix(80))' is not a valid path: \(error.description)"))
+        }
+    }
+
+    /// `message` with each control character written as `\u{…}`, so that a hostile value cannot
+    /// move the terminal's cursor or change its colours.
+    static func printable(_ message: String) -> String {
+        var text = ""
+        for scalar in message.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
+}
