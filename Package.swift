@@ -174,7 +174,10 @@ let package = Package(
         // and a clock (MemoryTerminal keeps every frame, for tests). Dashboard, LabModel → here.
         .target(
             name: "DashboardRuntime",
-            dependencies: ["Dashboard", "LabModel", "RTDBCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Dashboard", "LabModel", "RTDBCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
         ),
         // The lab as the dashboard's source: a live simulation drives the loop (with ncurses in
         // presencetop, with MemoryTerminal in tests). PresenceLab, DashboardRuntime → here.
@@ -226,6 +229,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The one-way rule between the layers, read from the sources (no module dependencies).

@@ -4,6 +4,7 @@ import Foundation
 import LabModel
 import Logging
 import RTDBCore
+import UnixSignals
 import Synchronization
 
 #if canImport(Glibc)
@@ -81,13 +82,13 @@ public final class DashboardLoop: Sendable {
     ///   128 + the signal's number for the others, 2 when the source failed (its `failure` says
     ///   why).
     public func run(watchingSignals: Bool = true) async -> Int32 {
-        let signals = watchingSignals ? watchSignals() : []
+        let signals = watchingSignals ? await watchSignals() : nil
         let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
             let thread = Thread { [self] in done.resume(returning: runHere()) }
             thread.name = "presencetop.dashboard"
             thread.start()
         }
-        for source in signals { source.cancel() }
+        signals?.cancel()
         return status
     }
 
@@ -102,16 +103,14 @@ public final class DashboardLoop: Sendable {
         return sourceFailed.load(ordering: .relaxed) ? 2 : status
     }
 
-    private func watchSignals() -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                quitSignal.store(number, ordering: .relaxed)
+    /// Asks the loop to stop on SIGINT, SIGTERM or SIGHUP, until the task it returns is cancelled.
+    private func watchSignals() async -> Task<Void, Never> {
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sighup)
+        return Task { [self] in
+            for await signal in signals {
+                quitSignal.store(signal.rawValue, ordering: .relaxed)
                 wake.signal()
             }
-            source.resume()
-            return source
         }
     }
 

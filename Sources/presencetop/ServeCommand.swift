@@ -171,9 +171,10 @@ struct ServeCommand: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         if let rules { configuration.rules = try Self.loadRules(rules) }
         if let folder = configuration.dataDirectory { Self.sayFreeSpace(of: folder, logger: logger) }
-        let lab =
-            try labDiskFaults
-            ? configuration.dataDirectory.map { try Self.labDiskFaults(folder: $0, logger: logger) } : nil
+        var lab: [any Sendable]?
+        if labDiskFaults, let folder = configuration.dataDirectory {
+            lab = try await Self.labDiskFaults(folder: folder, logger: logger)
+        }
         if configuration.authSecret == nil, !Self.isLoopback(host) { Self.warnOpenToAll(host: host, port: port) }
         let scheme = configuration.tls == nil ? "http" : "https"
         let server = RTDBServer(configuration: configuration, logger: logger)

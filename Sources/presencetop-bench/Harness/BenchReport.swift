@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import UnixSignals
 import RTDBCore
 import Synchronization
 
@@ -33,9 +34,9 @@ final class BenchReport: Sendable {
         _ name: String, options: BenchOptions, _ body: (BenchReport) async throws -> Void
     ) async throws {
         let report = BenchReport(name: name, json: options.json)
-        let signals = report.watchSignals()
+        let signals = await report.watchSignals()
         defer {
-            for source in signals { source.cancel() }
+            signals.cancel()
             report.cleanUp()
         }
         report.say("\(name) on \(BenchMachine.current.description)")
@@ -84,17 +85,15 @@ final class BenchReport: Sendable {
         for (_, cleanup) in cleanups.reversed() { cleanup() }
     }
 
-    private func watchSignals() -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
+    /// Cleans up and exits on SIGINT or SIGTERM, until the task it returns is cancelled.
+    private func watchSignals() async -> Task<Void, Never> {
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        return Task { [self] in
+            for await signal in signals {
                 FileHandle.standardError.write(Data("\n\(name): interrupted; cleaning up\n".utf8))
                 cleanUp()
-                exit(128 + number)
+                exit(128 + signal.rawValue)
             }
-            source.resume()
-            return source
         }
     }
 }
