@@ -4,8 +4,8 @@ import Foundation
 import LabModel
 import Logging
 import RTDBCore
-import UnixSignals
 import Synchronization
+import UnixSignals
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import UnixSignals
 import RTDBCore
 import Synchronization
+import UnixSignals
 
 /// One benchmark run: lines for a person, figures for a machine, and what the run started.
 ///
