@@ -5,7 +5,9 @@ import Testing
 
 @testable import RTDBClient
 
-/// Offline persistence against real SQLite files and a real server on loopback.
+/// Offline persistence against real SQLite files and a real server on loopback: dead letters
+/// the server's own limit makes, kept on disk. (A queue that outlives a restart is
+/// RestartedQueueTests', in this process on the test's clock.)
 @Suite struct PersistenceIntegrationTests {
     static func client(
         port: Int, directory: URL, transport: any Transport = WebSocketTransport(),
@@ -16,92 +18,6 @@ import Testing
         database.persistenceDirectory = directory
         database.isPersistenceEnabled = true
         return database
-    }
-
-    @Test func writesMadeOfflineSurviveARestartAndArriveOnce() async throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await TestServer.start()
-        let first = Self.client(port: server.port, directory: directory)
-        first.goOffline()
-        first.reference(withPath: "counter").setValue(ServerValue.increment(1), andPriority: nil)
-        first.reference(withPath: "notes/a").setValue("written offline", andPriority: nil)
-        first.reference(withPath: "notes").updateChildValues(
-            ["b": "also offline", "c": ServerValue.timestamp()], withCompletionBlock: nil)
-        first.reference(withPath: "gone").removeValue()
-        let queued = first.pendingWrites
-        #expect(queued.map(\.kind) == [.set, .set, .update, .remove])
-        #expect(queued.allSatisfy { $0.state == .queued && $0.attempts == 0 })
-        #expect(queued.map(\.path) == ["/counter", "/notes/a", "/notes", "/gone"])
-        first.close()  // the process ends with the writes on disk only
-
-        let second = Self.client(port: server.port, directory: directory)
-        #expect(second.pendingWrites.map(\.id) == queued.map(\.id), "the queue is back, in order")
-        await second.waitForPendingWrites()
-        #expect(second.pendingWrites.isEmpty)
-        #expect(try await http("GET", "/counter.json", port: server.port).json == 1)
-        let notes = try #require(try await http("GET", "/notes.json", port: server.port).json)
-        #expect(notes["a"] == "written offline")
-        #expect(notes["b"] == "also offline")
-        #expect(Int64(notes["c"]?.jsonString ?? "") ?? 0 > 1_700_000_000_000, "the server resolved the timestamp")
-        second.close()
-
-        // A third run has nothing left to send: nothing is applied twice.
-        let third = Self.client(port: server.port, directory: directory)
-        #expect(third.pendingWrites.isEmpty)
-        try await third.reference(withPath: "after").setValue(true)
-        #expect(
-            try await http("GET", "/after.json", port: server.port).json == true,
-            "write ids are never reused, so a new write is never mistaken for an old one")
-        #expect(try await http("GET", "/counter.json", port: server.port).json == 1)
-        third.close()
-        await server.stop()
-    }
-
-    /// A write made just after a restart, with a long restored queue going out, reaches the
-    /// server after every restored one (each sets `last`: the server keeps the one applied last).
-    @Test func aWriteMadeWhileARestoredQueueGoesOutArrivesAfterIt() async throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await TestServer.start()
-        let first = Self.client(port: server.port, directory: directory)
-        first.goOffline()
-        let count = 1_027
-        for index in 0..<count { first.reference(withPath: "seq/last").setValue(index, andPriority: nil) }
-        first.close()
-
-        let second = Self.client(port: server.port, directory: directory)
-        let connected = Recorder<Bool>()
-        second.reference(withPath: ".info/connected").observe(.value) { connected.record($0.value as? Bool ?? false) }
-        #expect(await connected.wait { $0.last == true })
-        second.reference(withPath: "seq/last").setValue(count, andPriority: nil)
-        await second.waitForPendingWrites()
-        #expect(try await http("GET", "/seq/last.json", port: server.port).json == .int(Int64(count)))
-        second.close()
-        await server.stop()
-    }
-
-    @Test func theFirstReferenceStartsTheEngineAndQueuedWritesGoOut() async throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await TestServer.start()
-        let first = Self.client(port: server.port, directory: directory)
-        first.goOffline()
-        for index in 0..<10 {
-            first.reference(withPath: "queued/\(index)").setValue(index, andPriority: nil)
-        }
-        first.close()
-
-        // A new run whose app only makes a reference, as an app that reads later would.
-        let second = Self.client(port: server.port, directory: directory)
-        _ = second.reference(withPath: "queued")
-        #expect(
-            try await until(server.server.metrics.changes) {
-                try await http("GET", "/queued.json", port: server.port).json?.arrayValue?.count == 10
-            },
-            "the ten writes reached the server without the app writing again")
-        second.close()
-        await server.stop()
     }
 
     @Test func aRefusedWriteGoesToTheDeadLettersWhileLaterWritesGoThrough() async throws {
