@@ -5,9 +5,11 @@ import Testing
 
 @testable import RTDBClient
 
-/// A queue of writes on real SQLite files that outlives the app: restored in order after a
-/// restart, sent once, never mistaken for new writes, and sent by a run that only makes a
-/// reference. Against a namespace in this process, on the test's clock (the deterministic tier).
+/// A queue of writes on real SQLite files that outlives the app.
+///
+/// Restored in order after a restart, sent once, never mistaken for new writes, and sent by a
+/// run that only makes a reference. Against a namespace in this process, on the test's clock
+/// (the deterministic tier).
 @Suite(.timeLimit(.minutes(2))) struct RestartedQueueTests {
     /// A client of `server` that keeps its queue and cache in `directory`.
     static func client(_ server: InProcessServer, _ time: TestTime, directory: URL) -> Database {
