@@ -67,7 +67,7 @@ import Testing
     }
 
     /// The client engine has one door: outside `Repo/`, code calls Repo's verbs only, never its
-    /// queue (`repo.queue`) or one of its parts (`repo.connection.…`, `repo.pendingWrites.…`).
+    /// queue (`repo.engineQueue`) or one of its parts (`repo.connection.…`, `repo.pendingWrites.…`).
     @Test func theClientEntersItsEngineThroughRepoVerbsOnly() throws {
         let folder = Self.root.appendingPathComponent("Sources/RTDBClient")
         let walker = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
@@ -87,7 +87,8 @@ import Testing
     }
 
     @Test func theDoorCheckSeesAReach() {
-        #expect(Self.reachIntoRepo("        repo.queue.async { repo.connection.resume() }") == "repo.queue")
+        #expect(
+            Self.reachIntoRepo("        repo.engineQueue.async { repo.connection.resume() }") == "repo.engineQueue")
         #expect(Self.reachIntoRepo("  database.repo.pendingWrites.snapshot") == "repo.pendingWrites.snapshot")
         #expect(Self.reachIntoRepo("        repo.resume()") == nil)
         #expect(Self.reachIntoRepo("        database.repo.set(path, value: value)") == nil)
@@ -95,8 +96,8 @@ import Testing
 
     /// The first reach past Repo's verbs in a line of code, or nil.
     static func reachIntoRepo(_ line: String) -> String? {
-        // Simple word boundaries: by Unicode's rules `repo.queue` is one word, with none inside.
-        let queue = /\brepo\.queue\b/.wordBoundaryKind(.simple)
+        // Simple word boundaries: by Unicode's rules `repo.engineQueue` is one word, with none inside.
+        let queue = /\brepo\.engineQueue\b/.wordBoundaryKind(.simple)
         let part = /\brepo\.[A-Za-z_]+\.[A-Za-z_]+/.wordBoundaryKind(.simple)
         if let found = line.firstMatch(of: queue) { return String(found.output) }
         return line.firstMatch(of: part).map { String($0.output) }

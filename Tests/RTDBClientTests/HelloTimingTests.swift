@@ -59,7 +59,7 @@ import Testing
         _ = await asked.next()
         // The engine's queue is held (as by a long restore) before the connection is made.
         let gate = DispatchSemaphore(value: 0)
-        repo.queue.async { gate.wait() }
+        repo.engineQueue.async { gate.wait() }
         transport.release()
         var frames = transport.frameArrived.stream.makeAsyncIterator()
         _ = await frames.next()

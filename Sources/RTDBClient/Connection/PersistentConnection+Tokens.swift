@@ -27,7 +27,7 @@ extension PersistentConnection {
         let request = tokenRequest
         // The result crosses from the task to the queue; the closure stays on the queue.
         nonisolated(unsafe) let completion = completion
-        let queue = queue
+        let engineQueue = engineQueue
         Task {
             let result: Result<DatabaseToken, any Error>
             do {
@@ -35,7 +35,7 @@ extension PersistentConnection {
             } catch {
                 result = .failure(error)
             }
-            queue.async { [weak self] in
+            engineQueue.async { [weak self] in
                 guard let self, self.tokenRequest == request else { return }
                 completion(result)
             }

@@ -37,7 +37,7 @@ final class PersistentConnection: @unchecked Sendable {
         var onComplete: ((WireStatus, JSONValue) -> Void)?
     }
 
-    let queue: DispatchQueue
+    let engineQueue: DispatchQueue
     let baseURL: String
     /// `ws` or `wss`, from the URL.
     let scheme: String
@@ -128,11 +128,11 @@ final class PersistentConnection: @unchecked Sendable {
     var clockJumps: ClockJumpDetector
 
     init(
-        queue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
+        engineQueue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
         time: TimeSource = .system, retryPolicy: RetryPolicy = RetryPolicy(),
         random: SeededRandom? = nil
     ) {
-        self.queue = queue
+        self.engineQueue = engineQueue
         self.random = random
         self.baseURL = baseURL
         let parts = baseURL.components(separatedBy: "://")
@@ -153,10 +153,10 @@ final class PersistentConnection: @unchecked Sendable {
     /// The deadline is fixed now (a ``TimerDeadline``). Timers are not cancelled: each checks the
     /// connection's generation when it fires, so one left from an earlier attempt does nothing.
     func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        let (deadline, queue) = (TimerDeadline(after: delay, on: timers), queue)
+        let (deadline, engineQueue) = (TimerDeadline(after: delay, on: timers), engineQueue)
         Task {
             try? await deadline.wait()
-            queue.async(execute: work)
+            engineQueue.async(execute: work)
         }
     }
 
@@ -250,12 +250,12 @@ final class PersistentConnection: @unchecked Sendable {
         }
         var url = "\(scheme)://\(internalHost)/.ws?v=5&ns=\(namespace)"
         if let lastSessionID { url += "&ls=\(lastSessionID)" }
-        let queue = queue
+        let engineQueue = engineQueue
         let inbox = TransportInbox(clock: clock)
         self.inbox = inbox
         connection = transport.connect(to: url) { [weak self] event in
             guard let connection = self, inbox.put(event) else { return }
-            queue.async {
+            engineQueue.async {
                 for event in inbox.take() { connection.handle(event, generation: current) }
             }
         }
@@ -302,7 +302,7 @@ final class PersistentConnection: @unchecked Sendable {
         #if DEBUG
             // A confinement queue runs one thing at a time: an engine's work inline there is
             // as confined as on its own queue.
-            if !EngineConfinement.isOnConfinedQueue { dispatchPrecondition(condition: .onQueue(queue)) }
+            if !EngineConfinement.isOnConfinedQueue { dispatchPrecondition(condition: .onQueue(engineQueue)) }
         #endif
     }
 

@@ -7,7 +7,7 @@ import RTDBCore
 /// through ``schedule(_:)`` (later, for calls that return nothing) or ``performNow(_:)`` (now,
 /// re-entrant, for calls that return a value), so a verb called from code that already runs on
 /// the queue (a transaction's update block) runs inline instead of waiting for itself.
-/// `ArchitectureTests` fails on `repo.queue` or a reach into a part (`repo.x.y`) outside `Repo/`.
+/// `ArchitectureTests` fails on `repo.engineQueue` or a reach into a part (`repo.x.y`) outside `Repo/`.
 extension Repo {
     /// Whether the caller runs on this repo's queue, or on the confinement queue it targets
     /// (which runs one thing at a time: none of the repo's work can be running meanwhile).
@@ -17,14 +17,14 @@ extension Repo {
     }
 
     /// Runs `body` on the queue after what is already there.
-    func schedule(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
+    func schedule(_ body: @escaping @Sendable () -> Void) { engineQueue.async(execute: body) }
 
     /// Runs `body` on the queue and returns its result; already on the queue, runs it at once.
     ///
     /// A write that returns has been taken: its local events are raised, and with persistence it
     /// is on disk (behind the opening of the file, which the queue runs first), so a crash just
     /// after cannot lose it.
-    func performNow<T>(_ body: () -> T) -> T { isOnQueue ? body() : queue.sync(execute: body) }
+    func performNow<T>(_ body: () -> T) -> T { isOnQueue ? body() : engineQueue.sync(execute: body) }
 
     /// Calls `done` on the callback queue once everything scheduled before it has run and the
     /// callbacks that raised have run (``Database/barrier()``).

@@ -71,7 +71,7 @@ extension Repo {
         // was read ahead and not taken by the listens queued meanwhile is then let go.
         defer {
             readAhead.stopAccepting()
-            queue.async { [readAhead] in readAhead.invalidate() }
+            engineQueue.async { [readAhead] in readAhead.invalidate() }
         }
         guard let opened else { return [] }
         let opening = DispatchTime.now().uptimeNanoseconds
@@ -191,7 +191,7 @@ extension Repo {
     func scheduleFlush() {
         guard !flushScheduled else { return }
         flushScheduled = true
-        queue.async { [self] in
+        engineQueue.async { [self] in
             flushScheduled = false
             saveAcknowledgements(waiting: false)
         }

@@ -85,23 +85,23 @@ extension Repo {
 
     /// Sends every queue whose transactions are all ready (docs/client-engine.md#transactions).
     func sendReadyTransactions(database: Database) {
-        for (path, queue) in transactions.readyToSend {
-            let excluded = Set(queue.map(\.writeID))
+        for (path, records) in transactions.readyToSend {
+            let excluded = Set(records.map(\.writeID))
             let latest = serverTree.calcCompleteEventCache(path, excluding: excluded)
             let hash = latest.hashString
-            for record in queue {
+            for record in records {
                 record.status = .sent
                 record.retryCount += 1
             }
             // The queue was just checked non-empty (it is a dictionary value kept only while it
             // has records); a guard keeps an empty one from crashing the app's engine.
-            guard let attempt = queue.last else {
+            guard let attempt = records.last else {
                 logger.error("transaction queue at \(path) is empty; nothing to send")
                 continue
             }
             let payload = attempt.outputRaw
             let key = idempotencyKey(attempt.pendingID, attempt: attempt.retryCount)
-            for record in queue {
+            for record in records {
                 // A named transaction remembers what it sent: after a crash, the same attempt is sent
                 // again under the same key, so one the server already applied is not applied twice.
                 if record.name != nil {
@@ -115,13 +115,13 @@ extension Repo {
             }
             let data = payload.exportJSON
             // In flight once it is on the wire, as plain writes are: while offline it is queued.
-            let pendingIDs = queue.map(\.pendingID)
+            let pendingIDs = records.map(\.pendingID)
             let onSend: () -> Void = { [weak self] in
                 for id in pendingIDs { self?.pendingWrites.markSent(id) }
             }
             put(.set, path: path, data: .json { data }, hash: hash, idempotencyKey: key, onSend: onSend) {
                 [self] status, _ in
-                handleTransactionResponse(path: path, records: queue, status: status, database: database)
+                handleTransactionResponse(path: path, records: records, status: status, database: database)
             }
         }
     }
@@ -149,9 +149,9 @@ extension Repo {
 
     /// Reruns the transactions at `path` on fresh data; aborts those marked or out of retries.
     func rerunTransactions(at path: Path, database: Database) {
-        guard let queue = transactions.records(at: path) else { return }
-        let excluded = Set(queue.filter { $0.status == .run }.map(\.writeID))
-        for record in queue {
+        guard let records = transactions.records(at: path) else { return }
+        let excluded = Set(records.filter { $0.status == .run }.map(\.writeID))
+        for record in records {
             switch record.status {
             case .needsAbort:
                 raise(serverTree.ackUserWrite(record.writeID, revert: true))

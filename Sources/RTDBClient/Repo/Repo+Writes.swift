@@ -74,7 +74,7 @@ extension Repo {
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             let write = StoredWrite(
                 id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, node: node, enqueuedAt: clock())
-            guard queue(write, completion: completion) else { return }
+            guard enqueue(write, completion: completion) else { return }
             let resolved = resolveLocally(node, at: path)
             raise(serverTree.applyUserOverwrite(path, resolved, writeID: write.id))
             if let database { abortTransactions(overlapping: path, database: database) }
@@ -101,7 +101,7 @@ extension Repo {
             for (key, node) in zip(children.map(\.0), nodes.map(\.node)) { data[CodeUnitString(key)] = node.exportJSON }
             let write = StoredWrite(
                 id: allocateWriteID(), kind: .update, path: path, data: .object(data), enqueuedAt: clock())
-            guard queue(write, completion: completion) else { return }
+            guard enqueue(write, completion: completion) else { return }
             let now = serverTime
             let resolved = nodes.map { child in
                 (child.path, resolveLocally(child.node, at: path.child(child.path), now: now))
@@ -113,7 +113,7 @@ extension Repo {
     }
 
     /// Queues a user write within the queue's bound; `false` after reporting why it did not fit.
-    func queue(_ write: StoredWrite, completion: Completion?) -> Bool {
+    func enqueue(_ write: StoredWrite, completion: Completion?) -> Bool {
         do throws(DatabaseError) {
             try pendingWrites.add(write, within: maxPendingBytes)
             return true

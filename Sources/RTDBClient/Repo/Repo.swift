@@ -14,7 +14,7 @@ import Synchronization
 /// connection delivers on it. Push ids and the published status are the exceptions, each under
 /// its own lock.
 final class Repo: @unchecked Sendable {
-    let queue: DispatchQueue
+    let engineQueue: DispatchQueue
     let callbackQueue: DispatchQueue
     let clock: WallClock
     let logger: Logger
@@ -39,7 +39,7 @@ final class Repo: @unchecked Sendable {
     var onDisconnectRegistrations: [OnDisconnectRegistration] = []
     var infoData = Node.empty
     /// The transactions in flight.
-    var transactions = TransactionQueue()
+    var transactions = TransactionsInFlight()
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
     private var infoProvider: InfoListenProvider?
@@ -90,7 +90,7 @@ final class Repo: @unchecked Sendable {
         changes: ChangeSignal = ChangeSignal()
     ) {
         self.changes = changes
-        queue = DispatchQueue(label: "presencetop.database.\(namespace)", target: confinement?.queue)
+        engineQueue = DispatchQueue(label: "presencetop.database.\(namespace)", target: confinement?.queue)
         self.isConfined = confinement != nil
         if var seeded = confinement?.random(for: 1) {
             instanceID = Repo.makeInstanceID(using: &seeded)
@@ -104,7 +104,7 @@ final class Repo: @unchecked Sendable {
         self.clock = time.wall
         self.logger = logger
         connection = PersistentConnection(
-            queue: queue, baseURL: baseURL, namespace: namespace, transport: transport, time: time,
+            engineQueue: engineQueue, baseURL: baseURL, namespace: namespace, transport: transport, time: time,
             retryPolicy: retryPolicy,
             random: confinement?.random(for: 3))
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
@@ -114,9 +114,9 @@ final class Repo: @unchecked Sendable {
         let infoProvider = InfoListenProvider(repo: self)
         self.infoProvider = infoProvider
         infoTree.listenProvider = infoProvider
-        queue.setSpecific(key: Repo.queueKey, value: ObjectIdentifier(self))
+        engineQueue.setSpecific(key: Repo.queueKey, value: ObjectIdentifier(self))
         pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
-        queue.async { [self] in
+        engineQueue.async { [self] in
             let opened = persistence.flatMap { openPersistence($0) }
             updateInfo(".info/connected", Node(.bool(false)))
             updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
@@ -183,7 +183,7 @@ final class Repo: @unchecked Sendable {
         #if DEBUG
             // A confinement queue runs one thing at a time: an engine's work inline there is
             // as confined as on its own queue.
-            if !EngineConfinement.isOnConfinedQueue { dispatchPrecondition(condition: .onQueue(queue)) }
+            if !EngineConfinement.isOnConfinedQueue { dispatchPrecondition(condition: .onQueue(engineQueue)) }
         #endif
     }
 

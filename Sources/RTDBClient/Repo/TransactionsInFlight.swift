@@ -3,7 +3,7 @@ import RTDBCore
 /// The transactions in flight, each path's queue in the order its transactions started.
 ///
 /// Repo runs them (docs/client-engine.md#transactions); this keeps them.
-struct TransactionQueue {
+struct TransactionsInFlight {
     private var queues: [Path: [TransactionRecord]] = [:]
 
     /// Adds a transaction at the end of its path's queue.
