@@ -32,13 +32,14 @@ public final class RawTCPClient: Sendable {
         }
 
         /// Returns once more than `seen` bytes have arrived or the connection closed, or after
-        /// `limit` (a bound, not a poll).
-        func nextChange(beyond seen: Int, within limit: Duration) async {
+        /// `limit` if one is given (a bound, not a poll).
+        func nextChange(beyond seen: Int, within limit: Duration?) async {
             guard !closed, buffer.count == seen else { return }
             let id = nextWaiter
             nextWaiter += 1
             await withCheckedContinuation { continuation in
                 let timer = Task { [weak self] in
+                    guard let limit else { return }
                     guard (try? await Task.sleep(for: limit)) != nil else { return }
                     await self?.expire(id)
                 }
@@ -188,16 +189,13 @@ public final class RawTCPClient: Sendable {
     /// Whether the server closed the connection.
     public var isClosed: Bool { get async { await inbox.snapshot().closed } }
 
-    /// Returns once the server has closed the connection (true), woken by what arrives, not by a
-    /// clock; false if `hangGuard` passes first (a hang named, not a claim about speed).
-    public func closed(hangGuard: Duration = .seconds(120)) async -> Bool {
-        let deadline = ContinuousClock.now + hangGuard
+    /// Returns once the server has closed the connection, woken by what arrives, not by a clock
+    /// (a server that never closes it is named by the test's time limit).
+    public func waitUntilClosed() async {
         while true {
             let (closed, seen) = (await inbox.closed, await inbox.buffer.count)
-            if closed { return true }
-            let left = deadline - .now
-            guard left > .zero else { return false }
-            await inbox.nextChange(beyond: seen, within: left)
+            if closed { return }
+            await inbox.nextChange(beyond: seen, within: nil)
         }
     }
 

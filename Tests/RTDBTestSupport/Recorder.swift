@@ -45,7 +45,9 @@ public final class Recorder<Value: Sendable>: Sendable {
     /// Waits until the values so far satisfy `holds`, or `timeout` passes; whether they did.
     ///
     /// `holds` is checked now and at each value recorded: a barrier on the values, not a poll.
-    public func wait(timeout: Duration = .seconds(20), until holds: @escaping @Sendable ([Value]) -> Bool) async
+    /// With no `timeout` it waits for the values alone (whatever ends them must also satisfy
+    /// `holds`, as a child process's exit does for its output).
+    public func wait(timeout: Duration? = .seconds(20), until holds: @escaping @Sendable ([Value]) -> Bool) async
         -> Bool
     {
         let id = state.withLock { state in
@@ -53,6 +55,7 @@ public final class Recorder<Value: Sendable>: Sendable {
             return state.nextID
         }
         let timer = Task {
+            guard let timeout else { return }
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
                 guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {

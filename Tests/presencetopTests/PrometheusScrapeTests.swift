@@ -101,7 +101,7 @@ import Testing
             ])
         defer { prometheus.signal(SIGTERM) }
         let ready = await prometheus.waitForOutput(
-            containing: "Server is ready to receive web requests", standardError: true, timeout: .seconds(120))
+            containing: "Server is ready to receive web requests", standardError: true)
         #expect(ready, "Prometheus is ready:\n\(prometheus.standardError.suffix(2_000))")
 
         // The scenario: two users connect and listen, write five times, and one write is refused.

@@ -20,7 +20,7 @@ import Testing
             else { return nil }
             return (port, control)
         }
-        _ = await child.waitForOutput(timeout: .seconds(30)) { !$0.isRunning || ports($0.standardOutput) != nil }
+        _ = await child.waitForOutput { ports($0.standardOutput) != nil }
         if let (port, control) = ports(child.standardOutput) { return (child, port, control) }
         if !child.isRunning { throw TestFailure("proxy exited: \(child.standardError)") }
         throw TestFailure("proxy printed no ports: \(child.standardOutput) \(child.standardError)")
