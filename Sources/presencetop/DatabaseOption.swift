@@ -5,23 +5,21 @@ import RTDBCore
 /// 1–768 UTF-8 bytes a key, none of `. $ # [ ] /`, no control characters, 32 levels at most), so
 /// that an option takes exactly what a write would; the error names the option and the rule.
 enum DatabaseOption {
-    /// `value` if it is a valid key, else the command line's error naming `option`.
-    static func key(_ value: String, _ option: String) throws -> String {
+    /// Throws the command line's error naming `option` unless `value` is a valid key.
+    static func key(_ value: String, _ option: String) throws {
         do {
             try Validation.validateKey(value)
-            return value
         } catch {
             throw ValidationError(printable("\(option) '\(value.prefix(80))' is not a valid key: \(error.description)"))
         }
     }
 
-    /// `value` if it is a valid path, else the command line's error naming `option`; with
+    /// Throws the command line's error naming `option` unless `value` is a valid path; with
     /// `writable`, a path under `.info` is refused too.
-    static func path(_ value: String, _ option: String, writable: Bool = false) throws -> String {
+    static func path(_ value: String, _ option: String, writable: Bool = false) throws {
         do {
             try Validation.validatePathString(value)
             if writable { try Validation.validateWritablePath(Path(value)) }
-            return value
         } catch {
             throw ValidationError(
                 printable("\(option) '\(value.prefix(80))' is not a valid path: \(error.description)"))

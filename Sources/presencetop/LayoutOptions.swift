@@ -33,9 +33,9 @@ struct LayoutOptions: ParsableArguments {
             ("--connections-child", connectionsChild), ("--last-online-child", lastOnlineChild),
             ("--state-child", stateChild), ("--changed-child", changedChild),
         ] {
-            _ = try DatabaseOption.key(value, name)
+            try DatabaseOption.key(value, name)
         }
-        if let presencePath { _ = try DatabaseOption.path(presencePath, "--presence-path") }
+        if let presencePath { try DatabaseOption.path(presencePath, "--presence-path") }
     }
 
     /// The layout the options describe.

@@ -85,7 +85,7 @@ struct SessionOptions: ParsableArguments {
         if maxPendingBytes < 1 {
             throw ValidationError("--max-pending-bytes must be at least 1, not \(maxPendingBytes)")
         }
-        if let writePath { _ = try DatabaseOption.path(writePath, "--write-path", writable: true) }
+        if let writePath { try DatabaseOption.path(writePath, "--write-path", writable: true) }
         if population.url == nil, layout.presenceLayout != .documented {
             throw ValidationError(
                 "--layout \(layout.presenceLayout) reads an app's own presence and goes with --url "
@@ -102,7 +102,7 @@ struct SessionOptions: ParsableArguments {
             throw ValidationError(
                 "--url given \(watchDatabase.count + 1) times: at most \(ShardedPresence.maximumShards)")
         }
-        _ = try DatabaseOption.key(user, "--user")
+        try DatabaseOption.key(user, "--user")
     }
 
     /// The simulation these options describe (the server, the population, this device, the

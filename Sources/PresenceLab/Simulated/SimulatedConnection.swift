@@ -143,7 +143,7 @@ final class SimulatedConnection: TransportConnection, Sendable {
             }
             state.withLock { $0.session = session }
             link.note("\(link.label) opens \(session.sessionID)")
-            link.noteOpened()
+            link.changes.signal()
             send(.opened, toServer: false)
             Task { await session.open() }
             watchHeartbeat()

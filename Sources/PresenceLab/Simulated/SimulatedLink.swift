@@ -34,7 +34,6 @@ public final class SimulatedLink: ChaosLink, Transport {
         var connections: [SimulatedConnection] = []
         var random: SeededRandom
         var asked = 0
-        var opened = 0
     }
 
     /// A link to `server` on `time`'s clock; its server end ends a session silent for
@@ -54,15 +53,6 @@ public final class SimulatedLink: ChaosLink, Transport {
 
     /// How many connections the device has asked for.
     public var connectionsAsked: Int { state.withLock { $0.asked } }
-
-    /// How many of them reached the server and became sessions.
-    public var sessionsOpened: Int { state.withLock { $0.opened } }
-
-    /// Counts a session the server took.
-    func noteOpened() {
-        state.withLock { $0.opened += 1 }
-        changes.signal()
-    }
 
     /// Whether it carries anything, and how it fails when it does not.
     public var mode: LinkMode {
