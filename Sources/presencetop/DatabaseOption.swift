@@ -26,17 +26,11 @@ enum DatabaseOption {
         }
     }
 
-    /// `message` with each control character written as `\u{…}`, so that a hostile value cannot
-    /// move the terminal's cursor or change its colours.
+    /// `message` with each control character written as the standard library escapes it
+    /// (`\u{1B}`), so that a hostile value cannot move the terminal's cursor or change its colours.
     static func printable(_ message: String) -> String {
-        var text = ""
-        for scalar in message.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return text
+        message.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
     }
 }
