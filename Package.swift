@@ -323,7 +323,7 @@ let package = Package(
             name: "LabDashboardTests",
             dependencies: [
                 "LabDashboard", "DashboardRuntime", "Dashboard", "LabModel", "PresenceLab", "RTDBCore",
-                "RTDBTestSupport",
+                "RTDBClient", "LinkSim", "RTDBTestSupport",
             ]),
         .testTarget(
             name: "presencetopTests",

@@ -122,13 +122,36 @@ import Testing
         #expect(ended, "seen \(connections.all)")
         let gone = UnixTime(millisecondsSince1970: lastOnline.last ?? 0)
         #expect(gone - silentFrom >= .seconds(30) && gone - silentFrom <= .seconds(65), "\(gone - silentFrom)")
-        #expect(watcher.connectionStatus.phase.isConnected, "the watcher's own pings kept it alive")
+        #expect(watcher.connectionStatus.phase.isConnected, "the watcher answered the server's pings")
 
         // The network is back: the device connects again and writes a new entry.
         link.mode = .up
         let back = await network.run(upTo: .seconds(90), settling: [device, watcher]) { connections.last == 1 }
         #expect(back, "seen \(connections.all), device \(device.connectionStatus.phase)")
         await network.tearDown([device, watcher])
+    }
+
+    /// Was: the simulated server's end counted only protocol frames, so a device that said nothing
+    /// for a heartbeat was ended, though a real client's WebSocket answers the server's pings by
+    /// itself; a lab of idle devices on a 5 s heartbeat lost them all at 10 s.
+    @Test func anIdleDeviceAnswersTheServersPingsAndStays() async throws {
+        let network = try await SimulatedNetwork.start()
+        let (link, device) = network.device("phone", heartbeat: .seconds(5))
+        var policy = RetryPolicy()
+        policy.pingInterval = .seconds(600)  // the client itself sends nothing for ten minutes
+        device.retryPolicy = policy
+        device.reference(withPath: "notes/a").setValue("hello", andPriority: nil)
+        #expect(await network.run(upTo: .seconds(5), settling: [device]) { device.pendingWrites.isEmpty })
+        let session = device.connectionStatus.phase
+        #expect(session.isConnected)
+        let before = link.stats
+
+        #expect(await network.run(upTo: .seconds(60), settling: [device]) { false } == false)
+        #expect(device.connectionStatus.phase == session, "the same session after twelve heartbeats")
+        #expect(link.connectionsAsked == 1)
+        #expect(link.stats.bytesUp == before.bytesUp, "no frame was sent: the pings are the WebSocket's")
+        #expect(before.bytesUp > 0 && before.bytesDown > 0 && before.acceptedConnections == 1)
+        await network.tearDown([device])
     }
 
     @Test func writesQueuedOfflineSurviveARestartAndDrainInOrder() async throws {

@@ -25,7 +25,7 @@ public final class ChaosDevice: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var link: (any ChaosLink)?
+        var link: (any NetworkLink)?
         var database: Database?
         var session: PresenceSession?
         var isDown = false
@@ -131,7 +131,7 @@ public final class ChaosDevice: Sendable {
 
     /// A new link and the database over the device's file, opened: its store takes writes (a
     /// disk that filled while it opened means waiting for room and opening again).
-    private func open() async throws -> (any ChaosLink, Database) {
+    private func open() async throws -> (any NetworkLink, Database) {
         while true {
             while state.withLock({ $0.diskFull }) { try await stage.sleep(.milliseconds(100)) }
             let (link, database) = try await stage.openDevice(index, label, stage.time.withWall(clock.now))
@@ -178,8 +178,8 @@ public final class ChaosDevice: Sendable {
     }
 
     /// Marks the device down and closes its database (no goodbye); returns its link, if it was up.
-    private func goDown() -> (any ChaosLink)? {
-        state.withLock { state -> (any ChaosLink)? in
+    private func goDown() -> (any NetworkLink)? {
+        state.withLock { state -> (any NetworkLink)? in
             guard !state.isDown else { return nil }
             state.isDown = true
             if state.online, state.session?.isArmed == true { state.wentOffline = true }
@@ -206,7 +206,7 @@ public final class ChaosDevice: Sendable {
 
     /// Closes what is left (the end of the run).
     func shutDown() async {
-        let link = state.withLock { state -> (any ChaosLink)? in
+        let link = state.withLock { state -> (any NetworkLink)? in
             state.database?.close()
             state.database = nil
             return state.link

@@ -14,7 +14,7 @@ public struct ChaosStage: Sendable {
     /// a database reached through it, on the device's time (its wall clock may be off); the
     /// device sets its persistence before using it.
     public let openDevice:
-        @Sendable (_ index: Int, _ label: String, _ time: TimeSource) async throws -> (any ChaosLink, Database)
+        @Sendable (_ index: Int, _ label: String, _ time: TimeSource) async throws -> (any NetworkLink, Database)
     /// The run's time: the identity provider's and the server's wall clock (tokens' `iat`), and
     /// what the run and its devices sleep on.
     public let time: TimeSource
@@ -28,7 +28,7 @@ public struct ChaosStage: Sendable {
         server: any ChaosServerControl,
         openDevice:
             @escaping @Sendable (_ index: Int, _ label: String, _ time: TimeSource) async throws -> (
-                any ChaosLink, Database
+                any NetworkLink, Database
             ),
         time: TimeSource, note: @escaping @Sendable (String) -> Void = { _ in }
     ) {

@@ -13,22 +13,12 @@ public final class Population: Sendable {
     /// Device names, in the order a user gets them.
     static let deviceNames = ["phone", "laptop", "tablet", "watch", "desktop", "tv"]
 
-    private let host: String
-    private let port: Int
-    private let namespace: String
-    private let root: String
-    private let conditions: LinkConditions
+    private let opener: DeviceOpener
     private let seed: UInt64
     private let retryPolicy: RetryPolicy
     private let clockSpread: Duration
-    private let logger: Logger
+    private let root: String
     private let state = Mutex<[SimulatedDevice]>([])
-
-    /// Why a device could not be added.
-    public struct DeviceError: Error, CustomStringConvertible {
-        /// What stood in the way.
-        public var description: String
-    }
 
     /// The name of user `index`.
     public static func userName(_ index: Int) -> String {
@@ -40,30 +30,45 @@ public final class Population: Sendable {
         index < deviceNames.count ? deviceNames[index] : "device\(index + 1)"
     }
 
-    /// Starts `users` × `devicesPerUser` devices against the server at `host:port`, each signed
-    /// in and online.
+    /// Starts `users` × `devicesPerUser` devices against the server at `host:port`, each behind
+    /// a link proxy of its own on loopback, signed in and online.
     ///
     /// - Parameters:
     ///   - conditions: Every link's delay, jitter and bandwidth.
     ///   - seed: Seeds the links' jitter and the devices' clock offsets.
     ///   - retryPolicy: Every device's reconnection policy.
-    ///   - clockSpreadMs: Each device's clock is off by up to this much either way (0: all exact).
+    ///   - clockSpread: Each device's clock is off by up to this much either way (0: all exact).
     ///   - root: Where the presence tree lives.
-    public init(
+    public convenience init(
         host: String = "127.0.0.1", port: Int, namespace: String = "demo", users: Int, devicesPerUser: Int,
         conditions: LinkConditions = .perfect, seed: UInt64 = 0, retryPolicy: RetryPolicy = RetryPolicy(),
         clockSpread: Duration = .zero, root: String = "users", logger: Logger = Logger(label: "presencetop.population")
     ) async throws {
+        try await self.init(
+            opener: .loopback(
+                host: host, port: port, namespace: namespace, conditions: conditions, seed: seed, logger: logger),
+            users: users, devicesPerUser: devicesPerUser, seed: seed, retryPolicy: retryPolicy,
+            clockSpread: clockSpread, root: root)
+    }
+
+    /// Starts `users` × `devicesPerUser` devices, each opened by `opener` (its link and database),
+    /// signed in and online.
+    ///
+    /// - Parameters:
+    ///   - seed: Seeds the devices' clock offsets.
+    ///   - retryPolicy: Every device's reconnection policy.
+    ///   - clockSpread: Each device's clock is off by up to this much either way (0: all exact).
+    ///   - root: Where the presence tree lives.
+    public init(
+        opener: DeviceOpener, users: Int, devicesPerUser: Int, seed: UInt64 = 0,
+        retryPolicy: RetryPolicy = RetryPolicy(), clockSpread: Duration = .zero, root: String = "users"
+    ) async throws {
         precondition(users >= 0 && devicesPerUser > 0, "a population needs devices for its users")
-        self.host = host
-        self.port = port
-        self.namespace = namespace
-        self.root = root
-        self.conditions = conditions
+        self.opener = opener
         self.seed = seed
         self.retryPolicy = retryPolicy
         self.clockSpread = clockSpread
-        self.logger = logger
+        self.root = root
         var devices: [SimulatedDevice] = []
         for userIndex in 0..<users {
             for deviceIndex in 0..<devicesPerUser {
@@ -121,18 +126,12 @@ public final class Population: Sendable {
     }
 
     private func makeDevice(user: String, name: String, number: Int) async throws -> SimulatedDevice {
-        if let refusal = DescriptorHeadroom.refusal() { throw DeviceError(description: refusal) }
-        let link = try LinkProxy(
-            upstreamHost: host, upstreamPort: port, conditions: conditions, seed: seed &+ UInt64(number),
-            logger: logger)
-        let linkPort = try await link.start()
         var random = SeededRandom(seed: seed &* 31 &+ UInt64(number))
         let spread = clockSpread.wholeMilliseconds
         let offset = spread > 0 ? Int64.random(in: -spread...spread, using: &random) : 0
-        let clock = SkewedClock(offset: .milliseconds(offset))
-        let database = Database(
-            url: "http://127.0.0.1:\(linkPort)?ns=\(namespace)", time: TimeSource.system.withWall(clock.now),
-            logger: logger)
+        let time = opener.time
+        let clock = SkewedClock(offset: .milliseconds(offset), base: time.now)
+        let (link, database) = try await opener.open(number, "\(user)/\(name)", time.withWall(clock.now))
         database.retryPolicy = retryPolicy
         // Each device is its user, as far as security rules go.
         database.setCredential(.emulatorUser(uid: user))

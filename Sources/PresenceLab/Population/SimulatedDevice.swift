@@ -11,7 +11,7 @@ public final class SimulatedDevice: Sendable {
     /// The device's name (phone, laptop…).
     public let name: String
     /// The device's network.
-    public let link: LinkProxy
+    public let link: any NetworkLink
     /// The device's database instance (it reaches the server through ``link``).
     public let database: Database
     /// The device's local clock (the database reads time from it).
@@ -26,7 +26,8 @@ public final class SimulatedDevice: Sendable {
     }
 
     init(
-        user: String, name: String, link: LinkProxy, database: Database, clock: SkewedClock, root: String = "users"
+        user: String, name: String, link: any NetworkLink, database: Database, clock: SkewedClock,
+        root: String = "users"
     ) {
         self.user = user
         self.name = name

@@ -19,6 +19,10 @@ final class SimulatedConnection: TransportConnection, Sendable {
         case close
         /// The server's end closed (to the client), and why.
         case closed(String?)
+        /// The server's heartbeat asks whether the client is there (a WebSocket ping, to the client).
+        case ping
+        /// The client's WebSocket answers a ping by itself (to the server).
+        case pong
     }
 
     private struct Lane {
@@ -124,9 +128,12 @@ final class SimulatedConnection: TransportConnection, Sendable {
         guard open else { return }
         switch item {
         case .opened: onEvent(.opened)
-        case .frame(let text): onEvent(.frame(text))
+        case .frame(let text):
+            link.carried(bytes: text.utf8.count, up: false)
+            onEvent(.frame(text))
         case .closed(let reason): onEvent(.closed(reason: reason))
-        case .open, .close: break
+        case .ping: send(.pong, toServer: true)
+        case .open, .close, .pong: break
         }
     }
 
@@ -148,6 +155,7 @@ final class SimulatedConnection: TransportConnection, Sendable {
             Task { await session.open() }
             watchHeartbeat()
         case .frame(let text):
+            link.carried(bytes: text.utf8.count, up: true)
             let session = state.withLock { state -> InProcessSession? in
                 state.heard = true
                 return state.serverDone ? nil : state.session
@@ -159,7 +167,9 @@ final class SimulatedConnection: TransportConnection, Sendable {
                 return state.serverDone ? nil : state.session
             }
             if let session { Task { await session.close(reason: "closed by the client") } }
-        case .opened, .closed:
+        case .pong:
+            state.withLock { $0.heard = true }
+        case .opened, .closed, .ping:
             break
         }
     }
@@ -171,7 +181,9 @@ final class SimulatedConnection: TransportConnection, Sendable {
         link.changes.signal()
     }
 
-    /// Ends a session the server has not heard from for a whole heartbeat timeout.
+    /// Ends a session the server has not heard from for a whole heartbeat timeout, and pings the
+    /// client at each tick it was heard: a live client's WebSocket answers, so an idle device
+    /// stays, and one behind a blackhole does not (as the real server's heartbeat judges).
     private func watchHeartbeat() {
         let time = link.time
         let timeout = link.heartbeat
@@ -190,6 +202,7 @@ final class SimulatedConnection: TransportConnection, Sendable {
                     await session.close(reason: "no heartbeat from the client")
                     return
                 }
+                send(.ping, toServer: false)
             }
         }
     }

@@ -10,10 +10,11 @@ import Synchronization
 /// Up, each frame arrives after the latency, a seeded jitter and its time on the wire at the
 /// bandwidth, in order; in a blackhole, frames, opens and closes wait in the link until it is up
 /// again; offline (and at ``stop()``), every connection is reset at both ends at once and new ones
-/// are refused. The server side of each connection ends a session it has not heard from for a
-/// heartbeat timeout, as the real server's heartbeat does. Nothing in it reads the machine's
+/// are refused. The server side of each connection pings the client each heartbeat timeout (the
+/// client's WebSocket answers by itself) and ends a session it has heard nothing from since the
+/// last ping, as the real server's heartbeat does. Nothing in it reads the machine's
 /// clock or a thread's timing: given the same calls at the same moments, it does the same.
-public final class SimulatedLink: ChaosLink, Transport {
+public final class SimulatedLink: NetworkLink, Transport {
     let time: TimeSource
     let server: SimulatedServer
     let heartbeat: Duration
@@ -34,6 +35,8 @@ public final class SimulatedLink: ChaosLink, Transport {
         var connections: [SimulatedConnection] = []
         var random: SeededRandom
         var asked = 0
+        /// What it has carried and refused (its mode and conditions are the fields above).
+        var carried = LinkStats(mode: .up, conditions: .perfect)
     }
 
     /// A link to `server` on `time`'s clock; its server end ends a session silent for
@@ -74,6 +77,23 @@ public final class SimulatedLink: ChaosLink, Transport {
         }
     }
 
+    /// What it has carried, refused and holds, as a ``LinkProxy`` counts it.
+    public var stats: LinkStats {
+        state.withLock { state in
+            var stats = state.carried
+            (stats.mode, stats.conditions) = (state.mode, state.conditions)
+            stats.openConnections = state.connections.count { !$0.isOver }
+            return stats
+        }
+    }
+
+    /// Counts a frame of `bytes` that reached the server (`up`) or the device.
+    func carried(bytes: Int, up: Bool) {
+        state.withLock { state in
+            if up { state.carried.bytesUp += bytes } else { state.carried.bytesDown += bytes }
+        }
+    }
+
     /// Sets its latency, jitter and bandwidth.
     public func setConditions(_ conditions: LinkConditions) throws(LinkError) {
         state.withLock { $0.conditions = conditions }
@@ -96,7 +116,11 @@ public final class SimulatedLink: ChaosLink, Transport {
         let refused = state.withLock { state -> Bool in
             state.asked += 1
             state.connections.removeAll { $0.isOver }
-            guard !state.stopped, state.mode != .offline else { return true }
+            guard !state.stopped, state.mode != .offline else {
+                state.carried.refusedConnections += 1
+                return true
+            }
+            state.carried.acceptedConnections += 1
             state.connections.append(connection)
             return false
         }

@@ -27,8 +27,13 @@ extension Simulation {
     }
 
     /// The server's rules with their evaluation counts and latest denials, read from its
-    /// `/.inspect/coverage.json` (one request; ask while something shows it, every few seconds).
+    /// `/.inspect/coverage.json` (one request; ask while something shows it, every few seconds),
+    /// or a simulated server's engine.
     public func rulesSummary() async -> RulesSummary {
+        if case .simulated(let stage) = options.server {
+            guard let engine = stage.server.engine else { return RulesSummary(problem: "the server is down") }
+            return RulesSummary(await engine.securityRules.coverageReport())
+        }
         var components = URLComponents()
         (components.scheme, components.host, components.port) = (target.scheme, target.host, target.port)
         components.path = "/.inspect/coverage.json"

@@ -9,7 +9,7 @@ extension Simulation {
     public func snapshot() -> SimulationSnapshot {
         let now = options.time.now()
         let devices = population.devices
-        let server = embedded == nil ? "\(target)" : "embedded \(target)"
+        let server = serverDescription
         // One read of each device's status serves both its silence and its clock.
         let table = embedded?.server.connections
         var silence: [String: Duration] = [:]
@@ -30,7 +30,7 @@ extension Simulation {
         }
         var snapshot = SimulationSnapshot(
             takenAt: now, server: server,
-            heartbeatTimeout: embedded == nil ? nil : options.heartbeatTimeout,
+            heartbeatTimeout: ownsServer ? options.heartbeatTimeout : nil,
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
         snapshot.presenceFeed = watcher.connectionStatus
@@ -53,13 +53,28 @@ extension Simulation {
                         refusal: other.directory.refusal))
             }
         }
-        snapshot.enforcesPresenceRules = embedded != nil
+        snapshot.enforcesPresenceRules = ownsServer
         snapshot.access = SimulationSnapshot.Access(
             identity: options.credentials == nil ? nil : options.identity, isReadOnly: options.readOnly,
             isLocal: target.isLocal, linkInPath: !target.isSecure)
         snapshot.staleAfter = max(
             snapshot.heartbeatTimeout ?? .seconds(15), Self.feedPingInterval * 3 + Self.feedPingGrace)
         return snapshot
+    }
+
+    /// The server, for the header: `embedded 127.0.0.1:41234 ns=presencetop`, `simulated`, or
+    /// the remote target.
+    var serverDescription: String {
+        if embedded != nil { return "embedded \(target)" }
+        if case .simulated = options.server { return "simulated ns=\(target.namespace)" }
+        return "\(target)"
+    }
+
+    /// Whether the server is this program's own (embedded or simulated): its heartbeat and rules
+    /// are known.
+    var ownsServer: Bool {
+        if case .remote = options.server { return false }
+        return true
     }
 
     private func thisDeviceSnapshot() -> SimulationSnapshot.ThisDevice? {

@@ -82,16 +82,18 @@ public final class Simulation: Sendable {
             if options.freshPopulation { await clearEarlierPopulation(server, options) }
         case .remote(let remote):
             target = remote
+        case .simulated(let stage):
+            try await stage.server.start()
+            target = ServerTarget(host: "simulated", port: 0, namespace: options.namespace)
         }
         var options = options
         if options.readOnly { (options.thisDevice, options.users) = (nil, 0) }
         var thisDevice: SimulatedDevice?
         if let device = options.thisDevice { thisDevice = try await makeThisDevice(device, options, target, logger) }
         let population = try await Population(
-            host: target.host, port: target.port, namespace: target.namespace, users: options.users,
-            devicesPerUser: options.devicesPerUser, conditions: options.conditions, seed: options.seed,
-            retryPolicy: options.retryPolicy, clockSpread: options.clockSpread, root: options.presencePath,
-            logger: logger)
+            opener: deviceOpener(options, target, logger), users: options.users,
+            devicesPerUser: options.devicesPerUser, seed: options.seed, retryPolicy: options.retryPolicy,
+            clockSpread: options.clockSpread, root: options.presencePath)
         let simulation = Simulation(
             options: options, target: target, embedded: embedded, population: population, thisDevice: thisDevice,
             logger: logger, onEvent: onEvent)
@@ -109,7 +111,13 @@ public final class Simulation: Sendable {
         self.population = population
         self.thisDevice = thisDevice
         self.logger = logger
-        watcher = Database(url: target.url, transport: options.transport, logger: logger)
+        if case .simulated(let stage) = options.server {
+            let link = SimulatedLink(
+                server: stage.server, time: stage.time, heartbeat: options.heartbeatTimeout, label: "watcher")
+            watcher = stage.database(through: link, time: stage.time, logger: logger)
+        } else {
+            watcher = Database(url: target.url, transport: options.transport, logger: logger)
+        }
         var watcherPolicy = options.retryPolicy
         // Pinged as often as this device, so that a server gone silent shows as stale within seconds.
         watcherPolicy.pingInterval = Self.feedPingInterval
@@ -150,41 +158,6 @@ public final class Simulation: Sendable {
         }
         guard !removals.isEmpty else { return }
         _ = await engine.updateStored(root, data: removals, auth: .admin)
-    }
-
-    private static func makeThisDevice(
-        _ device: SimulationOptions.ThisDevice, _ options: SimulationOptions, _ target: ServerTarget, _ logger: Logger
-    ) async throws -> SimulatedDevice {
-        let link = try LinkProxy(
-            upstreamHost: target.host, upstreamPort: target.port, conditions: options.conditions,
-            seed: options.seed &+ 0xD15C, logger: logger)
-        let port = try await link.start()
-        let clock = SkewedClock()
-        // TLS goes end to end: the link cannot stand in the middle of it, and stays idle.
-        let url = target.isSecure ? target.url : "http://127.0.0.1:\(port)?ns=\(target.namespace)"
-        let database = Database(
-            url: url, transport: target.isSecure ? options.transport : WebSocketTransport(),
-            time: options.time.withWall(clock.now),
-            logger: logger)
-        // Pinged every 2 s, this device shows a silent server and a moved clock within seconds.
-        var policy = options.retryPolicy
-        policy.pingInterval = Self.feedPingInterval
-        database.retryPolicy = policy
-        database.persistenceMaxPendingBytes = device.maxPendingBytes
-        if let directory = device.persistenceDirectory {
-            database.isPersistenceEnabled = true
-            database.persistenceDirectory = directory
-            // The ports change every run; the queue and cache belong to the setup behind them.
-            let fileName = ThisDeviceStateFile.name(server: options.server, target: target)
-            if case .embedded = options.server {
-                ThisDeviceStateFile.adoptEarlierFiles(
-                    in: directory, namespace: target.namespace, as: fileName, logger: logger)
-            }
-            database.persistenceFileName = fileName
-        }
-        return SimulatedDevice(
-            user: device.user, name: device.device, link: link, database: database, clock: clock,
-            root: options.presencePath)
     }
 
     /// Wires the observers and starts this device's presence.
@@ -320,7 +293,10 @@ public final class Simulation: Sendable {
             watcher.close()
             for other in others { other.watcher.close() }
         }
-        await timed("server") { await embedded?.stop() }
+        await timed("server") {
+            await embedded?.stop()
+            if case .simulated(let stage) = options.server { await stage.server.stop() }
+        }
         logger.notice("stopped: \(steps.joined(separator: ", "))")
     }
 }

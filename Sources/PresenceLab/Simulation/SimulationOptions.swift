@@ -13,6 +13,9 @@ public struct SimulationOptions: Sendable {
         case embedded(dataDirectory: URL?)
         /// A server somewhere else (ours, or a Firebase emulator).
         case remote(ServerTarget)
+        /// A server in this process reached over simulated links, on the stage's clock: the
+        /// whole lab on time the caller moves (its heartbeat is ``heartbeatTimeout``).
+        case simulated(SimulatedStage)
     }
 
     /// The device this program is: a persistent client behind its own link.
@@ -63,7 +66,7 @@ public struct SimulationOptions: Sendable {
     public var otherDatabases: [WatchedDatabase] = []
     /// The embedded server's namespace.
     public var namespace = "presencetop"
-    /// The embedded server's heartbeat timeout (how long a blackhole goes unnoticed).
+    /// The embedded or simulated server's heartbeat timeout (how long a blackhole goes unnoticed).
     public var heartbeatTimeout: Duration = .seconds(5)
     /// Where the presence tree lives (`users`, as documented).
     public var presencePath = "users"
@@ -108,4 +111,13 @@ public struct SimulationOptions: Sendable {
 
     /// The defaults: an embedded in-memory server, this device, 8 users × 2 devices on Wi-Fi.
     public init() {}
+
+    /// The defaults, on `stage`: its server over simulated links, and its clock for everything
+    /// the simulation stamps and waits on.
+    public static func simulated(on stage: SimulatedStage) -> SimulationOptions {
+        var options = SimulationOptions()
+        options.server = .simulated(stage)
+        (options.time, options.serverTime) = (stage.time, stage.time)
+        return options
+    }
 }

@@ -24,6 +24,8 @@ public enum ThisDeviceStateFile {
             return "dashboard_embedded_memory_\(target.namespace)"
         case .remote(let remote):
             return "dashboard_\(remote.host)_\(remote.port)_\(remote.namespace)"
+        case .simulated:
+            return "dashboard_simulated_\(target.namespace)"
         }
     }
 
