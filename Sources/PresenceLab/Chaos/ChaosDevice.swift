@@ -134,7 +134,7 @@ public final class ChaosDevice: Sendable {
     private func open() async throws -> (any NetworkLink, Database) {
         while true {
             while state.withLock({ $0.diskFull }) { try await stage.sleep(.milliseconds(100)) }
-            let (link, database) = try await stage.openDevice(index, label, stage.time.withWall(clock.now))
+            let (link, database) = try await stage.devices.open(index, label, stage.time.withWall(clock.now))
             database.persistenceDirectory = folder
             // Each boot reaches the server through a new link on a new port: named after the URL,
             // the file would be a new one, and the queue the crash left behind would never be sent.

@@ -32,12 +32,9 @@ public enum ChaosRun {
         progress("server listening on port \(server.port)")
         let stage = ChaosStage(
             server: server,
-            openDevice: { _, _, time in
-                let link = try LinkProxy(upstreamHost: "127.0.0.1", upstreamPort: server.port, logger: logger)
-                let port = try await link.start()
-                return (link, Database(url: "http://127.0.0.1:\(port)?ns=chaos", time: time, logger: logger))
-            },
-            time: .system)
+            devices: .loopback(
+                host: "127.0.0.1", port: server.port, namespace: "chaos", conditions: .perfect, seed: options.seed,
+                logger: logger))
         return try await play(options, on: stage, progress: progress)
     }
 

@@ -10,32 +10,25 @@ import RTDBCore
 public struct ChaosStage: Sendable {
     /// The server, which faults kill and fill.
     public let server: any ChaosServerControl
-    /// A new link for device `index` (`label`, as `user/name`; each boot has its own link) and
-    /// a database reached through it, on the device's time (its wall clock may be off); the
-    /// device sets its persistence before using it.
-    public let openDevice:
-        @Sendable (_ index: Int, _ label: String, _ time: TimeSource) async throws -> (any NetworkLink, Database)
+    /// How a device reaches the server: a new link for each boot (named `user/name`) and a
+    /// database through it, on the device's time (its wall clock may be off); the device sets
+    /// its persistence before using it.
+    public let devices: DeviceOpener
     /// The run's time: the identity provider's and the server's wall clock (tokens' `iat`), and
     /// what the run and its devices sleep on.
-    public let time: TimeSource
+    public var time: TimeSource { devices.time }
     /// How long the run has been going.
     public let elapsed: @Sendable () -> Duration
     /// Told what happens, as it happens (the simulated run's trace).
     public let note: @Sendable (String) -> Void
 
-    /// Makes a stage; the run starts now.
+    /// Makes a stage whose devices `devices` opens, on its time; the run starts now.
     public init(
-        server: any ChaosServerControl,
-        openDevice:
-            @escaping @Sendable (_ index: Int, _ label: String, _ time: TimeSource) async throws -> (
-                any NetworkLink, Database
-            ),
-        time: TimeSource, note: @escaping @Sendable (String) -> Void = { _ in }
+        server: any ChaosServerControl, devices: DeviceOpener, note: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.server = server
-        self.openDevice = openDevice
-        self.time = time
-        self.elapsed = time.stopwatch()
+        self.devices = devices
+        self.elapsed = devices.time.stopwatch()
         self.note = note
     }
 

@@ -84,7 +84,7 @@ public enum SimulatedChaos {
         let seed = options.seed
         let stage = ChaosStage(
             server: server,
-            openDevice: { index, label, deviceTime in
+            devices: DeviceOpener(time: time) { index, label, deviceTime in
                 let boot = boots.withLock { boots -> UInt64 in
                     boots[index, default: 0] += 1
                     return boots[index, default: 0]
@@ -96,8 +96,7 @@ public enum SimulatedChaos {
                     url: "http://simulated?ns=chaos", transport: link, time: deviceTime,
                     logger: logger, confinement: EngineConfinement(queue: .main, seed: stream))
                 return (link, database)
-            },
-            time: time, note: note)
+            }, note: note)
 
         let wasSerial = uncheckedUseMainSerialExecutor
         uncheckedUseMainSerialExecutor = true
