@@ -4,9 +4,11 @@ import RTDBCore
 /// The engine's one door: every call the API makes, one verb per action.
 ///
 /// The API never touches the queue or the repo's parts: each verb hops onto the queue itself,
-/// through ``schedule(_:)`` (later, for calls that return nothing) or ``performNow(_:)`` (now,
-/// re-entrant, for calls that return a value), so a verb called from code that already runs on
-/// the queue (a transaction's update block) runs inline instead of waiting for itself.
+/// through ``schedule(_:)`` (later, for calls that return nothing), ``take(_:)`` (a write: taken
+/// before it returns) or ``performNow(_:)`` (now, re-entrant, for calls that return a value). A
+/// verb called from the repo's own work on the queue (a transaction's update block) never waits
+/// for itself: a read answers inline, and anything else runs at the end of the current turn, as
+/// FRepo defers calls made on its queue.
 /// `ArchitectureTests` fails on `repo.engineQueue` or a reach into a part (`repo.x.y`) outside `Repo/`.
 extension Repo {
     /// Whether the caller runs on this repo's queue, or on the confinement queue it targets
@@ -25,6 +27,20 @@ extension Repo {
     /// is on disk (behind the opening of the file, which the queue runs first), so a crash just
     /// after cannot lose it.
     func performNow<T>(_ body: () -> T) -> T { isOnQueue ? body() : engineQueue.sync(execute: body) }
+
+    /// Whether the caller is the repo's own work on its queue (a transaction's update block), not
+    /// an app sharing the queue it is confined to.
+    var isInOwnTurn: Bool { DispatchQueue.getSpecific(key: Repo.queueKey) == ObjectIdentifier(self) }
+
+    /// Runs a verb that takes something (a write), and returns once it is taken: its local
+    /// events raised, and with persistence on disk.
+    ///
+    /// Called from the repo's own turn (a transaction's update block), it runs at the end of that
+    /// turn instead, after what the turn does with the block's result: a write made inside an
+    /// update block comes after the transaction it belongs to, whichever paths they touch.
+    func take(_ body: @escaping @Sendable () -> Void) {
+        if isInOwnTurn { schedule(body) } else { performNow(body) }
+    }
 
     /// Calls `done` on the callback queue once everything scheduled before it has run and the
     /// callbacks that raised have run (``Database/barrier()``).

@@ -70,7 +70,7 @@ extension Repo {
     /// time), queued (on disk with persistence), then sent; acknowledged, reverted or moved to the
     /// dead letters when the server answers.
     func set(_ path: Path, json: JSONValue, completion: Completion?) {
-        performNow {
+        take { [self] in
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             let write = StoredWrite(
                 id: allocateWriteID(), kind: node.isEmpty ? .remove : .set, path: path, node: node, enqueuedAt: clock())
@@ -89,7 +89,7 @@ extension Repo {
         } catch {
             return fail(completion, error)
         }
-        performNow {
+        take { [self] in
             let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
                 nodes = try Repo.updateNodes(children, at: path)

@@ -8,9 +8,10 @@ import Synchronization
 /// One database connection's engine: the sync trees, the connection and the event queue
 /// (docs/client-engine.md#the-repo).
 ///
-/// `@unchecked Sendable` is safe because all mutable state is touched only on `queue`, a serial
-/// queue: the API enters it only through the verbs of `Repo+Door.swift`, each of which hops
-/// itself (`schedule`, or the re-entrant `performNow` where it returns a value), and the
+/// `@unchecked Sendable` is safe because all mutable state is touched only on `engineQueue`, a
+/// serial queue: the API enters it only through the verbs of `Repo+Door.swift`, each of which
+/// hops itself (`schedule`; `take` for a write, deferred to the end of the turn when the repo's
+/// own work calls it; the re-entrant `performNow` where it returns a value), and the
 /// connection delivers on it. Push ids and the published status are the exceptions, each under
 /// its own lock.
 final class Repo: @unchecked Sendable {
@@ -71,7 +72,7 @@ final class Repo: @unchecked Sendable {
     var restoredAt: UInt64 = 0
     /// keepSynced queries saved by an earlier run, declared again at start.
     var restoredKeepSynced: [QuerySpec] = []
-    /// Marks the repo's queue, to run work inline when already on it.
+    /// Marks the repo's queue: a read made on it runs inline, a write at the end of the turn.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// Whether the queue targets an ``EngineConfinement``'s: on that queue, this repo's work
     /// runs inline.
