@@ -60,6 +60,11 @@ let package = Package(
         ),
         // Security rules: the language, its checks and their evaluation over the data.
         .target(name: "RTDBRules", dependencies: ["RTDBCore"]),
+        // A child process and the one way to wait on it (its output, its end), for the chaos
+        // run's server, the benchmarks' helpers and the tests.
+        .target(
+            name: "ChildProcesses",
+            dependencies: ["RTDBCore", .product(name: "Subprocess", package: "swift-subprocess")]),
         // Rows written by the thousand through SQLite's C API, parameters bound in place, in GRDB's
         // transactions: the server's log and the client's acknowledgements.
         .target(
@@ -154,7 +159,7 @@ let package = Package(
             name: "PresenceLab",
             dependencies: [
                 "LabModel", "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
-                "DiskFaults", .product(name: "Crypto", package: "swift-crypto"),
+                "DiskFaults", "ChildProcesses", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -225,7 +230,7 @@ let package = Package(
             name: "presencetop-bench",
             dependencies: [
                 "RTDBCore", "RTDBRules", "RTDBServer", "RTDBClient", "RTDBWire", "LinkSim", "Presence", "PresenceLab",
-                "Dashboard", "BenchWorkloads", "DiskFaults",
+                "Dashboard", "BenchWorkloads", "DiskFaults", "ChildProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -246,6 +251,7 @@ let package = Package(
         .target(
             name: "RTDBTestSupport",
             dependencies: [
+                "ChildProcesses",
                 "DiskFaults",
                 "RTDBClient",
                 "RTDBRules",
@@ -306,6 +312,7 @@ let package = Package(
             name: "PresenceLabTests",
             dependencies: [
                 "PresenceLab", "Presence", "LinkSim", "RTDBClient", "RTDBRules", "RTDBWire", "RTDBTestSupport",
+                "ChildProcesses",
             ]),
         .testTarget(
             name: "DashboardTests",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import HummingbirdWSClient
 import Logging
@@ -47,10 +48,9 @@ struct PresenceBenchmark: AsyncParsableCommand {
         report.record("descriptor_limit", limit)
         let wanted = min(clients, max(0, limit - 200))
         if wanted < clients { report.say("the descriptor limit (\(limit)) allows \(wanted) of \(clients) clients") }
-        let port = try LoopbackPort.free()
-        let server = try startServer(port: port, report)
+        let (server, port) = try await startServer(report)
         let url = "ws://127.0.0.1:\(port)/.ws?v=5&ns=presence"
-        let baseline = BenchSupport.residentBytes(of: server.processIdentifier)
+        let baseline = BenchSupport.residentBytes(of: server.pid)
 
         // The directory listener: every change under `users` reaches it.
         let directory = try await DirectoryListener.start(url: url)
@@ -59,7 +59,7 @@ struct PresenceBenchmark: AsyncParsableCommand {
         try await fleet.connect(count: wanted, url: url, concurrency: 128)
         let connectTime = ContinuousClock.now - start
         try await Task.sleep(for: .seconds(1))  // the server settles its allocations
-        let loaded = BenchSupport.residentBytes(of: server.processIdentifier)
+        let loaded = BenchSupport.residentBytes(of: server.pid)
         report.record("clients_connected", fleet.count)
         report.record("connects_per_second", Double(fleet.count) / connectTime.inSeconds)
         let connected = String(
@@ -93,18 +93,18 @@ struct PresenceBenchmark: AsyncParsableCommand {
         // Mass disconnect: every client gone at once; done when the listener saw every entry go.
         // The server's own work is its CPU time meanwhile; the load generator's is the time its
         // closes take (on the same cores, inside the wall figure).
-        let serverBefore = BenchSupport.cpuTime(of: server.processIdentifier)
-        let kernelBefore = BenchSupport.kernelTime(of: server.processIdentifier)
+        let serverBefore = BenchSupport.cpuTime(of: server.pid)
+        let kernelBefore = BenchSupport.kernelTime(of: server.pid)
         let dropStart = ContinuousClock.now
         directory.expectRemovals(fleet.count)
         await fleet.dropAll()
         let closesTime = ContinuousClock.now - dropStart
         let applied = await directory.waitForRemovals(timeout: .seconds(120))
         let dropTime = ContinuousClock.now - dropStart
-        let serverWork = BenchSupport.cpuTime(of: server.processIdentifier).flatMap { after in
+        let serverWork = BenchSupport.cpuTime(of: server.pid).flatMap { after in
             serverBefore.map { after - $0 }
         }
-        let kernelWork = BenchSupport.kernelTime(of: server.processIdentifier).flatMap { after in
+        let kernelWork = BenchSupport.kernelTime(of: server.pid).flatMap { after in
             kernelBefore.map { after - $0 }
         }
         report.record("mass_disconnect_applied_ms", dropTime.inMilliseconds)
@@ -122,22 +122,24 @@ struct PresenceBenchmark: AsyncParsableCommand {
                 kernelWork.map { String(format: "%.0f ms", $0.inMilliseconds) } ?? "unknown", closesTime.inMilliseconds)
         )
         await directory.close()
-        stop(server, port: port)
+        stop(server)
         if let heapProfile {
-            try waitForExit(server, port: port)
+            try await waitForExit(server)
             report.say("heap profile: \(heapProfile).zst (heaptrack_print -f \(heapProfile).zst -p 1 -n 20)")
         }
     }
 
+    /// What marks the server under heaptrack in its environment: this benchmark's own.
+    private var mark: String { "\(Self.heapMark)=\(getpid())" }
+
     /// Stops the server: under heaptrack, the server itself, not heaptrack's recorder, which
     /// finishes the file once the server is gone.
-    private func stop(_ server: Process, port: Int) {
-        guard heapProfile != nil else {
-            if server.isRunning { server.terminate() }
-            return
-        }
-        let mark = "\(Self.heapMark)=\(port)"
-        for (pid, command) in BenchSupport.processes(mentioning: mark) where command.contains(" serve ") {
+    private func stop(_ server: ChildProcess) {
+        guard heapProfile != nil else { return server.signal(SIGTERM) }
+        // The server alone: heaptrack's script, whose arguments name `serve` too, waits for its
+        // compressor and exits once the profile is whole (told to stop, it would cut it short).
+        let server = (try? BenchSupport.presencetop().path) ?? "presencetop"
+        for (pid, command) in BenchSupport.processes(mentioning: mark) where command.hasPrefix(server + " serve ") {
             kill(pid, SIGTERM)
         }
     }
@@ -145,47 +147,39 @@ struct PresenceBenchmark: AsyncParsableCommand {
     /// Waits for the server under heaptrack to end (heaptrack writes the profile as it does), at
     /// most a minute: a server that ignored its SIGTERM is killed, and the run fails saying so
     /// instead of waiting for ever.
-    private func waitForExit(_ server: Process, port: Int) throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while server.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-        guard server.isRunning else { return }
-        for pid in BenchSupport.processes(mentioning: "\(Self.heapMark)=\(port)").keys { kill(pid, SIGKILL) }
-        server.terminate()
+    private func waitForExit(_ server: ChildProcess) async throws {
+        if await server.exitStatus(within: .seconds(60)) != nil { return }
+        for pid in BenchSupport.processes(mentioning: mark).keys { kill(pid, SIGKILL) }
+        server.signal(SIGKILL)
         throw ValidationError("the server under heaptrack had not stopped 60 s after its SIGTERM; it was killed")
     }
 
-    private func startServer(port: Int, _ report: BenchReport) throws -> Process {
+    /// Starts the server on a free port and waits until it says it listens; it and its port.
+    private func startServer(_ report: BenchReport) async throws -> (ChildProcess, Int) {
         let binary = try BenchSupport.presencetop()
-        let server = Process()
         var arguments = [
-            "serve", "--memory", "--port", "\(port)", "--heartbeat-timeout", "30", "--max-sessions-per-namespace",
-            "\(max(20_000, clients + 100))",
+            "serve", "--memory", "--port", "0", "--log-level", "warning", "--heartbeat-timeout", "30",
+            "--max-sessions-per-namespace", "\(max(20_000, clients + 100))",
         ]
+        var executable = binary
         if let heapProfile {
             // heaptrack records every allocation of the server with its call stack. Its script
             // does not pass a SIGTERM on, so the server is found by a mark in its environment.
-            server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            arguments = ["\(Self.heapMark)=\(port)", "heaptrack", "-o", heapProfile, binary.path] + arguments
-        } else {
-            server.executableURL = binary
+            executable = URL(fileURLWithPath: "/usr/bin/env")
+            arguments = [mark, "heaptrack", "-o", heapProfile, binary.path] + arguments
         }
-        server.arguments = arguments
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        report.onExit("the server") { stop(server, port: port) }
-        // Until it answers: a loaded machine starts it slowly, and heaptrack more slowly still.
+        let server = try await ChildProcess(executable, arguments)
+        report.onExit("the server") { stop(server) }
+        // A loaded machine starts it slowly, and heaptrack more slowly still.
         let wait: Duration = heapProfile == nil ? .seconds(30) : .seconds(120)
-        let deadline = ContinuousClock.now + wait
-        while !LoopbackPort.accepts(port) {
-            guard server.isRunning else {
-                throw ValidationError("the server exited (status \(server.terminationStatus)) before it answered")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw ValidationError("the server did not answer on port \(port) within \(wait)")
-            }
-            usleep(50_000)
+        guard let port = await server.listeningPort(within: wait) else {
+            server.signal(SIGKILL)
+            throw ValidationError(
+                server.isRunning
+                    ? "the server did not say it listened within \(wait)"
+                    : "the server exited (status \(server.status ?? -1)) before it listened: \(server.standardError.suffix(500))"
+            )
         }
-        return server
+        return (server, port)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 
 /// `presencetop-bench project-seed` (hidden): the project benchmark's writes and its REST read.
@@ -36,22 +37,18 @@ struct ProjectSeedCommand: AsyncParsableCommand {
     static func run(port: Int, layout: ProjectBenchmark.Shape, users: Int) async throws -> (
         stored: Int, readBytes: Int, readTime: Duration
     ) {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = [
-            "project-seed", "--port", "\(port)", "--layout", layout.rawValue, "--users", "\(users)",
-        ]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        // Read on a thread of its own: the answer is one short line, but a pipe must not fill.
-        let data = try await Task.detached { try output.fileHandleForReading.readToEnd() ?? Data() }.value
-        child.waitUntilExit()
-        guard child.terminationStatus == 0,
-            let answer = try? JSONSerialization.jsonObject(with: data) as? [String: Int],
+        let child = try await ChildProcess(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+            ["project-seed", "--port", "\(port)", "--layout", layout.rawValue, "--users", "\(users)"])
+        let status = await child.exitStatus(within: .seconds(3_600))
+        if status == nil { child.signal(SIGKILL) }
+        guard status == 0,
+            let answer = try? JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [String: Int],
             let stored = answer["stored_bytes"], let readBytes = answer["read_bytes"], let readMS = answer["read_ms"]
         else {
-            throw ValidationError("filling the server failed (exit \(child.terminationStatus))")
+            throw ValidationError(
+                "filling the server failed (exit \(status.map(String.init) ?? "none within an hour")): \(child.standardError.suffix(500))"
+            )
         }
         return (stored, readBytes, .milliseconds(readMS))
     }

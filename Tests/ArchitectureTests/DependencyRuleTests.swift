@@ -17,6 +17,7 @@ import Testing
         "RTDBClient": ["RTDBCore", "RTDBWire", "RawSQLite"],
         "LinkSim": ["RTDBCore"],
         "DiskFaults": ["CSQLiteFaults"],
+        "ChildProcesses": ["RTDBCore"],
         "PresenceModel": ["RTDBCore"],
         "Presence": ["PresenceModel", "RTDBCore", "RTDBClient"],
         "LabModel": ["PresenceModel", "RTDBCore"],
