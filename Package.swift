@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "LinkSim", targets: ["LinkSim"]),
         .library(name: "PresenceModel", targets: ["PresenceModel"]),
         .library(name: "Presence", targets: ["Presence"]),
-        .library(name: "LabModel", targets: ["LabModel"]),
+        .library(name: "WatchModel", targets: ["WatchModel"]),
         .library(name: "PresenceLab", targets: ["PresenceLab"]),
         .library(name: "Dashboard", targets: ["Dashboard"]),
         .library(name: "DashboardRuntime", targets: ["DashboardRuntime"]),
@@ -142,11 +142,12 @@ let package = Package(
         // presence, the rules as text. Client side only: RTDBClient → Presence (which re-exports
         // PresenceModel).
         .target(name: "Presence", dependencies: ["PresenceModel", "RTDBCore", "RTDBClient"]),
-        // What the lab shows, as values: its snapshots and events, the summaries of a device's
-        // cache, onDisconnects, queue and the rules, and the readers of the text files (TOML) that
-        // scenarios, themes and settings share. RTDBCore, PresenceModel and TOMLKit only.
+        // What a watched database shows (the lab, your own project, a recording), as values: its
+        // snapshots and events, the summaries of a device's cache, onDisconnects, queue and the
+        // rules, and the readers of the text files (TOML) that scenarios, themes and settings
+        // share. RTDBCore, PresenceModel and TOMLKit only.
         .target(
-            name: "LabModel",
+            name: "WatchModel",
             dependencies: ["PresenceModel", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // A fault-injecting SQLite VFS (a full disk, failing and held syncs), as SQLite's own tests
@@ -158,7 +159,7 @@ let package = Package(
         .target(
             name: "PresenceLab",
             dependencies: [
-                "LabModel", "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
+                "WatchModel", "Presence", "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "LinkSim",
                 "DiskFaults", "ChildProcesses", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -169,18 +170,18 @@ let package = Package(
             ]
         ),
         // Pure: state, actions, reducer, layout, widgets and themes, rendered to a cell grid, from
-        // the lab's snapshots and events as values (LabModel → Dashboard). Never the lab, the
-        // engine, the server or the links: DependencyRuleTests fails on an import of them.
+        // the watched database's snapshots and events as values (WatchModel → Dashboard). Never
+        // the lab, the engine, the server or the links: DependencyRuleTests fails on an import.
         .target(
             name: "Dashboard",
-            dependencies: ["LabModel", "PresenceModel", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["WatchModel", "PresenceModel", "RTDBCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // The dashboard's loop, apart from any terminal or engine: it takes a terminal, a source
-        // and a clock (MemoryTerminal keeps every frame, for tests). Dashboard, LabModel → here.
+        // and a clock (MemoryTerminal keeps every frame, for tests). Dashboard, WatchModel → here.
         .target(
             name: "DashboardRuntime",
             dependencies: [
-                "Dashboard", "LabModel", "RTDBCore", .product(name: "Logging", package: "swift-log"),
+                "Dashboard", "WatchModel", "RTDBCore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
@@ -317,19 +318,19 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "Dashboard", "LabModel", "PresenceModel", "RTDBCore",
+                "Dashboard", "WatchModel", "PresenceModel", "RTDBCore",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "Dashboard", "LabModel", "RTDBCore"]),
+            name: "DashboardRuntimeTests", dependencies: ["DashboardRuntime", "Dashboard", "WatchModel", "RTDBCore"]),
         // The dashboard's loop on a live simulation (a real server on loopback), in memory.
         .testTarget(
             name: "LabDashboardTests",
             dependencies: [
-                "LabDashboard", "DashboardRuntime", "Dashboard", "LabModel", "PresenceLab", "RTDBCore",
+                "LabDashboard", "DashboardRuntime", "Dashboard", "WatchModel", "PresenceLab", "RTDBCore",
                 "RTDBClient", "LinkSim", "RTDBTestSupport",
             ]),
         .testTarget(

@@ -1,11 +1,11 @@
 import Dashboard
 import Dispatch
 import Foundation
-import LabModel
 import Logging
 import RTDBCore
 import Synchronization
 import UnixSignals
+import WatchModel
 
 #if canImport(Glibc)
     import Glibc

@@ -25,7 +25,7 @@ extension Simulation: DashboardSource {
     }
 
     /// Nothing: a live session's events arrive as they happen.
-    public func replayed() -> (status: ReplayStatus, events: [SimulationEvent])? { nil }
+    public func replayed() -> (status: ReplayStatus, events: [WatchEvent])? { nil }
 
     /// Never: a live session does not fail as a source.
     public var failure: String? { nil }

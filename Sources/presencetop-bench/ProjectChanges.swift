@@ -24,7 +24,7 @@ struct ProjectChanges {
     }
 
     /// Waits until the watcher's list shows user `index` in state `online`; the snapshot.
-    private func waitUntil(_ running: Simulation, shows index: Int, online: Bool) async throws -> SimulationSnapshot {
+    private func waitUntil(_ running: Simulation, shows index: Int, online: Bool) async throws -> WatchSnapshot {
         let id = ProjectServer.userID(index)
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {

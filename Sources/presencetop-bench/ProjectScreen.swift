@@ -1,6 +1,6 @@
 import Dashboard
 import Foundation
-import LabModel
+import WatchModel
 
 /// The dashboard's state and renderer as the running dashboard keeps them, timed: a snapshot
 /// folded in and a 160×48 frame drawn.
@@ -15,7 +15,7 @@ struct ProjectScreen {
 
     /// Folds `snapshot` in and draws a frame; the milliseconds it took.
     @discardableResult
-    mutating func fold(_ snapshot: SimulationSnapshot) -> Double {
+    mutating func fold(_ snapshot: WatchSnapshot) -> Double {
         let begin = DispatchTime.now().uptimeNanoseconds
         _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
         _ = renderer.render(state)

@@ -139,11 +139,11 @@ struct RenderBenchmark: AsyncParsableCommand {
     }
 
     /// A snapshot of a big, busy population: some offline, some suspect, a queue and dead letters.
-    static func snapshot(users: Int, devices: Int) -> SimulationSnapshot {
+    static func snapshot(users: Int, devices: Int) -> WatchSnapshot {
         let now = UnixTime(millisecondsSince1970: 1_795_356_300_000)
         var presence: [UserPresence] = []
         var silence: [String: Duration] = [:]
-        var clocks: [SimulationSnapshot.DeviceClock] = []
+        var clocks: [WatchSnapshot.DeviceClock] = []
         for index in 0..<users {
             let id = Population.userName(index)
             let online = index % 7 != 3
@@ -172,7 +172,7 @@ struct RenderBenchmark: AsyncParsableCommand {
             phase: .connected(sessionID: "bench"), serverTimeOffset: .milliseconds(-3),
             clockSkew: ClockSkewEstimate(offset: .milliseconds(-2), errorBound: .milliseconds(1), samples: 8),
             lastRoundTrip: .milliseconds(2), connectedAt: now - .seconds(60), lastHeardAt: now - .milliseconds(100))
-        return SimulationSnapshot(
+        return WatchSnapshot(
             takenAt: now, server: "bench", heartbeatTimeout: .seconds(5),
             thisDevice: .init(
                 user: "morgan", device: "this device", status: status,

@@ -19,7 +19,7 @@ final class ReplaySource: DashboardSource {
     /// Time since the replay was made, on its ``TimeSource``'s clock.
     private let clock: @Sendable () -> Duration
     private let state: Mutex<State>
-    private let events = Mutex<[SimulationEvent]>([])
+    private let events = Mutex<[WatchEvent]>([])
     private let file: String
     /// Set when the dashboard is done: a reading still going stops.
     private let abandoned = Atomic<Bool>(false)
@@ -140,9 +140,9 @@ final class ReplaySource: DashboardSource {
         if cursor.time >= timeline.end { cursor.playing = false }
     }
 
-    func snapshot() -> SimulationSnapshot {
+    func snapshot() -> WatchSnapshot {
         guard let (timeline, cursor) = current() else {
-            return SimulationSnapshot(takenAt: .epoch, server: "reading \(file)… \(progress)")
+            return WatchSnapshot(takenAt: .epoch, server: "reading \(file)… \(progress)")
         }
         let (snapshot, events) = timeline.state(at: cursor.time, events: DashboardState.eventCapacity)
         self.events.withLock { $0 = events }
@@ -192,7 +192,7 @@ final class ReplaySource: DashboardSource {
         }
     }
 
-    func replayed() -> (status: ReplayStatus, events: [SimulationEvent])? {
+    func replayed() -> (status: ReplayStatus, events: [WatchEvent])? {
         (status, events.withLock { $0 })
     }
 

@@ -20,19 +20,19 @@ import Testing
         "ChildProcesses": ["RTDBCore"],
         "PresenceModel": ["RTDBCore"],
         "Presence": ["PresenceModel", "RTDBCore", "RTDBClient"],
-        "LabModel": ["PresenceModel", "RTDBCore"],
-        "Dashboard": ["LabModel", "PresenceModel", "RTDBCore"],
-        "DashboardRuntime": ["Dashboard", "LabModel", "PresenceModel", "RTDBCore"],
+        "WatchModel": ["PresenceModel", "RTDBCore"],
+        "Dashboard": ["WatchModel", "PresenceModel", "RTDBCore"],
+        "DashboardRuntime": ["Dashboard", "WatchModel", "PresenceModel", "RTDBCore"],
         "LabDashboard": ["Dashboard", "DashboardRuntime", "PresenceLab", "RTDBCore"],
         "CursesBackend": ["CNcursesw", "Dashboard", "RTDBCore"],
     ]
 
     /// The layers that hold values only, and the libraries they may use besides project modules
-    /// (LabModel's `TextFile` reads a bounded text file with the C library: themes, scenarios and
+    /// (WatchModel's `TextFile` reads a bounded text file with the C library: themes, scenarios and
     /// settings are read through it).
     static let pure: [String: Set<String>] = [
         "PresenceModel": [],
-        "LabModel": ["Foundation", "TOMLKit", "Glibc", "Darwin"],
+        "WatchModel": ["Foundation", "TOMLKit", "Glibc", "Darwin"],
         "Dashboard": ["Foundation", "TOMLKit"],
     ]
 

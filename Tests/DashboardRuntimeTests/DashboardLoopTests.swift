@@ -1,11 +1,11 @@
 import Dashboard
 import DashboardRuntime
 import Foundation
-import LabModel
 import Logging
 import RTDBCore
 import Synchronization
 import Testing
+import WatchModel
 
 /// The dashboard's loop in memory: a scripted terminal that keeps every frame, a source that
 /// records what it is asked, and time moved by the script, never by the wall clock.
@@ -13,15 +13,15 @@ import Testing
     /// A source that shows one snapshot, answers the views, and keeps every effect.
     final class RecordingSource: DashboardSource {
         let effects = Mutex<[DashboardEffect]>([])
-        let replay: Mutex<(status: ReplayStatus, events: [SimulationEvent])?>
+        let replay: Mutex<(status: ReplayStatus, events: [WatchEvent])?>
         let cacheReads = Atomic<Int>(0)
 
         init(replaying: ReplayStatus? = nil) {
             replay = Mutex(replaying.map { ($0, []) })
         }
 
-        func snapshot() -> SimulationSnapshot {
-            SimulationSnapshot(takenAt: UnixTime(millisecondsSince1970: 1_700_000_000_000), server: "memory")
+        func snapshot() -> WatchSnapshot {
+            WatchSnapshot(takenAt: UnixTime(millisecondsSince1970: 1_700_000_000_000), server: "memory")
         }
 
         func cacheSummary() async -> CacheSummary? {
@@ -37,7 +37,7 @@ import Testing
 
         func perform(_ effect: DashboardEffect) { effects.withLock { $0.append(effect) } }
 
-        func replayed() -> (status: ReplayStatus, events: [SimulationEvent])? { replay.withLock { $0 } }
+        func replayed() -> (status: ReplayStatus, events: [WatchEvent])? { replay.withLock { $0 } }
 
         var failure: String? { nil }
     }

@@ -1,14 +1,14 @@
 import Dashboard
 import Foundation
-import LabModel
 import RTDBCore
 import Testing
+import WatchModel
 
 /// What the dashboard may do to a database that is not on this machine.
 @Suite struct DashboardAccessTests {
     static let writingKeys: [Character] = ["n", "b", "l", "w", "W", "t", "+", "-", "a", "d", "x", "r"]
 
-    private static func state(_ access: SimulationSnapshot.Access) -> DashboardState {
+    private static func state(_ access: WatchSnapshot.Access) -> DashboardState {
         var state = Fixture.state(width: 220, height: 40)
         state.snapshot?.server = "https://my-app.firebaseio.com?ns=my-app"
         state.snapshot?.access = access

@@ -1,9 +1,9 @@
 import Dashboard
 import Foundation
-import LabModel
 import PresenceModel
 import RTDBCore
 import Testing
+import WatchModel
 
 @Suite struct DashboardReducerTests {
     @Test func effectKeysAskTheSimulationAndChangeNothingElse() {
@@ -134,8 +134,8 @@ import Testing
     @Test func samplesOncePerSecondAndCountsTheDrain() {
         var state = Fixture.state(width: 120, height: 40)
         let first = state.connectionHistory.values.count
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .acknowledged(count: 3))))
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .acknowledged(count: 2))))
+        _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .acknowledged(count: 3))))
+        _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .acknowledged(count: 2))))
         var later = Fixture.snapshot(connected: false, mode: .offline, pending: [Fixture.write(7, age: .seconds(1))])
         later.takenAt += .milliseconds(400)
         _ = DashboardReducer.reduce(&state, .snapshot(later))
@@ -151,13 +151,13 @@ import Testing
 
     @Test func eventsBecomeTimelineLinesButQueueDepthDoesNot() {
         var state = Fixture.state(width: 120, height: 40)
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .queue(depth: 4))))
+        _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .queue(depth: 4))))
         #expect(state.events.isEmpty)
         _ = DashboardReducer.reduce(
-            &state, .event(SimulationEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
+            &state, .event(WatchEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
         _ = DashboardReducer.reduce(
             &state,
-            .event(SimulationEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: .epoch)))))
+            .event(WatchEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: .epoch)))))
         #expect(
             state.events.map(\.text) == [
                 "morgan/this device  network lost (reset: both ends know at once)", "sam offline",
@@ -167,7 +167,7 @@ import Testing
     @Test func theTimelineKeepsItsNewestLines() {
         var state = Fixture.state(width: 120, height: 40)
         for index in 0..<(DashboardState.eventCapacity + 20) {
-            _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .notice("n\(index)"))))
+            _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .notice("n\(index)"))))
         }
         #expect(state.events.count == DashboardState.eventCapacity)
         #expect(state.events.first?.text == "n20")
@@ -176,26 +176,26 @@ import Testing
     /// Was: two lines per attempt ("connecting", "disconnected: …") pushed everything else out.
     @Test func reconnectAttemptsFoldIntoOneUpdatingLine() {
         var state = Fixture.state(width: 120, height: 40)
-        _ = DashboardReducer.reduce(&state, .event(SimulationEvent(at: Fixture.eventTime, .notice("before"))))
+        _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .notice("before"))))
         for attempt in 1...12 {
             _ = DashboardReducer.reduce(
                 &state,
                 .event(
-                    SimulationEvent(
+                    WatchEvent(
                         at: Fixture.eventTime,
                         .connection(.waitingToRetry(attempt: attempt, retryAt: .epoch, reason: "connection refused")))))
             _ = DashboardReducer.reduce(
-                &state, .event(SimulationEvent(at: Fixture.eventTime, .connection(.connecting(attempt: attempt + 1)))))
+                &state, .event(WatchEvent(at: Fixture.eventTime, .connection(.connecting(attempt: attempt + 1)))))
         }
         #expect(
             state.events.map(\.text) == ["before", "this device  connecting (attempt 13); last: connection refused"])
         _ = DashboardReducer.reduce(
-            &state, .event(SimulationEvent(at: Fixture.eventTime, .connection(.connected(sessionID: "abcdefgh1")))))
+            &state, .event(WatchEvent(at: Fixture.eventTime, .connection(.connected(sessionID: "abcdefgh1")))))
         #expect(state.events.count == 3, "connected ends the story: \(state.events.map(\.text))")
         _ = DashboardReducer.reduce(
             &state,
             .event(
-                SimulationEvent(
+                WatchEvent(
                     at: Fixture.eventTime,
                     .connection(.waitingToRetry(attempt: 1, retryAt: .epoch, reason: "connection reset")))))
         #expect(state.events.count == 4, "a new outage is a new line")
@@ -244,20 +244,20 @@ import Testing
     @Test func whatAKeyDidShowsOnTheStatusLineWhereTheEventsDoNotFit() {
         let refused = Fixture.refused(7, reason: "no .write rule allows it")
         var small = Fixture.state(width: 80, height: 24)
-        _ = DashboardReducer.reduce(&small, .event(SimulationEvent(at: Fixture.eventTime, .deadLetter(refused))))
+        _ = DashboardReducer.reduce(&small, .event(WatchEvent(at: Fixture.eventTime, .deadLetter(refused))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "\(String(describing: small.notice))")
         _ = DashboardReducer.reduce(
             &small,
-            .event(SimulationEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: nil)))))
+            .event(WatchEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: nil)))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "presence changes are not a key's outcome")
         _ = DashboardReducer.reduce(
-            &small, .event(SimulationEvent(at: Fixture.eventTime, .link(device: "quinn/phone", mode: .blackhole))))
+            &small, .event(WatchEvent(at: Fixture.eventTime, .link(device: "quinn/phone", mode: .blackhole))))
         #expect(small.notice?.text.contains("write 7 refused") == true, "nor another device's link")
         _ = DashboardReducer.reduce(
-            &small, .event(SimulationEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
+            &small, .event(WatchEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
         #expect(small.notice?.text.contains("network lost") == true, "this device's link is")
         var large = Fixture.state(width: 160, height: 48)
-        _ = DashboardReducer.reduce(&large, .event(SimulationEvent(at: Fixture.eventTime, .deadLetter(refused))))
+        _ = DashboardReducer.reduce(&large, .event(WatchEvent(at: Fixture.eventTime, .deadLetter(refused))))
         #expect(large.notice == nil, "the events pane shows it")
         #expect(large.events.last?.text.contains("write 7 refused") == true)
     }
@@ -309,7 +309,7 @@ import Testing
         #expect(singular.contains("(1 user, 1 online, 1 connection)"), "\(singular)")
 
         for index in 0..<100 {
-            _ = DashboardReducer.reduce(&single, .event(SimulationEvent(at: Fixture.eventTime, .notice("n\(index)"))))
+            _ = DashboardReducer.reduce(&single, .event(WatchEvent(at: Fixture.eventTime, .notice("n\(index)"))))
         }
         single.focus = .events
         _ = DashboardReducer.reduce(&single, .key(.character("G")))

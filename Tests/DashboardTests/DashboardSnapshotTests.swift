@@ -1,10 +1,10 @@
 import Dashboard
 import Foundation
-import LabModel
 import PresenceModel
 import RTDBCore
 import SnapshotTesting
 import Testing
+import WatchModel
 
 /// The screen as text (and its roles as runs) at the two sizes of the design card; the
 /// references live in `__Snapshots__` and CI never records (`SNAPSHOT_TESTING_RECORD=never`).
@@ -21,12 +21,12 @@ import Testing
         _ = DashboardReducer.reduce(
             &state,
             .event(
-                SimulationEvent(
+                WatchEvent(
                     at: UnixTime(millisecondsSince1970: 1_795_356_290_000),
                     .presence(.userOffline(user: "jordan", lastOnline: nil)))))
         _ = DashboardReducer.reduce(
             &state,
-            .event(SimulationEvent(at: UnixTime(millisecondsSince1970: 1_795_356_295_000), .acknowledged(count: 10))))
+            .event(WatchEvent(at: UnixTime(millisecondsSince1970: 1_795_356_295_000), .acknowledged(count: 10))))
         return state
     }
 

@@ -1,8 +1,8 @@
 import Dashboard
 import Foundation
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 /// A fixed simulation snapshot: the same screen every run.
 enum Fixture {
@@ -58,10 +58,10 @@ enum Fixture {
     static func snapshot(
         connected: Bool = true, mode: DeviceLink.Mode = .up, pending: [QueuedWrite] = [], dead: [QueuedWrite] = [],
         users: [UserPresence] = users()
-    ) -> SimulationSnapshot {
-        var snapshot = SimulationSnapshot(
+    ) -> WatchSnapshot {
+        var snapshot = WatchSnapshot(
             takenAt: now, server: "embedded 127.0.0.1:40000 ns=presencetop", heartbeatTimeout: .seconds(5),
-            thisDevice: SimulationSnapshot.ThisDevice(
+            thisDevice: WatchSnapshot.ThisDevice(
                 user: "morgan", device: "this device", entryKey: connected ? "mine" : nil,
                 status: connectionStatus(connected: connected), link: link(mode), pendingWrites: pending,
                 deadLetters: dead),
@@ -76,7 +76,7 @@ enum Fixture {
     }
 
     /// A state of `width` × `height` that has seen `snapshot`, in UTC.
-    static func state(width: Int, height: Int, snapshot: SimulationSnapshot = snapshot()) -> DashboardState {
+    static func state(width: Int, height: Int, snapshot: WatchSnapshot = snapshot()) -> DashboardState {
         var state = DashboardState(width: width, height: height)
         state.timeZone = TimeZone(identifier: "UTC")!
         _ = DashboardReducer.reduce(&state, .snapshot(snapshot))

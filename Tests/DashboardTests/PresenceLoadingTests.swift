@@ -1,8 +1,8 @@
 import Dashboard
-import LabModel
 import PresenceModel
 import RTDBCore
 import Testing
+import WatchModel
 
 /// While a big first list arrives and is read, the Presence pane says so (with how much is in
 /// while it arrives), not `no users yet`.

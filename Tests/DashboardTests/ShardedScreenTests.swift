@@ -1,9 +1,9 @@
 import Dashboard
 import Foundation
-import LabModel
 import PresenceModel
 import RTDBCore
 import Testing
+import WatchModel
 
 /// Several databases watched as one directory, on screen: each database's watcher in the
 /// Connection pane, and a lost one's users marked as its, never turned offline.
@@ -18,7 +18,7 @@ import Testing
     }
 
     static func state(lost: Bool) -> DashboardState {
-        var snapshot = SimulationSnapshot(
+        var snapshot = WatchSnapshot(
             takenAt: Fixture.now, server: "127.0.0.1:9001 ns=a",
             users: [
                 user("ana", online: true, sources: 0b011, onlineOn: 0b011),
@@ -95,7 +95,7 @@ import Testing
 
     /// Was: under rules that refuse the watcher, `loading the list…` for ever.
     @Test func oneDatabaseThatRefusesTheListSaysSoInThePresencePane() {
-        var snapshot = SimulationSnapshot(takenAt: Fixture.now, server: "127.0.0.1:9001 ns=a")
+        var snapshot = WatchSnapshot(takenAt: Fixture.now, server: "127.0.0.1:9001 ns=a")
         snapshot.presenceFeed = ConnectionStatus(phase: .connected(sessionID: "s"), lastHeardAt: Fixture.now)
         snapshot.listLoaded = false
         snapshot.listRefusal = "Permission denied"

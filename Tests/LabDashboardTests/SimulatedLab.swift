@@ -1,7 +1,6 @@
 import Dashboard
 import Foundation
 import LabDashboard
-import LabModel
 import LinkSim
 import Logging
 import PresenceLab
@@ -9,6 +8,7 @@ import RTDBClient
 import RTDBCore
 import RTDBTestSupport
 import Synchronization
+import WatchModel
 
 /// A simulation on a ``SimulatedStage`` on a test clock, and the dashboard's state fed by it: keys
 /// go through the reducer, their effects to the simulation, and the screen is rendered from the

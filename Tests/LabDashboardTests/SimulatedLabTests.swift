@@ -1,13 +1,13 @@
 import Dashboard
 import Foundation
 import LabDashboard
-import LabModel
 import Logging
 import PresenceLab
 import RTDBCore
 import RTDBTestSupport
 import Synchronization
 import Testing
+import WatchModel
 
 /// The dashboard's model fed by a whole lab on the test's clock.
 ///

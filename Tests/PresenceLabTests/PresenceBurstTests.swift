@@ -25,7 +25,7 @@ import Testing
         var options = SimulationOptions()
         options.server = .remote(ServerTarget(host: "127.0.0.1", port: server.port, namespace: "burst"))
         options.readOnly = true
-        let events = Recorder<SimulationEvent.Kind>()
+        let events = Recorder<WatchEvent.Kind>()
         let simulation = try await Simulation.start(options) { events.record($0.kind) }
         let loaded = await events.wait { kinds in
             kinds.contains { if case .presenceBurst(let burst) = $0 { burst.isFirstLoad } else { false } }

@@ -12,8 +12,8 @@ import Testing
     static func snapshot(
         at offset: Duration, users: [UserPresence], phase: ConnectionPhase = .connected(sessionID: "s1"),
         pending: [QueuedWrite] = []
-    ) -> SimulationSnapshot {
-        SimulationSnapshot(
+    ) -> WatchSnapshot {
+        WatchSnapshot(
             takenAt: start + offset, server: "embedded 127.0.0.1:9000 ns=demo",
             thisDevice: .init(
                 user: "morgan", device: "this device", entryKey: "-Nme",

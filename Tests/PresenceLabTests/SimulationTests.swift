@@ -24,7 +24,7 @@ import Testing
     @Test func writesQueueOfflineAndDrainWithEventsAndSnapshots() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let events = Mutex<[SimulationEvent.Kind]>([])
+        let events = Mutex<[WatchEvent.Kind]>([])
         let simulation = try await Simulation.start(Self.options(directory)) { event in
             events.withLock { $0.append(event.kind) }
         }

@@ -1,7 +1,7 @@
-import LabModel
 import PresenceModel
 import RTDBCore
 import Testing
+import WatchModel
 
 /// `presencetop watch`'s lines, from snapshots as values: what changed and nothing else, the
 /// watcher's connection, summaries, and totals that fit the layout.
@@ -12,8 +12,8 @@ import Testing
 
     static func snapshot(
         at offset: Duration = .zero, users: [UserPresence], feed: ConnectionStatus = connected, loaded: Bool = true
-    ) -> SimulationSnapshot {
-        var snapshot = SimulationSnapshot(
+    ) -> WatchSnapshot {
+        var snapshot = WatchSnapshot(
             takenAt: start + offset, server: "127.0.0.1:9000 ns=demo", users: PresenceList(users))
         snapshot.presenceFeed = feed
         snapshot.listLoaded = loaded
@@ -169,7 +169,7 @@ import Testing
             pendingWrites: [QueuedWrite(id: 1, operation: "set", path: "/a", bytes: 10, enqueuedAt: Self.start)])
         var log = WatchLog()
         _ = log.lines(for: snapshot)
-        log.note(SimulationEvent(at: Self.start, .acknowledged(count: 20)))
+        log.note(WatchEvent(at: Self.start, .acknowledged(count: 20)))
         snapshot.takenAt = Self.start + .seconds(10)
         let summary = log.summary(for: snapshot)
         #expect(summary["pendingWrites"] == .int(1) && summary["pendingBytes"] == .int(10))

@@ -1,6 +1,6 @@
 import Foundation
-import LabModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// The Cache view's lines: this device's disk cache by top-level path, its tracked queries

@@ -1,6 +1,6 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// The skew warning threshold: past this either way the pane warns.
@@ -69,7 +69,7 @@ extension DashboardRenderer {
     }
 
     /// Simulated devices, most skewed first: the device's clock minus the server's, as measured.
-    private func devices(_ snapshot: SimulationSnapshot, width: Int) -> [Segment] {
+    private func devices(_ snapshot: WatchSnapshot, width: Int) -> [Segment] {
         let measured = snapshot.deviceClocks.compactMap { clock in
             clock.estimatedOffset.map { (clock.label, Duration.zero - $0) }
         }

@@ -1,13 +1,13 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// This device: connected or not, the phase, the link, the round trip, when the server was
     /// last heard from, the bytes, the session and a strip of recent history.
     func drawConnection(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
         guard let device = state.snapshot?.thisDevice else {
-            if let snapshot = state.snapshot, snapshot.access != SimulationSnapshot.Access() {
+            if let snapshot = state.snapshot, snapshot.access != WatchSnapshot.Access() {
                 drawWatcher(&grid, rect, snapshot, state)
             } else {
                 grid.put(Segment.waiting(state), x: rect.x + 1, y: rect.y, limit: rect.maxX, glyphs: glyphs)
@@ -81,7 +81,7 @@ extension DashboardRenderer {
         let stripWidth = max(0, rect.width - 10)
         lines.append([Segment("history ", .muted)] + historyStrip(state.connectionHistory.values, width: stripWidth))
         // Line 5: who and which session.
-        let access = state.snapshot?.access ?? SimulationSnapshot.Access()
+        let access = state.snapshot?.access ?? WatchSnapshot.Access()
         var who: [Segment] = [Segment("as ", .muted), Segment(access.identity ?? device.user, .accent)]
         if access.identity != nil {
             // The user's own credentials: their provider renews them, nothing to count down here.
@@ -122,7 +122,7 @@ extension DashboardRenderer {
     /// Without a device of its own (read-only): the database, who watches it, and the watching
     /// connection.
     private func drawWatcher(
-        _ grid: inout CellGrid, _ rect: Rect, _ snapshot: SimulationSnapshot, _ state: DashboardState
+        _ grid: inout CellGrid, _ rect: Rect, _ snapshot: WatchSnapshot, _ state: DashboardState
     ) {
         var lines: [[Segment]] = [
             [Segment("database ", .muted), Segment(snapshot.server, .text)],
@@ -154,7 +154,7 @@ extension DashboardRenderer {
 
     /// One line per watched database, numbered as the Presence pane names them (`db 2`): its
     /// watcher's state, the users it lists, and since when it is stale.
-    func feedLines(_ snapshot: SimulationSnapshot, _ state: DashboardState) -> [[Segment]] {
+    func feedLines(_ snapshot: WatchSnapshot, _ state: DashboardState) -> [[Segment]] {
         snapshot.feeds.enumerated().map { index, feed in
             var line = [Segment("db \(index + 1) ", .muted)]
             let stale = snapshot.staleSince(feed.status, now: state.now)

@@ -1,6 +1,6 @@
 import Foundation
-import LabModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// The onDisconnect view's lines.

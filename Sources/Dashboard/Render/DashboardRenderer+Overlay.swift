@@ -1,5 +1,5 @@
 import Foundation
-import LabModel
+import WatchModel
 
 extension DashboardRenderer {
     /// A view over the panes (the Cache and onDisconnect views): a box of lines that scrolls.

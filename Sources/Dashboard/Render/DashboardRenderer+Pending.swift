@@ -1,7 +1,7 @@
 import Foundation
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// This device's queue: a row per write (id, operation, path, bytes, age, state, attempts),
@@ -81,7 +81,7 @@ extension DashboardRenderer {
 
     /// The queue's bytes of its bound, for the pane's title: muted, a warning past four fifths,
     /// bad at the bound (where writes fail with `queue_full`).
-    func queueUsage(_ device: SimulationSnapshot.ThisDevice) -> Segment {
+    func queueUsage(_ device: WatchSnapshot.ThisDevice) -> Segment {
         let (used, bound) = (device.pendingBytes, device.pendingBytesBound)
         let role: StyleRole = used >= bound ? .bad : used >= bound / 5 * 4 ? .warn : .muted
         return Segment("  \(Format.bytes(used)) of \(Format.bytes(bound))", role)

@@ -1,6 +1,6 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// Every user: online or not, connections with their devices and ages (suspect ones marked),
@@ -155,7 +155,7 @@ extension DashboardRenderer {
         (0..<64).filter { mask & (1 << UInt64($0)) != 0 }.map { "db \($0 + 1)" }.joined(separator: ", ")
     }
 
-    private func describe(_ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: UnixTime)
+    private func describe(_ connection: UserPresence.Connection, _ snapshot: WatchSnapshot, _ serverNow: UnixTime)
         -> [Segment]
     {
         let own = snapshot.ownEntryKeys.contains(connection.id)
@@ -169,7 +169,7 @@ extension DashboardRenderer {
     }
 
     private func detail(
-        _ connection: UserPresence.Connection, _ snapshot: SimulationSnapshot, _ serverNow: UnixTime,
+        _ connection: UserPresence.Connection, _ snapshot: WatchSnapshot, _ serverNow: UnixTime,
         _ state: DashboardState
     ) -> [Segment] {
         var segments = [

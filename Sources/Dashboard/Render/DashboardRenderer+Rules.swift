@@ -1,6 +1,6 @@
 import Foundation
-import LabModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// The Rules view's lines: the server's rules file, each rule's line with how often it held,

@@ -1,12 +1,12 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 extension DashboardRenderer {
     /// When the server last confirmed what `pane` shows, if that is stale now.
     ///
     /// Stale: the connection that feeds it is down, or has heard nothing for longer than the
-    /// snapshot's ``SimulationSnapshot/staleAfter``. The time is the machine's clock (`nil` inside:
+    /// snapshot's ``WatchSnapshot/staleAfter``. The time is the machine's clock (`nil` inside:
     /// it never heard). Nil while it is live, and for panes this device keeps itself (its
     /// queue, the events).
     func staleness(of pane: Pane, _ state: DashboardState) -> UnixTime?? {
@@ -50,7 +50,7 @@ extension DashboardRenderer {
 
     /// With several databases watched: which are stale, or not listed yet (`  stale: db 2`), by
     /// the numbers the Connection pane gives them; nothing while all are live.
-    func feedsMark(_ snapshot: SimulationSnapshot, _ state: DashboardState) -> Segment {
+    func feedsMark(_ snapshot: WatchSnapshot, _ state: DashboardState) -> Segment {
         let stale = snapshot.staleFeeds(now: state.now)
         var (loading, refused): (UInt64, UInt64) = (0, 0)
         for (index, feed) in snapshot.feeds.prefix(64).enumerated() {

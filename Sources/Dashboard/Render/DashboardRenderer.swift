@@ -1,6 +1,6 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 /// Draws a ``DashboardState`` into a ``CellGrid``: a pure function of the state.
 public struct DashboardRenderer: Sendable {

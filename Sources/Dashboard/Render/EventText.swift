@@ -1,11 +1,11 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 /// How an event reads in the timeline.
 enum EventText {
     /// The line for an event, with its role; nil for events too frequent to list (queue depth).
-    static func describe(_ kind: SimulationEvent.Kind) -> (String, StyleRole)? {
+    static func describe(_ kind: WatchEvent.Kind) -> (String, StyleRole)? {
         switch kind {
         case .link(let device, let mode):
             let what: String

@@ -1,5 +1,5 @@
-import LabModel
 import TOMLKit
+import WatchModel
 
 extension DashboardConfig {
     /// One `[[database]]` table: a database watched as part of one directory, its `url` and the

@@ -1,6 +1,6 @@
 import Foundation
-import LabModel
 import TOMLKit
+import WatchModel
 
 /// The dashboard's settings file, `$XDG_CONFIG_HOME/presencetop/config.toml` (or
 /// `~/.config/presencetop/config.toml`): the theme (`T` remembers its choice there), defaults

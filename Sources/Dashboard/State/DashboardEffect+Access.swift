@@ -1,4 +1,4 @@
-import LabModel
+import WatchModel
 
 extension DashboardEffect {
     /// Why this effect is off on a server watched with `access`, in words for the notice line;
@@ -7,7 +7,7 @@ extension DashboardEffect {
     /// A database not on this machine is someone's real data: the dashboard writes nothing to it
     /// unless started with `--device`, and even then never another user's presence, fake tokens
     /// or simulated devices.
-    func refusal(under access: SimulationSnapshot.Access, server: String) -> String? {
+    func refusal(under access: WatchSnapshot.Access, server: String) -> String? {
         switch self {
         case .useTheme, .quit, .replay:
             return nil

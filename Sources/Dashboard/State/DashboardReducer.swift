@@ -1,7 +1,7 @@
 import Foundation
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 /// The dashboard's one state machine: an action changes the state and may ask for effects.
 public enum DashboardReducer {
@@ -289,7 +289,7 @@ public enum DashboardReducer {
         state.acknowledgedThisSecond = 0
     }
 
-    private static func record(_ event: SimulationEvent, _ state: inout DashboardState) {
+    private static func record(_ event: WatchEvent, _ state: inout DashboardState) {
         let at = event.at
         if case .acknowledged(let count) = event.kind { state.acknowledgedThisSecond += count }
         guard let (described, role) = EventText.describe(event.kind) else { return }
@@ -316,7 +316,7 @@ public enum DashboardReducer {
 
     /// Events that answer a key: a refusal, a transaction's end, a credential, a device added or
     /// crashed, a clock or link change.
-    private static func isOutcomeOfAKey(_ kind: SimulationEvent.Kind, _ state: DashboardState) -> Bool {
+    private static func isOutcomeOfAKey(_ kind: WatchEvent.Kind, _ state: DashboardState) -> Bool {
         switch kind {
         case .link(let device, _):
             // This device's link answers n and b; the population's scenario moves the others.

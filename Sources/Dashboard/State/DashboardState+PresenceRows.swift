@@ -1,6 +1,6 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 /// One row of the Presence pane: a user, or one connection of an expanded user.
 struct PresenceRow: Equatable {

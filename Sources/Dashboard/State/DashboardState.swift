@@ -1,7 +1,7 @@
 import Foundation
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 /// Everything the screen shows, as one value: the reducer changes it, the renderer draws it, and
 /// the loop redraws only when it changed.
@@ -11,7 +11,7 @@ public struct DashboardState: Sendable, Equatable {
     /// Rows.
     public var height: Int
     /// The simulation as last seen.
-    public var snapshot: SimulationSnapshot?
+    public var snapshot: WatchSnapshot?
     /// Now, on the machine's clock: the last snapshot's time.
     public var now = UnixTime.epoch
     /// Now on this device's clock (moved by `+`/`-`), which stamps its writes and its connection.

@@ -1,6 +1,6 @@
-import LabModel
 import PresenceModel
 import RTDBCore
+import WatchModel
 
 /// How the presence list is ordered (`<` and `>` move between these, as in htop).
 public enum PresenceSort: String, Sendable, CaseIterable {

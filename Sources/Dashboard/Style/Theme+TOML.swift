@@ -1,5 +1,5 @@
-import LabModel
 import TOMLKit
+import WatchModel
 
 extension Theme {
     /// Reads a theme file's text; every role it names overrides `base` (the built-in default).

@@ -1,5 +1,5 @@
 import Foundation
-import LabModel
+import WatchModel
 
 /// Where themes come from: the built-in default and `NAME.toml` files in a list of folders.
 public struct ThemeCatalog: Sendable {

@@ -12,22 +12,22 @@ extension RecordingTimeline {
         var queue: (pending: [QueuedWrite], dead: [QueuedWrite]) = ([], [])
 
         /// Applies one change made at `at`, telling `event` what the dashboard would have shown.
-        mutating func apply(_ change: Change, at: UnixTime, event: (SimulationEvent) -> Void) {
+        mutating func apply(_ change: Change, at: UnixTime, event: (WatchEvent) -> Void) {
             switch change {
             case .presence(let user, let presence):
                 let old = users[id: user]
                 users = presence.map { users.updating($0) } ?? users.removing(id: user)
                 let before = PresenceList([old].compactMap { $0 })
                 for change in PresenceChange.between(before, PresenceList([presence].compactMap { $0 })) {
-                    event(SimulationEvent(at: at, .presence(change)))
+                    event(WatchEvent(at: at, .presence(change)))
                 }
             case .connection(let new):
                 if connection.map({ !Self.samePhase($0.phase, new.phase) }) ?? true {
-                    event(SimulationEvent(at: at, .connection(new.phase)))
+                    event(WatchEvent(at: at, .connection(new.phase)))
                 }
                 connection = new
             case .queue(let pending, let dead):
-                if pending.count != queue.pending.count { event(SimulationEvent(at: at, .queue(depth: pending.count))) }
+                if pending.count != queue.pending.count { event(WatchEvent(at: at, .queue(depth: pending.count))) }
                 queue = (pending, dead)
             }
         }

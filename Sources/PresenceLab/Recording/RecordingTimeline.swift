@@ -37,7 +37,7 @@ public struct RecordingTimeline: Sendable {
     /// nearest one before it, not from the start (a recording can have millions of lines).
     let checkpoints: [(index: Int, state: Replayed)]
     /// What happened, as the dashboard's events, each with the number of changes it needed.
-    let events: [(changes: Int, event: SimulationEvent)]
+    let events: [(changes: Int, event: WatchEvent)]
     /// The first and last times.
     public let start: UnixTime
     /// The last time.
@@ -84,7 +84,7 @@ public struct RecordingTimeline: Sendable {
             .map(\.element)
         var state = Replayed()
         var checkpoints = [(index: 0, state: state)]
-        var events: [(changes: Int, event: SimulationEvent)] = []
+        var events: [(changes: Int, event: WatchEvent)] = []
         var sinceCheckpoint = 0
         for (index, (at, change)) in changes.enumerated() {
             state.apply(change, at: at) { events.append((index + 1, $0)) }
@@ -135,12 +135,12 @@ public struct RecordingTimeline: Sendable {
 
     /// Everything the panes show, as it stood at `time`: each user's and this device's last
     /// line at or before it.
-    public func snapshot(at time: UnixTime) -> SimulationSnapshot { state(at: time).snapshot }
+    public func snapshot(at time: UnixTime) -> WatchSnapshot { state(at: time).snapshot }
 
     /// The snapshot at `time`, and what happened up to it as the dashboard's events (the latest
     /// `limit` of them): presence changes, this device's connection and queue depth.
     public func state(at time: UnixTime, events limit: Int = 500) -> (
-        snapshot: SimulationSnapshot, events: [SimulationEvent]
+        snapshot: WatchSnapshot, events: [WatchEvent]
     ) {
         let count = changesUpTo(time)
         let checkpoint = checkpoints[Self.partition(checkpoints.count) { checkpoints[$0].index <= count } - 1]
@@ -156,16 +156,16 @@ public struct RecordingTimeline: Sendable {
         let takenAt = time - offset
         let live = ConnectionStatus(
             phase: .connected(sessionID: "recording"), serverTimeOffset: .zero, lastHeardAt: time)
-        var thisDevice: SimulationSnapshot.ThisDevice?
+        var thisDevice: WatchSnapshot.ThisDevice?
         if let user, let device {
             var status = ConnectionStatus(phase: connection?.phase ?? .offline, serverTimeOffset: offset)
             status.lastHeardAt = takenAt
-            thisDevice = SimulationSnapshot.ThisDevice(
+            thisDevice = WatchSnapshot.ThisDevice(
                 user: user, device: device, entryKey: connection?.entry, status: status,
                 link: DeviceLink(mode: connection?.link ?? .up, conditions: "as recorded"),
                 pendingWrites: queue.pending, deadLetters: queue.dead)
         }
-        var snapshot = SimulationSnapshot(
+        var snapshot = WatchSnapshot(
             takenAt: takenAt, server: "recording of \(server)", thisDevice: thisDevice,
             users: users,
             ownEntryKeys: Set([connection?.entry].compactMap { $0 }))

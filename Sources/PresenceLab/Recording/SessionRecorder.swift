@@ -72,7 +72,7 @@ public final class SessionRecorder: Sendable {
     /// A write that fails (the disk is full) stops the recording: the file is cut back to its
     /// last whole line, so it replays up to the moment before, and nothing more is written
     /// (later lines would describe changes from state the file does not hold).
-    public func observe(_ snapshot: SimulationSnapshot) {
+    public func observe(_ snapshot: WatchSnapshot) {
         state.withLock { state in
             guard state.failure == nil, !state.closed else { return }
             let lines = Self.changes(snapshot, &state)
@@ -105,7 +105,7 @@ public final class SessionRecorder: Sendable {
         }
     }
 
-    private static func changes(_ snapshot: SimulationSnapshot, _ state: inout State) -> [JSONValue] {
+    private static func changes(_ snapshot: WatchSnapshot, _ state: inout State) -> [JSONValue] {
         // The server-time estimate moves back a little when a new skew sample lowers it; a
         // recording is a timeline, so its stamps never go back.
         let stamp = max(snapshot.serverTimeEstimate.millisecondsSince1970, state.lastStamp)
@@ -165,7 +165,7 @@ public final class SessionRecorder: Sendable {
         ]
     }
 
-    private static func connection(_ device: SimulationSnapshot.ThisDevice) -> JSONValue {
+    private static func connection(_ device: WatchSnapshot.ThisDevice) -> JSONValue {
         let phase: String
         switch device.status.phase {
         case .offline: phase = "offline"

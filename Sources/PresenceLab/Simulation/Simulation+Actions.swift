@@ -81,7 +81,7 @@ extension Simulation {
     ///
     /// It is queued offline and retried on conflict, as the SDKs do, and as a named transaction it
     /// is kept on disk and resumed after a restart; its outcome arrives as a
-    /// ``SimulationEvent/Kind/transaction(path:_:)``.
+    /// ``WatchEvent/Kind/transaction(path:_:)``.
     public func runTransaction() {
         guard let device = thisDevice else { return }
         device.database.reference(withPath: counterPath(of: device.user))

@@ -6,14 +6,14 @@ extension Simulation {
     /// Everything the dashboard's panes show, now.
     ///
     /// Cheap: no engine queue is waited on.
-    public func snapshot() -> SimulationSnapshot {
+    public func snapshot() -> WatchSnapshot {
         let now = options.time.now()
         let devices = population.devices
         let server = serverDescription
         // One read of each device's status serves both its silence and its clock.
         let table = embedded?.server.connections
         var silence: [String: Duration] = [:]
-        var clocks: [SimulationSnapshot.DeviceClock] = []
+        var clocks: [WatchSnapshot.DeviceClock] = []
         for device in devices + [thisDevice].compactMap({ $0 }) {
             let status = device.database.connectionStatus
             if let table, let key = device.session.entryKey, case .connected(let sessionID) = status.phase,
@@ -23,12 +23,12 @@ extension Simulation {
             }
             if device !== thisDevice, !device.isCrashed {
                 clocks.append(
-                    SimulationSnapshot.DeviceClock(
+                    WatchSnapshot.DeviceClock(
                         label: device.label, injectedOffset: device.clock.offset,
                         estimatedOffset: status.clockSkew?.offset))
             }
         }
-        var snapshot = SimulationSnapshot(
+        var snapshot = WatchSnapshot(
             takenAt: now, server: server,
             heartbeatTimeout: ownsServer ? options.heartbeatTimeout : nil,
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
@@ -54,7 +54,7 @@ extension Simulation {
             }
         }
         snapshot.enforcesPresenceRules = ownsServer
-        snapshot.access = SimulationSnapshot.Access(
+        snapshot.access = WatchSnapshot.Access(
             identity: options.credentials == nil ? nil : options.identity, isReadOnly: options.readOnly,
             isLocal: target.isLocal, linkInPath: !target.isSecure)
         snapshot.staleAfter = max(
@@ -77,7 +77,7 @@ extension Simulation {
         return true
     }
 
-    private func thisDeviceSnapshot() -> SimulationSnapshot.ThisDevice? {
+    private func thisDeviceSnapshot() -> WatchSnapshot.ThisDevice? {
         guard let device = thisDevice else { return nil }
         let (pending, dead, slow, explanations) = state.withLock {
             ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.refusalExplanations)
@@ -86,7 +86,7 @@ extension Simulation {
         var status = device.database.connectionStatus
         let link = device.link.stats
         status.phase = Self.explained(status.phase, link: link)
-        var snapshot = SimulationSnapshot.ThisDevice(
+        var snapshot = WatchSnapshot.ThisDevice(
             user: device.user, device: device.name, entryKey: device.session.entryKey,
             status: status, link: DeviceLink(link), isSlow: slow,
             clockOffset: device.clock.offset, pendingWrites: pending.map(QueuedWrite.init),

@@ -13,7 +13,7 @@ import Synchronization
 /// persistent client behind its own link), a simulated population (each device behind its own
 /// link, with its own clock), and a watcher that sees the presence tree as the server has it.
 ///
-/// It reports what happens as typed ``SimulationEvent``s and answers ``snapshot()`` with
+/// It reports what happens as typed ``WatchEvent``s and answers ``snapshot()`` with
 /// everything a dashboard shows. `presencetop` (the dashboard) and `presencetop demo` are its two
 /// consumers.
 public final class Simulation: Sendable {
@@ -37,7 +37,7 @@ public final class Simulation: Sendable {
     let logger: Logger
     let state: Mutex<State>
 
-    /// Signalled after every event (``SimulationEvent``) and every change to the merged presence
+    /// Signalled after every event (``WatchEvent``) and every change to the merged presence
     /// list: what a test or a tool waits on to see the snapshot change.
     public let changes = ChangeSignal()
     /// This device's credential, kept fresh (Simulation+Credential.swift).
@@ -46,7 +46,7 @@ public final class Simulation: Sendable {
     let churn: ChurnDriver
 
     struct State {
-        var onEvent: @Sendable (SimulationEvent) -> Void
+        var onEvent: @Sendable (WatchEvent) -> Void
         var phase: ConnectionPhase?
         var lastClockJump: ClockJump?
         var pendingWrites: [PendingWrite] = []
@@ -66,7 +66,7 @@ public final class Simulation: Sendable {
     /// - Parameter onEvent: Called from any thread with every event.
     public static func start(
         _ options: SimulationOptions, logger: Logger = Logger(label: "presencetop.simulation"),
-        onEvent: @escaping @Sendable (SimulationEvent) -> Void = { _ in }
+        onEvent: @escaping @Sendable (WatchEvent) -> Void = { _ in }
     ) async throws -> Simulation {
         var embedded: EmbeddedServer?
         let target: ServerTarget
@@ -103,7 +103,7 @@ public final class Simulation: Sendable {
 
     private init(
         options: SimulationOptions, target: ServerTarget, embedded: EmbeddedServer?, population: Population,
-        thisDevice: SimulatedDevice?, logger: Logger, onEvent: @escaping @Sendable (SimulationEvent) -> Void
+        thisDevice: SimulatedDevice?, logger: Logger, onEvent: @escaping @Sendable (WatchEvent) -> Void
     ) {
         self.options = options
         self.target = target
@@ -187,7 +187,7 @@ public final class Simulation: Sendable {
         let counter = counterPath(of: device.user)
         device.database.registerTransaction(named: Self.tapTransaction, update: Self.tap) {
             [weak self] error, committed, snapshot in
-            let outcome: SimulationEvent.TransactionOutcome =
+            let outcome: WatchEvent.TransactionOutcome =
                 if let error {
                     .failed("\(error)")
                 } else if committed {
@@ -247,9 +247,9 @@ public final class Simulation: Sendable {
         return .success(withValue: data)
     }
 
-    func emit(_ kind: SimulationEvent.Kind) {
+    func emit(_ kind: WatchEvent.Kind) {
         let handler = state.withLock { $0.stopped ? nil : $0.onEvent }
-        handler?(SimulationEvent(at: options.time.now(), kind))
+        handler?(WatchEvent(at: options.time.now(), kind))
         changes.signal()
     }
 

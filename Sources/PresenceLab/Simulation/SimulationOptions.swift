@@ -1,9 +1,9 @@
 import Foundation
-import LabModel
 import LinkSim
 import Presence
 import RTDBClient
 import RTDBCore
+import WatchModel
 
 /// What a ``Simulation`` runs: which server, this device, and the simulated population.
 public struct SimulationOptions: Sendable {

@@ -1,6 +1,6 @@
-import LabModel
 import Presence
 import RTDBClient
+import WatchModel
 
 /// A database the dashboard watches beside the first (a shard of a sharded app), only read.
 ///

@@ -1,8 +1,8 @@
 import Dispatch
-import LabModel
 import Logging
 import RTDBCore
 import Synchronization
+import WatchModel
 
 #if canImport(Glibc)
     import Glibc

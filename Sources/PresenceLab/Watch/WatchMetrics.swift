@@ -1,8 +1,8 @@
 import Foundation
-import LabModel
 import Prometheus
 import RTDBServer
 import Synchronization
+import WatchModel
 
 /// What `presencetop watch --metrics-listen` serves: the watched figures in Prometheus' text
 /// format (swift-prometheus), under `presencetop_watch_…`, with the process's own.

@@ -53,7 +53,7 @@ public struct WatchLog: Sendable {
     }
 
     /// Takes in an event of the simulation (this device's acknowledged writes).
-    public mutating func note(_ event: SimulationEvent) {
+    public mutating func note(_ event: WatchEvent) {
         if case .acknowledged(let count) = event.kind { acknowledged += count }
     }
 
@@ -63,7 +63,7 @@ public struct WatchLog: Sendable {
     ///
     /// The first list's users come ``pieceSize`` at a time, one piece a call, while
     /// ``isWritingFirstList``; changes after it are told once it is all out.
-    public mutating func lines(for snapshot: SimulationSnapshot) -> [JSONValue] {
+    public mutating func lines(for snapshot: WatchSnapshot) -> [JSONValue] {
         let at = JSONValue.int(snapshot.takenAt.millisecondsSince1970)
         let feeds = snapshot.watchedFeeds
         var lines: [JSONValue] = []
@@ -105,7 +105,7 @@ public struct WatchLog: Sendable {
     }
 
     /// The next piece of the first list's lines, and the summary after its last.
-    private mutating func nextPiece(of snapshot: SimulationSnapshot, feeds: [WatchedFeed]) -> [JSONValue] {
+    private mutating func nextPiece(of snapshot: WatchSnapshot, feeds: [WatchedFeed]) -> [JSONValue] {
         guard let piece = firstList else { return [] }
         let (list, next, at) = (piece.users, piece.next, piece.at)
         let end = min(list.count, next + Self.pieceSize)
@@ -126,7 +126,7 @@ public struct WatchLog: Sendable {
     }
 
     /// The figures now (totals, each database, this device's queue).
-    public func figures(for snapshot: SimulationSnapshot) -> WatchFigures {
+    public func figures(for snapshot: WatchSnapshot) -> WatchFigures {
         var figures = WatchFigures()
         figures.totals = totals
         figures.connections = totals.countedConnections(layoutsListConnections: snapshot.layoutsListConnections)
@@ -149,7 +149,7 @@ public struct WatchLog: Sendable {
 
     /// A summary line: totals, each database, and this device's queue with its drain rate since
     /// the last summary.
-    public mutating func summary(for snapshot: SimulationSnapshot) -> JSONValue {
+    public mutating func summary(for snapshot: WatchSnapshot) -> JSONValue {
         let figures = figures(for: snapshot)
         var line: JSONValue.Members = [
             "type": "summary", "at": .int(snapshot.takenAt.millisecondsSince1970),
@@ -188,7 +188,7 @@ public struct WatchLog: Sendable {
     }
 
     /// A watcher's connection as a line tells it (without its time).
-    private static func connection(_ feed: WatchedFeed, _ snapshot: SimulationSnapshot) -> JSONValue {
+    private static func connection(_ feed: WatchedFeed, _ snapshot: WatchSnapshot) -> JSONValue {
         var line: JSONValue.Members = [
             "database": .string(feed.name), "state": .string(state(feed.status, snapshot)),
         ]
@@ -206,7 +206,7 @@ public struct WatchLog: Sendable {
 
     /// A watcher's phase in a word; a connection that has heard nothing for longer than the
     /// server's heartbeat allows is `stale`, as the dashboard marks it.
-    static func state(_ status: ConnectionStatus, _ snapshot: SimulationSnapshot) -> String {
+    static func state(_ status: ConnectionStatus, _ snapshot: WatchSnapshot) -> String {
         switch status.phase {
         case .connected: snapshot.staleSince(status, now: snapshot.takenAt) == nil ? "connected" : "stale"
         case .connecting: "connecting"
@@ -217,7 +217,7 @@ public struct WatchLog: Sendable {
 
     /// A user's presence line: `now` nil when the user is no longer listed (`removed`).
     private static func presence(
-        _ now: UserPresence?, of user: UserPresence, at: JSONValue, snapshot: SimulationSnapshot,
+        _ now: UserPresence?, of user: UserPresence, at: JSONValue, snapshot: WatchSnapshot,
         feeds: [WatchedFeed]
     ) -> JSONValue {
         let state: String

@@ -1,11 +1,12 @@
 import PresenceModel
 import RTDBCore
 
-/// Everything a dashboard shows of a ``Simulation`` at one moment: plain values, cheap to make.
+/// Everything a dashboard shows of a watched database at one moment (the lab's simulation, your
+/// own project, a recording played back): plain values, cheap to make.
 ///
-/// Its types are the lab's own (``ConnectionStatus``, ``DeviceLink``, ``QueuedWrite``): a view of
-/// the engine and the links, so that what draws it needs neither.
-public struct SimulationSnapshot: Sendable, Equatable {
+/// Its types are values (``ConnectionStatus``, ``DeviceLink``, ``QueuedWrite``): a view of the
+/// engine and the links, so that what draws it needs neither.
+public struct WatchSnapshot: Sendable, Equatable {
     /// This device as it stands.
     public struct ThisDevice: Sendable, Equatable {
         /// The user it is signed in as.

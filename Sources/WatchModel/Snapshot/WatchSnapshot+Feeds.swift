@@ -1,4 +1,4 @@
-extension SimulationSnapshot {
+extension WatchSnapshot {
     /// Every watched database's feed in `--url` order: ``feeds`` when several are watched, else
     /// the one ``presenceFeed`` is (none before the watcher exists).
     public var watchedFeeds: [WatchedFeed] {

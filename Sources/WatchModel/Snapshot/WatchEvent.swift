@@ -1,8 +1,9 @@
 import PresenceModel
 import RTDBCore
 
-/// Something that happened in a ``Simulation``, as a timeline shows it.
-public struct SimulationEvent: Sendable, Equatable {
+/// Something that happened to a watched database or this device (in the lab, or attached to a
+/// project), as a timeline shows it.
+public struct WatchEvent: Sendable, Equatable {
     /// What happened.
     public enum Kind: Sendable, Equatable {
         /// A device's link changed mode (`device` is a label such as `sam/phone`, or this device's).
