@@ -14,7 +14,12 @@ import RTDBCore
 /// and not yet sent.
 final class LinkPipe {
     /// Which end of the connection.
-    enum Side { case client, server }
+    enum Side: Int {
+        case client, server
+
+        /// The other end.
+        var other: Side { self == .client ? .server : .client }
+    }
 
     /// What travels: bytes, or the news that the sender closed.
     enum Item {
@@ -24,8 +29,6 @@ final class LinkPipe {
 
     /// Past this many bytes on their way one way, the sender is no longer read (TCP's window).
     static let highWater = 1 << 20
-    /// The bytes handed to each side's socket and not yet sent.
-    private var unsent: [Side: Int] = [.client: 0, .server: 0]
     /// The side whose sender closed: the connection ends once what was sent to it is sent.
     private var closingToward: Side?
 
@@ -40,10 +43,8 @@ final class LinkPipe {
     private var connecting = false
     private var ended: Set<Side> = []
     private var finished = false
-    /// Client to server, and server to client.
-    private var upstream = DeliveryQueue<Item>()
-    private var downstream = DeliveryQueue<Item>()
-    private var timers: [Side: Scheduled<Void>] = [:]
+    /// What travels toward each side (by ``Side/rawValue``): toward the client, toward the server.
+    private var lanes = [PipeLane(), PipeLane()]
 
     init(
         id: Int, client: any Channel, link: LinkProxy, mode: LinkMode, conditions: LinkConditions, seed: UInt64
@@ -140,12 +141,10 @@ final class LinkPipe {
         finished = true
         cancelTimers()
         link.record { stats in
-            stats.bytesHeld -= upstream.heldBytes + downstream.heldBytes + unsent.values.reduce(0, +)
+            stats.bytesHeld -= lanes.reduce(0) { $0 + $1.queue.heldBytes + $1.unsent }
             stats.openConnections -= 1
         }
-        unsent = [.client: 0, .server: 0]
-        upstream.removeAll()
-        downstream.removeAll()
+        for index in lanes.indices { lanes[index].clear() }
         client?.close(promise: nil)
         server?.close(promise: nil)
         link.unregister(self)
@@ -155,63 +154,60 @@ final class LinkPipe {
 
     private func enqueue(_ item: Item, size: Int, from side: Side) {
         let now = NIODeadline.now().uptimeNanoseconds
-        if side == .client {
-            upstream.enqueue(item, size: size, now: now, conditions: conditions, random: &random)
-        } else {
-            downstream.enqueue(item, size: size, now: now, conditions: conditions, random: &random)
-        }
+        lanes[side.other.rawValue].queue.enqueue(item, size: size, now: now, conditions: conditions, random: &random)
         link.record { $0.bytesHeld += size }
         if held(from: side) > Self.highWater { setReading(side, false) }
-        drain(toward: side == .client ? .server : .client)
+        drain(toward: side.other)
     }
 
-    private func held(from side: Side) -> Int { side == .client ? upstream.heldBytes : downstream.heldBytes }
+    /// The bytes from `side` on their way to the other.
+    private func held(from side: Side) -> Int { lanes[side.other.rawValue].queue.heldBytes }
 
     /// Delivers what is due toward `target`, and sets a timer for the next item.
     private func drain(toward target: Side) {
         guard !finished, mode == .up else { return }
         guard let channel = target == .server ? server : client else { return }
-        timers.removeValue(forKey: target)?.cancel()
+        let lane = target.rawValue
+        lanes[lane].cancelTimer()
         let now = NIODeadline.now().uptimeNanoseconds
         var written = 0
         var closes = false
         // Only while the socket takes more: a reader that does not read holds the rest here.
         while channel.isWritable,
-            let entry = target == .server ? upstream.takeFirstDue(now: now) : downstream.takeFirstDue(now: now)
+            let entry = lanes[lane].queue.takeFirstDue(now: now)
         {
             guard case .bytes(let buffer) = entry.item else {
                 closes = true
                 break
             }
             written += entry.size
-            unsent[target, default: 0] += entry.size
+            lanes[lane].unsent += entry.size
             let size = entry.size
             let sent = eventLoop.makePromise(of: Void.self)
             sent.futureResult.hop(to: eventLoop).assumeIsolated().whenComplete { [self] _ in
                 guard !finished else { return }
-                unsent[target, default: 0] -= size
+                lanes[lane].unsent -= size
                 link.record { stats in
                     stats.bytesHeld -= size
                     if target == .server { stats.bytesUp += size } else { stats.bytesDown += size }
                 }
-                if closingToward == target, unsent[target] == 0 { finish() }
+                if closingToward == target, lanes[lane].unsent == 0 { finish() }
             }
             channel.write(buffer, promise: sent)
         }
         if written > 0 { channel.flush() }
         if !channel.isWritable, !closes { return }  // becameWritable goes on from here
-        let source: Side = target == .server ? .client : .server
-        if held(from: source) < Self.highWater / 2 { setReading(source, true) }
+        if held(from: target.other) < Self.highWater / 2 { setReading(target.other, true) }
         if closes {
             // The other end closed: this one hears of it once what it sent before has arrived.
-            guard unsent[target] ?? 0 > 0 else { return finish() }
+            guard lanes[lane].unsent > 0 else { return finish() }
             closingToward = target
             return
         }
-        let next = target == .server ? upstream.nextDueAt : downstream.nextDueAt
-        if let next {
-            timers[target] = eventLoop.assumeIsolated().scheduleTask(deadline: .uptimeNanoseconds(next)) { [self] in
-                timers.removeValue(forKey: target)
+        if let next = lanes[lane].queue.nextDueAt {
+            lanes[lane].timer = eventLoop.assumeIsolated().scheduleTask(deadline: .uptimeNanoseconds(next)) {
+                [self] in
+                lanes[lane].timer = nil
                 drain(toward: target)
             }
         }
@@ -223,7 +219,6 @@ final class LinkPipe {
     }
 
     private func cancelTimers() {
-        for timer in timers.values { timer.cancel() }
-        timers.removeAll()
+        for index in lanes.indices { lanes[index].cancelTimer() }
     }
 }
