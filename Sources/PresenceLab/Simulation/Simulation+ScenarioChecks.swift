@@ -11,9 +11,10 @@ extension Simulation {
     public func whyNot(_ condition: ScenarioFile.Condition) -> String? {
         if case .queueEmpty = condition {
         } else {
-            let feed = watcher.connectionStatus
+            let watching = feed.watcher.connectionStatus
             let now = options.time.now()
-            guard feed.phase.isConnected, let since = feed.connectedAt, now - since >= Self.presenceSettling else {
+            guard watching.phase.isConnected, let since = watching.connectedAt, now - since >= Self.presenceSettling
+            else {
                 return "the watcher is (re)connecting: presence as the server has it is not known yet"
             }
         }

@@ -33,13 +33,14 @@ extension Simulation {
             heartbeatTimeout: ownsServer ? options.heartbeatTimeout : nil,
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
+        let (watcher, directory, others) = (feed.watcher, feed.directory, feed.others)
         snapshot.presenceFeed = watcher.connectionStatus
-        snapshot.listLoaded = directory.updates > 0 && others.allSatisfy { $0.directory.updates > 0 }
+        snapshot.listLoaded = feed.isLoaded
         snapshot.listRefusal = directory.refusal
         snapshot.layoutsListConnections =
             options.layout.listsConnections || options.otherDatabases.contains { $0.layout.listsConnections }
         if !others.isEmpty {
-            let shards = fold.withLock { $0.sharded.shards }
+            let shards = feed.shards
             let first = WatchedFeed(
                 name: "\(target)", identity: options.identity, status: watcher.connectionStatus,
                 listLoaded: directory.updates > 0, users: shards.first?.count ?? 0, refusal: directory.refusal)

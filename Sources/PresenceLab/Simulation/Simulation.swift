@@ -28,12 +28,8 @@ public final class Simulation: Sendable {
     public let population: Population
     /// This device, if the options asked for one.
     public let thisDevice: SimulatedDevice?
-    let watcher: Database
-    let directory: PresenceDirectory
-    /// The databases watched beside the first (``SimulationOptions/otherDatabases``).
-    let others: [ShardWatcher]
-    /// Every watched database's users, merged, and what the events last told of them.
-    let fold: Mutex<PresenceFold>
+    /// Everyone's presence as the server has it, from every watched database.
+    let feed: PresenceFeed
     let logger: Logger
     let state: Mutex<State>
 
@@ -111,6 +107,7 @@ public final class Simulation: Sendable {
         self.population = population
         self.thisDevice = thisDevice
         self.logger = logger
+        let watcher: Database
         if case .simulated(let stage) = options.server {
             let link = SimulatedLink(
                 server: stage.server, time: stage.time, heartbeat: options.heartbeatTimeout, label: "watcher")
@@ -128,9 +125,7 @@ public final class Simulation: Sendable {
             // Reading presence needs a signed-in user (PresenceRules): the watcher reads as this device's.
             watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
         }
-        directory = PresenceDirectory(database: watcher, root: options.presencePath, layout: options.layout)
-        others = options.otherDatabases.map { ShardWatcher($0, retryPolicy: watcherPolicy, logger: logger) }
-        fold = Mutex(PresenceFold(shards: 1 + others.count))
+        feed = PresenceFeed(watcher: watcher, options: options, retryPolicy: watcherPolicy, logger: logger)
         churn = ChurnDriver(seed: options.seed)
         state = Mutex(State(onEvent: onEvent))
     }
@@ -163,10 +158,10 @@ public final class Simulation: Sendable {
     /// Wires the observers and starts this device's presence.
     private func begin() {
         watchProxy()
-        directory.start { [weak self] users in self?.presenceChanged(shard: 0, users) }
-        for (index, other) in others.enumerated() {
-            other.directory.start { [weak self] users in self?.presenceChanged(shard: index + 1, users) }
-        }
+        feed.start(
+            tell: { [weak self] kind in self?.emit(kind) },
+            // The merged list may change with no change to tell (another shard still shows the user).
+            changed: { [weak self] in self?.changes.signal() })
         guard let device = thisDevice else { return }
         // Signed in before anything starts the engine: writes queued by an earlier run go out at
         // the first connection, and without the credential the rules would refuse them all.
@@ -254,9 +249,7 @@ public final class Simulation: Sendable {
     }
 
     /// Everyone's presence as the server has it now (merged across the watched databases).
-    public var users: PresenceList {
-        others.isEmpty ? directory.users : fold.withLock { $0.sharded.merged }
-    }
+    public var users: PresenceList { feed.users }
 
     /// Entry keys that belong to this device (not to the population).
     var ownEntryKeys: Set<String> { Set([thisDevice?.session.entryKey].compactMap { $0 }) }
@@ -278,8 +271,7 @@ public final class Simulation: Sendable {
             return [churn.stop(), credential.stop(), state.proxyWatch]
         }
         for task in tasks { task?.cancel() }
-        directory.stop()
-        for other in others { other.directory.stop() }
+        feed.stop()
         var steps: [String] = []
         let clock = ContinuousClock()
         func timed(_ name: String, _ step: () async -> Void) async {
@@ -289,10 +281,7 @@ public final class Simulation: Sendable {
         }
         await timed("population") { await population.close() }
         await timed("this device") { await thisDevice?.close() }
-        await timed("watcher") {
-            watcher.close()
-            for other in others { other.watcher.close() }
-        }
+        await timed("watcher") { feed.close() }
         await timed("server") {
             await embedded?.stop()
             if case .simulated(let stage) = options.server { await stage.server.stop() }
