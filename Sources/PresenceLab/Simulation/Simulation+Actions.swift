@@ -34,10 +34,7 @@ extension Simulation {
             return
         }
         guard let device = thisDevice else { return }
-        let slow = state.withLock { state in
-            state.isSlow.toggle()
-            return state.isSlow
-        }
+        let slow = ledger.toggleSlow()
         let conditions = slow ? options.slowConditions : options.conditions
         do {
             try device.link.setConditions(conditions)

@@ -22,10 +22,7 @@ extension Simulation {
                 }
             }
         }
-        state.withLock { state in
-            state.proxy = ProxyLink(control: client.url.absoluteString)
-            state.proxyWatch = task
-        }
+        proxy.start(ProxyLink(control: client.url.absoluteString), reader: task)
     }
 
     private func readProxy(_ client: LinkControlClient) async {
@@ -35,7 +32,7 @@ extension Simulation {
         } catch {
             result = ProxyLink(control: client.url.absoluteString, problem: "\(error)")
         }
-        state.withLock { $0.proxy = result }
+        proxy.record(result)
     }
 
     /// Drives the standalone link instead of this device's own: `decide` picks the change from
@@ -51,7 +48,7 @@ extension Simulation {
                 guard let after = DeviceLink(control: try await client.apply(decide(now))) else {
                     throw LinkError.invalidRequest("the control's answer to the change does not read as a link")
                 }
-                self?.state.withLock { $0.proxy = ProxyLink(control: client.url.absoluteString, link: after) }
+                self?.proxy.record(ProxyLink(control: client.url.absoluteString, link: after))
                 self?.emit(.notice("proxy now \(after.mode.rawValue) · \(after.conditions)"))
             } catch {
                 self?.emit(.notice("proxy at \(client.url.absoluteString): \(error)"))
@@ -61,5 +58,5 @@ extension Simulation {
     }
 
     /// The standalone link, as last read.
-    var proxySnapshot: ProxyLink? { state.withLock { $0.proxy } }
+    var proxySnapshot: ProxyLink? { proxy.link }
 }

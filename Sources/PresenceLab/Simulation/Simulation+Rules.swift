@@ -22,7 +22,7 @@ extension Simulation {
             guard let denial = summary.denials.first(where: { CodeUnitString.equal($0.path, path) }) else { continue }
             found[letter.id] = denial.message + (denial.rule.map { " (\($0.text) at \($0.place))" } ?? "")
         }
-        state.withLock { $0.refusalExplanations.merge(found) { _, new in new } }
+        ledger.explained(found)
         return found
     }
 

@@ -80,9 +80,7 @@ extension Simulation {
 
     private func thisDeviceSnapshot() -> WatchSnapshot.ThisDevice? {
         guard let device = thisDevice else { return nil }
-        let (pending, dead, slow, explanations) = state.withLock {
-            ($0.pendingWrites, $0.deadLetters, $0.isSlow, $0.refusalExplanations)
-        }
+        let (pending, dead, slow, explanations) = ledger.current
         let (expired, expiresAt) = (credential.isExpired, credential.expiresAt)
         var status = device.database.connectionStatus
         let link = device.link.stats

@@ -38,22 +38,15 @@ public final class Simulation: Sendable {
     public let changes = ChangeSignal()
     /// This device's credential, kept fresh (Simulation+Credential.swift).
     let credential = ThisDeviceCredential()
+    /// What the events last told of this device.
+    let ledger = ThisDeviceLedger()
+    /// The standalone link this device's traffic crosses, if any.
+    let proxy = ProxyLinkWatch()
     /// The churn and the seeded picks.
     let churn: ChurnDriver
 
     struct State {
         var onEvent: @Sendable (WatchEvent) -> Void
-        var phase: ConnectionPhase?
-        var lastClockJump: ClockJump?
-        var pendingWrites: [PendingWrite] = []
-        var deadLetters: [DeadLetter] = []
-        /// Why the rules refused each dead letter, by its id, as the server's coverage report
-        /// tells it (the client hears only Firebase's `Permission denied`).
-        var refusalExplanations: [Int: String] = [:]
-        var isSlow = false
-        /// The standalone link this device's traffic crosses (``SimulationOptions/linkControl``).
-        var proxy: ProxyLink?
-        var proxyWatch: Task<Void, Never>?
         var stopped = false
     }
 
@@ -168,10 +161,7 @@ public final class Simulation: Sendable {
         signIn(device)
         device.database.observeConnectionStatus { [weak self] status in
             guard let self else { return }
-            let (changed, jumped) = state.withLock { state in
-                defer { (state.phase, state.lastClockJump) = (status.phase, status.lastClockJump) }
-                return (state.phase != status.phase, state.lastClockJump != status.lastClockJump)
-            }
+            let (changed, jumped) = ledger.connectionChanged(to: status)
             if changed {
                 emit(.connection(Self.explained(status.phase, link: device.link.stats)))
             }
@@ -199,17 +189,7 @@ public final class Simulation: Sendable {
         guard let device = thisDevice else { return }
         // Called on the callback queue, never the engine's: reading the dead letters may wait for it.
         let deadLetters = device.database.deadLetters
-        let (acknowledged, refused, depthChanged) = state.withLock { state in
-            let remaining = Set(queue.map(\.id))
-            let knownDead = Set(state.deadLetters.map(\.id))
-            let refused = deadLetters.filter { !knownDead.contains($0.id) }
-            let refusedIDs = Set(refused.map(\.id))
-            let acknowledged = state.pendingWrites.filter { !remaining.contains($0.id) && !refusedIDs.contains($0.id) }
-            let depthChanged = state.pendingWrites.count != queue.count
-            state.pendingWrites = queue
-            state.deadLetters = deadLetters
-            return (acknowledged.count, refused, depthChanged)
-        }
+        let (acknowledged, refused, depthChanged) = ledger.queueChanged(to: queue, deadLetters: deadLetters)
         if acknowledged > 0 { emit(.acknowledged(count: acknowledged)) }
         // A rules refusal's event waits for the server's explanation (one request): the client
         // itself hears only Firebase's `Permission denied`.
@@ -268,9 +248,10 @@ public final class Simulation: Sendable {
     public func stop() async {
         let tasks = state.withLock { state in
             state.stopped = true
-            return [churn.stop(), credential.stop(), state.proxyWatch]
+            return [churn.stop(), credential.stop()]
         }
         for task in tasks { task?.cancel() }
+        proxy.stop()
         feed.stop()
         var steps: [String] = []
         let clock = ContinuousClock()
