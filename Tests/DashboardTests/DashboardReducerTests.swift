@@ -133,20 +133,20 @@ import WatchModel
 
     @Test func samplesOncePerSecondAndCountsTheDrain() {
         var state = Fixture.state(width: 120, height: 40)
-        let first = state.connectionHistory.values.count
+        let first = state.samples.connection.values.count
         _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .acknowledged(count: 3))))
         _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .acknowledged(count: 2))))
         var later = Fixture.snapshot(connected: false, mode: .offline, pending: [Fixture.write(7, age: .seconds(1))])
         later.takenAt += .milliseconds(400)
         _ = DashboardReducer.reduce(&state, .snapshot(later))
-        #expect(state.connectionHistory.values.count == first, "the same second: no new sample")
+        #expect(state.samples.connection.values.count == first, "the same second: no new sample")
         later.takenAt += .seconds(1)
         _ = DashboardReducer.reduce(&state, .snapshot(later))
-        #expect(state.connectionHistory.last == .disconnected)
-        #expect(state.queueHistory.last == 1)
-        #expect(state.drainHistory.last == 5)
-        #expect(state.peakDrain == 5)
-        #expect(state.acknowledgedThisSecond == 0)
+        #expect(state.samples.connection.last == .disconnected)
+        #expect(state.samples.queue.last == 1)
+        #expect(state.samples.drain.last == 5)
+        #expect(state.samples.peakDrain == 5)
+        #expect(state.samples.acknowledgedThisSecond == 0)
     }
 
     @Test func eventsBecomeTimelineLinesButQueueDepthDoesNot() {

@@ -45,7 +45,7 @@ extension DashboardRenderer {
         ])
         // This device's clock minus the server's, as the devices line reads: up is ahead, so `+`
         // draws a rise. The scale is printed beside it, and a wobble of a few ms stays a wobble.
-        let ahead = state.skewHistory.values.map { -$0 }
+        let ahead = state.samples.skew.values.map { -$0 }
         var scale = ""
         var sparkWidth = max(0, rect.width - 10)
         if let range = Sparkline.range(ahead, width: sparkWidth) {

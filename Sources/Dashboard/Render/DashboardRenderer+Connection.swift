@@ -79,7 +79,7 @@ extension DashboardRenderer {
         lines.append(heard)
         // Line 4: history.
         let stripWidth = max(0, rect.width - 10)
-        lines.append([Segment("history ", .muted)] + historyStrip(state.connectionHistory.values, width: stripWidth))
+        lines.append([Segment("history ", .muted)] + historyStrip(state.samples.connection.values, width: stripWidth))
         // Line 5: who and which session.
         let access = state.snapshot?.access ?? WatchSnapshot.Access()
         var who: [Segment] = [Segment("as ", .muted), Segment(access.identity ?? device.user, .accent)]

@@ -48,13 +48,13 @@ extension DashboardRenderer {
             grid.put(row, x: rect.x, y: rect.y + 1 + offset, limit: limit, glyphs: glyphs)
         }
         // The drain: writes acknowledged per second, and the queue's depth over time.
-        let drain = state.drainHistory.last ?? 0
+        let drain = state.samples.drain.last ?? 0
         let spark = Sparkline.text(
-            state.queueHistory.values.map(Double.init), width: max(0, rect.width - 36), glyphs: glyphs, fromZero: true)
+            state.samples.queue.values.map(Double.init), width: max(0, rect.width - 36), glyphs: glyphs, fromZero: true)
         grid.put(
             [
                 Segment(" drain ", .muted), Segment("\(drain) /s", .accent), Segment("  depth ", .muted),
-                Segment(spark, .graph), Segment("  peak \(state.peakDrain) /s", .muted),
+                Segment(spark, .graph), Segment("  peak \(state.samples.peakDrain) /s", .muted),
                 Segment(
                     writes.count > first + writeRows ? "   ↓ \(writes.count - first - writeRows) more" : "", .muted),
             ], x: rect.x, y: rect.y + 1 + writeRows, limit: limit, glyphs: glyphs)

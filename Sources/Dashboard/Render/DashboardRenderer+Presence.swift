@@ -139,12 +139,12 @@ extension DashboardRenderer {
     private func drawPresenceSummary(_ grid: inout CellGrid, y: Int, _ rect: Rect, _ state: DashboardState) {
         let totals = state.currentPresence.allCounts
         let all = totals.users
-        var tail = "  peak \(Format.grouped(state.onlineHistory.values.max() ?? totals.online))"
+        var tail = "  peak \(Format.grouped(state.samples.online.values.max() ?? totals.online))"
         if totals.listingConnections > 0 { tail += " · \(Format.count(totals.connections, "connection"))" }
         let head = " online \(Format.grouped(totals.online)) of \(Format.grouped(all))  "
         let room = rect.width - 1 - CellGrid.columns(of: head) - CellGrid.columns(of: tail)
         let spark = Sparkline.text(
-            state.onlineHistory.values.map(Double.init), width: max(0, room), glyphs: glyphs, fromZero: true)
+            state.samples.online.values.map(Double.init), width: max(0, room), glyphs: glyphs, fromZero: true)
         grid.put(
             [Segment(head, .muted), Segment(spark, .graph), Segment(tail, .muted)], x: rect.x, y: y,
             limit: rect.maxX - 1, glyphs: glyphs)

@@ -270,28 +270,15 @@ public enum DashboardReducer {
     /// Once a second: the users online; with a device of its own, a mark of the connection, the
     /// skew, the queue depth and the drain.
     private static func sample(_ state: inout DashboardState) {
-        let second = state.now.secondsSince1970
-        guard second > state.sampledSecond, state.snapshot != nil else { return }
-        state.sampledSecond = second
-        state.onlineHistory.append(state.presenceIndex.allCounts.online)
-        guard let device = state.snapshot?.thisDevice else { return }
-        let mark: ConnectionMark
-        switch device.status.phase {
-        case .connected: mark = device.link.mode == .blackhole ? .blackholed : .connected
-        case .connecting: mark = .connecting
-        case .offline, .waitingToRetry: mark = .disconnected
-        }
-        state.connectionHistory.append(mark)
-        if let skew = device.status.clockSkew { state.skewHistory.append(skew.offset.inMilliseconds) }
-        state.queueHistory.append(device.pendingWrites.count)
-        state.drainHistory.append(state.acknowledgedThisSecond)
-        state.peakDrain = max(state.peakDrain, state.acknowledgedThisSecond)
-        state.acknowledgedThisSecond = 0
+        guard state.snapshot != nil else { return }
+        state.samples.take(
+            second: state.now.secondsSince1970, online: state.presenceIndex.allCounts.online,
+            device: state.snapshot?.thisDevice)
     }
 
     private static func record(_ event: WatchEvent, _ state: inout DashboardState) {
         let at = event.at
-        if case .acknowledged(let count) = event.kind { state.acknowledgedThisSecond += count }
+        if case .acknowledged(let count) = event.kind { state.samples.acknowledgedThisSecond += count }
         guard let (described, role) = EventText.describe(event.kind) else { return }
         var text = described
         var fold: String?

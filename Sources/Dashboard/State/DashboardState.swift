@@ -68,22 +68,8 @@ public struct DashboardState: Sendable, Equatable {
     public var themeNames = ["default"]
     /// The theme in use.
     public var themeName = "default"
-    /// This device's connection, a mark a second.
-    public var connectionHistory = History<ConnectionMark>(capacity: 120)
-    /// This device's clock-skew estimate (ms), a sample a second.
-    public var skewHistory = History<Double>(capacity: 120)
-    /// This device's queue depth, a sample a second.
-    public var queueHistory = History<Int>(capacity: 120)
-    /// Writes acknowledged, a count a second.
-    public var drainHistory = History<Int>(capacity: 120)
-    /// Users online, a count a second.
-    public var onlineHistory = History<Int>(capacity: 120)
-    /// Writes acknowledged in the current second.
-    public var acknowledgedThisSecond = 0
-    /// The most writes acknowledged in one second.
-    public var peakDrain = 0
-    /// The second of the last sample.
-    public var sampledSecond: Int64 = 0
+    /// What the sparklines draw, a sample a second.
+    public var samples = Samples()
     /// The timeline, newest last.
     public var events: [EventLine] = []
     /// Why this device's last connection attempt failed, for the folded reconnect line.
