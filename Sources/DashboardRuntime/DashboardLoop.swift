@@ -131,7 +131,7 @@ public final class DashboardLoop: Sendable {
         var recordingFailureShown = false
         while !state.isQuitting {
             let now = now()
-            views.ask(for: state.overlay, at: now, source: source, inbox: inbox, wake: wake)
+            views.ask(for: state.views.shown, at: now, source: source, inbox: inbox, wake: wake)
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
                 if source.failure != nil {
                     sourceFailed.store(true, ordering: .relaxed)

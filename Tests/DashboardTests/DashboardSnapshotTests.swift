@@ -186,7 +186,7 @@ extension DashboardSnapshotTests {
     @Test func theCacheViewShowsSizesQueriesAndTheNextPrune() {
         var state = Fixture.state(width: 100, height: 30, snapshot: Fixture.snapshot(connected: true, mode: .up))
         _ = DashboardReducer.reduce(&state, .key(.character("C")))
-        #expect(state.overlay == .cache)
+        #expect(state.views.shown == .cache)
         #expect(DashboardRenderer().render(state).text.contains("reading the cache…"))
         let cache = CacheSummary(
             totalBytes: 12_800, limitBytes: 10_485_760,
@@ -204,9 +204,9 @@ extension DashboardSnapshotTests {
         assertSnapshot(of: grid, as: Self.screen, named: "screen")
         #expect(grid.text.contains("12 KiB of 10.0 MiB"))
         _ = DashboardReducer.reduce(&state, .key(.character("n")))
-        #expect(state.overlay == .cache, "keys behind the view do nothing")
+        #expect(state.views.shown == .cache, "keys behind the view do nothing")
         _ = DashboardReducer.reduce(&state, .key(.escape))
-        #expect(state.overlay == nil, "Esc closes it")
+        #expect(state.views.shown == nil, "Esc closes it")
         _ = DashboardReducer.reduce(&state, .key(.character("C")))
         _ = DashboardReducer.reduce(&state, .cache(nil))
         #expect(DashboardRenderer().render(state).text.contains("without persistence"))
@@ -244,7 +244,7 @@ extension DashboardSnapshotTests {
     @Test func theOnDisconnectViewShowsWhatWouldRun() {
         var state = Fixture.state(width: 100, height: 24, snapshot: Fixture.snapshot(connected: true, mode: .up))
         _ = DashboardReducer.reduce(&state, .key(.character("O")))
-        #expect(state.overlay == .onDisconnect)
+        #expect(state.views.shown == .onDisconnect)
         #expect(DashboardRenderer().render(state).text.contains("asking the server…"))
         let summary = OnDisconnectSummary(
             operations: [
@@ -262,10 +262,10 @@ extension DashboardSnapshotTests {
         #expect(grid.text.contains("↳ the rules refuse it now: .write at /users/$uid"), "\(grid.text)")
         // C switches to the other view; O twice closes.
         _ = DashboardReducer.reduce(&state, .key(.character("C")))
-        #expect(state.overlay == .cache)
+        #expect(state.views.shown == .cache)
         _ = DashboardReducer.reduce(&state, .key(.character("O")))
         _ = DashboardReducer.reduce(&state, .key(.character("O")))
-        #expect(state.overlay == nil)
+        #expect(state.views.shown == nil)
         _ = DashboardReducer.reduce(&state, .key(.character("O")))
         _ = DashboardReducer.reduce(&state, .onDisconnect(OnDisconnectSummary(problem: "DISCONNECT: not connected")))
         #expect(DashboardRenderer().render(state).text.contains("the server could not be asked"))
@@ -277,7 +277,7 @@ extension DashboardSnapshotTests {
     @Test func theRulesViewShowsCountsAndDenials() {
         var state = Fixture.state(width: 100, height: 30, snapshot: Fixture.snapshot(connected: true, mode: .up))
         _ = DashboardReducer.reduce(&state, .key(.character("S")))
-        #expect(state.overlay == .rules)
+        #expect(state.views.shown == .rules)
         #expect(DashboardRenderer().render(state).text.contains("asking the server…"))
         let summary = RulesSummary(
             file: "presence.rules.json",
@@ -313,7 +313,7 @@ extension DashboardSnapshotTests {
         #expect(grid.text.contains("no rule grants it (refused by default)"))
         // S twice closes; a problem says so.
         _ = DashboardReducer.reduce(&state, .key(.character("S")))
-        #expect(state.overlay == nil)
+        #expect(state.views.shown == nil)
         _ = DashboardReducer.reduce(&state, .key(.character("S")))
         _ = DashboardReducer.reduce(&state, .rules(RulesSummary(problem: "the server answered 404")))
         #expect(

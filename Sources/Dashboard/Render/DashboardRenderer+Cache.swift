@@ -6,8 +6,8 @@ extension DashboardRenderer {
     /// The Cache view's lines: this device's disk cache by top-level path, its tracked queries
     /// (complete, active, keepSynced, last use), and what the next prune would remove.
     func cacheLines(_ state: DashboardState, width: Int) -> [[Segment]] {
-        guard state.cacheRead else { return [[Segment("reading the cache…", .muted)]] }
-        guard let cache = state.cache else {
+        guard state.views.cacheRead else { return [[Segment("reading the cache…", .muted)]] }
+        guard let cache = state.views.cache else {
             return [[Segment("this device runs without persistence: it has no disk cache", .muted)]]
         }
         let fullness: StyleRole = cache.totalBytes > cache.limitBytes ? .bad : .text

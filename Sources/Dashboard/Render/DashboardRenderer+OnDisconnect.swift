@@ -9,7 +9,7 @@ extension DashboardRenderer {
     /// when registered) with what the server would do with it now. Users lose presence silently when a credential ends or the rules change after
     /// registration; here it shows before the connection ends.
     func onDisconnectLines(_ state: DashboardState, width: Int) -> [[Segment]] {
-        guard let summary = state.onDisconnect else { return [[Segment("asking the server…", .muted)]] }
+        guard let summary = state.views.onDisconnect else { return [[Segment("asking the server…", .muted)]] }
         if let problem = summary.problem {
             return [[Segment("the server could not be asked: ", .warn), Segment(problem, .muted)]]
         }

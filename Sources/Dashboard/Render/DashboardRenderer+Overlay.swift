@@ -11,7 +11,7 @@ extension DashboardRenderer {
         grid.fill(rect, role: .overlay)
         let inside = Box(rect: rect, title: [Segment(title, .title)], focused: true).draw(in: &grid, glyphs: glyphs)
         let capacity = max(0, inside.height - 1)
-        let first = min(state.overlayScroll, max(0, lines.count - capacity))
+        let first = min(state.views.scroll, max(0, lines.count - capacity))
         for (row, line) in lines.dropFirst(first).prefix(capacity).enumerated() {
             grid.put(line, x: inside.x + 1, y: inside.y + row, limit: inside.maxX, glyphs: glyphs)
         }

@@ -7,7 +7,7 @@ extension DashboardRenderer {
     /// failed or could not be evaluated, then the latest requests the rules refused, with who,
     /// where, what, and the rule that refused at its `FILE:LINE:COLUMN`.
     func rulesLines(_ state: DashboardState, width: Int) -> [[Segment]] {
-        guard let rules = state.rules else { return [[Segment("asking the server…", .muted)]] }
+        guard let rules = state.views.rules else { return [[Segment("asking the server…", .muted)]] }
         if let problem = rules.problem {
             return [[Segment("the server could not be asked: ", .warn), Segment(problem, .muted)]]
         }

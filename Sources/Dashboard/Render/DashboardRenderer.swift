@@ -55,7 +55,7 @@ public struct DashboardRenderer: Sendable {
         if state.showsHelp { drawHelp(&grid, state) }
         // The overlay's text width: its box, less the borders and a margin.
         let textWidth = min(grid.width - 2, 110) - 4
-        switch state.overlay {
+        switch state.views.shown {
         case .cache?:
             drawOverlay(
                 &grid, title: "Cache: this device's disk cache", closing: "C", cacheLines(state, width: textWidth),

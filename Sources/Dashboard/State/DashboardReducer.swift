@@ -15,12 +15,12 @@ public enum DashboardReducer {
             state.height = max(0, height)
             clampSelection(&state)
         case .cache(let summary):
-            state.cache = summary
-            state.cacheRead = true
+            state.views.cache = summary
+            state.views.cacheRead = true
         case .onDisconnect(let summary):
-            state.onDisconnect = summary
+            state.views.onDisconnect = summary
         case .rules(let summary):
-            state.rules = summary
+            state.views.rules = summary
         case .snapshot(let snapshot):
             state.snapshot = snapshot
             indexUsers(&state)
@@ -84,7 +84,7 @@ public enum DashboardReducer {
         }
         if key == .interrupt { state.isInterrupted = true }
         if state.showsHelp { return helpKey(command, &state) }
-        if let overlay = state.overlay { return overlayKey(command, overlay, &state) }
+        if let overlay = state.views.shown { return overlayKey(command, overlay, &state) }
         return perform(command, &state)
     }
 
@@ -112,12 +112,12 @@ public enum DashboardReducer {
         _ command: Command, _ overlay: DashboardState.Overlay, _ state: inout DashboardState
     ) -> [DashboardEffect] {
         switch command {
-        case .moveUp: state.overlayScroll -= 1
-        case .moveDown: state.overlayScroll += 1
-        case .pageUp: state.overlayScroll -= 10
-        case .pageDown: state.overlayScroll += 10
-        case .top: state.overlayScroll = 0
-        case .cancel: state.overlay = nil
+        case .moveUp: state.views.scroll -= 1
+        case .moveDown: state.views.scroll += 1
+        case .pageUp: state.views.scroll -= 10
+        case .pageDown: state.views.scroll += 10
+        case .top: state.views.scroll = 0
+        case .cancel: state.views.shown = nil
         case .toggleCache, .toggleOnDisconnect, .toggleRules:
             let asked: DashboardState.Overlay =
                 switch command {
@@ -125,14 +125,14 @@ public enum DashboardReducer {
                 case .toggleOnDisconnect: .onDisconnect
                 default: .rules
                 }
-            if asked == overlay { state.overlay = nil } else { return perform(command, &state) }
+            if asked == overlay { state.views.shown = nil } else { return perform(command, &state) }
         case .toggleHelp:
-            state.overlay = nil
+            state.views.shown = nil
             return perform(.toggleHelp, &state)
         case .quit: return perform(.quit, &state)
         default: break
         }
-        state.overlayScroll = max(0, state.overlayScroll)
+        state.views.scroll = max(0, state.views.scroll)
         return []
     }
 
@@ -179,17 +179,17 @@ public enum DashboardReducer {
             state.showsHelp.toggle()
             state.helpScroll = 0
         case .toggleCache:
-            state.overlay = .cache
-            state.overlayScroll = 0
-            state.cacheRead = false
+            state.views.shown = .cache
+            state.views.scroll = 0
+            state.views.cacheRead = false
         case .toggleOnDisconnect:
-            state.overlay = .onDisconnect
-            state.overlayScroll = 0
-            state.onDisconnect = nil
+            state.views.shown = .onDisconnect
+            state.views.scroll = 0
+            state.views.onDisconnect = nil
         case .toggleRules:
-            state.overlay = .rules
-            state.overlayScroll = 0
-            state.rules = nil
+            state.views.shown = .rules
+            state.views.scroll = 0
+            state.views.rules = nil
         case .cancel:
             if state.showsHelp { state.showsHelp = false } else { state.filter = "" }
             clampSelection(&state)

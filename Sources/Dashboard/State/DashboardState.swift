@@ -30,18 +30,8 @@ public struct DashboardState: Sendable, Equatable {
     public var isEditingFilter = false
     /// Whether the help is shown.
     public var showsHelp = false
-    /// The view shown over the panes, if any (its data is read only while it is open).
-    public var overlay: Overlay?
-    /// The overlay's first visible line.
-    public var overlayScroll = 0
-    /// What the Cache view shows: the last read of this device's cache.
-    public var cache: CacheSummary?
-    /// Whether the cache has been read since the view opened (nil `cache` then means no persistence).
-    public var cacheRead = false
-    /// What the onDisconnect view shows: the server's last verdict (nil: not read yet).
-    public var onDisconnect: OnDisconnectSummary?
-    /// What the Rules view shows: the server's last coverage report (nil: not read yet).
-    public var rules: RulesSummary?
+    /// The view shown over the panes, if any, and what it shows.
+    public var views = OverlayViews()
     /// A replay's time cursor and keys (nil: live): the cursor on the status line, its keys in
     /// the footer in place of the live session's.
     public var replay: ReplayStatus?
