@@ -21,8 +21,9 @@ import WatchModel
         for key in Self.writingKeys {
             #expect(DashboardReducer.reduce(&state, .key(.character(key))).isEmpty, "key \(key) is off")
             #expect(
-                state.notice?.text.hasPrefix("read-only: nothing is written to https://my-app.firebaseio.com") == true)
-            #expect(state.notice?.text.contains("--device") == true, "and how to turn it on")
+                state.timeline.notice?.text.hasPrefix("read-only: nothing is written to https://my-app.firebaseio.com")
+                    == true)
+            #expect(state.timeline.notice?.text.contains("--device") == true, "and how to turn it on")
         }
         // Looking around still works.
         #expect(DashboardReducer.reduce(&state, .key(.character("q"))) == [.quit])
@@ -48,7 +49,7 @@ import WatchModel
             #expect(DashboardReducer.reduce(&state, .key(.character(key))).isEmpty, "key \(key) is off")
         }
         _ = DashboardReducer.reduce(&state, .key(.character("n")))
-        #expect(state.notice?.text.contains("cannot stand in the middle of TLS") == true)
+        #expect(state.timeline.notice?.text.contains("cannot stand in the middle of TLS") == true)
     }
 
     @Test func aLocalServerKeepsEveryKey() {

@@ -152,14 +152,14 @@ import WatchModel
     @Test func eventsBecomeTimelineLinesButQueueDepthDoesNot() {
         var state = Fixture.state(width: 120, height: 40)
         _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .queue(depth: 4))))
-        #expect(state.events.isEmpty)
+        #expect(state.timeline.events.isEmpty)
         _ = DashboardReducer.reduce(
             &state, .event(WatchEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
         _ = DashboardReducer.reduce(
             &state,
             .event(WatchEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: .epoch)))))
         #expect(
-            state.events.map(\.text) == [
+            state.timeline.events.map(\.text) == [
                 "morgan/this device  network lost (reset: both ends know at once)", "sam offline",
             ])
     }
@@ -169,8 +169,8 @@ import WatchModel
         for index in 0..<(DashboardState.eventCapacity + 20) {
             _ = DashboardReducer.reduce(&state, .event(WatchEvent(at: Fixture.eventTime, .notice("n\(index)"))))
         }
-        #expect(state.events.count == DashboardState.eventCapacity)
-        #expect(state.events.first?.text == "n20")
+        #expect(state.timeline.events.count == DashboardState.eventCapacity)
+        #expect(state.timeline.events.first?.text == "n20")
     }
 
     /// Was: two lines per attempt ("connecting", "disconnected: …") pushed everything else out.
@@ -188,17 +188,19 @@ import WatchModel
                 &state, .event(WatchEvent(at: Fixture.eventTime, .connection(.connecting(attempt: attempt + 1)))))
         }
         #expect(
-            state.events.map(\.text) == ["before", "this device  connecting (attempt 13); last: connection refused"])
+            state.timeline.events.map(\.text) == [
+                "before", "this device  connecting (attempt 13); last: connection refused",
+            ])
         _ = DashboardReducer.reduce(
             &state, .event(WatchEvent(at: Fixture.eventTime, .connection(.connected(sessionID: "abcdefgh1")))))
-        #expect(state.events.count == 3, "connected ends the story: \(state.events.map(\.text))")
+        #expect(state.timeline.events.count == 3, "connected ends the story: \(state.timeline.events.map(\.text))")
         _ = DashboardReducer.reduce(
             &state,
             .event(
                 WatchEvent(
                     at: Fixture.eventTime,
                     .connection(.waitingToRetry(attempt: 1, retryAt: .epoch, reason: "connection reset")))))
-        #expect(state.events.count == 4, "a new outage is a new line")
+        #expect(state.timeline.events.count == 4, "a new outage is a new line")
     }
 
     /// Was: a notice made after a long gap between snapshots (a loaded machine) was counted from
@@ -209,16 +211,16 @@ import WatchModel
         snapshot.access.isReadOnly = true
         _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
         _ = DashboardReducer.reduce(&state, .key(.character("w")))
-        #expect(state.notice?.text.contains("read-only") == true)
+        #expect(state.timeline.notice?.text.contains("read-only") == true)
         snapshot.takenAt = Fixture.now + .seconds(10)
         _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
-        #expect(state.notice != nil, "10 s since the last snapshot, none since the notice")
+        #expect(state.timeline.notice != nil, "10 s since the last snapshot, none since the notice")
         snapshot.takenAt = Fixture.now + .seconds(15)
         _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
-        #expect(state.notice != nil, "5 s shown")
+        #expect(state.timeline.notice != nil, "5 s shown")
         snapshot.takenAt = Fixture.now + .seconds(17)
         _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
-        #expect(state.notice == nil, "7 s shown: gone")
+        #expect(state.timeline.notice == nil, "7 s shown: gone")
     }
 
     /// Was: on a server without rules `r` wrote another user's data, while the help said the
@@ -231,7 +233,7 @@ import WatchModel
         remote.server = "db.example.com:9000 ns=demo"
         _ = DashboardReducer.reduce(&state, .snapshot(remote))
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
-        #expect(state.notice?.text.contains("Press r again") == true)
+        #expect(state.timeline.notice?.text.contains("Press r again") == true)
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))) == [.writeForbidden])
         // An answer too late asks again.
         #expect(DashboardReducer.reduce(&state, .key(.character("r"))).isEmpty)
@@ -245,21 +247,24 @@ import WatchModel
         let refused = Fixture.refused(7, reason: "no .write rule allows it")
         var small = Fixture.state(width: 80, height: 24)
         _ = DashboardReducer.reduce(&small, .event(WatchEvent(at: Fixture.eventTime, .deadLetter(refused))))
-        #expect(small.notice?.text.contains("write 7 refused") == true, "\(String(describing: small.notice))")
+        #expect(
+            small.timeline.notice?.text.contains("write 7 refused") == true,
+            "\(String(describing: small.timeline.notice))")
         _ = DashboardReducer.reduce(
             &small,
             .event(WatchEvent(at: Fixture.eventTime, .presence(.userOffline(user: "sam", lastOnline: nil)))))
-        #expect(small.notice?.text.contains("write 7 refused") == true, "presence changes are not a key's outcome")
+        #expect(
+            small.timeline.notice?.text.contains("write 7 refused") == true, "presence changes are not a key's outcome")
         _ = DashboardReducer.reduce(
             &small, .event(WatchEvent(at: Fixture.eventTime, .link(device: "quinn/phone", mode: .blackhole))))
-        #expect(small.notice?.text.contains("write 7 refused") == true, "nor another device's link")
+        #expect(small.timeline.notice?.text.contains("write 7 refused") == true, "nor another device's link")
         _ = DashboardReducer.reduce(
             &small, .event(WatchEvent(at: Fixture.eventTime, .link(device: "morgan/this device", mode: .offline))))
-        #expect(small.notice?.text.contains("network lost") == true, "this device's link is")
+        #expect(small.timeline.notice?.text.contains("network lost") == true, "this device's link is")
         var large = Fixture.state(width: 160, height: 48)
         _ = DashboardReducer.reduce(&large, .event(WatchEvent(at: Fixture.eventTime, .deadLetter(refused))))
-        #expect(large.notice == nil, "the events pane shows it")
-        #expect(large.events.last?.text.contains("write 7 refused") == true)
+        #expect(large.timeline.notice == nil, "the events pane shows it")
+        #expect(large.timeline.events.last?.text.contains("write 7 refused") == true)
     }
 
     /// Was: a 3 ms wobble filled the strip's height, and moving the clock ahead drew a drop.
@@ -324,7 +329,7 @@ import WatchModel
         func letter(_ id: Int) -> QueuedWrite { Fixture.refused(id, reason: "no") }
         var state = Fixture.state(width: 160, height: 48)
         _ = DashboardReducer.reduce(&state, .key(.character("R")))
-        #expect(state.notice?.text == "no refused write to act on")
+        #expect(state.timeline.notice?.text == "no refused write to act on")
         _ = DashboardReducer.reduce(&state, .snapshot(Fixture.snapshot(dead: [letter(5), letter(7)])))
         #expect(DashboardReducer.reduce(&state, .key(.character("R"))) == [.retryDeadLetter(7)], "the newest")
         state.focus = .pending

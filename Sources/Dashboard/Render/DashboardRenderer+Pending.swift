@@ -99,10 +99,10 @@ extension DashboardRenderer {
     /// The timeline, newest first.
     func drawEvents(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
         let skip = state.scroll[.events] ?? 0
-        if state.events.isEmpty {
+        if state.timeline.events.isEmpty {
             grid.put(" nothing yet", x: rect.x, y: rect.y, role: .muted, limit: rect.maxX)
         }
-        for (row, event) in state.events.reversed().dropFirst(skip).prefix(rect.height).enumerated() {
+        for (row, event) in state.timeline.events.reversed().dropFirst(skip).prefix(rect.height).enumerated() {
             let time = " " + Format.timeOfDay(event.at, zone: state.timeZone) + "  "
             // An event is a sentence: one too long is cut at a word, never left out for its numbers.
             let room = rect.maxX - 1 - rect.x - CellGrid.columns(of: time)

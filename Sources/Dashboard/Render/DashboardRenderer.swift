@@ -46,7 +46,7 @@ public struct DashboardRenderer: Sendable {
             let text = " " + glyphs.fold(replay.cursor) + " "
             let width = min(state.width - 2, CellGrid.columns(of: text))
             grid.put(Format.fit(text, width, ellipsis: glyphs.ellipsis), x: 1, y: layout.noticeRow, role: .accent)
-        } else if let notice = state.notice {
+        } else if let notice = state.timeline.notice {
             let text = " " + glyphs.fold(notice.text) + " "
             let width = min(state.width - 2, CellGrid.columns(of: text))
             grid.put(Format.fit(text, width, ellipsis: glyphs.ellipsis), x: 1, y: layout.noticeRow, role: notice.role)
@@ -132,7 +132,7 @@ public struct DashboardRenderer: Sendable {
             guard skip > 0 else { return [Segment(pane.title, .title)] }
             return [
                 Segment(pane.title, .title),
-                Segment("  \(skip) newer above (\(state.events.count) in all)", .muted),
+                Segment("  \(skip) newer above (\(state.timeline.events.count) in all)", .muted),
             ]
         default:
             return [Segment(pane.title, .title)]

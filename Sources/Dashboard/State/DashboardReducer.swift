@@ -25,27 +25,27 @@ public enum DashboardReducer {
             state.snapshot = snapshot
             indexUsers(&state)
             // A notice made before the first snapshot had no time yet: its time starts now.
-            if state.now == .epoch, state.notice?.at == .epoch { state.notice?.at = snapshot.takenAt }
+            if state.now == .epoch, state.timeline.notice?.at == .epoch { state.timeline.notice?.at = snapshot.takenAt }
             state.now = snapshot.takenAt
             sample(&state)
-            if state.notice != nil, state.noticeSince == nil {
-                state.noticeSince = snapshot.takenAt
-            } else if let since = state.noticeSince, state.now - since > DashboardState.noticeLifetime {
-                state.notice = nil
+            if state.timeline.notice != nil, state.timeline.noticeSince == nil {
+                state.timeline.noticeSince = snapshot.takenAt
+            } else if let since = state.timeline.noticeSince, state.now - since > DashboardState.noticeLifetime {
+                state.timeline.notice = nil
             }
             clampSelection(&state)
         case .event(let event):
             record(event, &state)
         case .replayed(let status, let events):
             state.replay = status
-            state.events = []
+            state.timeline.events = []
             for event in events { record(event, &state) }
         case .themes(let names, let current):
             state.themeNames = names
             state.themeName = current
         case .notice(let text, let role):
             let line = EventLine(at: state.now, text: text, role: role)
-            state.notice = line
+            state.timeline.notice = line
             append(line, &state)
         }
         return []
@@ -140,7 +140,7 @@ public enum DashboardReducer {
         if case .effect(let effect) = command, let snapshot = state.snapshot,
             let refusal = effect.refusal(under: snapshot.access, server: snapshot.server)
         {
-            state.notice = EventLine(at: state.now, text: refusal, role: .warn)
+            state.timeline.notice = EventLine(at: state.now, text: refusal, role: .warn)
             return []
         }
         switch command {
@@ -158,7 +158,7 @@ public enum DashboardReducer {
                 at: state.now,
                 text: "r writes another user's presence on \(server); its rules decide, and with none it goes through. "
                     + "Press r again to do it.", role: .warn)
-            state.notice = line
+            state.timeline.notice = line
             return []
         case .effect(let effect):
             return [effect]
@@ -167,11 +167,12 @@ public enum DashboardReducer {
             return [.quit]
         case .sortNext, .sortPrevious:
             state.sort = state.sort.moved(by: command == .sortNext ? 1 : -1)
-            state.notice = EventLine(at: state.now, text: "users sorted by \(state.sort.rawValue)", role: .muted)
+            state.timeline.notice = EventLine(
+                at: state.now, text: "users sorted by \(state.sort.rawValue)", role: .muted)
             clampSelection(&state)
         case .retryDeadLetter, .discardDeadLetter:
             guard let id = state.currentDeadLetter else {
-                state.notice = EventLine(at: state.now, text: "no refused write to act on", role: .muted)
+                state.timeline.notice = EventLine(at: state.now, text: "no refused write to act on", role: .muted)
                 return []
             }
             return [command == .retryDeadLetter ? .retryDeadLetter(id) : .discardDeadLetter(id)]
@@ -257,7 +258,7 @@ public enum DashboardReducer {
         let count = state.visibleUsers.count
         state.selectedUser = min(max(0, state.selectedUser), max(0, count - 1))
         let pending = state.snapshot?.thisDevice.map { $0.pendingWrites.count + $0.deadLetters.count } ?? 0
-        let limits: [Pane: Int] = [.pending: pending, .events: state.events.count]
+        let limits: [Pane: Int] = [.pending: pending, .events: state.timeline.events.count]
         for (pane, rows) in limits {
             // Scrolled to the end, a pane is still full: its last page, not its last line.
             let page = state.layout.rect(for: pane).map { max(1, $0.height - 2) } ?? 1
@@ -287,18 +288,18 @@ public enum DashboardReducer {
             switch phase {
             case .waitingToRetry(_, _, let reason):
                 fold = "this device: reconnecting"
-                state.lastRetryReason = reason
+                state.timeline.lastRetryReason = reason
             case .connecting:
                 fold = "this device: reconnecting"
-                if let reason = state.lastRetryReason { text += "; last: \(reason)" }
+                if let reason = state.timeline.lastRetryReason { text += "; last: \(reason)" }
             case .connected, .offline:
-                state.lastRetryReason = nil
+                state.timeline.lastRetryReason = nil
             }
         }
         let line = EventLine(at: at, text: text, role: role, fold: fold)
         append(line, &state)
         // What a key did is seen at every size: with the events folded away, on the status line.
-        if !state.layout.panes.contains(.events), isOutcomeOfAKey(event.kind, state) { state.notice = line }
+        if !state.layout.panes.contains(.events), isOutcomeOfAKey(event.kind, state) { state.timeline.notice = line }
     }
 
     /// Events that answer a key: a refusal, a transaction's end, a credential, a device added or
@@ -319,13 +320,13 @@ public enum DashboardReducer {
     }
 
     private static func append(_ line: EventLine, _ state: inout DashboardState) {
-        if let fold = line.fold, let last = state.events.last, last.fold == fold {
-            state.events[state.events.count - 1] = line
+        if let fold = line.fold, let last = state.timeline.events.last, last.fold == fold {
+            state.timeline.events[state.timeline.events.count - 1] = line
             return
         }
-        state.events.append(line)
-        if state.events.count > DashboardState.eventCapacity {
-            state.events.removeFirst(state.events.count - DashboardState.eventCapacity)
+        state.timeline.events.append(line)
+        if state.timeline.events.count > DashboardState.eventCapacity {
+            state.timeline.events.removeFirst(state.timeline.events.count - DashboardState.eventCapacity)
         }
     }
 }

@@ -60,16 +60,8 @@ public struct DashboardState: Sendable, Equatable {
     public var themeName = "default"
     /// What the sparklines draw, a sample a second.
     public var samples = Samples()
-    /// The timeline, newest last.
-    public var events: [EventLine] = []
-    /// Why this device's last connection attempt failed, for the folded reconnect line.
-    public var lastRetryReason: String?
-    /// A message shown above the footer for a few seconds.
-    public var notice: EventLine? { didSet { noticeSince = nil } }
-    /// When the notice's few seconds began: the first snapshot after it was made (nil until
-    /// then), so that a notice made while snapshots are late (a loaded machine, a slow source)
-    /// is still shown for its whole lifetime.
-    public var noticeSince: UnixTime?
+    /// The timeline and the notice.
+    public var timeline = Timeline()
     /// The refused write `R` and `X` act on (nil: the newest).
     public var selectedDeadLetter: Int?
     /// When `r` last asked to be pressed again (on a server whose rules are not known).
