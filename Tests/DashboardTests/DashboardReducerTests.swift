@@ -50,45 +50,45 @@ import WatchModel
         var state = Fixture.state(width: 120, height: 40)
         state.focus = .presence
         _ = DashboardReducer.reduce(&state, .key(.up))
-        #expect(state.selectedUser == 0)
+        #expect(state.presence.selectedUser == 0)
         for _ in 0..<3 { _ = DashboardReducer.reduce(&state, .key(.character("j"))) }
-        #expect(state.selectedUser == 3)
+        #expect(state.presence.selectedUser == 3)
         _ = DashboardReducer.reduce(&state, .key(.end))
-        #expect(state.selectedUser == 4)
+        #expect(state.presence.selectedUser == 4)
         _ = DashboardReducer.reduce(&state, .key(.pageDown))
-        #expect(state.selectedUser == 4)
+        #expect(state.presence.selectedUser == 4)
         _ = DashboardReducer.reduce(&state, .key(.character("g")))
-        #expect(state.selectedUser == 0)
+        #expect(state.presence.selectedUser == 0)
     }
 
     @Test func filterTypesNarrowsAndEscClears() {
         var state = Fixture.state(width: 120, height: 40)
         _ = DashboardReducer.reduce(&state, .key(.character("/")))
-        #expect(state.isEditingFilter)
+        #expect(state.presence.isEditingFilter)
         // While typing, letters are text: `n` does not take the network down.
         for character in "mor" { #expect(DashboardReducer.reduce(&state, .key(.character(character))).isEmpty) }
         #expect(state.visibleUsers.map(\.id) == ["morgan"])
         _ = DashboardReducer.reduce(&state, .key(.backspace))
-        #expect(state.filter == "mo")
+        #expect(state.presence.filter == "mo")
         _ = DashboardReducer.reduce(&state, .key(.enter))
-        #expect(!state.isEditingFilter && state.filter == "mo")
+        #expect(!state.presence.isEditingFilter && state.presence.filter == "mo")
         _ = DashboardReducer.reduce(&state, .key(.escape))
-        #expect(state.filter.isEmpty && state.visibleUsers.count == 5)
+        #expect(state.presence.filter.isEmpty && state.visibleUsers.count == 5)
     }
 
     @Test func filterMatchesDeviceNames() {
         var state = Fixture.state(width: 120, height: 40)
-        state.filter = "this"
+        state.presence.filter = "this"
         #expect(state.visibleUsers.map(\.id) == ["morgan"])
     }
 
     @Test func enterExpandsTheSelectedUser() {
         var state = Fixture.state(width: 120, height: 40)
-        state.selectedUser = 1
+        state.presence.selectedUser = 1
         _ = DashboardReducer.reduce(&state, .key(.enter))
-        #expect(state.expanded == ["casey"])
+        #expect(state.presence.expanded == ["casey"])
         _ = DashboardReducer.reduce(&state, .key(.enter))
-        #expect(state.expanded.isEmpty)
+        #expect(state.presence.expanded.isEmpty)
     }
 
     @Test func helpTogglesAndEscClosesIt() {
@@ -122,13 +122,13 @@ import WatchModel
         // The pane's border, then its header, then one row per user.
         _ = DashboardReducer.reduce(&state, .key(.click(x: presence.x + 4, y: presence.y + 2 + 2)))
         #expect(state.focus == .presence)
-        #expect(state.selectedUser == 2)
+        #expect(state.presence.selectedUser == 2)
         _ = DashboardReducer.reduce(&state, .key(.enter))
-        #expect(state.expanded == [users[2].id])
+        #expect(state.presence.expanded == [users[2].id])
         // A click on the header or below the last user keeps the selection.
         _ = DashboardReducer.reduce(&state, .key(.click(x: presence.x + 4, y: presence.y + 1)))
         _ = DashboardReducer.reduce(&state, .key(.click(x: presence.x + 4, y: presence.maxY - 2)))
-        #expect(state.selectedUser == 2)
+        #expect(state.presence.selectedUser == 2)
     }
 
     @Test func samplesOncePerSecondAndCountsTheDrain() {
@@ -358,7 +358,7 @@ import WatchModel
         var state = Fixture.state(width: 160, height: 48, snapshot: Fixture.snapshot(users: users))
         #expect(state.visibleUsers.map(\.id) == ["al", "bo", "cy", "di"])
         _ = DashboardReducer.reduce(&state, .key(.character(">")))
-        #expect(state.sort == .state)
+        #expect(state.presence.sort == .state)
         #expect(state.visibleUsers.map(\.id) == ["cy", "di", "al", "bo"], "online first")
         _ = DashboardReducer.reduce(&state, .key(.character(">")))
         #expect(state.visibleUsers.map(\.id) == ["cy", "di", "al", "bo"], "most connections first")
@@ -366,9 +366,9 @@ import WatchModel
         _ = DashboardReducer.reduce(&state, .key(.character(">")))
         #expect(state.visibleUsers.map(\.id) == ["cy", "di", "al", "bo"], "online now, then the most recent")
         _ = DashboardReducer.reduce(&state, .key(.character(">")))
-        #expect(state.sort == .name, "and round again")
+        #expect(state.presence.sort == .name, "and round again")
         _ = DashboardReducer.reduce(&state, .key(.character("<")))
-        #expect(state.sort == .lastOnline)
+        #expect(state.presence.sort == .lastOnline)
     }
 
     /// Was: two T presses read in one batch both asked for the same next theme.
@@ -381,10 +381,10 @@ import WatchModel
 
     @Test func resizeKeepsTheSelectionInRange() {
         var state = Fixture.state(width: 120, height: 40)
-        state.selectedUser = 4
+        state.presence.selectedUser = 4
         let fewer = Fixture.snapshot(users: Fixture.users(count: 2))
         _ = DashboardReducer.reduce(&state, .snapshot(fewer))
-        #expect(state.selectedUser == 1)
+        #expect(state.presence.selectedUser == 1)
         _ = DashboardReducer.reduce(&state, .resize(width: 60, height: 20))
         #expect(state.width == 60 && state.height == 20)
     }

@@ -165,7 +165,7 @@ import WatchModel
     @Test func theSelectedRowCarriesTheCursor() {
         var state = Self.busyState(width: 160, height: 48)
         state.focus = .presence
-        state.selectedUser = 2
+        state.presence.selectedUser = 2
         let grid = DashboardRenderer().render(state)
         let cursor = try! #require(grid.cursor)
         #expect(grid.line(cursor.y).contains("jordan"))

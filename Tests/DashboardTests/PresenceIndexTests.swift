@@ -136,7 +136,7 @@ import Testing
         #expect(mark == index)
         #expect(mark.all.isEmpty && mark.shown.isEmpty)
         var state = DashboardState(width: 80, height: 24)
-        state.presenceIndex = index
+        state.presence.index = index
         #expect(state.drawnMark == state)
         let changed = users.updating(Self.user(&random, "u7"))
         index.update(to: changed, sort: .state, filter: "")

@@ -71,12 +71,12 @@ extension DashboardRenderer {
         }
         // The sorted column is marked (▾, as htop marks it).
         func column(_ name: String, _ key: PresenceSort) -> String {
-            state.sort == key ? name + String(glyphs.expanded) : name
+            state.presence.sort == key ? name + String(glyphs.expanded) : name
         }
         var header = [
             Segment(Format.fit(column("USER", .name), nameWidth), .header),
             Segment(Format.fit(column("STATE", .state), 9), .header),
-            Segment(column("  N", .connections) + (state.sort == .connections ? " " : "  "), .header),
+            Segment(column("  N", .connections) + (state.presence.sort == .connections ? " " : "  "), .header),
         ]
         if wide { header.append(Segment(Format.fit(column("LAST ONLINE (server)", .lastOnline), 24), .header)) }
         header.append(Segment("DEVICES", .header))
@@ -86,12 +86,12 @@ extension DashboardRenderer {
         let window = state.presenceWindow(rows, capacity: visible)
         let first = window.lowerBound
         if rows.isEmpty {
-            var message = state.filter.isEmpty ? "no users yet" : "no user matches /\(state.filter)"
-            if state.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == false {
+            var message = state.presence.filter.isEmpty ? "no users yet" : "no user matches /\(state.presence.filter)"
+            if state.presence.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == false {
                 // Nothing has been listed yet: not an empty list, a server not reached yet.
                 message = "waiting for the server to list the users…"
             }
-            if state.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == true {
+            if state.presence.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == true {
                 // A big first list arrives in fragments, then is read, for seconds: say so, with
                 // how much is in while it arrives.
                 message = "loading the list…"
@@ -104,7 +104,7 @@ extension DashboardRenderer {
                         : "loading the list: \(received)"
                 }
             }
-            if state.filter.isEmpty, !snapshot.listLoaded, let refusal = snapshot.listRefusal {
+            if state.presence.filter.isEmpty, !snapshot.listLoaded, let refusal = snapshot.listRefusal {
                 // The rules refuse the watcher: nothing is coming, and the pane says why.
                 message = "the server refused the list: \(refusal)"
             }
@@ -112,7 +112,7 @@ extension DashboardRenderer {
         }
         for (offset, row) in rows[window].enumerated() {
             let y = rect.y + 1 + offset
-            let selected = row.user == state.selectedUser && row.connection == nil && state.focus == .presence
+            let selected = row.user == state.presence.selectedUser && row.connection == nil && state.focus == .presence
             let marker = row.connection == nil ? " " : "  "
             grid.put([Segment(marker)] + format(row), x: rect.x, y: y, limit: rect.maxX - 1, glyphs: glyphs)
             if selected {
@@ -124,13 +124,13 @@ extension DashboardRenderer {
         if window.upperBound < rows.count {
             grid.put(glyphs.fold("↓"), x: rect.maxX - 1, y: rect.y + visible, role: .muted)
         }
-        if state.isEditingFilter {
+        if state.presence.isEditingFilter {
             grid.put(
-                [Segment(" /", .filter), Segment(state.filter + "▏", .filter)], x: rect.x, y: rect.maxY - 1,
+                [Segment(" /", .filter), Segment(state.presence.filter + "▏", .filter)], x: rect.x, y: rect.maxY - 1,
                 limit: rect.maxX, glyphs: glyphs)
         }
         if state.presenceHasSummary(inside: rect) {
-            drawPresenceSummary(&grid, y: rect.maxY - 1 - (state.isEditingFilter ? 1 : 0), rect, state)
+            drawPresenceSummary(&grid, y: rect.maxY - 1 - (state.presence.isEditingFilter ? 1 : 0), rect, state)
         }
     }
 

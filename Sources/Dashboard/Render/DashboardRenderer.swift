@@ -106,7 +106,7 @@ public struct DashboardRenderer: Sendable {
             if let snapshot = state.snapshot, !snapshot.feeds.isEmpty {
                 title.append(feedsMark(snapshot, state))
             }
-            if !state.filter.isEmpty { title.append(Segment("  /\(state.filter)", .filter)) }
+            if !state.presence.filter.isEmpty { title.append(Segment("  /\(state.presence.filter)", .filter)) }
             return title
         case .pending:
             let count = state.snapshot?.thisDevice?.pendingWrites.count ?? 0
@@ -155,9 +155,9 @@ public struct DashboardRenderer: Sendable {
         guard rect.height > 0 else { return }
         grid.fill(rect, role: .footer)
         var segments: [Segment] = [Segment(" ")]
-        if state.isEditingFilter {
+        if state.presence.isEditingFilter {
             segments = [
-                Segment(" filter: ", .footer), Segment(state.filter + "▏", .filter),
+                Segment(" filter: ", .footer), Segment(state.presence.filter + "▏", .filter),
                 Segment("   Enter keep · Esc clear", .footer),
             ]
         } else {

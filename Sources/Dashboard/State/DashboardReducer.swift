@@ -54,16 +54,16 @@ public enum DashboardReducer {
     // MARK: - Keys
 
     private static func handle(_ key: KeyEvent, _ state: inout DashboardState) -> [DashboardEffect] {
-        if state.isEditingFilter {
+        if state.presence.isEditingFilter {
             switch key {
             case .character(let character):
-                state.filter.append(character)
-                state.selectedUser = 0
-            case .backspace: if !state.filter.isEmpty { state.filter.removeLast() }
-            case .enter: state.isEditingFilter = false
+                state.presence.filter.append(character)
+                state.presence.selectedUser = 0
+            case .backspace: if !state.presence.filter.isEmpty { state.presence.filter.removeLast() }
+            case .enter: state.presence.isEditingFilter = false
             case .escape:
-                state.filter = ""
-                state.isEditingFilter = false
+                state.presence.filter = ""
+                state.presence.isEditingFilter = false
             case .interrupt:
                 state.isQuitting = true
                 state.isInterrupted = true
@@ -76,7 +76,7 @@ public enum DashboardReducer {
         if case .click(let x, let y) = key {
             // A click focuses the pane under it; on a user's row it selects that user too.
             if let pane = state.layout.pane(at: x, y) { state.focus = pane }
-            if state.focus == .presence, let user = state.presenceUser(atRow: y) { state.selectedUser = user }
+            if state.focus == .presence, let user = state.presenceUser(atRow: y) { state.presence.selectedUser = user }
             return []
         }
         guard let command = KeyMap.command(for: key, in: state.bindings, replaying: state.replay != nil) else {
@@ -166,9 +166,9 @@ public enum DashboardReducer {
             state.isQuitting = true
             return [.quit]
         case .sortNext, .sortPrevious:
-            state.sort = state.sort.moved(by: command == .sortNext ? 1 : -1)
+            state.presence.sort = state.presence.sort.moved(by: command == .sortNext ? 1 : -1)
             state.timeline.notice = EventLine(
-                at: state.now, text: "users sorted by \(state.sort.rawValue)", role: .muted)
+                at: state.now, text: "users sorted by \(state.presence.sort.rawValue)", role: .muted)
             clampSelection(&state)
         case .retryDeadLetter, .discardDeadLetter:
             guard let id = state.currentDeadLetter else {
@@ -192,12 +192,12 @@ public enum DashboardReducer {
             state.views.scroll = 0
             state.views.rules = nil
         case .cancel:
-            if state.showsHelp { state.showsHelp = false } else { state.filter = "" }
+            if state.showsHelp { state.showsHelp = false } else { state.presence.filter = "" }
             clampSelection(&state)
         case .startFilter:
             state.showsHelp = false
             state.focus = .presence
-            state.isEditingFilter = true
+            state.presence.isEditingFilter = true
         case .nextTheme:
             let names = state.themeNames
             guard !names.isEmpty else { return [] }
@@ -219,9 +219,13 @@ public enum DashboardReducer {
         case .bottom: move(by: Int.max / 2, &state)
         case .toggleExpanded:
             let users = state.visibleUsers
-            guard state.focus == .presence, users.indices.contains(state.selectedUser) else { return [] }
-            let id = users[state.selectedUser].id
-            if state.expanded.contains(id) { state.expanded.remove(id) } else { state.expanded.insert(id) }
+            guard state.focus == .presence, users.indices.contains(state.presence.selectedUser) else { return [] }
+            let id = users[state.presence.selectedUser].id
+            if state.presence.expanded.contains(id) {
+                state.presence.expanded.remove(id)
+            } else {
+                state.presence.expanded.insert(id)
+            }
         }
         return []
     }
@@ -233,7 +237,8 @@ public enum DashboardReducer {
     /// Brings the presence index to the snapshot's users, the order chosen with < and > and the
     /// filter: only what changed since the last time.
     private static func indexUsers(_ state: inout DashboardState) {
-        state.presenceIndex.update(to: state.snapshot?.users ?? [], sort: state.sort, filter: state.filter)
+        state.presence.index.update(
+            to: state.snapshot?.users ?? [], sort: state.presence.sort, filter: state.presence.filter)
     }
 
     private static func move(by delta: Int, _ state: inout DashboardState) {
@@ -244,7 +249,7 @@ public enum DashboardReducer {
             let moved = min(max(0, index.addingReportingOverflow(delta).partialValue), letters.count - 1)
             state.selectedDeadLetter = letters[moved].id
         } else if state.focus == .presence {
-            state.selectedUser = state.selectedUser.addingReportingOverflow(delta).partialValue
+            state.presence.selectedUser = state.presence.selectedUser.addingReportingOverflow(delta).partialValue
         } else {
             let current = state.scroll[state.focus] ?? 0
             state.scroll[state.focus] = current.addingReportingOverflow(delta).partialValue
@@ -256,7 +261,7 @@ public enum DashboardReducer {
     private static func clampSelection(_ state: inout DashboardState) {
         indexUsers(&state)
         let count = state.visibleUsers.count
-        state.selectedUser = min(max(0, state.selectedUser), max(0, count - 1))
+        state.presence.selectedUser = min(max(0, state.presence.selectedUser), max(0, count - 1))
         let pending = state.snapshot?.thisDevice.map { $0.pendingWrites.count + $0.deadLetters.count } ?? 0
         let limits: [Pane: Int] = [.pending: pending, .events: state.timeline.events.count]
         for (pane, rows) in limits {
@@ -273,7 +278,7 @@ public enum DashboardReducer {
     private static func sample(_ state: inout DashboardState) {
         guard state.snapshot != nil else { return }
         state.samples.take(
-            second: state.now.secondsSince1970, online: state.presenceIndex.allCounts.online,
+            second: state.now.secondsSince1970, online: state.presence.index.allCounts.online,
             device: state.snapshot?.thisDevice)
     }
 

@@ -54,12 +54,12 @@ struct PresenceRows: RandomAccessCollection {
 extension DashboardState {
     /// The Presence pane's rows in order: each user, and under an expanded one its connections.
     func presenceRows(_ index: PresenceIndex) -> PresenceRows {
-        PresenceRows(index, expanded: expanded)
+        PresenceRows(index, expanded: presence.expanded)
     }
 
     /// How many rows of users fit inside the pane (below the header, above the filter line).
     func presenceCapacity(inside rect: Rect) -> Int {
-        max(0, rect.height - 1 - (isEditingFilter ? 1 : 0) - (presenceHasSummary(inside: rect) ? 1 : 0))
+        max(0, rect.height - 1 - (presence.isEditingFilter ? 1 : 0) - (presenceHasSummary(inside: rect) ? 1 : 0))
     }
 
     /// Whether the Presence pane (inside `rect`) has room for its summary line under the list:
@@ -68,7 +68,7 @@ extension DashboardState {
 
     /// The rows on screen: a window of `capacity` rows that keeps the selected user near the middle.
     func presenceWindow(_ rows: PresenceRows, capacity: Int) -> Range<Int> {
-        let selectedRow = rows.row(ofUser: selectedUser) ?? 0
+        let selectedRow = rows.row(ofUser: presence.selectedUser) ?? 0
         let first = max(0, min(selectedRow - capacity / 2, rows.count - capacity))
         return first..<min(rows.count, first + capacity)
     }

@@ -18,16 +18,10 @@ public struct DashboardState: Sendable, Equatable {
     public var deviceNow: UnixTime { now + (snapshot?.thisDevice?.clockOffset ?? .zero) }
     /// The focused pane.
     public var focus: Pane = .presence
-    /// The selected user's index among the users the filter shows.
-    public var selectedUser = 0
+    /// The Presence pane's selection, filter and order.
+    public var presence = PresencePane()
     /// Each pane's first visible row.
     public var scroll: [Pane: Int] = [:]
-    /// Users whose devices are listed.
-    public var expanded: Set<String> = []
-    /// The presence filter.
-    public var filter = ""
-    /// Whether keys go to the filter.
-    public var isEditingFilter = false
     /// Whether the help is shown.
     public var showsHelp = false
     /// The view shown over the panes, if any, and what it shows.
@@ -47,11 +41,6 @@ public struct DashboardState: Sendable, Equatable {
     }
     /// The key bindings in force (the defaults, with a settings file's moves).
     public var bindings: [KeyBinding] = KeyMap.bindings
-    /// How the presence list is ordered.
-    public var sort: PresenceSort = .name
-    /// The users in order, those the filter lets through, and their counts, kept change by
-    /// change by the reducer.
-    public internal(set) var presenceIndex = PresenceIndex()
     /// The first key binding the help shows (it scrolls where the terminal is short).
     public var helpScroll = 0
     /// The themes there are.
@@ -92,7 +81,7 @@ public struct DashboardState: Sendable, Equatable {
     /// The presence index for this state's list, order and filter: the reducer's, which keeps it
     /// current; worked out here only for a state changed by hand.
     var currentPresence: PresenceIndex {
-        presenceIndex.updated(to: snapshot?.users ?? [], sort: sort, filter: filter)
+        presence.index.updated(to: snapshot?.users ?? [], sort: presence.sort, filter: presence.filter)
     }
 
     /// This state kept to tell whether a later one needs a new frame: it equals what this state
@@ -101,7 +90,7 @@ public struct DashboardState: Sendable, Equatable {
     /// place instead of into copies.
     public var drawnMark: DashboardState {
         var mark = self
-        mark.presenceIndex = presenceIndex.versionOnly
+        mark.presence.index = presence.index.versionOnly
         return mark
     }
 
