@@ -129,7 +129,7 @@ public final class DashboardLoop: Sendable {
         var views = ViewReads()
         var lastSnapshot: Duration?
         var recordingFailureShown = false
-        while !state.isQuitting {
+        while !state.exit.isQuitting {
             let now = now()
             views.ask(for: state.views.shown, at: now, source: source, inbox: inbox, wake: wake)
             if lastSnapshot.map({ now - $0 >= Self.frame }) ?? true {
@@ -172,7 +172,7 @@ public final class DashboardLoop: Sendable {
             for effect in effects { apply(effect, terminal: terminal, &state) }
             if !keys.isEmpty { lastSnapshot = nil }
         }
-        return state.isInterrupted
+        return state.exit.isInterrupted
     }
 
     /// Carries out an effect: a theme is the terminal's (loaded here, its outcome an action);

@@ -24,31 +24,31 @@ import WatchModel
         for key in [KeyEvent.character("q"), .interrupt] {
             var state = Fixture.state(width: 80, height: 24)
             #expect(DashboardReducer.reduce(&state, .key(key)) == [.quit])
-            #expect(state.isQuitting)
+            #expect(state.exit.isQuitting)
         }
     }
 
     @Test func tabCyclesThePanesShownAndBackTabReturns() {
         var state = Fixture.state(width: 160, height: 48)
-        state.focus = .connection
+        state.panes.focused = .connection
         var seen: [Pane] = []
         for _ in 0..<5 {
             _ = DashboardReducer.reduce(&state, .key(.tab))
-            seen.append(state.focus)
+            seen.append(state.panes.focused)
         }
         #expect(seen == [.clock, .presence, .pending, .events, .connection])
         _ = DashboardReducer.reduce(&state, .key(.backTab))
-        #expect(state.focus == .events)
+        #expect(state.panes.focused == .events)
         // At 80×24 the events pane folds away, so focus skips it.
         var small = Fixture.state(width: 80, height: 24)
-        small.focus = .pending
+        small.panes.focused = .pending
         _ = DashboardReducer.reduce(&small, .key(.tab))
-        #expect(small.focus == .connection)
+        #expect(small.panes.focused == .connection)
     }
 
     @Test func selectionMovesAndStopsAtTheEnds() {
         var state = Fixture.state(width: 120, height: 40)
-        state.focus = .presence
+        state.panes.focused = .presence
         _ = DashboardReducer.reduce(&state, .key(.up))
         #expect(state.presence.selectedUser == 0)
         for _ in 0..<3 { _ = DashboardReducer.reduce(&state, .key(.character("j"))) }
@@ -94,9 +94,9 @@ import WatchModel
     @Test func helpTogglesAndEscClosesIt() {
         var state = Fixture.state(width: 80, height: 24)
         _ = DashboardReducer.reduce(&state, .key(.character("?")))
-        #expect(state.showsHelp)
+        #expect(state.help.isShown)
         _ = DashboardReducer.reduce(&state, .key(.escape))
-        #expect(!state.showsHelp)
+        #expect(!state.help.isShown)
     }
 
     @Test func themeKeyAsksForTheNextThemeAndWraps() {
@@ -111,17 +111,17 @@ import WatchModel
         var state = Fixture.state(width: 160, height: 48)
         let pending = state.layout.rect(for: .pending)!
         _ = DashboardReducer.reduce(&state, .key(.click(x: pending.x + 3, y: pending.y + 2)))
-        #expect(state.focus == .pending)
+        #expect(state.panes.focused == .pending)
     }
 
     @Test func aClickOnAUserSelectsItAndEnterExpandsThatOne() throws {
         var state = Fixture.state(width: 160, height: 48)
-        state.focus = .pending
+        state.panes.focused = .pending
         let presence = try #require(state.layout.rect(for: .presence))
         let users = state.visibleUsers
         // The pane's border, then its header, then one row per user.
         _ = DashboardReducer.reduce(&state, .key(.click(x: presence.x + 4, y: presence.y + 2 + 2)))
-        #expect(state.focus == .presence)
+        #expect(state.panes.focused == .presence)
         #expect(state.presence.selectedUser == 2)
         _ = DashboardReducer.reduce(&state, .key(.enter))
         #expect(state.presence.expanded == [users[2].id])
@@ -316,7 +316,7 @@ import WatchModel
         for index in 0..<100 {
             _ = DashboardReducer.reduce(&single, .event(WatchEvent(at: Fixture.eventTime, .notice("n\(index)"))))
         }
-        single.focus = .events
+        single.panes.focused = .events
         _ = DashboardReducer.reduce(&single, .key(.character("G")))
         let grid = DashboardRenderer().render(single)
         let events = grid.text.split(separator: "\n").filter { $0.contains("  n") && $0.contains(":") }
@@ -332,9 +332,9 @@ import WatchModel
         #expect(state.timeline.notice?.text == "no refused write to act on")
         _ = DashboardReducer.reduce(&state, .snapshot(Fixture.snapshot(dead: [letter(5), letter(7)])))
         #expect(DashboardReducer.reduce(&state, .key(.character("R"))) == [.retryDeadLetter(7)], "the newest")
-        state.focus = .pending
+        state.panes.focused = .pending
         _ = DashboardReducer.reduce(&state, .key(.up))
-        #expect(state.selectedDeadLetter == 5)
+        #expect(state.pending.selectedDeadLetter == 5)
         #expect(DashboardReducer.reduce(&state, .key(.character("X"))) == [.discardDeadLetter(5)])
         let grid = DashboardRenderer().render(state)
         let row = grid.text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {

@@ -102,7 +102,7 @@ import WatchModel
         var grid = DashboardRenderer().render(state)
         #expect(grid.text.contains("more below"), "\(grid.text)")
         #expect(DashboardReducer.reduce(&state, .key(.character("n"))).isEmpty, "n does nothing behind the help")
-        #expect(state.showsHelp)
+        #expect(state.help.isShown)
         _ = DashboardReducer.reduce(&state, .key(.character("G")))
         grid = DashboardRenderer().render(state)
         for label in ["quit (also Ctrl-C)", "next theme", "this help"] {
@@ -121,7 +121,7 @@ import WatchModel
         }
         #expect(seen.count == live.count)
         _ = DashboardReducer.reduce(&state, .key(.escape))
-        #expect(!state.showsHelp)
+        #expect(!state.help.isShown)
         #expect(DashboardReducer.reduce(&state, .key(.character("n"))) == [.toggleNetwork], "n acts once it is closed")
     }
 
@@ -164,7 +164,7 @@ import WatchModel
 
     @Test func theSelectedRowCarriesTheCursor() {
         var state = Self.busyState(width: 160, height: 48)
-        state.focus = .presence
+        state.panes.focused = .presence
         state.presence.selectedUser = 2
         let grid = DashboardRenderer().render(state)
         let cursor = try! #require(grid.cursor)

@@ -23,7 +23,7 @@ extension DashboardRenderer {
         let dead = device.deadLetters
         let deadRows = dead.isEmpty ? 0 : min(dead.count + 1, max(0, (rect.height - 3) / 3))
         let writeRows = max(0, rect.height - 2 - deadRows)
-        let first = min(state.scroll[.pending] ?? 0, max(0, writes.count - writeRows))
+        let first = min(state.panes.scroll[.pending] ?? 0, max(0, writes.count - writeRows))
         if writes.isEmpty {
             grid.put(
                 " nothing waiting: every write is acknowledged", x: rect.x, y: rect.y + 1, role: .muted, limit: limit)
@@ -69,7 +69,7 @@ extension DashboardRenderer {
         let selectedIndex = dead.firstIndex { $0.id == selected } ?? dead.count - 1
         let start = min(max(0, dead.count - shown), selectedIndex)
         for (offset, letter) in dead.dropFirst(start).prefix(shown).enumerated() {
-            let isSelected = state.focus == .pending && letter.id == selected
+            let isSelected = state.panes.focused == .pending && letter.id == selected
             let role: StyleRole = isSelected ? .selected : .bad
             let line = [
                 Segment(" \(letter.id)  \(letter.operation)  \(letter.path)  ", role),
@@ -98,7 +98,7 @@ extension DashboardRenderer {
 
     /// The timeline, newest first.
     func drawEvents(_ grid: inout CellGrid, _ rect: Rect, _ state: DashboardState) {
-        let skip = state.scroll[.events] ?? 0
+        let skip = state.panes.scroll[.events] ?? 0
         if state.timeline.events.isEmpty {
             grid.put(" nothing yet", x: rect.x, y: rect.y, role: .muted, limit: rect.maxX)
         }

@@ -112,7 +112,8 @@ extension DashboardRenderer {
         }
         for (offset, row) in rows[window].enumerated() {
             let y = rect.y + 1 + offset
-            let selected = row.user == state.presence.selectedUser && row.connection == nil && state.focus == .presence
+            let selected =
+                row.user == state.presence.selectedUser && row.connection == nil && state.panes.focused == .presence
             let marker = row.connection == nil ? " " : "  "
             grid.put([Segment(marker)] + format(row), x: rect.x, y: y, limit: rect.maxX - 1, glyphs: glyphs)
             if selected {

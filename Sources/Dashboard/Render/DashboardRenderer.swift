@@ -29,7 +29,7 @@ public struct DashboardRenderer: Sendable {
                 let used = title.reduce(0) { $0 + CellGrid.columns(of: $1.text) }
                 title.append(staleMark(stale, state, room: rect.width - 6 - used))
             }
-            let box = Box(rect: rect, title: title, focused: state.focus == pane)
+            let box = Box(rect: rect, title: title, focused: state.panes.focused == pane)
             let inside = box.draw(in: &grid, glyphs: glyphs)
             guard !inside.isEmpty else { continue }
             switch pane {
@@ -52,7 +52,7 @@ public struct DashboardRenderer: Sendable {
             grid.put(Format.fit(text, width, ellipsis: glyphs.ellipsis), x: 1, y: layout.noticeRow, role: notice.role)
         }
         drawFooter(&grid, layout.footer, state)
-        if state.showsHelp { drawHelp(&grid, state) }
+        if state.help.isShown { drawHelp(&grid, state) }
         // The overlay's text width: its box, less the borders and a margin.
         let textWidth = min(grid.width - 2, 110) - 4
         switch state.views.shown {
@@ -128,7 +128,7 @@ public struct DashboardRenderer: Sendable {
             return title
         case .events:
             // Scrolled back from the newest: where in the timeline this is.
-            let skip = state.scroll[.events] ?? 0
+            let skip = state.panes.scroll[.events] ?? 0
             guard skip > 0 else { return [Segment(pane.title, .title)] }
             return [
                 Segment(pane.title, .title),
@@ -209,7 +209,7 @@ public struct DashboardRenderer: Sendable {
         let inside = Box(rect: rect, title: [Segment("Help: keys", .title)], focused: true).draw(
             in: &grid, glyphs: glyphs)
         let capacity = max(0, inside.height - 1)
-        let first = min(max(0, state.helpScroll), max(0, lines.count - capacity))
+        let first = min(max(0, state.help.scroll), max(0, lines.count - capacity))
         for (row, line) in lines.dropFirst(first).prefix(capacity).enumerated() {
             let label = String(line.prefix(labelWidth))
             let x = grid.put(label, x: inside.x + 1, y: inside.y + row, role: .key, limit: inside.maxX)

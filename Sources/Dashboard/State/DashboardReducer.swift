@@ -41,8 +41,8 @@ public enum DashboardReducer {
             state.timeline.events = []
             for event in events { record(event, &state) }
         case .themes(let names, let current):
-            state.themeNames = names
-            state.themeName = current
+            state.themes.names = names
+            state.themes.current = current
         case .notice(let text, let role):
             let line = EventLine(at: state.now, text: text, role: role)
             state.timeline.notice = line
@@ -65,8 +65,8 @@ public enum DashboardReducer {
                 state.presence.filter = ""
                 state.presence.isEditingFilter = false
             case .interrupt:
-                state.isQuitting = true
-                state.isInterrupted = true
+                state.exit.isQuitting = true
+                state.exit.isInterrupted = true
                 return [.quit]
             default: break
             }
@@ -75,15 +75,17 @@ public enum DashboardReducer {
         }
         if case .click(let x, let y) = key {
             // A click focuses the pane under it; on a user's row it selects that user too.
-            if let pane = state.layout.pane(at: x, y) { state.focus = pane }
-            if state.focus == .presence, let user = state.presenceUser(atRow: y) { state.presence.selectedUser = user }
+            if let pane = state.layout.pane(at: x, y) { state.panes.focused = pane }
+            if state.panes.focused == .presence, let user = state.presenceUser(atRow: y) {
+                state.presence.selectedUser = user
+            }
             return []
         }
         guard let command = KeyMap.command(for: key, in: state.bindings, replaying: state.replay != nil) else {
             return []
         }
-        if key == .interrupt { state.isInterrupted = true }
-        if state.showsHelp { return helpKey(command, &state) }
+        if key == .interrupt { state.exit.isInterrupted = true }
+        if state.help.isShown { return helpKey(command, &state) }
         if let overlay = state.views.shown { return overlayKey(command, overlay, &state) }
         return perform(command, &state)
     }
@@ -92,17 +94,17 @@ public enum DashboardReducer {
     private static func helpKey(_ command: Command, _ state: inout DashboardState) -> [DashboardEffect] {
         let page = max(1, state.helpCapacity - 1)
         switch command {
-        case .moveUp: state.helpScroll -= 1
-        case .moveDown: state.helpScroll += 1
-        case .pageUp: state.helpScroll -= page
-        case .pageDown: state.helpScroll += page
-        case .top: state.helpScroll = 0
-        case .bottom: state.helpScroll = state.maxHelpScroll
-        case .toggleHelp, .cancel: state.showsHelp = false
+        case .moveUp: state.help.scroll -= 1
+        case .moveDown: state.help.scroll += 1
+        case .pageUp: state.help.scroll -= page
+        case .pageDown: state.help.scroll += page
+        case .top: state.help.scroll = 0
+        case .bottom: state.help.scroll = state.maxHelpScroll
+        case .toggleHelp, .cancel: state.help.isShown = false
         case .quit: return perform(.quit, &state)
         default: break
         }
-        state.helpScroll = min(max(0, state.helpScroll), state.maxHelpScroll)
+        state.help.scroll = min(max(0, state.help.scroll), state.maxHelpScroll)
         return []
     }
 
@@ -146,13 +148,13 @@ public enum DashboardReducer {
         switch command {
         case .effect(.writeForbidden) where !(state.snapshot?.enforcesPresenceRules ?? false):
             // On a server whose rules are not known, the write may go through: say so, and ask.
-            if let asked = state.confirmationAskedAt,
+            if let asked = state.pending.confirmationAskedAt,
                 state.now - asked <= DashboardState.confirmationWindow
             {
-                state.confirmationAskedAt = nil
+                state.pending.confirmationAskedAt = nil
                 return [.writeForbidden]
             }
-            state.confirmationAskedAt = state.now
+            state.pending.confirmationAskedAt = state.now
             let server = state.snapshot?.server ?? "this server"
             let line = EventLine(
                 at: state.now,
@@ -163,7 +165,7 @@ public enum DashboardReducer {
         case .effect(let effect):
             return [effect]
         case .quit:
-            state.isQuitting = true
+            state.exit.isQuitting = true
             return [.quit]
         case .sortNext, .sortPrevious:
             state.presence.sort = state.presence.sort.moved(by: command == .sortNext ? 1 : -1)
@@ -177,8 +179,8 @@ public enum DashboardReducer {
             }
             return [command == .retryDeadLetter ? .retryDeadLetter(id) : .discardDeadLetter(id)]
         case .toggleHelp:
-            state.showsHelp.toggle()
-            state.helpScroll = 0
+            state.help.isShown.toggle()
+            state.help.scroll = 0
         case .toggleCache:
             state.views.shown = .cache
             state.views.scroll = 0
@@ -192,25 +194,25 @@ public enum DashboardReducer {
             state.views.scroll = 0
             state.views.rules = nil
         case .cancel:
-            if state.showsHelp { state.showsHelp = false } else { state.presence.filter = "" }
+            if state.help.isShown { state.help.isShown = false } else { state.presence.filter = "" }
             clampSelection(&state)
         case .startFilter:
-            state.showsHelp = false
-            state.focus = .presence
+            state.help.isShown = false
+            state.panes.focused = .presence
             state.presence.isEditingFilter = true
         case .nextTheme:
-            let names = state.themeNames
+            let names = state.themes.names
             guard !names.isEmpty else { return [] }
-            let next = names[((names.firstIndex(of: state.themeName) ?? -1) + 1) % names.count]
+            let next = names[((names.firstIndex(of: state.themes.current) ?? -1) + 1) % names.count]
             // Taken at once: a second T in the same batch of keys moves on from this one.
-            state.themeName = next
+            state.themes.current = next
             return [.useTheme(next)]
         case .focusNext, .focusPrevious:
             let panes = state.layout.panes
             guard !panes.isEmpty else { return [] }
-            let index = panes.firstIndex(of: state.focus) ?? 0
+            let index = panes.firstIndex(of: state.panes.focused) ?? 0
             let step = command == .focusNext ? 1 : panes.count - 1
-            state.focus = panes[(index + step) % panes.count]
+            state.panes.focused = panes[(index + step) % panes.count]
         case .moveUp: move(by: -1, &state)
         case .moveDown: move(by: 1, &state)
         case .pageUp: move(by: -max(1, page(state) - 1), &state)
@@ -219,7 +221,9 @@ public enum DashboardReducer {
         case .bottom: move(by: Int.max / 2, &state)
         case .toggleExpanded:
             let users = state.visibleUsers
-            guard state.focus == .presence, users.indices.contains(state.presence.selectedUser) else { return [] }
+            guard state.panes.focused == .presence, users.indices.contains(state.presence.selectedUser) else {
+                return []
+            }
             let id = users[state.presence.selectedUser].id
             if state.presence.expanded.contains(id) {
                 state.presence.expanded.remove(id)
@@ -231,7 +235,7 @@ public enum DashboardReducer {
     }
 
     private static func page(_ state: DashboardState) -> Int {
-        state.layout.rect(for: state.focus).map { max(1, $0.height - 3) } ?? 1
+        state.layout.rect(for: state.panes.focused).map { max(1, $0.height - 3) } ?? 1
     }
 
     /// Brings the presence index to the snapshot's users, the order chosen with < and > and the
@@ -243,16 +247,16 @@ public enum DashboardReducer {
 
     private static func move(by delta: Int, _ state: inout DashboardState) {
         let letters = state.snapshot?.thisDevice?.deadLetters ?? []
-        if state.focus == .pending, !letters.isEmpty {
+        if state.panes.focused == .pending, !letters.isEmpty {
             // In the Pending pane the keys pick the refused write R and X act on.
             let index = letters.firstIndex { $0.id == state.currentDeadLetter } ?? letters.count - 1
             let moved = min(max(0, index.addingReportingOverflow(delta).partialValue), letters.count - 1)
-            state.selectedDeadLetter = letters[moved].id
-        } else if state.focus == .presence {
+            state.pending.selectedDeadLetter = letters[moved].id
+        } else if state.panes.focused == .presence {
             state.presence.selectedUser = state.presence.selectedUser.addingReportingOverflow(delta).partialValue
         } else {
-            let current = state.scroll[state.focus] ?? 0
-            state.scroll[state.focus] = current.addingReportingOverflow(delta).partialValue
+            let current = state.panes.scroll[state.panes.focused] ?? 0
+            state.panes.scroll[state.panes.focused] = current.addingReportingOverflow(delta).partialValue
         }
         clampSelection(&state)
     }
@@ -267,7 +271,7 @@ public enum DashboardReducer {
         for (pane, rows) in limits {
             // Scrolled to the end, a pane is still full: its last page, not its last line.
             let page = state.layout.rect(for: pane).map { max(1, $0.height - 2) } ?? 1
-            state.scroll[pane] = min(max(0, state.scroll[pane] ?? 0), max(0, rows - page))
+            state.panes.scroll[pane] = min(max(0, state.panes.scroll[pane] ?? 0), max(0, rows - page))
         }
     }
 

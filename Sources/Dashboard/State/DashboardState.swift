@@ -16,14 +16,18 @@ public struct DashboardState: Sendable, Equatable {
     public var now = UnixTime.epoch
     /// Now on this device's clock (moved by `+`/`-`), which stamps its writes and its connection.
     public var deviceNow: UnixTime { now + (snapshot?.thisDevice?.clockOffset ?? .zero) }
-    /// The focused pane.
-    public var focus: Pane = .presence
+    /// Which pane has the keys, and each pane's first visible row.
+    public var panes = PaneFocus()
     /// The Presence pane's selection, filter and order.
     public var presence = PresencePane()
-    /// Each pane's first visible row.
-    public var scroll: [Pane: Int] = [:]
-    /// Whether the help is shown.
-    public var showsHelp = false
+    /// What the Pending writes pane's keys act on.
+    public var pending = PendingPane()
+    /// The help over the panes.
+    public var help = HelpView()
+    /// The themes there are, and the one in use.
+    public var themes = ThemeChoice()
+    /// Whether the loop is to end.
+    public var exit = ExitRequest()
     /// The view shown over the panes, if any, and what it shows.
     public var views = OverlayViews()
     /// A replay's time cursor and keys (nil: live): the cursor on the status line, its keys in
@@ -41,30 +45,16 @@ public struct DashboardState: Sendable, Equatable {
     }
     /// The key bindings in force (the defaults, with a settings file's moves).
     public var bindings: [KeyBinding] = KeyMap.bindings
-    /// The first key binding the help shows (it scrolls where the terminal is short).
-    public var helpScroll = 0
-    /// The themes there are.
-    public var themeNames = ["default"]
-    /// The theme in use.
-    public var themeName = "default"
     /// What the sparklines draw, a sample a second.
     public var samples = Samples()
     /// The timeline and the notice.
     public var timeline = Timeline()
-    /// The refused write `R` and `X` act on (nil: the newest).
-    public var selectedDeadLetter: Int?
-    /// When `r` last asked to be pressed again (on a server whose rules are not known).
-    public var confirmationAskedAt: UnixTime?
     /// How long a second `r` counts as the answer.
     public static let confirmationWindow: Duration = .seconds(6)
     /// How long a notice stays on the status line.
     public static let noticeLifetime: Duration = .seconds(6)
     /// How times of day are shown.
     public var timeZone: TimeZone = .current
-    /// Set by `q`: the loop ends.
-    public var isQuitting = false
-    /// Whether it quits because of Ctrl-C (the process then exits 130, as after SIGINT).
-    public var isInterrupted = false
 
     /// How many events the timeline keeps.
     public static let eventCapacity = 500
@@ -112,7 +102,7 @@ extension DashboardState {
         max(1, min(height - 2, bindingsInForce.count + 3) - 3)
     }
 
-    /// The largest useful ``helpScroll``.
+    /// The largest useful help scroll (``HelpView/scroll``).
     public var maxHelpScroll: Int { max(0, bindingsInForce.count - helpCapacity) }
 }
 
@@ -120,7 +110,7 @@ extension DashboardState {
     /// The refused write `R` and `X` act on: the selected one while it is listed, else the newest.
     public var currentDeadLetter: Int? {
         let letters = snapshot?.thisDevice?.deadLetters ?? []
-        if let selected = selectedDeadLetter, letters.contains(where: { $0.id == selected }) { return selected }
+        if let selected = pending.selectedDeadLetter, letters.contains(where: { $0.id == selected }) { return selected }
         return letters.last?.id
     }
 }
