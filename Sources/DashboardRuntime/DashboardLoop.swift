@@ -122,7 +122,7 @@ public final class DashboardLoop: Sendable {
         let renderer = DashboardRenderer(glyphs: terminal.glyphs)
         let size = terminal.size
         var state = DashboardState(width: size.width, height: size.height)
-        state.bindings = bindings
+        state.preferences.bindings = bindings
         _ = DashboardReducer.reduce(&state, .themes(catalog.names, current: themeError == nil ? themeName : "default"))
         if let themeError { report(themeError, &state) }
         var drawn: DashboardState?

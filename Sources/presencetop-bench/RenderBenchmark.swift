@@ -42,7 +42,7 @@ struct RenderBenchmark: AsyncParsableCommand {
     private func measure(_ report: BenchReport) async throws {
         let snapshot = Self.snapshot(users: users, devices: devices)
         var state = DashboardState(width: 160, height: 48)
-        state.timeZone = TimeZone(identifier: "UTC") ?? .current
+        state.preferences.timeZone = TimeZone(identifier: "UTC") ?? .current
         let renderer = DashboardRenderer()
         var reduceTimes: [Double] = []
         var renderTimes: [Double] = []

@@ -61,7 +61,7 @@ struct DashboardConfigTests {
         #expect(KeyMap.command(for: .character(" "), in: bindings) == .focusNext)
         #expect(bindings.contains { $0.label == "N" && $0.hint == "network" }, "the footer and help name the new key")
         var state = DashboardState(width: 120, height: 40)
-        state.bindings = bindings
+        state.preferences.bindings = bindings
         #expect(DashboardReducer.reduce(&state, .key(.character("N"))) == [.toggleNetwork])
         #expect(DashboardReducer.reduce(&state, .key(.character("n"))).isEmpty)
 

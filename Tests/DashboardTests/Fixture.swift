@@ -78,7 +78,7 @@ enum Fixture {
     /// A state of `width` × `height` that has seen `snapshot`, in UTC.
     static func state(width: Int, height: Int, snapshot: WatchSnapshot = snapshot()) -> DashboardState {
         var state = DashboardState(width: width, height: height)
-        state.timeZone = TimeZone(identifier: "UTC")!
+        state.preferences.timeZone = TimeZone(identifier: "UTC")!
         _ = DashboardReducer.reduce(&state, .snapshot(snapshot))
         return state
     }

@@ -41,7 +41,9 @@ extension DashboardRenderer {
         }
         lines.append([
             Segment("server time ", .muted),
-            Segment(Format.timeOfDay(snapshot.serverTimeEstimate, zone: state.timeZone, milliseconds: true), .text),
+            Segment(
+                Format.timeOfDay(snapshot.serverTimeEstimate, zone: state.preferences.timeZone, milliseconds: true),
+                .text),
         ])
         // This device's clock minus the server's, as the devices line reads: up is ahead, so `+`
         // draws a rise. The scale is printed beside it, and a wobble of a few ms stays a wobble.

@@ -23,7 +23,7 @@ extension DashboardRenderer {
         case .connected:
             first = [Segment("\(glyphs.on) connected", .good)]
             if let since = status.connectedAt {
-                first.append(Segment("  since \(Format.timeOfDay(since, zone: state.timeZone))", .muted))
+                first.append(Segment("  since \(Format.timeOfDay(since, zone: state.preferences.timeZone))", .muted))
                 first.append(Segment(" (\(Format.duration(now + device.clockOffset - since)))", .muted))
             }
         case .connecting(let attempt):
@@ -91,7 +91,7 @@ extension DashboardRenderer {
             let left = expiresAt - state.now
             who.append(
                 Segment(
-                    "  token until \(Format.timeOfDay(expiresAt, zone: state.timeZone)) (\(Format.shortDuration(left)))",
+                    "  token until \(Format.timeOfDay(expiresAt, zone: state.preferences.timeZone)) (\(Format.shortDuration(left)))",
                     left < Self.credentialWarning ? .warn : .muted))
         }
         if case .connected(let session) = status.phase {
@@ -164,7 +164,8 @@ extension DashboardRenderer {
             case (.connected, nil):
                 line += [Segment("\(glyphs.on) ", .good), Segment(feed.name, .text), users]
             case (.connected, .some(let since)):
-                let when = since.map { "as of \(Format.timeOfDay($0, zone: state.timeZone))" } ?? "never heard"
+                let when =
+                    since.map { "as of \(Format.timeOfDay($0, zone: state.preferences.timeZone))" } ?? "never heard"
                 line += [
                     Segment("\(glyphs.partial) ", .warn), Segment(feed.name, .text), Segment("  stale, \(when)", .warn),
                 ]

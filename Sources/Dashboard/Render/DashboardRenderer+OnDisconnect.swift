@@ -23,7 +23,7 @@ extension DashboardRenderer {
             let left = expiresAt - state.now
             who.append(
                 Segment(
-                    "  credential until \(Format.timeOfDay(expiresAt, zone: state.timeZone)) (\(Format.shortDuration(left)) left)",
+                    "  credential until \(Format.timeOfDay(expiresAt, zone: state.preferences.timeZone)) (\(Format.shortDuration(left)) left)",
                     left < Self.credentialWarning ? .warn : .muted))
         }
         var lines: [[Segment]] = [who, []]

@@ -103,7 +103,7 @@ extension DashboardRenderer {
             grid.put(" nothing yet", x: rect.x, y: rect.y, role: .muted, limit: rect.maxX)
         }
         for (row, event) in state.timeline.events.reversed().dropFirst(skip).prefix(rect.height).enumerated() {
-            let time = " " + Format.timeOfDay(event.at, zone: state.timeZone) + "  "
+            let time = " " + Format.timeOfDay(event.at, zone: state.preferences.timeZone) + "  "
             // An event is a sentence: one too long is cut at a word, never left out for its numbers.
             let room = rect.maxX - 1 - rect.x - CellGrid.columns(of: time)
             var text = glyphs.fold(event.text)

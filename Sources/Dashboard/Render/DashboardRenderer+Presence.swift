@@ -50,7 +50,7 @@ extension DashboardRenderer {
             if user.reportedOnline == true {
                 if wide { line.append(Segment(Format.fit("—", 24), .muted)) }
                 let since = user.onlineSince.map {
-                    "since \(Format.timeOfDay($0, zone: state.timeZone)) (\(Format.duration(serverNow - $0)))"
+                    "since \(Format.timeOfDay($0, zone: state.preferences.timeZone)) (\(Format.duration(serverNow - $0)))"
                 }
                 line.append(Segment("status online" + (since.map { " " + $0 } ?? ""), .text))
             } else if user.isOnline {
@@ -61,7 +61,7 @@ extension DashboardRenderer {
                 }
             } else if let last = user.lastOnline {
                 let text =
-                    "\(Format.timeOfDay(last, zone: state.timeZone)) (\(Format.duration(serverNow - last)) ago)"
+                    "\(Format.timeOfDay(last, zone: state.preferences.timeZone)) (\(Format.duration(serverNow - last)) ago)"
                 line.append(Segment(wide ? Format.fit(text, 24) : "last online " + text, .muted))
             } else {
                 line.append(Segment("never online", .muted))
@@ -180,7 +180,7 @@ extension DashboardRenderer {
         if let at = connection.connectedAt {
             segments.append(
                 Segment(
-                    "since \(Format.timeOfDay(at, zone: state.timeZone)) (\(Format.duration(serverNow - at)))  ",
+                    "since \(Format.timeOfDay(at, zone: state.preferences.timeZone)) (\(Format.duration(serverNow - at)))  ",
                     .muted))
         }
         if let silence = snapshot.silence[connection.id] {

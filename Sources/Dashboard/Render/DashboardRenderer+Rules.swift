@@ -48,7 +48,7 @@ extension DashboardRenderer {
         if rules.denials.isEmpty { lines.append([Segment("  none since the rules were read", .muted)]) }
         for denial in rules.denials {
             lines.append([
-                Segment("  " + Format.timeOfDay(denial.at, zone: state.timeZone) + "  ", .muted),
+                Segment("  " + Format.timeOfDay(denial.at, zone: state.preferences.timeZone) + "  ", .muted),
                 Segment(denial.who + "  ", .accent),
                 Segment(Format.fit(denial.operation, 12) + " "),
                 Segment(Format.fitMiddle(denial.path, max(12, width - 40), ellipsis: glyphs.ellipsis)),

@@ -39,7 +39,7 @@ extension DashboardRenderer {
     func staleMark(_ since: UnixTime?, _ state: DashboardState, room: Int) -> Segment {
         var wordings = ["  stale: never heard from the server", "  stale: never heard", "  stale"]
         if let since {
-            let time = Format.timeOfDay(since, zone: state.timeZone)
+            let time = Format.timeOfDay(since, zone: state.preferences.timeZone)
             wordings = [
                 "  stale: as of \(time) (\(Format.duration(state.now - since)) ago)", "  stale since \(time)",
                 "  stale",

@@ -164,7 +164,7 @@ public struct DashboardRenderer: Sendable {
             // Help and quit always show; the others fill what is left, in the keymap's order.
             // Neighbours with one hint share an entry (`+/- clock`).
             // While a recording replays, its own keys stand in for the others.
-            let shown = state.bindings.filter { binding in
+            let shown = state.preferences.bindings.filter { binding in
                 let essential = binding.command == .toggleHelp || binding.command == .quit
                 return essential || binding.mode == (state.replay == nil ? .always : .replaying)
             }

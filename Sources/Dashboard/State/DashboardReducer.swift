@@ -81,7 +81,8 @@ public enum DashboardReducer {
             }
             return []
         }
-        guard let command = KeyMap.command(for: key, in: state.bindings, replaying: state.replay != nil) else {
+        guard let command = KeyMap.command(for: key, in: state.preferences.bindings, replaying: state.replay != nil)
+        else {
             return []
         }
         if key == .interrupt { state.exit.isInterrupted = true }

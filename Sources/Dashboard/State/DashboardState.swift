@@ -28,6 +28,8 @@ public struct DashboardState: Sendable, Equatable {
     public var themes = ThemeChoice()
     /// Whether the loop is to end.
     public var exit = ExitRequest()
+    /// The key bindings in force and the time zone.
+    public var preferences = Preferences()
     /// The view shown over the panes, if any, and what it shows.
     public var views = OverlayViews()
     /// A replay's time cursor and keys (nil: live): the cursor on the status line, its keys in
@@ -43,8 +45,6 @@ public struct DashboardState: Sendable, Equatable {
         /// The server's rules with their evaluation counts, and the latest denials (S).
         case rules
     }
-    /// The key bindings in force (the defaults, with a settings file's moves).
-    public var bindings: [KeyBinding] = KeyMap.bindings
     /// What the sparklines draw, a sample a second.
     public var samples = Samples()
     /// The timeline and the notice.
@@ -53,8 +53,6 @@ public struct DashboardState: Sendable, Equatable {
     public static let confirmationWindow: Duration = .seconds(6)
     /// How long a notice stays on the status line.
     public static let noticeLifetime: Duration = .seconds(6)
-    /// How times of day are shown.
-    public var timeZone: TimeZone = .current
 
     /// How many events the timeline keeps.
     public static let eventCapacity = 500
@@ -92,8 +90,8 @@ extension DashboardState {
     /// The bindings in force, as the help lists them: while a recording replays, its own keys
     /// first, then the others.
     public var bindingsInForce: [KeyBinding] {
-        let always = bindings.filter { $0.mode == .always }
-        return replay == nil ? always : bindings.filter { $0.mode == .replaying } + always
+        let always = preferences.bindings.filter { $0.mode == .always }
+        return replay == nil ? always : preferences.bindings.filter { $0.mode == .replaying } + always
     }
 
     /// How many key bindings the help overlay shows at once at this size.
