@@ -53,7 +53,7 @@ public enum ScenarioRun {
                 let step = scenario.steps[next]
                 next += 1
                 do {
-                    try await simulation.apply(step.action)
+                    try await apply(step.action, on: simulation)
                     report(.step(step))
                 } catch {
                     report(.stepFailed(step, error.description))
@@ -63,7 +63,7 @@ public enum ScenarioRun {
             for (index, expectation) in scenario.expectations.enumerated() where verdicts[index] == .pending {
                 let opens = Duration.seconds(expectation.after)
                 guard now >= opens else { continue }
-                if let obstacle = simulation.whyNot(expectation.condition) {
+                if let obstacle = whyNot(expectation.condition, on: simulation) {
                     guard now > opens + .seconds(expectation.within) else { continue }
                     verdicts[index] = .failed(obstacle)
                 } else {

@@ -13,6 +13,18 @@ extension Simulation {
         emit(.link(device: device.label, mode: DeviceLink.Mode(mode)))
     }
 
+    /// Drives the standalone link, if there is one, instead of this device's own; its outcome is
+    /// a notice.
+    private func driveProxy(_ decide: @escaping @Sendable (DeviceLink) -> LinkControl.Change) -> Bool {
+        proxy.drive(decide) { [weak self] outcome in self?.emit(.notice(outcome)) }
+    }
+
+    /// Signs this device in, its credential kept fresh (``ThisDeviceCredential``); each renewal
+    /// is an event.
+    func signIn(_ device: SimulatedDevice) {
+        credential.signIn(device) { [weak self] expiresAt in self?.emit(.credentialRenewed(expiresAt: expiresAt)) }
+    }
+
     /// Switches this device's link between offline and up.
     public func toggleNetwork() {
         if driveProxy({ LinkControl.Change(mode: $0.mode == .offline ? .up : .offline) }) { return }
@@ -133,69 +145,28 @@ extension Simulation {
         emit(.credential(expired: expire))
     }
 
-    /// Adds a device for a user picked at random.
-    public func addDevice() async {
-        let users = Set(population.devices.map(\.user)).sorted()
-        guard !users.isEmpty else {
-            emit(.notice("no simulated users to add a device to (--users 0)"))
-            return
-        }
-        guard let user = churn.pick(from: users) else { return }
-        do {
-            let device = try await population.addDevice(forUser: user)
-            emit(.deviceAdded(device.label))
-        } catch {
-            emit(.notice("adding a device for \(user) failed: \(error)"))
-        }
-    }
+    /// Adds a device for a user picked at random (``ChurnDriver/addDevice()``).
+    public func addDevice() async { await churn.addDevice(tell: emit) }
 
-    /// Crashes a simulated device picked at random (no clean close): the server runs its
-    /// onDisconnect operations when it sees the connection end.
-    public func crashRandomDevice() async {
-        let alive = population.devices.filter { !$0.isCrashed }
-        guard !alive.isEmpty else {
-            emit(.notice("no simulated device left to crash"))
-            return
-        }
-        guard let device = churn.pick(from: alive) else { return }
-        await device.crash()
-        emit(.deviceCrashed(device.label))
-    }
+    /// Crashes a simulated device picked at random (``ChurnDriver/crashRandomDevice()``).
+    public func crashRandomDevice() async { await churn.crashRandomDevice(tell: emit) }
 
     /// Picks and applies the churn's next step, and returns it with the device's label.
     @discardableResult
-    public func step() -> (label: String, action: ChurnStep.Action)? {
-        let devices = population.devices
-        guard !devices.isEmpty else { return nil }
-        let step = churn.next(states: devices.map(\.state))
-        let device = devices[step.device]
-        guard !device.isCrashed else { return nil }
-        population.apply(step)
-        if case .network(let mode) = step.action { emit(.link(device: device.label, mode: DeviceLink.Mode(mode))) }
-        return (device.label, step.action)
-    }
+    public func step() -> (label: String, action: ChurnStep.Action)? { churn.step(tell: emit) }
 
     /// Applies a churn step (`--churn`: a drop, a blackhole, a sign-out) every `interval` until
     /// ``stopChurn()``.
     public func startChurn(every interval: Duration) {
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled, let self else { return }
-                step()
-            }
-        }
-        churn.run(task)
+        churn.start(every: interval) { [weak self] kind in self?.emit(kind) }
     }
 
     /// Stops the churn's steps.
-    public func stopChurn() {
-        churn.stop()
-    }
+    public func stopChurn() { churn.stop() }
 
     /// Stops the churn, brings every network back and signs every user in again.
     public func settle() {
-        stopChurn()
+        churn.stop()
         population.settle()
     }
 }

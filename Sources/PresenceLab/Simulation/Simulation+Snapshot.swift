@@ -84,7 +84,7 @@ extension Simulation {
         let (expired, expiresAt) = (credential.isExpired, credential.expiresAt)
         var status = device.database.connectionStatus
         let link = device.link.stats
-        status.phase = Self.explained(status.phase, link: link)
+        status.phase = status.phase.explained(by: link)
         var snapshot = WatchSnapshot.ThisDevice(
             user: device.user, device: device.name, entryKey: device.session.entryKey,
             status: status, link: DeviceLink(link), isSlow: slow,
@@ -92,7 +92,7 @@ extension Simulation {
             pendingBytesBound: device.database.persistenceMaxPendingBytes,
             deadLetters: dead.map { QueuedWrite($0, explanation: explanations[$0.id]) },
             credentialExpired: expired, credentialExpiresAt: expiresAt)
-        snapshot.proxy = proxySnapshot
+        snapshot.proxy = proxy.link
         snapshot.storeFailing = device.database.storeFailure?.reason
         return snapshot
     }
@@ -114,17 +114,6 @@ extension Simulation {
         } catch {
             return OnDisconnectSummary(problem: "\(error)")
         }
-    }
-
-    /// A phase whose reason is only what this device saw (its connection reset by its link),
-    /// with what the link saw added: the link could not reach the server, and why.
-    static func explained(_ phase: ConnectionPhase, link: LinkStats) -> ConnectionPhase {
-        guard case .waitingToRetry(let attempt, let retryAt, let reason) = phase, link.mode == .up,
-            let failure = link.upstreamFailure
-        else { return phase }
-        let why = failure == 0 ? "no connection" : TransportFailure.describe(errno: failure)
-        return .waitingToRetry(
-            attempt: attempt, retryAt: retryAt, reason: "the link cannot reach the server: \(why) (here: \(reason))")
     }
 
     /// How often the watcher and this device ping the server, so that a silent one shows soon.

@@ -36,12 +36,12 @@ public final class Simulation: Sendable {
     /// Signalled after every event (``WatchEvent``) and every change to the merged presence
     /// list: what a test or a tool waits on to see the snapshot change.
     public let changes = ChangeSignal()
-    /// This device's credential, kept fresh (Simulation+Credential.swift).
-    let credential = ThisDeviceCredential()
+    /// This device's credential, kept fresh.
+    let credential: ThisDeviceCredential
     /// What the events last told of this device.
     let ledger = ThisDeviceLedger()
     /// The standalone link this device's traffic crosses, if any.
-    let proxy = ProxyLinkWatch()
+    let proxy: ProxyLinkWatch
     /// The churn and the seeded picks.
     let churn: ChurnDriver
 
@@ -64,11 +64,11 @@ public final class Simulation: Sendable {
             let server = try await EmbeddedServer.start(
                 dataDirectory: dataDirectory, logger: logger, time: options.serverTime
             ) {
-                configureEmbedded(&$0, options)
+                $0.configureForLab(options)
             }
             embedded = server
             target = ServerTarget(host: "127.0.0.1", port: server.port, namespace: options.namespace)
-            if options.freshPopulation { await clearEarlierPopulation(server, options) }
+            if options.freshPopulation { await server.clearEarlierPopulation(options) }
         case .remote(let remote):
             target = remote
         case .simulated(let stage):
@@ -78,9 +78,11 @@ public final class Simulation: Sendable {
         var options = options
         if options.readOnly { (options.thisDevice, options.users) = (nil, 0) }
         var thisDevice: SimulatedDevice?
-        if let device = options.thisDevice { thisDevice = try await makeThisDevice(device, options, target, logger) }
+        if let device = options.thisDevice {
+            thisDevice = try await LabDevices.makeThisDevice(device, options, target, logger)
+        }
         let population = try await Population(
-            opener: deviceOpener(options, target, logger), users: options.users,
+            opener: LabDevices.deviceOpener(options, target, logger), users: options.users,
             devicesPerUser: options.devicesPerUser, seed: options.seed, retryPolicy: options.retryPolicy,
             clockSpread: options.clockSpread, root: options.presencePath)
         let simulation = Simulation(
@@ -119,38 +121,15 @@ public final class Simulation: Sendable {
             watcher.setCredential(.emulatorUser(uid: options.thisDevice?.user ?? "presencetop"))
         }
         feed = PresenceFeed(watcher: watcher, options: options, retryPolicy: watcherPolicy, logger: logger)
-        churn = ChurnDriver(seed: options.seed)
+        churn = ChurnDriver(seed: options.seed, population: population)
+        proxy = ProxyLinkWatch(control: options.linkControl, time: options.time)
+        credential = ThisDeviceCredential(provider: options.credentials, time: options.time)
         state = Mutex(State(onEvent: onEvent))
-    }
-
-    /// The embedded server's configuration, the same at each start.
-    static func configureEmbedded(_ configuration: inout ServerConfiguration, _ options: SimulationOptions) {
-        configuration.heartbeatTimeout = options.heartbeatTimeout
-        configuration.defaultNamespace = options.namespace
-        // `a` expires this device's credential: the server must refuse it for that to show.
-        configuration.enforcesTokenExpiry = true
-        // Each user may write only their own presence, as a real deployment would have it.
-        configuration.rules = PresenceRules.rules
-    }
-
-    /// Removes from the embedded server's presence tree every user but this device's, as admin.
-    private static func clearEarlierPopulation(_ server: EmbeddedServer, _ options: SimulationOptions) async {
-        let registry = server.server.registry
-        guard let engine = try? await registry.lease(options.namespace) else { return }
-        defer { registry.release(options.namespace) }
-        let root = Path(options.presencePath)
-        let keep = options.thisDevice.map { CodeUnitString($0.user) }
-        var removals = JSONValue.Members()
-        for (key, _) in await engine.currentRoot.child(at: root).children where key.codeUnitString != keep {
-            removals[key.codeUnitString] = .null
-        }
-        guard !removals.isEmpty else { return }
-        _ = await engine.updateStored(root, data: removals, auth: .admin)
     }
 
     /// Wires the observers and starts this device's presence.
     private func begin() {
-        watchProxy()
+        proxy.start()
         feed.start(
             tell: { [weak self] kind in self?.emit(kind) },
             // The merged list may change with no change to tell (another shard still shows the user).
@@ -163,7 +142,7 @@ public final class Simulation: Sendable {
             guard let self else { return }
             let (changed, jumped) = ledger.connectionChanged(to: status)
             if changed {
-                emit(.connection(Self.explained(status.phase, link: device.link.stats)))
+                emit(.connection(status.phase.explained(by: device.link.stats)))
             }
             if jumped, let jump = status.lastClockJump { emit(.clockJump(by: jump.by)) }
         }

@@ -3,7 +3,9 @@ import Logging
 import RTDBClient
 import RTDBCore
 
-extension Simulation {
+/// The lab's own device, assembled for a simulation's options: how it and the population reach
+/// the server, and this device with its link, its database and its clock.
+enum LabDevices {
     /// This device: its link, its database (pinged often, its queue and cache on disk if asked),
     /// its clock.
     static func makeThisDevice(
@@ -12,7 +14,7 @@ extension Simulation {
         let (link, database, clock) = try await openThisDevice(device, options, target, logger)
         // Pinged every 2 s, this device shows a silent server and a moved clock within seconds.
         var policy = options.retryPolicy
-        policy.pingInterval = Self.feedPingInterval
+        policy.pingInterval = Simulation.feedPingInterval
         database.retryPolicy = policy
         database.persistenceMaxPendingBytes = device.maxPendingBytes
         if let directory = device.persistenceDirectory {
