@@ -42,6 +42,8 @@ final class LinkPipe {
     private var server: (any Channel)?
     private var connecting = false
     private var ended: Set<Side> = []
+    /// The sides not read now: too much of what they sent waits for the other (back-pressure).
+    private var unread: Set<Side> = []
     private var finished = false
     /// What travels toward each side (by ``Side/rawValue``): toward the client, toward the server.
     private var lanes = [PipeLane(), PipeLane()]
@@ -143,7 +145,9 @@ final class LinkPipe {
         link.record { stats in
             stats.bytesHeld -= lanes.reduce(0) { $0 + $1.queue.heldBytes + $1.unsent }
             stats.openConnections -= 1
+            stats.sidesNotRead -= unread.count
         }
+        unread = []
         for index in lanes.indices { lanes[index].clear() }
         client?.close(promise: nil)
         server?.close(promise: nil)
@@ -215,6 +219,9 @@ final class LinkPipe {
 
     private func setReading(_ side: Side, _ reading: Bool) {
         guard let channel = side == .client ? client : server, !ended.contains(side) else { return }
+        let changed = reading ? unread.remove(side) != nil : unread.insert(side).inserted
+        guard changed else { return }
+        link.record { $0.sidesNotRead += reading ? -1 : 1 }
         channel.setOption(ChannelOptions.autoRead, value: reading).whenFailure { _ in }
     }
 

@@ -16,6 +16,9 @@ public struct LinkStats: Sendable, Equatable {
     public var bytesDown = 0
     /// Bytes on their way (delayed, or held by a blackhole).
     public var bytesHeld = 0
+    /// Connection ends the link has stopped reading, because too much of what they sent waits
+    /// for the other end (TCP then slows their sender).
+    public var sidesNotRead = 0
     /// Why the link's last attempt to reach the server failed, as a system error number.
     ///
     /// `ECONNREFUSED`: nothing listens there; `0`: it failed without one; nil once it got
