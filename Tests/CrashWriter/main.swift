@@ -3,6 +3,10 @@
 //     CrashWriter <database url> <persistence directory> <first index> <count>
 //     CrashWriter <database url> <persistence directory> --drain
 //
+// It says `started` first and `opening` before its first write (the store opens then, and the
+// queue earlier runs left is replayed): the test kills it at one or the other, a point in its
+// start-up, or after some writes.
+//
 // Each step sets `log/l<i>`, then updates `writes/w<i>`, `last` (= i) and increments `counter` in
 // one multi-path update, then prints `done <i>`: a printed index means both calls had returned.
 // (The test's rules let `last` only grow: a write sent out of order is refused, and shows missing.)
@@ -21,6 +25,7 @@ guard arguments.count == 4 || arguments.count == 5 else {
 /// Writes a line at once (unbuffered: the process may be killed right after).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
+say("started")
 let database = Database(url: arguments[1])
 database.persistenceDirectory = URL(fileURLWithPath: arguments[2])
 database.isPersistenceEnabled = true
@@ -43,6 +48,8 @@ guard arguments.count == 5, let first = Int(arguments[3]), let count = Int(argum
     FileHandle.standardError.write(Data("the first index and the count must be integers\n".utf8))
     exit(64)
 }
+// Opening the store replays what earlier runs queued: a kill may land anywhere in it.
+say("opening")
 let root = database.reference()
 for index in first..<(first + count) {
     root.child("log/l\(index)").setValue(index)

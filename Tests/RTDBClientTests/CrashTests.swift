@@ -42,11 +42,14 @@ import Testing
             defer { run += 1 }
             let first = run * perRun
             let writer = try await ChildProcess(helper, [url, directory.path, String(first), String(perRun)])
-            // A fifth of the kills land in start-up and the replay of what earlier runs queued;
-            // the rest after a random number of returned writes, in the middle of the loop.
+            // A fifth of the kills land in start-up and the replay of what earlier runs queued
+            // (as soon as it says it started, or that it opens its store; the kill lands wherever
+            // it has got to by then); the rest after a random number of returned writes, in the
+            // middle of the loop.
             let point: String
             if Int.random(in: 0..<5, using: &random) == 0 {
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0..<150, using: &random)))
+                let said = Bool.random(using: &random) ? "started" : "opening"
+                _ = await writer.waitForOutput(containing: said)
                 point = "start-up"
             } else {
                 let target = Int.random(in: 1...perRun, using: &random)
