@@ -19,7 +19,9 @@ import Synchronization
 /// - a connect whose writes or onDisconnects could not be stored (the server's disk failed,
 ///   `unavailable`, or this device's, `store_failed`) is made again after ``retryDelay``, until
 ///   one is stored, so a full disk for a while does not leave an online device absent or its
-///   entry without its removal.
+///   entry without its removal; so is the removal of a stale entry (found by the chaos sweep,
+///   seed 588673161: an earlier connection's entry, replayed from the queue while this device's
+///   disk was full, stayed beside the new one).
 public final class PresenceSession: Sendable {
     /// The user this device belongs to.
     public let userID: String
@@ -34,8 +36,8 @@ public final class PresenceSession: Sendable {
     private struct State {
         var handle: DatabaseHandle?
         var entryKey: String?
-        /// Entries whose writes a previous run left queued, as ``start()`` found them; removed on
-        /// the first connect.
+        /// Entries to remove at the next connect: those whose writes a previous run left queued,
+        /// as ``start()`` found them, and stale ones whose removal a disk did not store.
         var leftovers: [Path] = []
         var connects = 0
         var armedConnect = 0
@@ -94,7 +96,16 @@ public final class PresenceSession: Sendable {
         // Removals are queued after the writes they undo, so the server takes them in that order.
         var stale = previous.map { [connectionsPath.child($0)] } ?? []
         for path in leftovers + queuedEntries() where !stale.contains(path) { stale.append(path) }
-        for path in stale { database.reference(withPath: path.description).removeValue() }
+        for path in stale {
+            database.reference(withPath: path.description).removeValue { [self] error, _ in
+                // Not stored (a full disk): removed again with the connect made again.
+                guard Self.wasNotStored(error) else { return }
+                state.withLock { state in
+                    if !state.leftovers.contains(path) { state.leftovers.append(path) }
+                }
+                retryIfNotStored(error, connect)
+            }
+        }
         // Both onDisconnects before the entry: once the server shows the entry, the end of this
         // session both removes it and writes `lastOnline`.
         entry.onDisconnectRemoveValue { [self] error, _ in retryIfNotStored(error, connect) }
@@ -112,7 +123,7 @@ public final class PresenceSession: Sendable {
     /// Makes connect `connect` again after ``retryDelay`` when `error` says a disk did not store
     /// one of its writes (once per connect, and only if it is still the current one).
     private func retryIfNotStored(_ error: (any Error)?, _ connect: Int) {
-        guard let code = (error as? DatabaseError)?.code, code == .unavailable || code == .storeFailed else { return }
+        guard Self.wasNotStored(error) else { return }
         let first = state.withLock { state -> Bool in
             guard state.connects == connect, state.retriedConnect != connect else { return false }
             state.retriedConnect = connect
@@ -126,6 +137,13 @@ public final class PresenceSession: Sendable {
             guard let self, state.withLock({ $0.connects == connect && $0.handle != nil }) else { return }
             connected()
         }
+    }
+
+    /// Whether `error` says a disk did not store a write (the server's, `unavailable`, or this
+    /// device's, `store_failed`).
+    private static func wasNotStored(_ error: (any Error)?) -> Bool {
+        guard let code = (error as? DatabaseError)?.code else { return false }
+        return code == .unavailable || code == .storeFailed
     }
 
     private var connectionsPath: Path { Path("\(root)/\(userID)/connections") }
