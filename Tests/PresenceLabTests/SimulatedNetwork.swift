@@ -41,7 +41,7 @@ struct SimulatedNetwork {
     ) -> (link: SimulatedLink, database: Database) {
         let link = SimulatedLink(server: server, time: time.source, heartbeat: heartbeat, label: label)
         let database = Database(
-            url: "http://simulated?ns=chaos", transport: link, time: time.source, callbackQueue: callbackQueue)
+            url: SimulatedLink.databaseURL, transport: link, time: time.source, callbackQueue: callbackQueue)
         if let persistence {
             database.persistenceDirectory = folder
             database.persistenceFileName = persistence

@@ -93,7 +93,7 @@ public enum SimulatedChaos {
                 let link = SimulatedLink(
                     server: server, time: time, heartbeat: heartbeat, seed: stream, label: label, note: note)
                 let database = Database(
-                    url: "http://simulated?ns=chaos", transport: link, time: deviceTime,
+                    url: SimulatedLink.databaseURL, transport: link, time: deviceTime,
                     logger: logger, confinement: EngineConfinement(queue: .main, seed: stream))
                 return (link, database)
             }, note: note)

@@ -54,6 +54,10 @@ public final class SimulatedLink: NetworkLink, Transport {
         state = Mutex(State(random: SeededRandom(seed: seed)))
     }
 
+    /// The database URL a client of a simulated link is given (the link ignores it; the
+    /// namespace is the simulated server's one).
+    public static let databaseURL = "http://simulated?ns=chaos"
+
     /// How many connections the device has asked for.
     public var connectionsAsked: Int { state.withLock { $0.asked } }
 

@@ -22,7 +22,7 @@ public struct SimulatedStage: Sendable, Equatable {
 
     /// A database reached through `link`, on `time` (a device's clock may be off the stage's).
     public func database(through link: SimulatedLink, time: TimeSource, logger: Logger) -> Database {
-        Database(url: "http://simulated?ns=chaos", transport: link, time: time, logger: logger)
+        Database(url: SimulatedLink.databaseURL, transport: link, time: time, logger: logger)
     }
 
     /// Whether both are the same server.
