@@ -169,6 +169,7 @@ public final class DashboardLoop: Sendable {
             var effects: [DashboardEffect] = []
             for action in inbox.takeAll() { effects += DashboardReducer.reduce(&state, action) }
             for key in keys { effects += DashboardReducer.reduce(&state, .key(key)) }
+            if !effects.isEmpty { logger.debug("keys \(keys) ask for \(effects)") }
             for effect in effects { apply(effect, terminal: terminal, &state) }
             if !keys.isEmpty { lastSnapshot = nil }
         }

@@ -25,8 +25,9 @@ extension LiveDashboard {
         options.thisDevice = SimulationOptions.ThisDevice(persistenceDirectory: folder)
         if let scenario { options.usePopulation(of: scenario) }
         configure(&options)
-        var logger = Logger(label: "live-dashboard")
-        logger.logLevel = .critical
+        // What the engine did, shown only if a step is missed.
+        let log = RecentLog()
+        let logger = log.logger(label: "live-dashboard", level: .debug)
         let live = try await LiveDashboard.start(options, logger: logger)
         let player = scenario.map { scenario in Task { _ = await live.simulation.play(scenario) } }
         defer { player?.cancel() }
@@ -36,6 +37,7 @@ extension LiveDashboard {
             makeTerminal: { _ in terminal })
         let status = await loop.run(watchingSignals: false)
         await live.simulation.stop()
+        if !terminal.misses.isEmpty { Issue.record("a step was missed; the run's last log lines:\n\(log.text)") }
         return (status, terminal)
     }
 

@@ -119,8 +119,10 @@ extension Repo {
             let onSend: () -> Void = { [weak self] in
                 for id in pendingIDs { self?.pendingWrites.markSent(id) }
             }
+            logger.debug("transaction at \(path): attempt \(attempt.retryCount) of \(records.count) queued to send")
             put(.set, path: path, data: .json { data }, hash: hash, idempotencyKey: key, onSend: onSend) {
                 [self] status, _ in
+                logger.debug("transaction at \(path): answered \(status)")
                 handleTransactionResponse(path: path, records: records, status: status, database: database)
             }
         }
