@@ -97,6 +97,21 @@ public final class ManualClock: Clock, Sendable {
         while let continuation = wakeNext(upTo: target) { continuation.resume() }
     }
 
+    /// Moves time on by `duration` while nothing runs, as for a stopped or starved process: the
+    /// clock is at the end before any sleeper due on the way wakes, so each finds itself late.
+    public func stall(for duration: Duration) {
+        let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            state.now += duration
+            var due: [CheckedContinuation<Void, any Error>] = []
+            while let next = state.sleepers.min, next.deadline <= state.now {
+                state.sleepers.removeMin()
+                if let continuation = state.waiting.removeValue(forKey: next.order) { due.append(continuation) }
+            }
+            return due
+        }
+        for continuation in due { continuation.resume() }
+    }
+
     /// Takes the next sleeper due by `target` and moves time to its deadline; with none, moves
     /// time to `target` and returns nil.
     private func wakeNext(upTo target: Duration) -> CheckedContinuation<Void, any Error>? {
