@@ -51,8 +51,8 @@ import Testing
 
     private static func expectGathered(_ batches: [[String]], writes: [String]) {
         #expect(batches.joined().map { $0 } == writes, "every write went out once, in order")
-        #expect(batches.allSatisfy { $0.count <= PersistentConnection.framesPerWrite })
-        let least = (writes.count + PersistentConnection.framesPerWrite - 1) / PersistentConnection.framesPerWrite
+        #expect(batches.allSatisfy { $0.count <= RequestOutbox.framesPerWrite })
+        let least = (writes.count + RequestOutbox.framesPerWrite - 1) / RequestOutbox.framesPerWrite
         #expect(batches.count == least, "\(batches.map(\.count)): full batches but the last")
     }
 

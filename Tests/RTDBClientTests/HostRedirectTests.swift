@@ -73,11 +73,11 @@ import Testing
 
     @Test(arguments: ["evil.example/path", "a b", "user@host", "", String(repeating: "a", count: 300)])
     func aHostThatCouldChangeTheURLIsNotTaken(host: String) {
-        #expect(!PersistentConnection.isHost(host))
+        #expect(!ConnectionTarget.isHost(host))
     }
 
     @Test(arguments: ["s-usc1a-nss-2063.firebaseio.com", "127.0.0.1:9000", "[::1]:9000"])
     func productionAndLocalHostsAreTaken(host: String) {
-        #expect(PersistentConnection.isHost(host))
+        #expect(ConnectionTarget.isHost(host))
     }
 }

@@ -7,7 +7,7 @@ extension PersistentConnection {
     /// with it), the skew estimate starts again from the moved offset, and a ping measures it
     /// anew. Firebase's SDKs keep the old offset until the next handshake.
     func noticeClockJumps() {
-        guard let step = clockJumps.look() else { return }
+        guard let step = serverClock.clockJumps.look() else { return }
         let whole = Duration.milliseconds(step.wholeMilliseconds)
         status.serverTimeOffset -= whole
         if var skew = status.clockSkew {
@@ -15,8 +15,7 @@ extension PersistentConnection {
             status.clockSkew = skew
         }
         // Samples and a ping in flight were taken on the clock before the step.
-        skewSamples.removeAll()
-        pingSentAt = nil
+        serverClock.forgetSamples()
         status.lastClockJump = ClockJump(noticedAt: clock(), by: step)
         // The status first: whoever `.info/serverTimeOffset`'s event wakes finds the step in it.
         delegate?.connectionStatusDidChange(status)

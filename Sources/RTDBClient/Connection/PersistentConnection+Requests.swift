@@ -14,9 +14,7 @@ extension PersistentConnection {
     @discardableResult
     private func send(onComplete: ((WireStatus, JSONValue) -> Void)?, text: (Int) -> String) -> Int {
         assertConfined()
-        requestNumber += 1
-        let number = requestNumber
-        if let onComplete { callbacks[number] = onComplete }
+        let number = outbox.number(onComplete: onComplete)
         let message = text(number)
         // Nearly every message is one frame: sent as it is, with no array of frames made.
         if WireFraming.fitsOneFrame(message) {
@@ -27,35 +25,20 @@ extension PersistentConnection {
         return number
     }
 
-    /// Hands one frame to the transport, or gathers it for ``sendGathered()``.
+    /// Hands one frame to the transport, or gathers it (``sendingTogether(_:)``).
     private func send(frame: String) {
-        guard gathered != nil else {
-            connection?.send(frame)
-            return
-        }
-        gathered?.append(frame)
-        if (gathered?.count ?? 0) >= Self.framesPerWrite { sendGathered() }
+        guard let frames = outbox.pass(frame) else { return }
+        if frames.count == 1 { connection?.send(frames[0]) } else { connection?.send(frames) }
     }
 
-    /// How many frames ``sendingTogether(_:)`` hands the transport at once: enough that a queue
-    /// of thousands costs a few hundred socket writes and event-loop hops, few enough that the
-    /// server starts on the first while the rest are encoded.
-    static let framesPerWrite = 64
-
-    /// Runs `body`, handing the frames it sends to the transport in batches (a queue going out
-    /// after a restart or a reconnect), in order.
+    /// Runs `body`, handing the frames it sends to the transport in batches of
+    /// ``RequestOutbox/framesPerWrite`` (a queue going out after a restart or a reconnect), in
+    /// order.
     func sendingTogether(_ body: () -> Void) {
-        guard gathered == nil else { return body() }
-        gathered = []
+        guard !outbox.isGathering else { return body() }
+        outbox.startGathering()
         body()
-        sendGathered()
-        gathered = nil
-    }
-
-    private func sendGathered() {
-        guard let frames = gathered, !frames.isEmpty else { return }
-        gathered = []
-        connection?.send(frames)
+        if let frames = outbox.stopGathering() { connection?.send(frames) }
     }
 
     /// Sends a request that must survive a lost connection: until its response arrives it is kept,
@@ -64,10 +47,10 @@ extension PersistentConnection {
         var number = 0
         number = send(request.request) { [weak self] status, data in
             guard let self else { return }
-            self.retained.removeValue(forKey: number)
-            if status == .expiredToken, request.request.action.isOnDisconnect, self.authCredential != nil {
+            self.requests.retained.removeValue(forKey: number)
+            if status == .expiredToken, request.request.action.isOnDisconnect, self.auth.credential != nil {
                 // Sent before this client heard that its credential expired: held until the next.
-                self.heldOnDisconnects.append(request)
+                self.requests.heldOnDisconnects.append(request)
                 self.writesPausedReason =
                     "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
                 self.credentialSpent()
@@ -75,13 +58,13 @@ extension PersistentConnection {
             }
             request.onComplete?(status, data)
         }
-        retained[number] = request
+        requests.retained[number] = request
     }
 
     /// Sends an onDisconnect operation now, or holds it while writes wait (paused, or for the
     /// answer to a credential).
     private func sendOrHold(_ request: QueuedRequest) {
-        if canSendPuts { sendRetained(request) } else { heldOnDisconnects.append(request) }
+        if canSendPuts { sendRetained(request) } else { requests.heldOnDisconnects.append(request) }
     }
 
     /// Sends auth, listens, queued onDisconnect operations, unacknowledged writes in order, then
@@ -103,20 +86,20 @@ extension PersistentConnection {
     }
 
     private func sendRestoredState() {
-        awaitingAuthAnswer = false
-        if let authCredential {
-            if let expiry = authExpiresAt, expiry <= clock() + status.serverTimeOffset {
+        auth.awaitingAnswer = false
+        if let credential = auth.credential {
+            if let expiry = auth.expiresAt, expiry <= clock() + status.serverTimeOffset {
                 writesPausedReason =
                     "the credential expired at \(expiry); set a new one to send queued writes"
                 credentialSpent()
             } else {
-                awaitingAuthAnswer = true
-                sendAuth(authCredential)
+                auth.awaitingAnswer = true
+                sendAuth(credential)
             }
         }
-        for (_, listen) in listens.sorted(by: { $0.key < $1.key }) { sendListen(listen) }
-        let queued = offlineQueue
-        offlineQueue = []
+        for (_, listen) in requests.listens.sorted(by: { $0.key < $1.key }) { sendListen(listen) }
+        let queued = requests.offline
+        requests.offline = []
         for request in queued where request.request.action.isOnDisconnect { sendOrHold(request) }
         sendQueuedPuts()
         for request in queued where !request.request.action.isOnDisconnect { sendRetained(request) }
@@ -130,15 +113,14 @@ extension PersistentConnection {
     /// signing out: the app chose to write as nobody). On a live connection, writes not yet sent
     /// wait for the server's answer to the new credential.
     func setAuth(_ credential: DatabaseToken?) {
-        authCredential = credential
-        authExpiresAt = credential?.expiresAt
+        auth.use(credential)
         if credential == nil { writesPausedReason = nil }
         guard isReady else { return }
         if let credential {
-            awaitingAuthAnswer = true
+            auth.awaitingAnswer = true
             sendAuth(credential)
         } else {
-            awaitingAuthAnswer = false
+            auth.awaitingAnswer = false
             send(.unauth, onComplete: nil)
             sendQueuedPuts()
         }
@@ -146,8 +128,8 @@ extension PersistentConnection {
 
     private func sendAuth(_ credential: DatabaseToken) {
         send(credential.request) { [weak self] status, data in
-            guard let self, self.authCredential == credential else { return }
-            self.awaitingAuthAnswer = false
+            guard let self, self.auth.credential == credential else { return }
+            self.auth.awaitingAnswer = false
             if status.isOK {
                 self.writesPausedReason = nil
                 self.credentialAccepted(credential)
@@ -162,16 +144,18 @@ extension PersistentConnection {
     /// Sends the writes not yet sent on this connection, in order, unless they are paused.
     func sendQueuedPuts() {
         guard canSendPuts else { return }
-        let held = heldOnDisconnects
-        heldOnDisconnects = []
+        let held = requests.heldOnDisconnects
+        requests.heldOnDisconnects = []
         sendingTogether {
             for request in held { sendRetained(request) }
-            for index in outstandingPuts.indices where !outstandingPuts[index].sent { sendPut(at: index) }
+            for index in requests.outstandingPuts.indices where !requests.outstandingPuts[index].sent {
+                sendPut(at: index)
+            }
         }
     }
 
     /// Whether writes may go out now: connected, not paused, and no credential's answer awaited.
-    var canSendPuts: Bool { isReady && writesPausedReason == nil && !awaitingAuthAnswer }
+    var canSendPuts: Bool { isReady && auth.pausedReason == nil && !auth.awaitingAnswer }
 
     // MARK: - Listens
 
@@ -182,7 +166,7 @@ extension PersistentConnection {
         onComplete: @escaping (WireStatus, JSONValue) -> Void
     ) {
         let listen = Listen(query: query, tag: tag, hash: hash, onComplete: onComplete)
-        listens[Self.key(query)] = listen
+        requests.listens[Self.key(query)] = listen
         if isReady { sendListen(listen) }
     }
 
@@ -192,14 +176,14 @@ extension PersistentConnection {
             path: listen.query.path, query: Self.wireQuery(listen.query, tag: listen.tag), tag: listen.tag,
             hash: listen.hash())
         send(request) { [weak self] status, data in
-            guard let self, self.listens[key] != nil else { return }
-            if !status.isOK { self.listens[key] = nil }
+            guard let self, self.requests.listens[key] != nil else { return }
+            if !status.isOK { self.requests.listens[key] = nil }
             listen.onComplete(status, data)
         }
     }
 
     func unlisten(_ query: QuerySpec, tag: Int?) {
-        guard listens.removeValue(forKey: Self.key(query)) != nil, isReady else { return }
+        guard requests.listens.removeValue(forKey: Self.key(query)) != nil, isReady else { return }
         send(.unlisten(path: query.path, query: Self.wireQuery(query, tag: tag), tag: tag), onComplete: nil)
     }
 
@@ -220,41 +204,41 @@ extension PersistentConnection {
         idempotencyKey: String? = nil, onSend: (() -> Void)? = nil,
         onComplete: @escaping (WireStatus, JSONValue) -> Void
     ) {
-        nextPutID += 1
-        outstandingPuts.append(
+        requests.outstandingPuts.append(
             OutstandingPut(
-                id: nextPutID, kind: kind, path: path, data: data, hash: hash, idempotencyKey: idempotencyKey,
+                id: requests.nextPutID(), kind: kind, path: path, data: data, hash: hash,
+                idempotencyKey: idempotencyKey,
                 onSend: onSend, onComplete: onComplete))
-        if canSendPuts { sendPut(at: outstandingPuts.count - 1) }
+        if canSendPuts { sendPut(at: requests.outstandingPuts.count - 1) }
     }
 
     private func sendPut(at index: Int) {
         // The entry is read where it lies, and the answer holds only its id and callback: a copy
         // of the entry retains every field, and a restart sends thousands.
-        outstandingPuts[index].sent = true
-        outstandingPuts[index].onSend?()
-        let (id, onComplete) = (outstandingPuts[index].id, outstandingPuts[index].onComplete)
+        requests.outstandingPuts[index].sent = true
+        requests.outstandingPuts[index].onSend?()
+        let (id, onComplete) = (requests.outstandingPuts[index].id, requests.outstandingPuts[index].onComplete)
         let answered: (WireStatus, JSONValue) -> Void = { [weak self] status, data in
             guard let self else { return }
             // Answers come in order, so this finds the first entry at once, and the deque removes
             // it without moving the rest.
-            guard let position = self.outstandingPuts.firstIndex(where: { $0.id == id }) else {
+            guard let position = self.requests.outstandingPuts.firstIndex(where: { $0.id == id }) else {
                 onComplete(status, data)
                 return
             }
-            if status == .expiredToken, self.authCredential != nil {
+            if status == .expiredToken, self.auth.credential != nil {
                 // Sent before this client heard that its credential expired: not applied, and not
                 // refused for what it is. It waits, in its place, for a new credential.
-                self.outstandingPuts[position].sent = false
+                self.requests.outstandingPuts[position].sent = false
                 self.writesPausedReason =
                     "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
                 self.credentialSpent()
                 return
             }
-            self.outstandingPuts.remove(at: position)
+            self.requests.outstandingPuts.remove(at: position)
             onComplete(status, data)
         }
-        send(onComplete: answered) { number in outstandingPuts[index].requestText(number) }
+        send(onComplete: answered) { number in requests.outstandingPuts[index].requestText(number) }
     }
 
     // MARK: - onDisconnect and get
@@ -263,7 +247,7 @@ extension PersistentConnection {
     /// writes are paused.
     func onDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
         let request = QueuedRequest(request: request, onComplete: onComplete)
-        if isReady { sendOrHold(request) } else { offlineQueue.append(request) }
+        if isReady { sendOrHold(request) } else { requests.offline.append(request) }
     }
 
     /// Asks whether this connection's onDisconnect writes would run now (`odr`); answered
@@ -289,15 +273,14 @@ extension PersistentConnection {
             sendRetained(QueuedRequest(request: get, onComplete: onComplete))
             return
         }
-        nextGetID += 1
-        let id = nextGetID
-        waitingGets[id] = onComplete
-        offlineQueue.append(
+        let id = requests.nextGetID()
+        requests.waitingGets[id] = onComplete
+        requests.offline.append(
             QueuedRequest(request: get) { [weak self] status, data in
-                self?.waitingGets.removeValue(forKey: id)?(status, data)
+                self?.requests.waitingGets.removeValue(forKey: id)?(status, data)
             })
         after(Self.getConnectTimeout) { [weak self] in
-            self?.waitingGets.removeValue(forKey: id)?(.clientOffline, .string("the client is offline"))
+            self?.requests.waitingGets.removeValue(forKey: id)?(.clientOffline, .string("the client is offline"))
         }
     }
 }

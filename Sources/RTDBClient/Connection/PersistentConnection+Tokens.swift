@@ -5,10 +5,10 @@ extension PersistentConnection {
     ///
     /// On a live connection the provider's first credential is sent at once; the listens stay.
     func setTokenProvider(_ provider: (any DatabaseTokenProvider)?) {
-        tokenProvider = provider
-        tokenRefused = false
-        refusedInARow = 0
-        tokenRequest += 1
+        auth.provider = provider
+        auth.lastRefused = false
+        auth.refusedInARow = 0
+        auth.requests += 1
         guard provider != nil else { return }
         if isReady {
             renewToken(forcing: false)
@@ -22,9 +22,9 @@ extension PersistentConnection {
     /// Asks the provider for a credential; `completion` runs on the queue, unless another request
     /// was made meanwhile (only the latest answer counts).
     func obtainToken(forcing: Bool, completion: @escaping (Result<DatabaseToken, any Error>) -> Void) {
-        guard let provider = tokenProvider else { return }
-        tokenRequest += 1
-        let request = tokenRequest
+        guard let provider = auth.provider else { return }
+        auth.requests += 1
+        let request = auth.requests
         // The result crosses from the task to the queue; the closure stays on the queue.
         nonisolated(unsafe) let completion = completion
         let engineQueue = engineQueue
@@ -36,7 +36,7 @@ extension PersistentConnection {
                 result = .failure(error)
             }
             engineQueue.async { [weak self] in
-                guard let self, self.tokenRequest == request else { return }
+                guard let self, self.auth.requests == request else { return }
                 completion(result)
             }
         }
@@ -45,14 +45,14 @@ extension PersistentConnection {
     /// The server took `credential`: a provider's is renewed before it expires, on the live
     /// connection (a `gauth`/`auth` of the new one; the listens stay).
     func credentialAccepted(_ credential: DatabaseToken) {
-        refusedInARow = 0
-        guard tokenProvider != nil, let expiresAt = credential.expiresAt else { return }
+        auth.refusedInARow = 0
+        guard auth.provider != nil, let expiresAt = credential.expiresAt else { return }
         let left = expiresAt - (clock() + status.serverTimeOffset)
         // Five minutes ahead, or halfway for a short-lived credential.
         let wait = max(.zero, left - min(.seconds(300), left / 2))
         let current = generation
         after(wait) { [weak self] in
-            guard let self, self.generation == current, self.isReady, self.authCredential == credential else { return }
+            guard let self, self.generation == current, self.isReady, self.auth.credential == credential else { return }
             self.renewToken(forcing: false)
         }
     }
@@ -60,10 +60,10 @@ extension PersistentConnection {
     /// The server refused the credential or said it expired: with a provider, a new one is asked
     /// for (twice in a row at most; then the writes stay paused until the next connection).
     func credentialSpent() {
-        guard tokenProvider != nil else { return }
-        tokenRefused = true
-        refusedInARow += 1
-        guard refusedInARow <= 2, isReady else { return }
+        guard auth.provider != nil else { return }
+        auth.lastRefused = true
+        auth.refusedInARow += 1
+        guard auth.refusedInARow <= 2, isReady else { return }
         renewToken(forcing: true)
     }
 
@@ -74,8 +74,8 @@ extension PersistentConnection {
             guard let self, self.generation == current, self.isReady else { return }
             switch result {
             case .success(let token):
-                self.tokenRefused = false
-                if token != self.authCredential || forcing { self.setAuth(token) }
+                self.auth.lastRefused = false
+                if token != self.auth.credential || forcing { self.setAuth(token) }
             case .failure(let error):
                 self.writesPausedReason = "could not get a new credential: \(error)"
                 // Tried again a little later, while the connection lasts.

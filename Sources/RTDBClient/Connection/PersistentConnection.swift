@@ -1,9 +1,7 @@
-import DequeModule
 import Dispatch
 import Foundation
 import RTDBCore
 import RTDBWire
-import Synchronization
 
 /// What the connection tells the repo, always on the repo's queue.
 protocol PersistentConnectionDelegate: AnyObject {
@@ -25,107 +23,57 @@ protocol PersistentConnectionDelegate: AnyObject {
 /// serial queue: transport events and timers hop onto it before touching state (the same
 /// confinement the Apple SDK uses for its connection).
 final class PersistentConnection: @unchecked Sendable {
-    struct Listen {
-        var query: QuerySpec
-        var tag: Int?
-        var hash: () -> String
-        var onComplete: (WireStatus, JSONValue) -> Void
-    }
-
-    struct QueuedRequest {
-        var request: ClientRequest
-        var onComplete: ((WireStatus, JSONValue) -> Void)?
-    }
+    typealias Listen = RequestQueues.Listen
+    typealias QueuedRequest = RequestQueues.QueuedRequest
 
     let engineQueue: DispatchQueue
-    let baseURL: String
-    /// `ws` or `wss`, from the URL.
-    let scheme: String
-    /// The URL's own `host[:port]`.
-    let configuredHost: String
-    /// Where connections go (the SDKs' `internalHost`).
-    ///
-    /// The host the server's handshake or reset named, else the URL's: a database Firebase serves
-    /// from a shard, or has moved, is reached there; a cached host that fails gives way to the
-    /// URL's again.
-    private(set) var internalHost: String
-    let namespace: String
+    /// Where and as what the next connection goes.
+    private(set) var target: ConnectionTarget
     let transport: any Transport
-    let clock: WallClock
-    /// What the connect timeout, the back-off and the keepalive sleep on.
-    let timers: any Clock<Duration>
-    /// Both, as they were handed in.
+    /// The wall clock, and what the connect timeout, the back-off and the keepalive sleep on.
     let time: TimeSource
-    let retryPolicy: RetryPolicy
-    /// Where the back-off's jitter comes from in a confined engine (else the system's).
-    var random: SeededRandom?
     weak var delegate: (any PersistentConnectionDelegate)?
-
+    /// The wait before the next attempt.
+    private var backoff: Backoff
+    /// Whether it is wanted online, the current attempt, and whether it is ready.
+    var lifecycle = ConnectionLifecycle()
     var connection: (any TransportConnection)?
-    var generation = 0
-    private var assembler = FrameAssembler(maxMessageBytes: 512 << 20, countsEntries: true)
-    var isReady = false
-    private(set) var interrupted = true
-    /// Set by `shutDown()`: the instance was closed and never connects again.
-    private var isShutDown = false
-    private var failures = 0
-    private var connectStartedAt = UnixTime.epoch
-    /// The current transport connection's events on their way here (it timed the hello).
-    private var inbox: TransportInbox?
-    private var lastSessionID: String?
-    var requestNumber = 0
-    /// Frames held by ``sendingTogether(_:)`` to go out as one transport write.
-    var gathered: [String]?
-    var callbacks: [Int: (WireStatus, JSONValue) -> Void] = [:]
-    var listens: [CodeUnitString: Listen] = [:]
-    /// Writes not yet acknowledged, in order (answers come in order: acks leave from the front).
-    var outstandingPuts = Deque<OutstandingPut>()
-    var nextPutID = 0
-    var offlineQueue: [QueuedRequest] = []
-    /// Reads once waiting for a connection, by number, until answered or given up.
-    var waitingGets: [Int: (WireStatus, JSONValue) -> Void] = [:]
-    var nextGetID = 0
-    /// onDisconnect operations and reads sent but not yet answered, by request number.
-    var retained: [Int: QueuedRequest] = [:]
-    /// onDisconnect operations held while writes are paused (they are writes too: made signed
-    /// out, the rules would refuse them, and the entry they protect would become a ghost).
-    var heldOnDisconnects: [QueuedRequest] = []
-    var authCredential: DatabaseToken?
-    /// Where credentials come from, if the app set a provider (``PersistentConnection+Tokens``).
-    var tokenProvider: (any DatabaseTokenProvider)?
-    /// Whether the provider's last credential was refused or expired: the next must be new.
-    var tokenRefused = false
-    /// Credentials refused in a row since one was accepted (a provider that keeps handing out
-    /// refused tokens is not asked again until the next connection).
-    var refusedInARow = 0
-    /// Counts the provider's credentials asked for, so that a late answer to an earlier request
-    /// is not taken.
-    var tokenRequest = 0
-    /// When the credential expires (server time), if it says.
-    var authExpiresAt: UnixTime?
-    /// Whether a new credential was sent on this connection and its answer has not come: writes
-    /// wait for it, or they would be judged under a credential the server may refuse.
-    var awaitingAuthAnswer = false
-    /// Why writes are held back (an expired or refused credential), if they are.
-    var writesPausedReason: String? {
-        didSet { if writesPausedReason != oldValue { delegate?.connectionWritesPaused(writesPausedReason) } }
-    }
-    private var lastActivity = UnixTime.epoch {
-        didSet { lastHeard.store(lastActivity.millisecondsSince1970, ordering: .relaxed) }
-    }
-    /// ``lastActivity`` for readers on other threads (the status snapshot reads it; publishing
-    /// every frame to observers would cost more than it tells), ms since the epoch.
-    let lastHeard = Atomic<Int64>(0)
-    /// A fragmented message's progress for readers on other threads, as ``lastHeard``: bytes and
-    /// the data's entries so far packed as `bytes << 32 | entries`, and fragments so far and
-    /// announced packed as `so far << 32 | announced` (0: none).
-    let arrivingBytes = Atomic<Int>(0)
-    let arrivingFragments = Atomic<Int>(0)
-    var pingSentAt: UnixTime?
-    var skewSamples: [(offset: Duration, roundTrip: Duration)] = []
+    /// What arrives on the current transport connection.
+    private var arrivals = Arrivals()
+    /// The live connection's request numbers and the callbacks waiting for responses.
+    var outbox = RequestOutbox()
+    /// What is owed to the server across losses: listens, writes, queued requests.
+    var requests = RequestQueues()
+    /// The credential, its provider, and whether writes wait for one.
+    var auth = CredentialState()
+    /// The round trip and the server's clock, as measured.
+    var serverClock: ServerClockSampler
+    /// What observers see (`.info/connected`, the offset, the skew, the phase).
     var status = ConnectionStatus(phase: .offline)
-    /// Notices steps of the wall clock (``noticeClockJumps()``).
-    var clockJumps: ClockJumpDetector
+
+    /// The wall clock.
+    var clock: WallClock { time.wall }
+    /// The delays, the connect timeout and the keepalive interval.
+    var retryPolicy: RetryPolicy { backoff.policy }
+    /// Whether the current attempt's handshake arrived.
+    var isReady: Bool { lifecycle.isReady }
+    /// The current attempt's number.
+    var generation: Int { lifecycle.generation }
+    /// The URL's own `host[:port]` (the repo keeps a learned host under it).
+    var configuredHost: String { target.configuredHost }
+    /// The gauges of what arrives, for readers on other threads.
+    var gauges: ArrivalGauges { arrivals.gauges }
+
+    /// Why writes are held back (an expired or refused credential), if they are; the repo hears
+    /// of each change.
+    var writesPausedReason: String? {
+        get { auth.pausedReason }
+        set {
+            guard newValue != auth.pausedReason else { return }
+            auth.pausedReason = newValue
+            delegate?.connectionWritesPaused(newValue)
+        }
+    }
 
     init(
         engineQueue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
@@ -133,27 +81,19 @@ final class PersistentConnection: @unchecked Sendable {
         random: SeededRandom? = nil
     ) {
         self.engineQueue = engineQueue
-        self.random = random
-        self.baseURL = baseURL
-        let parts = baseURL.components(separatedBy: "://")
-        scheme = parts.count == 2 ? parts[0] : "ws"
-        configuredHost = parts.count == 2 ? parts[1] : baseURL
-        internalHost = configuredHost
-        self.namespace = namespace
+        self.target = ConnectionTarget(baseURL: baseURL, namespace: namespace)
         self.transport = transport
-        self.clock = time.wall
-        self.timers = time.clock
         self.time = time
-        self.retryPolicy = retryPolicy
-        self.clockJumps = ClockJumpDetector(time)
+        self.backoff = Backoff(policy: retryPolicy, random: random)
+        self.serverClock = ServerClockSampler(time)
     }
 
-    /// Runs `work` on the queue once `milliseconds` have passed on ``timers``.
+    /// Runs `work` on the queue once `delay` has passed on ``time``'s clock.
     ///
     /// The deadline is fixed now (a ``TimerDeadline``). Timers are not cancelled: each checks the
     /// connection's generation when it fires, so one left from an earlier attempt does nothing.
     func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        let (deadline, engineQueue) = (TimerDeadline(after: delay, on: timers), engineQueue)
+        let (deadline, engineQueue) = (TimerDeadline(after: delay, on: time.clock), engineQueue)
         Task {
             try? await deadline.wait()
             engineQueue.async(execute: work)
@@ -164,22 +104,22 @@ final class PersistentConnection: @unchecked Sendable {
 
     /// Connects (and keeps reconnecting) until `interrupt()`.
     func resume() {
-        guard interrupted, !isShutDown else { return }
-        interrupted = false
-        failures = 0
+        guard lifecycle.intent == .offline else { return }
+        lifecycle.intent = .online
+        backoff.reset()
         establishConnection()
     }
 
     /// Connects at once if waiting out the back-off before a retry (the attempt counts on).
     func reconnectNow() {
-        guard !interrupted, !isShutDown, connection == nil, case .waitingToRetry = status.phase else { return }
+        guard lifecycle.intent == .online, connection == nil, case .waitingToRetry = status.phase else { return }
         establishConnection()
     }
 
     /// Disconnects and stops reconnecting (`goOffline()`).
     func interrupt() {
-        interrupted = true
-        generation += 1
+        if lifecycle.intent == .online { lifecycle.intent = .offline }
+        lifecycle.advance()
         connection?.close()
         connection = nil
         if isReady { handleDisconnect(reason: "goOffline") }
@@ -189,38 +129,34 @@ final class PersistentConnection: @unchecked Sendable {
     /// Disconnects for good (`Database.close()`) and lets go of every request and its callback:
     /// they hold the repo, which would otherwise never be freed.
     func shutDown() {
-        isShutDown = true
+        lifecycle.intent = .shutDown
         interrupt()
-        listens = [:]
-        outstandingPuts = []
-        offlineQueue = []
-        retained = [:]
-        heldOnDisconnects = []
-        callbacks = [:]
+        requests.release()
+        outbox.forgetCallbacks()
     }
 
     /// Gives up an attempt under way (not yet connected) and starts another at once.
     func restartAttempt() {
-        guard !interrupted, !isShutDown, !isReady else { return }
-        generation += 1
+        guard lifecycle.intent == .online, !isReady else { return }
+        lifecycle.advance()
         connection?.close()
         connection = nil
         establishConnection()
     }
 
     private func establishConnection() {
-        guard !interrupted, connection == nil else { return }
-        generation += 1
-        let current = generation
-        setPhase(.connecting(attempt: failures + 1))
+        guard !lifecycle.isInterrupted, connection == nil else { return }
+        let current = lifecycle.advance()
+        setPhase(.connecting(attempt: backoff.nextAttempt))
         // A provider's credential comes first, as FirebaseDatabase asks Auth for a token before
         // it opens the socket: the listens restored at the handshake are then made signed in.
-        if tokenProvider != nil {
-            obtainToken(forcing: tokenRefused) { [weak self] result in
-                guard let self, self.generation == current, !self.interrupted, self.connection == nil else { return }
+        if auth.provider != nil {
+            obtainToken(forcing: auth.lastRefused) { [weak self] result in
+                guard let self, self.generation == current, !self.lifecycle.isInterrupted, self.connection == nil
+                else { return }
                 switch result {
                 case .success(let token):
-                    self.tokenRefused = false
+                    self.auth.lastRefused = false
                     self.setAuth(token)
                     self.openTransport(generation: current)
                 case .failure(let error):
@@ -233,27 +169,21 @@ final class PersistentConnection: @unchecked Sendable {
     }
 
     private func openTransport(generation current: Int) {
-        assembler = FrameAssembler(maxMessageBytes: 512 << 20, countsEntries: true)
-        // A message cut off with the last connection is not arriving any more.
-        arrivingBytes.store(0, ordering: .relaxed)
-        arrivingFragments.store(0, ordering: .relaxed)
-        connectStartedAt = clock()
+        serverClock.attemptStartedAt = clock()
         let timeout = retryPolicy.connectTimeout
         after(timeout) { [weak self] in
             guard let self, self.generation == current, !self.isReady, self.connection != nil else { return }
             // No hello in time: this attempt is given up (its late events are ignored) and retried.
-            self.generation += 1
+            self.lifecycle.advance()
             self.connection?.close()
             self.connection = nil
             self.forgetCachedHost()
             self.scheduleReconnect(reason: "no answer from the server within \(timeout.wholeMilliseconds) ms")
         }
-        var url = "\(scheme)://\(internalHost)/.ws?v=5&ns=\(namespace)"
-        if let lastSessionID { url += "&ls=\(lastSessionID)" }
         let engineQueue = engineQueue
         let inbox = TransportInbox(clock: clock)
-        self.inbox = inbox
-        connection = transport.connect(to: url) { [weak self] event in
+        arrivals.start(inbox)
+        connection = transport.connect(to: target.url) { [weak self] event in
             guard let connection = self, inbox.put(event) else { return }
             engineQueue.async {
                 for event in inbox.take() { connection.handle(event, generation: current) }
@@ -266,14 +196,10 @@ final class PersistentConnection: @unchecked Sendable {
         switch event {
         case .opened:
             // The upgrade's answer: the server was heard. A close is not (it may be local).
-            lastActivity = clock()
+            arrivals.lastActivity = clock()
         case .frame(let text):
-            lastActivity = clock()
-            let message = (try? assembler.receive(text)) ?? nil
-            let progress = assembler.progress
-            arrivingBytes.store(progress.map { $0.bytes << 32 | min($0.entries, 0xFFFF_FFFF) } ?? 0, ordering: .relaxed)
-            arrivingFragments.store(progress.map { $0.fragments << 32 | $0.of } ?? 0, ordering: .relaxed)
-            guard let message else { return }
+            arrivals.lastActivity = clock()
+            guard let message = arrivals.receive(text) else { return }
             if let number = WireMessage.acknowledgedNumber(inText: message) {
                 return handle(.response(number: number, status: .ok, data: .string("")))
             }
@@ -284,8 +210,7 @@ final class PersistentConnection: @unchecked Sendable {
             handle(parsed)
         case .closed(let reason):
             connection = nil
-            arrivingBytes.store(0, ordering: .relaxed)
-            arrivingFragments.store(0, ordering: .relaxed)
+            arrivals.closed()
             if isReady {
                 handleDisconnect(reason: reason ?? "closed")
             } else {
@@ -316,12 +241,12 @@ final class PersistentConnection: @unchecked Sendable {
             handlePong(serverTime: serverTime)
         case .control(.shutdown(let reason)):
             interrupt()
-            setPhase(.waitingToRetry(attempt: failures, retryAt: nil, reason: "server shutdown: \(reason)"))
+            setPhase(.waitingToRetry(attempt: backoff.failures, retryAt: nil, reason: "server shutdown: \(reason)"))
         case .control(.reset(let host)):
-            if Self.isHost(host) { learnHost(host) }
+            learnHost(host)
             // The database is served elsewhere now: this connection ends and the next one goes
             // there at once, not after a back-off (its late events are ignored).
-            generation += 1
+            lifecycle.advance()
             connection?.close()
             connection = nil
             if isReady { handleDisconnect(reason: "reset") }
@@ -329,9 +254,9 @@ final class PersistentConnection: @unchecked Sendable {
         case .control:
             break
         case .response(let number, let status, let data):
-            callbacks.removeValue(forKey: number)?(status, data)
+            outbox.callback(for: number)?(status, data)
         case .push(let push):
-            if case .authRevoked(let status, let reason) = push, authCredential != nil {
+            if case .authRevoked(let status, let reason) = push, auth.credential != nil {
                 // The credential expired on the live connection: the server now treats it as signed
                 // out, so writes wait for a new credential instead of being refused by the rules.
                 writesPausedReason = "the server revoked the credential (\(status): \(reason)); set a new one"
@@ -346,16 +271,16 @@ final class PersistentConnection: @unchecked Sendable {
     private func handleHello(_ hello: Handshake) {
         // When the hello arrived, not when this queue came to it (a restart restores its queue
         // meanwhile): the round trip and the skew sample are the network's.
-        let now = inbox?.firstFrameAt ?? clock()
-        isReady = true
-        if Self.isHost(hello.host) { learnHost(hello.host) }
+        let now = arrivals.inbox?.firstFrameAt ?? clock()
+        lifecycle.isReady = true
+        learnHost(hello.host)
         scheduleKeepalive(generation: generation)
-        lastSessionID = hello.sessionID
+        target.lastSessionID = hello.sessionID
         let serverTime = UnixTime(millisecondsSince1970: hello.timestamp)
         status.serverTimeOffset = serverTime - now
         status.connectedAt = now
-        addSkewSample(serverTime: serverTime, sentAt: connectStartedAt, receivedAt: now)
-        status.lastRoundTrip = now - connectStartedAt
+        addSkewSample(serverTime: serverTime, sentAt: serverClock.attemptStartedAt, receivedAt: now)
+        status.lastRoundTrip = now - serverClock.attemptStartedAt
         setPhase(.connected(sessionID: hello.sessionID))
         // Auth, listens and onDisconnect operations go out before the delegate hands over writes
         // restored from disk: sent first, they reached the server signed out, and the rules
@@ -367,82 +292,47 @@ final class PersistentConnection: @unchecked Sendable {
 
     /// Takes `host` for the next connections, and tells the repo (which keeps it on disk).
     private func learnHost(_ host: String) {
-        guard host != internalHost else { return }
-        internalHost = host
-        delegate?.connectionDidLearnHost(host == configuredHost ? nil : host)
+        guard target.learn(host) else { return }
+        delegate?.connectionDidLearnHost(target.learnedHost)
     }
 
     /// Goes back to the URL's own host after a failed attempt on another one (a cached host that
     /// no longer answers).
     private func forgetCachedHost() {
-        guard internalHost != configuredHost else { return }
-        internalHost = configuredHost
+        guard target.forgetLearnedHost() else { return }
         delegate?.connectionDidLearnHost(nil)
     }
 
     /// Uses `host` (saved by an earlier run) for the next connection.
     func useCachedHost(_ host: String) {
-        guard Self.isHost(host), connection == nil || !isReady else { return }
-        internalHost = host
-    }
-
-    /// Whether a server's `h` or reset names a host a URL can be made of: letters, digits, `.`,
-    /// `-`, `:` and brackets (an IPv6 address), nothing that could change the URL's path.
-    static func isHost(_ host: String) -> Bool {
-        !host.isEmpty && host.utf8.count <= 255
-            && host.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII
-                    && (CharacterSet.alphanumerics.contains(scalar) || ".-:[]".unicodeScalars.contains(scalar))
-            }
+        guard connection == nil || !isReady else { return }
+        _ = target.learn(host)
     }
 
     private func handleDisconnect(reason: String) {
-        isReady = false
-        callbacks = [:]
-        // Requests lost with the connection go out again first, in the order they were made (the
-        // SDKs drop them, so an onDisconnect made just before a drop would never be registered).
-        offlineQueue = retained.sorted { $0.key < $1.key }.map(\.value) + heldOnDisconnects + offlineQueue
-        retained = [:]
-        heldOnDisconnects = []
-        pingSentAt = nil
-        // Writes that were sent stay queued and are sent again in order after reconnecting. A
-        // transaction put without an idempotency key fails with "disconnect", as the SDKs do; with
-        // one it is sent again: our server answers ok if it was applied, else judges its hash.
-        var kept = Deque<OutstandingPut>()
-        for var put in outstandingPuts {
-            if put.sent, put.hash != nil, put.idempotencyKey == nil {
-                put.onComplete(.disconnect, "the connection was lost while the transaction was in flight")
-            } else {
-                put.sent = false
-                kept.append(put)
-            }
+        lifecycle.isReady = false
+        outbox.forgetCallbacks()
+        serverClock.pingSentAt = nil
+        for put in requests.connectionLost() {
+            put.onComplete(.disconnect, "the connection was lost while the transaction was in flight")
         }
-        outstandingPuts = kept
         if let connectedAt = status.connectedAt, clock() - connectedAt >= retryPolicy.resetAfter {
-            failures = 0
+            backoff.reset()
         }
         status.connectedAt = nil
         delegate?.connectionDidDisconnect()
     }
 
     func scheduleReconnect(reason: String) {
-        guard !interrupted else { return }
-        failures += 1
-        // Whole milliseconds, so that the wait is exactly the one `retryAt` shows.
-        var draw = Double.random(in: 0..<1)
-        if var seeded = random {
-            draw = Double.random(in: 0..<1, using: &seeded)
-            random = seeded
-        }
-        let delay = Duration.milliseconds(
-            retryPolicy.delay(afterFailures: failures, random: draw).wholeMilliseconds)
+        guard !lifecycle.isInterrupted else { return }
+        let delay = backoff.failed()
         let retryAt = clock() + delay
         let current = generation
         after(delay) { [weak self] in
-            guard let self, self.generation == current, !self.interrupted else { return }
+            guard let self, self.generation == current, !self.lifecycle.isInterrupted else { return }
             self.establishConnection()
         }
-        setPhase(.waitingToRetry(attempt: failures + 1, retryAt: retryAt, reason: reason))
+        setPhase(.waitingToRetry(attempt: backoff.nextAttempt, retryAt: retryAt, reason: reason))
     }
 
     private func setPhase(_ phase: ConnectionPhase) {
@@ -456,7 +346,7 @@ final class PersistentConnection: @unchecked Sendable {
         after(retryPolicy.pingInterval) { [weak self] in
             guard let self, self.generation == current, self.isReady else { return }
             self.noticeClockJumps()
-            if self.clock() - self.lastActivity >= WireFraming.keepaliveAfter {
+            if self.clock() - self.arrivals.lastActivity >= WireFraming.keepaliveAfter {
                 self.connection?.send(WireFraming.keepalive)
             }
             self.sendPing()
@@ -465,14 +355,14 @@ final class PersistentConnection: @unchecked Sendable {
     }
 
     func sendPing() {
-        guard isReady, pingSentAt == nil else { return }
-        pingSentAt = clock()
+        guard isReady, serverClock.pingSentAt == nil else { return }
+        serverClock.pingSentAt = clock()
         connection?.send(WireMessage.control(.ping).text)
     }
 
     private func handlePong(serverTime: Int64?) {
-        guard let sentAt = pingSentAt else { return }
-        pingSentAt = nil
+        guard let sentAt = serverClock.pingSentAt else { return }
+        serverClock.pingSentAt = nil
         let now = clock()
         status.lastRoundTrip = now - sentAt
         if let serverTime {
@@ -481,24 +371,10 @@ final class PersistentConnection: @unchecked Sendable {
         delegate?.connectionStatusDidChange(status)
     }
 
-    /// Keeps the last 8 samples and uses the one with the shortest round trip (the tightest bound).
-    ///
-    /// A sample whose interval (offset ± half its round trip) does not overlap the current best's
-    /// means a clock stepped (the user set it, or NTP did): the older samples describe a clock
-    /// that no longer exists and are dropped.
+    /// Takes a sample of the server's clock into the estimate ``status`` shows.
     private func addSkewSample(serverTime: UnixTime, sentAt: UnixTime, receivedAt: UnixTime) {
-        let roundTrip = receivedAt - sentAt
-        let offset = (serverTime - sentAt) - roundTrip / 2
-        if let best = skewSamples.min(by: { $0.roundTrip < $1.roundTrip }),
-            max(best.offset - offset, offset - best.offset) > (best.roundTrip + roundTrip) / 2 + .milliseconds(1)
-        {
-            skewSamples.removeAll()
-        }
-        skewSamples.append((offset, roundTrip))
-        if skewSamples.count > 8 { skewSamples.removeFirst() }
-        guard let best = skewSamples.min(by: { $0.roundTrip < $1.roundTrip }) else { return }
+        let best = serverClock.add(serverTime: serverTime, sentAt: sentAt, receivedAt: receivedAt)
         status.clockSkew = ClockSkewEstimate(
-            offset: best.offset, errorBound: best.roundTrip / 2,
-            samples: (status.clockSkew?.samples ?? 0) + 1)
+            offset: best.offset, errorBound: best.errorBound, samples: (status.clockSkew?.samples ?? 0) + 1)
     }
 }

@@ -63,11 +63,11 @@ extension Repo {
     /// The connection's status as last published, with when the server was last heard from.
     func publishedStatus() -> ConnectionStatus {
         var status = statusSnapshot.withLock { $0 }
-        let heard = connection.lastHeard.load(ordering: .relaxed)
+        let heard = connection.gauges.lastHeard.load(ordering: .relaxed)
         status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
-        let fragments = connection.arrivingFragments.load(ordering: .relaxed)
+        let fragments = connection.gauges.arrivingFragments.load(ordering: .relaxed)
         if fragments != 0 {
-            let size = connection.arrivingBytes.load(ordering: .relaxed)
+            let size = connection.gauges.arrivingBytes.load(ordering: .relaxed)
             status.arriving = ConnectionStatus.ArrivingMessage(
                 bytes: size >> 32, fragments: fragments >> 32, of: fragments & 0xFFFF_FFFF, entries: size & 0xFFFF_FFFF)
         }
