@@ -7,7 +7,7 @@ struct CredentialState {
     var credential: DatabaseToken?
     /// When it expires (server time), if it says.
     var expiresAt: UnixTime?
-    /// Where credentials come from, if the app set a provider (``PersistentConnection+Tokens``).
+    /// Where credentials come from, if the app set a provider (``ConnectionAuth``).
     var provider: (any DatabaseTokenProvider)?
     /// Whether the provider's last credential was refused or expired: the next must be new.
     var lastRefused = false

@@ -5,7 +5,7 @@ import RTDBWire
 extension PersistentConnection {
     /// Sends a request on the live connection; its callback runs on the response.
     @discardableResult
-    private func send(_ request: ClientRequest, onComplete: ((WireStatus, JSONValue) -> Void)?) -> Int {
+    func send(_ request: ClientRequest, onComplete: ((WireStatus, JSONValue) -> Void)?) -> Int {
         send(onComplete: onComplete) { WireMessage.requestText($0, request) }
     }
 
@@ -51,9 +51,7 @@ extension PersistentConnection {
             if status == .expiredToken, request.request.action.isOnDisconnect, self.auth.credential != nil {
                 // Sent before this client heard that its credential expired: held until the next.
                 self.requests.heldOnDisconnects.append(request)
-                self.writesPausedReason =
-                    "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
-                self.credentialSpent()
+                _ = self.auth.writeFoundExpired(data)
                 return
             }
             request.onComplete?(status, data)
@@ -86,59 +84,13 @@ extension PersistentConnection {
     }
 
     private func sendRestoredState() {
-        auth.awaitingAnswer = false
-        if let credential = auth.credential {
-            if let expiry = auth.expiresAt, expiry <= clock() + status.serverTimeOffset {
-                writesPausedReason =
-                    "the credential expired at \(expiry); set a new one to send queued writes"
-                credentialSpent()
-            } else {
-                auth.awaitingAnswer = true
-                sendAuth(credential)
-            }
-        }
+        auth.restore(on: self)
         for (_, listen) in requests.listens.sorted(by: { $0.key < $1.key }) { sendListen(listen) }
         let queued = requests.offline
         requests.offline = []
         for request in queued where request.request.action.isOnDisconnect { sendOrHold(request) }
         sendQueuedPuts()
         for request in queued where !request.request.action.isOnDisconnect { sendRetained(request) }
-    }
-
-    // MARK: - Auth
-
-    /// Sets the credential (an ID token, an emulator JWT, `owner`, or a provider's); nil signs out.
-    ///
-    /// Writes paused by an expired credential go out once the new one is accepted (at once when
-    /// signing out: the app chose to write as nobody). On a live connection, writes not yet sent
-    /// wait for the server's answer to the new credential.
-    func setAuth(_ credential: DatabaseToken?) {
-        auth.use(credential)
-        if credential == nil { writesPausedReason = nil }
-        guard isReady else { return }
-        if let credential {
-            auth.awaitingAnswer = true
-            sendAuth(credential)
-        } else {
-            auth.awaitingAnswer = false
-            send(.unauth, onComplete: nil)
-            sendQueuedPuts()
-        }
-    }
-
-    private func sendAuth(_ credential: DatabaseToken) {
-        send(credential.request) { [weak self] status, data in
-            guard let self, self.auth.credential == credential else { return }
-            self.auth.awaitingAnswer = false
-            if status.isOK {
-                self.writesPausedReason = nil
-                self.credentialAccepted(credential)
-                self.sendQueuedPuts()
-            } else {
-                self.writesPausedReason = "the server refused the credential (\(status): \(data.stringValue ?? ""))"
-                self.credentialSpent()
-            }
-        }
     }
 
     /// Sends the writes not yet sent on this connection, in order, unless they are paused.
@@ -155,7 +107,7 @@ extension PersistentConnection {
     }
 
     /// Whether writes may go out now: connected, not paused, and no credential's answer awaited.
-    var canSendPuts: Bool { isReady && auth.pausedReason == nil && !auth.awaitingAnswer }
+    var canSendPuts: Bool { isReady && !auth.holdsWrites }
 
     // MARK: - Listens
 
@@ -230,9 +182,7 @@ extension PersistentConnection {
                 // Sent before this client heard that its credential expired: not applied, and not
                 // refused for what it is. It waits, in its place, for a new credential.
                 self.requests.outstandingPuts[position].sent = false
-                self.writesPausedReason =
-                    "the credential expired (\(data.stringValue ?? WireStatus.expiredToken.rawValue)); set a new one"
-                self.credentialSpent()
+                _ = self.auth.writeFoundExpired(data)
                 return
             }
             self.requests.outstandingPuts.remove(at: position)

@@ -45,7 +45,7 @@ final class PersistentConnection: @unchecked Sendable {
     /// What is owed to the server across losses: listens, writes, queued requests.
     var requests = RequestQueues()
     /// The credential, its provider, and whether writes wait for one.
-    var auth = CredentialState()
+    let auth = ConnectionAuth()
     /// The round trip and the server's clock, as measured.
     var serverClock: ServerClockSampler
     /// What observers see (`.info/connected`, the offset, the skew, the phase).
@@ -64,17 +64,6 @@ final class PersistentConnection: @unchecked Sendable {
     /// The gauges of what arrives, for readers on other threads.
     var gauges: ArrivalGauges { arrivals.gauges }
 
-    /// Why writes are held back (an expired or refused credential), if they are; the repo hears
-    /// of each change.
-    var writesPausedReason: String? {
-        get { auth.pausedReason }
-        set {
-            guard newValue != auth.pausedReason else { return }
-            auth.pausedReason = newValue
-            delegate?.connectionWritesPaused(newValue)
-        }
-    }
-
     init(
         engineQueue: DispatchQueue, baseURL: String, namespace: String, transport: any Transport,
         time: TimeSource = .system, retryPolicy: RetryPolicy = RetryPolicy(),
@@ -86,6 +75,7 @@ final class PersistentConnection: @unchecked Sendable {
         self.time = time
         self.backoff = Backoff(policy: retryPolicy, random: random)
         self.serverClock = ServerClockSampler(time)
+        auth.connection = self
     }
 
     /// Runs `work` on the queue once `delay` has passed on ``time``'s clock.
@@ -148,24 +138,12 @@ final class PersistentConnection: @unchecked Sendable {
         guard !lifecycle.isInterrupted, connection == nil else { return }
         let current = lifecycle.advance()
         setPhase(.connecting(attempt: backoff.nextAttempt))
-        // A provider's credential comes first, as FirebaseDatabase asks Auth for a token before
-        // it opens the socket: the listens restored at the handshake are then made signed in.
-        if auth.provider != nil {
-            obtainToken(forcing: auth.lastRefused) { [weak self] result in
-                guard let self, self.generation == current, !self.lifecycle.isInterrupted, self.connection == nil
-                else { return }
-                switch result {
-                case .success(let token):
-                    self.auth.lastRefused = false
-                    self.setAuth(token)
-                    self.openTransport(generation: current)
-                case .failure(let error):
-                    self.scheduleReconnect(reason: "could not get a credential: \(error)")
-                }
-            }
-        } else {
-            openTransport(generation: current)
-        }
+        auth.prepare(attempt: current) { [weak self] in self?.openTransport(generation: current) }
+    }
+
+    /// Whether attempt `generation` is the current one, wanted, and has no transport yet.
+    func isAttemptUnderWay(_ generation: Int) -> Bool {
+        generation == lifecycle.generation && !lifecycle.isInterrupted && connection == nil
     }
 
     private func openTransport(generation current: Int) {
@@ -256,12 +234,7 @@ final class PersistentConnection: @unchecked Sendable {
         case .response(let number, let status, let data):
             outbox.callback(for: number)?(status, data)
         case .push(let push):
-            if case .authRevoked(let status, let reason) = push, auth.credential != nil {
-                // The credential expired on the live connection: the server now treats it as signed
-                // out, so writes wait for a new credential instead of being refused by the rules.
-                writesPausedReason = "the server revoked the credential (\(status): \(reason)); set a new one"
-                credentialSpent()
-            }
+            if case .authRevoked(let status, let reason) = push { auth.revoked(status, reason: reason) }
             delegate?.connectionDidReceive(push)
         case .request:
             break

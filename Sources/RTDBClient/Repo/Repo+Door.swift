@@ -77,8 +77,8 @@ extension Repo {
     /// Authenticates with `credential` (wire text; nil signs out) and keeps it for the next run.
     func setCredential(_ credential: String?) {
         schedule {
-            self.connection.setTokenProvider(nil)
-            self.connection.setAuth(credential.map(DatabaseToken.init(credential:)))
+            self.connection.auth.setProvider(nil)
+            self.connection.auth.set(credential.map(DatabaseToken.init(credential:)))
             self.persistCredential(credential)
         }
     }
@@ -87,7 +87,7 @@ extension Repo {
     func setTokenProvider(_ provider: (any DatabaseTokenProvider)?) {
         schedule {
             self.persistCredential(nil)
-            self.connection.setTokenProvider(provider)
+            self.connection.auth.setProvider(provider)
         }
     }
 

@@ -45,7 +45,7 @@ extension Repo {
             manager.requestFlush = requestFlush
             nextWriteID = try store.highestWriteID() + 1
             if let credential = try store.setting("credential") {
-                connection.setAuth(DatabaseToken(credential: credential))
+                connection.auth.set(DatabaseToken(credential: credential))
             }
             if let host = try store.setting("host \(connection.configuredHost)") { connection.useCachedHost(host) }
             return OpenedStore(store: store, manager: manager, started: started)

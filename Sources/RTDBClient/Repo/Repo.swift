@@ -124,7 +124,7 @@ final class Repo: @unchecked Sendable {
             // A provider set before the engine started is asked before the first connection.
             if let tokenProvider {
                 persistCredential(nil)
-                connection.setTokenProvider(tokenProvider)
+                connection.auth.setProvider(tokenProvider)
             }
             if connects { connection.resume() } else { connection.shutDown() }
             // The queue is restored while the connection is made: what the connection reports
