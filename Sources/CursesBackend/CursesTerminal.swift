@@ -149,13 +149,13 @@ public final class CursesTerminal: DashboardTerminal {
         }
     }
 
-    /// Waits until a key, a wake-up on `wakeFD`, a resize, or `timeout` (nil: no limit), and
-    /// returns the keys read and whether the terminal was resized.
-    public func waitForInput(timeout: Duration?, wakeFD: Int32) -> (keys: [KeyEvent], resized: Bool) {
+    /// Waits until a key, a wake, a resize, or `timeout` (nil: no limit), and returns the keys
+    /// read and whether the terminal was resized.
+    public func waitForInput(timeout: Duration?, wake: any LoopWake) -> (keys: [KeyEvent], resized: Bool) {
         // SIGWINCH interrupts the wait; ncurses then reports KEY_RESIZE from the next read, so the
         // keys are read whatever woke the wait (the reads do not block). poll(2) waits in ms.
         let milliseconds = timeout.map { Int32(clamping: max(0, $0.wholeMilliseconds)) } ?? -1
-        _ = CNcurses_wait(STDIN_FILENO, wakeFD, milliseconds)
+        _ = CNcurses_wait(STDIN_FILENO, wake.descriptor, milliseconds)
         return readKeys()
     }
 

@@ -159,7 +159,7 @@ public final class DashboardLoop: Sendable {
             // Sleep until the next tick, or sooner if events are waiting for their frame.
             let until = inbox.isEmpty ? Self.tick : Self.frame
             let timeout = until - (lastSnapshot.map { now - $0 } ?? .zero)
-            let (keys, resized) = terminal.waitForInput(timeout: max(.milliseconds(1), timeout), wakeFD: wake.readEnd)
+            let (keys, resized) = terminal.waitForInput(timeout: max(.milliseconds(1), timeout), wake: wake)
             wake.drain()
             if quitSignal.load(ordering: .relaxed) != 0 { break }
             if resized {

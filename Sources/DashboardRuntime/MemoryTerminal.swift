@@ -2,12 +2,6 @@ import Dashboard
 import RTDBCore
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A terminal in memory, for tests: it keeps every frame presented and the themes set, plays a
 /// script of input, and keeps the loop's clock, which moves only when the script says so.
 ///
@@ -90,7 +84,7 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
     public func present(_ grid: CellGrid) { state.withLock { $0.frames.append(grid) } }
 
     /// Takes the script's next step.
-    public func waitForInput(timeout: Duration?, wakeFD: Int32) -> (keys: [KeyEvent], resized: Bool) {
+    public func waitForInput(timeout: Duration?, wake: any LoopWake) -> (keys: [KeyEvent], resized: Bool) {
         var passed = Duration.zero
         let step = state.withLock { state -> Step? in
             guard !state.script.isEmpty else { return nil }
@@ -131,12 +125,10 @@ public final class MemoryTerminal: DashboardTerminal, Sendable {
         case .keys(let keys)?: return (keys, false)
         case .resize?: return ([], true)
         case .awaitWake?:
-            var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 60_000)
+            _ = wake.wait(upTo: .seconds(60))
             return ([], false)
         case .until?:
-            var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 50)
+            _ = wake.wait(upTo: .milliseconds(50))
             return ([], false)
         case .wait?, .idle?: return ([], false)
         }

@@ -1,3 +1,5 @@
+import Dashboard
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,7 +7,7 @@
 #endif
 
 /// A self-pipe: any thread writes a byte to wake the dashboard's loop out of `poll`.
-public final class WakePipe: Sendable {
+public final class WakePipe: LoopWake {
     /// The end the loop waits on.
     public let readEnd: Int32
     private let writeEnd: Int32
@@ -25,6 +27,16 @@ public final class WakePipe: Sendable {
     public func signal() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
+    }
+
+    /// The end the loop waits on.
+    public var descriptor: Int32 { readEnd }
+
+    /// Waits until the pipe has a byte or `timeout` passes (nil: no limit); true when woken.
+    public func wait(upTo timeout: Duration?) -> Bool {
+        var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = timeout.map { Int32(clamping: max(0, $0.wholeMilliseconds)) } ?? -1
+        return poll(&poller, 1, milliseconds) > 0
     }
 
     /// Empties the pipe after a wake.

@@ -9,9 +9,9 @@ public protocol DashboardTerminal: AnyObject {
     func setTheme(_ theme: Theme)
     /// Shows `grid`.
     func present(_ grid: CellGrid)
-    /// Waits for input for up to `timeout`, or until `wakeFD` is readable; returns the keys read
-    /// and whether the screen changed size.
-    func waitForInput(timeout: Duration?, wakeFD: Int32) -> (keys: [KeyEvent], resized: Bool)
+    /// Waits for input for up to `timeout` (nil: no limit), or until `wake` wakes it; returns the
+    /// keys read and whether the screen changed size.
+    func waitForInput(timeout: Duration?, wake: any LoopWake) -> (keys: [KeyEvent], resized: Bool)
     /// Gives the terminal back.
     func close()
 }
