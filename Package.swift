@@ -233,6 +233,7 @@ let package = Package(
                 "RTDBCore", "RTDBRules", "RTDBServer", "RTDBClient", "RTDBWire", "LinkSim", "Presence", "PresenceLab",
                 "Dashboard", "BenchWorkloads", "DiskFaults", "ChildProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

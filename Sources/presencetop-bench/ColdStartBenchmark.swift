@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import PresenceLab
 import RTDBClient
@@ -138,7 +139,7 @@ struct ColdStartBenchmark: AsyncParsableCommand {
             // Rounds 0 and 1 stop without the listener, so the next start does not reopen it.
             if round % 3 != 2 { items.removeObserver(withHandle: handle) }
             database.close()
-            if round % 3 == 1 { raw.append(try rawRead(file)) }
+            if round % 3 == 1 { raw.append(try await rawRead(file)) }
         }
         func median(_ values: [Double]) -> Double { BenchSupport.percentile(values, 50) }
         let rawMedian = median(raw)
@@ -159,17 +160,14 @@ struct ColdStartBenchmark: AsyncParsableCommand {
     }
 
     /// Reads every cache and queue row with the `sqlite3` tool, as a floor for the cold start.
-    private func rawRead(_ file: URL) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "sqlite3", file.path, "SELECT path, value FROM server_cache; SELECT id, path, data FROM writes;",
-        ]
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    private func rawRead(_ file: URL) async throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("sqlite3 failed (is it installed?)") }
+        let process = try await ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["sqlite3", file.path, "SELECT path, value FROM server_cache; SELECT id, path, data FROM writes;"])
+        guard await process.exitStatus(within: .seconds(600)) == 0 else {
+            throw ValidationError("sqlite3 failed (is it installed?): \(process.standardError)")
+        }
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 }

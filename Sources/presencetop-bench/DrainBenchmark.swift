@@ -80,7 +80,9 @@ struct DrainBenchmark: AsyncParsableCommand {
             if let cpu = drain.cpu { drainCPU.append(cpu.inMilliseconds * 1_000 / Double(writes)) }
         }
         await server.stop()
-        if callgrind { try countInstructions(report, directory: directory.appendingPathComponent("callgrind-queues")) }
+        if callgrind {
+            try await countInstructions(report, directory: directory.appendingPathComponent("callgrind-queues"))
+        }
         let serverRate = BenchSupport.percentile(serverRates, 50)
         let drainRate = BenchSupport.percentile(drainRates, 50)
         report.record("server_writes_per_second", serverRate)
@@ -134,10 +136,10 @@ struct DrainBenchmark: AsyncParsableCommand {
     /// The client engine's instructions a drained write: two restarts under callgrind, one with
     /// `writes` queued and one with none, each drained to a peer in the probe that acknowledges
     /// every request (so nothing of a server's work is counted).
-    private func countInstructions(_ report: BenchReport, directory: URL) throws {
+    private func countInstructions(_ report: BenchReport, directory: URL) async throws {
         let queue = { (count: Int) in directory.appendingPathComponent("q\(count)").path }
         guard
-            let perWrite = try Callgrind.instructionsPerUnit(
+            let perWrite = try await Callgrind.instructionsPerUnit(
                 report, measured: writes, prepare: { ["--drain-prepare", "\($0)", queue($0)] },
                 arguments: { ["--drain", queue($0)] })
         else { return }

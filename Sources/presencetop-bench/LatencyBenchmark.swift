@@ -51,17 +51,17 @@ struct LatencyBenchmark: AsyncParsableCommand {
                     format: "  Firebase JS SDK 9.8.1, same work: p50 %.0f µs, p99 %.0f µs (%.1f× ours at p50)",
                     Self.javaScriptSDK.p50Microseconds, Self.javaScriptSDK.p99Microseconds,
                     Self.javaScriptSDK.p50Microseconds / p50))
-            if callgrind { try countInstructions(report) }
+            if callgrind { try await countInstructions(report) }
         }
     }
 
     /// Instructions per set, from two runs under callgrind (with and without the sets).
     ///
     /// The difference over the sets: instruction counts do not depend on what else the machine runs.
-    private func countInstructions(_ report: BenchReport) throws {
+    private func countInstructions(_ report: BenchReport) async throws {
         let measured = 2_000
         guard
-            let perSet = try Callgrind.instructionsPerUnit(
+            let perSet = try await Callgrind.instructionsPerUnit(
                 report, measured: measured, arguments: { ["\($0)", "\(children)"] })
         else { return }
         report.record("instructions_per_set", perSet)

@@ -1,4 +1,11 @@
 import Foundation
+import Subprocess
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
 
 extension RenderBenchmark {
     /// The running dashboard's CPU time while nothing happens, in its two settings: with the
@@ -32,29 +39,25 @@ extension RenderBenchmark {
         let command =
             "env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=\(home.path)/state XDG_DATA_HOME=\(home.path)/data "
             + "\(binary) \(arguments)"
-        @Sendable func run(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tmux)
-            process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-            // A server started here outlives the call: give it no pipe to hold open, and poll for
-            // the client's exit (tmux's forking client is not always reaped for a blocking wait).
-            let pipe = Pipe()
-            let quiet = arguments.first == "new-session" || arguments.first == "kill-server"
-            process.standardOutput = quiet ? FileHandle.nullDevice : pipe
-            try process.run()
-            let deadline = Date().addingTimeInterval(quiet ? 2 : 10)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if quiet { return "" }
-            pipe.fileHandleForWriting.closeFile()
-            let data = pipe.fileHandleForReading.availableData
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Under swift-subprocess, which watches the client through a pidfd (as `ChildProcess`
+        // does); a server started here outlives the call, so `new-session` gets no pipe to hold.
+        @Sendable func run(_ arguments: [String]) async throws -> String {
+            let (executable, all) = (
+                Executable.path(FilePath(tmux)), Arguments(["-L", socket, "-f", "/dev/null"] + arguments)
+            )
+            guard arguments.first != "new-session" else {
+                _ = try await Subprocess.run(executable, arguments: all, output: .discarded, error: .discarded)
+                return ""
+            }
+            let result = try await Subprocess.run(
+                executable, arguments: all, output: .string(limit: 1 << 16), error: .discarded)
+            return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         // Registered before the session starts: an interrupt at any moment from here on finds it.
-        // The tmux server and the dashboard are also ended by what names the socket: found
-        // running an hour after a run, and again after an interrupt that came while the session
-        // was starting (kill-server then found no server yet).
+        // The tmux server and the dashboard are ended by what names the socket (the server's
+        // command line does): found running an hour after a run once, and again after an
+        // interrupt that came while the session was starting.
         let cleanUp: @Sendable () -> Void = {
-            _ = try? run(["kill-server"])
             BenchSupport.terminateProcesses(mentioning: socket)
             try? FileManager.default.removeItem(at: home)
             // tmux leaves its socket file behind when its server is killed.
@@ -63,8 +66,8 @@ extension RenderBenchmark {
         }
         report.onExit("the tmux server and the dashboard in it", cleanUp)
         defer { cleanUp() }
-        _ = try run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
-        let pid = try run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
+        _ = try await run(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", command])
+        let pid = try await run(["display-message", "-p", "-t", "bench", "#{pane_pid}"])
         try await Task.sleep(for: .seconds(5))  // start-up and the first connections settle
         guard let before = Self.cpuTicks(pid: pid) else {
             report.say("idle CPU (\(setting)): the dashboard did not start")

@@ -64,7 +64,7 @@ struct RulesBenchmark: AsyncParsableCommand {
                     format: "push a new child onto a 10,000-child list, then take it off (open rules): %.0f ns a write",
                     push))
             if callgrind {
-                try Callgrind.report(
+                try await Callgrind.report(
                     report, key: "presence_rules_instructions_per_write",
                     label: "judge and apply one presence write (presence rules)", measured: 10_000,
                     arguments: { ["--rules", "\($0)"] })

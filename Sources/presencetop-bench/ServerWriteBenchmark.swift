@@ -87,7 +87,7 @@ struct ServerWriteBenchmark: AsyncParsableCommand {
             Self.reportBreakdown(report, wall: seconds)
         }
         if callgrind {
-            try Callgrind.report(
+            try await Callgrind.report(
                 report, key: "message_read_instructions",
                 label: "a write's message read as the server reads it, its data made nodes", measured: 2_000,
                 arguments: { ["--wire", "\($0)"] })
