@@ -12,31 +12,20 @@ extension DatabaseEngine {
         public var readsWaiting: Int
     }
 
-    /// A condition and who waits for it.
-    struct Barrier {
-        var holds: @Sendable (EngineCounts) -> Bool
-        var continuation: CheckedContinuation<Void, Never>
-    }
-
     /// The counts as they are now.
     public var counts: EngineCounts {
-        EngineCounts(appliedWrites: appliedSequence, sessions: sessions.count, readsWaiting: waitingReads)
+        EngineCounts(appliedWrites: appliedSequence, sessions: sessions.count, readsWaiting: waiters.reads)
     }
 
     /// Returns once `condition` holds for ``counts`` (at once if it does now).
     public func until(_ condition: @escaping @Sendable (EngineCounts) -> Bool) async {
         if condition(counts) { return }
-        await withCheckedContinuation { barriers.append(Barrier(holds: condition, continuation: $0)) }
+        await withCheckedContinuation { waiters.add(EngineWaiters.Barrier(holds: condition, continuation: $0)) }
     }
 
     /// Resumes the barriers that hold now; called after every change of ``counts``.
     func countsChanged() {
-        guard !barriers.isEmpty else { return }
-        let now = counts
-        barriers.removeAll { barrier in
-            guard barrier.holds(now) else { return false }
-            barrier.continuation.resume()
-            return true
-        }
+        guard waiters.hasBarriers else { return }
+        waiters.release(at: counts)
     }
 }

@@ -10,8 +10,8 @@ extension DatabaseEngine {
     /// when the namespace closes (SIGTERM): what was never stored was never acknowledged.
     func runFlusher() async {
         while let batch = await nextBatch() {
-            committing = true
-            defer { committing = false }
+            flusher.isCommitting = true
+            defer { flusher.isCommitting = false }
             do {
                 let storing = WriteBreakdown.begin()
                 let started = ContinuousClock.now
@@ -26,25 +26,25 @@ extension DatabaseEngine {
                 }
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
                 publish(batch.writes, upTo: batch.after)
-                if let (since, attempts) = commitFailure {
+                if let (since, attempts) = flusher.failure {
                     logger.notice(
                         "commits to namespace \(namespace) work again, after \(attempts) failed attempts over \((clock() - since).wholeMilliseconds) ms"
                     )
-                    commitFailure = nil
+                    flusher.failure = nil
                 }
             } catch {
                 let refused = refuse(batch)
                 metrics.storeFailures.increment()
                 metrics.writesDiskRefused.increment(by: Int64(refused))
-                if commitFailure == nil {
+                if flusher.failure == nil {
                     logger.error(
                         "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried at each write, and every 0.5 s"
                     )
-                    commitFailure = (clock(), 0)
+                    flusher.failure = (clock(), 0)
                 }
-                commitFailure?.attempts += 1
+                flusher.failure?.attempts += 1
                 logger.debug("namespace \(namespace): \(refused) writes refused, not stored")
-                if isClosed {
+                if flusher.isClosed {
                     giveUp()
                     return
                 }
@@ -65,7 +65,7 @@ extension DatabaseEngine {
             await self?.wakeFlusher()
         }
         defer { retry.cancel() }
-        await withCheckedContinuation { flusherWakeup = $0 }
+        await withCheckedContinuation { flusher.park($0) }
     }
 
     /// How long after a failed commit the server's own writes are tried again.
@@ -87,15 +87,15 @@ extension DatabaseEngine {
             _ = expired.claim()
         }
         defer { bound.cancel() }
-        while commitFailure == nil, committing || durability.hasWork, !expired.isClaimed {
+        while flusher.failure == nil, flusher.isCommitting || durability.hasWork, !expired.isClaimed {
             try? await timers.sleep(for: .milliseconds(50))
         }
-        guard commitFailure != nil || committing || durability.hasWork else { return }
-        if commitFailure == nil {
+        guard flusher.isBusy(with: durability) else { return }
+        if flusher.failure == nil {
             logger.error(
                 "namespace \(namespace): its disk did not finish a commit within \(Self.stopBound) as the server stops")
         }
-        stopGaveUp = true
+        flusher.stopGaveUp = true
         giveUp()
     }
 
@@ -125,8 +125,8 @@ extension DatabaseEngine {
     /// What the flusher commits next, in one transaction; nil once closed with nothing left.
     func nextBatch() async -> DurabilityPipeline.Batch? {
         while !durability.hasWork {
-            if isClosed { return nil }
-            await withCheckedContinuation { flusherWakeup = $0 }
+            if flusher.isClosed { return nil }
+            await withCheckedContinuation { flusher.park($0) }
         }
         return durability.takeBatch(root: root, applied: appliedSequence)
     }

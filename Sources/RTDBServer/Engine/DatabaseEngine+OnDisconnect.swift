@@ -172,26 +172,25 @@ extension DatabaseEngine {
     // MARK: - Sessions of an earlier run
 
     /// Takes on the sessions the store still holds onDisconnect writes for, and runs those that
-    /// have not come back after ``orphanGrace``.
+    /// have not come back after ``OrphanedSessions/grace``.
     func adopt(_ records: [OnDisconnectRecord]) {
         guard !records.isEmpty else { return }
-        for record in records { orphans[record.sessionID] = record }
+        for record in records { orphans.records[record.sessionID] = record }
         logger.info(
-            "namespace \(namespace): \(records.count) sessions from before the restart have onDisconnect writes; they run unless the sessions come back within \(orphanGrace)"
+            "namespace \(namespace): \(records.count) sessions from before the restart have onDisconnect writes; they run unless the sessions come back within \(orphans.grace)"
         )
-        let grace = TimerDeadline(after: orphanGrace, on: timers)
-        orphanTimer = Task { [weak self] in
+        let grace = TimerDeadline(after: orphans.grace, on: timers)
+        orphans.timer = Task { [weak self] in
             guard (try? await grace.wait()) != nil else { return }
             await self?.runOrphans()
         }
     }
 
     /// Whether sessions of an earlier run still wait to come back.
-    public var hasOrphanedSessions: Bool { !orphans.isEmpty }
+    public var hasOrphanedSessions: Bool { !orphans.records.isEmpty }
 
     private func runOrphans() {
-        let due = orphans
-        orphans = [:]
+        let due = orphans.takeAll()
         if !due.isEmpty {
             logger.info("namespace \(namespace): \(due.count) sessions from before the restart did not come back")
         }

@@ -16,7 +16,7 @@ extension DatabaseEngine {
     /// published yet, or nil when there is none (a store that keeps nothing publishes at once;
     /// once a stop has given up on the disk, nothing pending will be stored).
     func unpublishedWrite(touching path: Path) -> UInt64? {
-        if path.isInfo || store.isVolatile || stopGaveUp { return nil }
+        if path.isInfo || store.isVolatile || flusher.stopGaveUp { return nil }
         // Read rules that look at data can be changed by any write.
         if rules.readsDependOnData { return appliedSequence > durability.durableSequence ? appliedSequence : nil }
         return durability.newestUnpublished(touching: path)
@@ -26,10 +26,10 @@ extension DatabaseEngine {
     /// refused (its answer then comes from what is stored).
     func waitForWrites(before path: Path) async {
         guard let sequence = unpublishedWrite(touching: path) else { return }
-        waitingReads += 1
+        waiters.reads += 1
         countsChanged()
         defer {
-            waitingReads -= 1
+            waiters.reads -= 1
             countsChanged()
         }
         // Registered in this turn of the engine, so the number names the write it was taken for.

@@ -9,8 +9,7 @@ extension DatabaseEngine {
     /// Puts new rules in force, counted from nothing; listens they no longer allow are revoked at
     /// once.
     public func setRules(_ newRules: SecurityRules) {
-        rules = newRules.withNewCoverage()
-        rulesReplaced = true
+        rulesInForce.replace(with: newRules)
         revokeListensNoLongerAllowed(listens.all)
     }
 

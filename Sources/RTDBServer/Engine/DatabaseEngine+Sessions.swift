@@ -84,7 +84,7 @@ extension DatabaseEngine {
     ///   one the server had when it stopped, its onDisconnect writes run now, before anything
     ///   this connection asks.
     public func openSession(outlet: Outlet, sessionID: String, supersedes: String? = nil) {
-        if let supersedes, let orphan = orphans.removeValue(forKey: supersedes) {
+        if let supersedes, let orphan = orphans.take(supersedes) {
             logger.info("session \(sessionID) supersedes \(supersedes), a session from before the restart")
             run([orphan])
         }

@@ -17,15 +17,8 @@ import RTDBWire
 public actor DatabaseEngine {
     /// The namespace's name.
     public let namespace: String
-    let store: any DurableStore
-    let clock: WallClock
-    let connections: ConnectionTable
-    let logger: Logger
-    /// How credentials are read (and whether they expire).
-    let credentials: CredentialPolicy
-    /// What the engine's timers sleep on (credential expiry, the grace of orphaned sessions, a
-    /// failed commit's retry).
-    let timers: any Clock<Duration>
+    /// What it was given when it opened: store, clocks, logger, metrics, policies.
+    let context: NamespaceContext
 
     /// The working tree: every applied write, stored or not; writes are judged on it.
     var root: Node
@@ -34,43 +27,43 @@ public actor DatabaseEngine {
     var appliedSequence: UInt64
     /// What is applied but not yet on disk, and what waits for it (DurabilityPipeline.swift).
     var durability: DurabilityPipeline
-    /// Sessions of an earlier run of the server that have not come back: their onDisconnect
-    /// writes run when they do (``openSession(outlet:sessionID:supersedes:)``) or after
-    /// ``orphanGrace``, whichever is first.
-    var orphans = OrderedDictionary<String, OnDisconnectRecord>()
-    /// What one connection may hold (its listens; the rest is counted by the session).
-    let limits: ConnectionLimits
-    /// How long sessions of an earlier run have to come back (the heartbeat timeout).
-    let orphanGrace: Duration
-    var orphanTimer: Task<Void, Never>?
-    /// Since when commits fail, and how often they have (nil: they work).
-    var commitFailure: (since: UnixTime, attempts: Int)?
-    var flusherWakeup: CheckedContinuation<Void, Never>?
-    var flusher: Task<Void, Never>?
-    /// Whether the flusher waits on the store for a commit now.
-    var committing = false
-    /// Reads waiting for writes before them to be published (``waitForWrites(before:)``).
-    var waitingReads = 0
-    /// Callers of ``until(_:)`` whose condition does not hold yet.
-    var barriers: [Barrier] = []
-    /// Whether the stop gave up what the disk had not stored.
-    var stopGaveUp = false
-    var isClosed = false
+    /// Sessions of an earlier run of the server that have not come back, with their
+    /// onDisconnect writes.
+    var orphans: OrphanedSessions
+    /// The flusher's life: parked or committing, failing, closing.
+    var flusher = FlusherState()
+    /// Reads waiting for writes before them to be published, and ``until(_:)``'s barriers.
+    var waiters = EngineWaiters()
     var listens = ListenRegistry()
     var sessions: [Int: SessionState] = [:]
     var pushIDs: PushIDGenerator
     var appliedKeys = AppliedKeys()
     /// The security rules every request is checked against (open unless the server has some).
-    var rules: SecurityRules
-    /// Whether `/.settings/rules.json` replaced the rules it opened with (they live in memory only).
-    var rulesReplaced = false
+    var rulesInForce: RulesInForce
     /// Sessions that ended, waiting to be closed together (``closeSessionWithOthers(outlet:)``).
     nonisolated let closings = ClosingQueue()
-    /// What the server counts (writes by outcome, commits, denials).
-    let metrics: ServerMetrics
     /// Signalled after stored writes are published (and at what else its metrics signal): what
     /// a test or a tool waits on instead of reading the data again and again.
     public nonisolated var changes: ChangeSignal { metrics.changes }
+
+    /// Where its writes are stored.
+    nonisolated var store: any DurableStore { context.store }
+    /// Its wall clock.
+    nonisolated var clock: WallClock { context.clock }
+    /// What its timers sleep on.
+    nonisolated var timers: any Clock<Duration> { context.timers }
+    /// The server's table of connections.
+    nonisolated var connections: ConnectionTable { context.connections }
+    /// Where it logs.
+    nonisolated var logger: Logger { context.logger }
+    /// How credentials are read.
+    nonisolated var credentials: CredentialPolicy { context.credentials }
+    /// What one connection may hold.
+    nonisolated var limits: ConnectionLimits { context.limits }
+    /// What the server counts.
+    nonisolated var metrics: ServerMetrics { context.metrics }
+    /// The security rules in force.
+    var rules: SecurityRules { rulesInForce.rules }
 
     /// Opens a namespace over a store, replaying what the store holds.
     ///
@@ -107,18 +100,13 @@ public actor DatabaseEngine {
         rules: SecurityRules, timers: any Clock<Duration>, orphanGrace: Duration, limits: ConnectionLimits,
         metrics: ServerMetrics, root: Node, sequence: UInt64
     ) {
-        self.metrics = metrics
-        self.orphanGrace = orphanGrace
-        self.limits = limits
+        self.context = NamespaceContext(
+            store: store, clock: clock, timers: timers, connections: connections, logger: logger,
+            credentials: credentials, limits: limits, metrics: metrics)
+        self.orphans = OrphanedSessions(grace: orphanGrace)
         // Each namespace counts its own evaluations, though the server gives all the same rules.
-        self.rules = rules.withNewCoverage()
-        self.timers = timers
-        self.credentials = credentials
+        self.rulesInForce = RulesInForce(rules)
         self.namespace = namespace
-        self.store = store
-        self.clock = clock
-        self.connections = connections
-        self.logger = logger
         self.root = root
         self.servedRoot = root
         self.appliedSequence = sequence
@@ -132,7 +120,7 @@ public actor DatabaseEngine {
 
     private func startFlusher() {
         guard !store.isVolatile else { return }
-        flusher = Task { await self.runFlusher() }
+        flusher.task = Task { await self.runFlusher() }
     }
 
     /// The whole tree as of the newest applied write.
@@ -150,8 +138,9 @@ public actor DatabaseEngine {
     /// Whether the namespace can be closed without anyone noticing: no session, no listen or
     /// stream, every write durable and delivered, and the rules it opened with.
     public var isIdle: Bool {
-        sessions.isEmpty && listens.count == 0 && durability.isSettled(applied: appliedSequence) && !rulesReplaced
-            && orphans.isEmpty
+        sessions.isEmpty && listens.count == 0 && durability.isSettled(applied: appliedSequence)
+            && !rulesInForce.replaced
+            && orphans.records.isEmpty
     }
 
     /// How long a stop waits for a commit that does not return (a disk that hangs) before it
@@ -164,17 +153,16 @@ public actor DatabaseEngine {
     /// what it has not stored is given up (its writers answered that it was not stored, nothing
     /// acknowledged), and the file is left as it is (SQLite's journal keeps it whole).
     public func close() async {
-        guard !isClosed else { return }
-        orphanTimer?.cancel()
+        guard !flusher.isClosed else { return }
+        orphans.timer?.cancel()
         // The flusher commits what is pending with a final checkpoint, then stops.
         durability.requestCheckpoint()
-        isClosed = true
-        flusherWakeup?.resume()
-        flusherWakeup = nil
+        flusher.isClosed = true
+        flusher.wake()
         // The stop already gave up on this disk: its last attempt is not waited for long again.
-        let bound = stopGaveUp ? Duration.milliseconds(250) : Self.stopBound
-        if let flusher, !(await Self.finishes(flusher, within: bound, on: timers)) {
-            if !stopGaveUp {
+        let bound = flusher.stopGaveUp ? Duration.milliseconds(250) : Self.stopBound
+        if let task = flusher.task, !(await Self.finishes(task, within: bound, on: timers)) {
+            if !flusher.stopGaveUp {
                 logger.error("namespace \(namespace): its disk did not finish a commit within \(bound) as it closes")
             }
             giveUp()
@@ -227,10 +215,7 @@ public actor DatabaseEngine {
         wakeFlusher()
     }
 
-    func wakeFlusher() {
-        flusherWakeup?.resume()
-        flusherWakeup = nil
-    }
+    func wakeFlusher() { flusher.wake() }
 
     /// Sends an item after everything held before it for the same outlet.
     func send(_ item: OutboundItem, to outlet: Outlet) {
