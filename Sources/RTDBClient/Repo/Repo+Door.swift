@@ -124,7 +124,7 @@ extension Repo {
 
     /// Calls `body` on the queue with the keepSynced queries an earlier run saved.
     func withRestoredKeepSynced(_ body: @escaping @Sendable ([QuerySpec]) -> Void) {
-        schedule { body(self.restoredKeepSynced) }
+        schedule { body(self.restored.keepSynced) }
     }
 
     /// Calls `observer` on the callback queue with every change of the connection's status,

@@ -13,16 +13,16 @@ extension Repo {
     /// at and below its path, an update adds to it.
     func noteOnDisconnect(_ kind: OnDisconnectReport.Kind, at path: Path) {
         if kind != .update { forgetOnDisconnectRegistrations(at: path) }
-        onDisconnectRegistrations.append(OnDisconnectRegistration(path: path, kind: kind, registeredAt: clock()))
+        onDisconnect.registrations.append(OnDisconnectRegistration(path: path, kind: kind, registeredAt: clock()))
     }
 
     /// Notes an acknowledged cancel: what was registered at and below its path is gone.
     func forgetOnDisconnectRegistrations(at path: Path) {
-        onDisconnectRegistrations.removeAll { path.contains($0.path) }
+        onDisconnect.registrations.removeAll { path.contains($0.path) }
     }
 
     /// Forgets the registrations: the connection they belonged to ended, and the server ran them.
-    func forgetOnDisconnectRegistrations() { onDisconnectRegistrations = [] }
+    func forgetOnDisconnectRegistrations() { onDisconnect.registrations = [] }
 
     /// Asks the server whether this connection's onDisconnect operations would run now.
     func onDisconnectReport(_ completion: @escaping @Sendable (Result<OnDisconnectReport, DatabaseError>) -> Void) {
@@ -43,7 +43,7 @@ extension Repo {
 
     /// Each registration with the server's verdict on the writes it holds at and below its path.
     private func report(from dryRun: OnDisconnectDryRun) -> OnDisconnectReport {
-        let operations = onDisconnectRegistrations.map { registration in
+        let operations = onDisconnect.registrations.map { registration in
             let held = dryRun.writes.filter { registration.path.contains(Path($0.path)) }
             let refused = held.first { !$0.runs }
             return OnDisconnectReport.Operation(

@@ -95,7 +95,7 @@ extension Repo {
         // not by doubling (rehashing every path each time) while the queue drains.
         opened.manager.tracked.reserveCapacity(count)
         let replayed = DispatchTime.now().uptimeNanoseconds
-        restoredAt = replayed
+        restored.replayedAt = replayed
         logger.debug(
             "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(count) queued writes read and replayed in \(Repo.ms(replayed - opening)) ms (\(Repo.ms(replaying)) ms of it replaying)"
         )
@@ -112,9 +112,9 @@ extension Repo {
     /// The restore failed part of the way: the writes replayed so far leave the local view
     /// (nothing is shown that the queue does not hold; no view exists yet to hear of it).
     private func takeBackReplayed() {
-        for write in restoredUnsent { raise(serverTree.ackUserWrite(write.id, revert: true)) }
-        restoredUnsent = []
-        heldTransactions = []
+        for write in restored.unsent { raise(serverTree.ackUserWrite(write.id, revert: true)) }
+        restored.unsent = []
+        namedTransactions.held = []
     }
 
     /// Persistence was asked for but its file cannot be used: a write accepted now would not be
@@ -146,7 +146,7 @@ extension Repo {
                 // A server value resolves against what the writes before it made: those go first.
                 if !node.containsServerValues {
                     run.append((write.path, node, write.id))
-                    restoredUnsent.append(write)
+                    restored.unsent.append(write)
                     continue
                 }
             }
@@ -176,10 +176,10 @@ extension Repo {
                 }
                 raise(serverTree.applyUserMerge(write.path, resolved, writeID: write.id))
             case .transaction:
-                heldTransactions.append(write)
+                namedTransactions.held.append(write)
                 return
             }
-            restoredUnsent.append(write)
+            restored.unsent.append(write)
         } catch {
             logger.error("persistence: write \(write.id) on disk is not valid any more; dropped: \(error)")
             pendingWrites.remove(write.id)
@@ -229,15 +229,15 @@ extension Repo {
     /// Gives the connection the restored writes it does not have yet, in order: on connecting,
     /// and before anything else is put (see ``put(_:path:data:hash:idempotencyKey:onSend:onComplete:)``).
     func handOverRestoredWrites() {
-        guard !restoredUnsent.isEmpty else { return }
-        let writes = restoredUnsent
-        restoredUnsent = []
+        guard !restored.unsent.isEmpty else { return }
+        let writes = restored.unsent
+        restored.unsent = []
         let started = DispatchTime.now().uptimeNanoseconds
         connection.sendingTogether {
             for write in writes { send(write, completion: nil) }
         }
         logger.debug(
-            "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms, from \(Repo.ms(started - min(started, restoredAt))) ms after their replay"
+            "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms, from \(Repo.ms(started - min(started, restored.replayedAt))) ms after their replay"
         )
     }
 

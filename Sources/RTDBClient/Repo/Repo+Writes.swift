@@ -217,7 +217,7 @@ extension Repo {
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             connection.onDisconnect(.onDisconnectPut(path: path, data: json)) { [self] status, data in
                 if status.isOK {
-                    onDisconnectTree.remember(path, node)
+                    onDisconnect.tree.remember(path, node)
                     noteOnDisconnect(node.isEmpty ? .remove : .set, at: path)
                 }
                 complete(completion, status: status, data: data)
@@ -243,7 +243,7 @@ extension Repo {
             for (key, json) in children { data[CodeUnitString(key)] = json }
             connection.onDisconnect(.onDisconnectMerge(path: path, data: data)) { [self] status, data in
                 if status.isOK {
-                    for (relative, node) in nodes { onDisconnectTree.remember(path.child(relative), node) }
+                    for (relative, node) in nodes { onDisconnect.tree.remember(path.child(relative), node) }
                     noteOnDisconnect(.update, at: path)
                 }
                 complete(completion, status: status, data: data)
@@ -255,7 +255,7 @@ extension Repo {
         schedule { [self] in
             connection.onDisconnect(.onDisconnectCancel(path: path)) { [self] status, data in
                 if status.isOK {
-                    onDisconnectTree.forget(path)
+                    onDisconnect.tree.forget(path)
                     forgetOnDisconnectRegistrations(at: path)
                 }
                 complete(completion, status: status, data: data)
@@ -268,11 +268,11 @@ extension Repo {
     func runOnDisconnectLocally() {
         let now = serverTime
         var events: [SyncEvent] = []
-        for (path, node) in onDisconnectTree.overwrites() {
+        for (path, node) in onDisconnect.tree.overwrites() {
             let existing = serverTree.calcCompleteEventCache(path)
             events += serverTree.applyServerOverwrite(path, node.resolvingServerValues(existing: existing, now: now))
         }
-        onDisconnectTree = SparseSnapshotTree()
+        onDisconnect.tree = SparseSnapshotTree()
         forgetOnDisconnectRegistrations()
         raise(events)
     }

@@ -16,41 +16,33 @@ import Synchronization
 /// its own lock.
 final class Repo: @unchecked Sendable {
     let engineQueue: DispatchQueue
-    let callbackQueue: DispatchQueue
-    let clock: WallClock
-    let logger: Logger
+    /// What it was given when made: callback queue, clock, logger, change signal, settings.
+    let context: RepoContext
     let connection: PersistentConnection
     let serverTree = SyncTree()
-    let infoTree = SyncTree()
+    /// The `.info` tree and its data.
+    var info = InfoState()
     var nextWriteID = 1
     /// The most bytes the write queue's data may take (`persistenceMaxPendingBytes`).
     var maxPendingBytes: Int
     /// Identifies this client instance in idempotency keys (kept on disk with persistence).
     var instanceID: String
     var serverTimeOffset = Duration.zero {
-        didSet { publishedOffset.store(serverTimeOffset.wholeMilliseconds, ordering: .relaxed) }
+        didSet { pushIDs.setOffset(serverTimeOffset) }
     }
-    /// ``serverTimeOffset`` in ms for callers off the queue (push ids).
-    private let publishedOffset = Atomic<Int64>(0)
-    /// Push ids are made under a lock, on any thread, as the SDKs make them: never a hop onto the
-    /// queue (a transaction's update block runs on it and may call `childByAutoId()`).
-    private let pushIDs: Mutex<PushIDGenerator>
-    var onDisconnectTree = SparseSnapshotTree()
-    /// The onDisconnect operations of this connection, as registered (for the report).
-    var onDisconnectRegistrations: [OnDisconnectRegistration] = []
-    var infoData = Node.empty
+    /// Push ids in server time, made under a lock on any thread.
+    let pushIDs: PushIDSource
+    /// This connection's onDisconnect operations, as the client knows them.
+    var onDisconnect = LocalOnDisconnect()
     /// The transactions in flight.
     var transactions = TransactionsInFlight()
+    /// Named transactions: registered, and restored ones waiting for their name.
+    var namedTransactions = NamedTransactionBook()
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
-    private var infoProvider: InfoListenProvider?
     var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
     /// The SQLite file, when persistence is on.
     var store: ClientStore?
-    /// Whether persistence was asked for (API writes then wait until they are on disk).
-    ///
-    /// Fixed at init, unlike `store`, which is set on the queue, so any thread may read it.
-    let persistsWrites: Bool
     /// The disk cache and tracked queries, when persistence is on.
     var persistence: PersistenceManager?
     /// Cache reads started for listens added while the engine starts (any thread may ask).
@@ -59,28 +51,26 @@ final class Repo: @unchecked Sendable {
     var pendingWrites: PendingWriteQueue
     /// The write queue's observers and the callers waiting for it to drain.
     var pendingWatchers = PendingWriteWatchers()
-    /// Named transactions registered by the app.
-    var namedTransactions: [String: NamedTransaction] = [:]
-    /// Named transactions restored from disk, waiting for their name to be registered.
-    var heldTransactions: [StoredWrite] = []
     /// Whether a save of what acknowledgements left in memory is on the queue.
     var flushScheduled = false
-    /// Restored writes replayed locally but not yet handed to the connection (see
-    /// ``handOverRestoredWrites()``).
-    var restoredUnsent: [StoredWrite] = []
-    /// When the restored queue was replayed (`DispatchTime` nanoseconds), for the hand-over's log.
-    var restoredAt: UInt64 = 0
-    /// keepSynced queries saved by an earlier run, declared again at start.
-    var restoredKeepSynced: [QuerySpec] = []
+    /// What the start restored from disk and has not finished with.
+    var restored = RestoredQueue()
     /// Marks the repo's queue: a read made on it runs inline, a write at the end of the turn.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-    /// Whether the queue targets an ``EngineConfinement``'s: on that queue, this repo's work
-    /// runs inline.
-    let isConfined: Bool
-    var nextObserverID = 1
     let statusSnapshot = Mutex(ConnectionStatus(phase: .offline))
+
+    /// Where the app's callbacks run.
+    var callbackQueue: DispatchQueue { context.callbackQueue }
+    /// The wall clock.
+    var clock: WallClock { context.clock }
+    /// Where it logs.
+    var logger: Logger { context.logger }
     /// Signalled after each change the engine makes visible (``Database/changes``).
-    let changes: ChangeSignal
+    var changes: ChangeSignal { context.changes }
+    /// Whether the queue targets an ``EngineConfinement``'s.
+    var isConfined: Bool { context.isConfined }
+    /// Whether persistence was asked for.
+    var persistsWrites: Bool { context.persistsWrites }
 
     init(
         baseURL: String, namespace: String, transport: any Transport, time: TimeSource = .system,
@@ -90,31 +80,28 @@ final class Repo: @unchecked Sendable {
         tokenProvider: (any DatabaseTokenProvider)? = nil, confinement: EngineConfinement? = nil,
         changes: ChangeSignal = ChangeSignal()
     ) {
-        self.changes = changes
         engineQueue = DispatchQueue(label: "presencetop.database.\(namespace)", target: confinement?.queue)
-        self.isConfined = confinement != nil
+        context = RepoContext(
+            callbackQueue: callbackQueue, clock: time.wall, logger: logger, changes: changes,
+            isConfined: confinement != nil, persistsWrites: persistence != nil)
         if var seeded = confinement?.random(for: 1) {
             instanceID = Repo.makeInstanceID(using: &seeded)
         } else {
             var system = SystemRandomNumberGenerator()
             instanceID = Repo.makeInstanceID(using: &system)
         }
-        pushIDs = Mutex(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
+        pushIDs = PushIDSource(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
         self.maxPendingBytes = maxPendingBytes
-        self.callbackQueue = callbackQueue
-        self.clock = time.wall
-        self.logger = logger
         connection = PersistentConnection(
             engineQueue: engineQueue, baseURL: baseURL, namespace: namespace, transport: transport, time: time,
             retryPolicy: retryPolicy,
             random: confinement?.random(for: 3))
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
-        persistsWrites = persistence != nil
         connection.delegate = self
         serverTree.listenProvider = self
         let infoProvider = InfoListenProvider(repo: self)
-        self.infoProvider = infoProvider
-        infoTree.listenProvider = infoProvider
+        info.provider = infoProvider
+        info.tree.listenProvider = infoProvider
         engineQueue.setSpecific(key: Repo.queueKey, value: ObjectIdentifier(self))
         pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
         engineQueue.async { [self] in
@@ -129,7 +116,7 @@ final class Repo: @unchecked Sendable {
             if connects { connection.resume() } else { connection.shutDown() }
             // The queue is restored while the connection is made: what the connection reports
             // (its hello first, which hands the queue over) waits on this queue until then.
-            if persistence != nil { restoredKeepSynced = restoreQueue(opened) }
+            if persistence != nil { restored.keepSynced = restoreQueue(opened) }
         }
     }
 
@@ -159,13 +146,12 @@ final class Repo: @unchecked Sendable {
 
     /// A push id for now in server time; callable from any thread.
     func nextPushID() -> String {
-        let now = clock() + .milliseconds(publishedOffset.load(ordering: .relaxed))
-        return pushIDs.withLock { $0.next(now: now) }
+        pushIDs.next(now: clock())
     }
 
     func updateInfo(_ path: String, _ node: Node) {
-        infoData = infoData.updating(at: Path(path), with: node)
-        raise(infoTree.applyServerOverwrite(Path(path), node))
+        info.data = info.data.updating(at: Path(path), with: node)
+        raise(info.tree.applyServerOverwrite(Path(path), node))
     }
 
     static func makeInstanceID(using generator: inout some RandomNumberGenerator) -> String {
@@ -173,7 +159,7 @@ final class Repo: @unchecked Sendable {
         return String((0..<20).map { _ in alphabet[Int.random(in: alphabet.indices, using: &generator)] })
     }
 
-    func tree(for path: Path) -> SyncTree { path.isInfo ? infoTree : serverTree }
+    func tree(for path: Path) -> SyncTree { path.isInfo ? info.tree : serverTree }
 
     // MARK: - Events
 
@@ -345,13 +331,12 @@ extension Repo {
         saveAcknowledgements()
         for waiter in pendingWatchers.takeAll() { callbackQueue.async(execute: waiter) }
         serverTree.removeAll()
-        infoTree.removeAll()
+        info.tree.removeAll()
         transactions.removeAll()
         statusObservers = [:]
-        namedTransactions = [:]
-        heldTransactions = []
-        restoredUnsent = []
-        onDisconnectTree = SparseSnapshotTree()
+        namedTransactions = NamedTransactionBook()
+        restored.unsent = []
+        onDisconnect.tree = SparseSnapshotTree()
         serverTree.persistence = nil
         readAhead.invalidate()
         // A read ahead still running on another core must end before the store closes.
@@ -375,10 +360,10 @@ final class InfoListenProvider: ListenProvider {
     func startListening(
         _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (WireStatus) -> [SyncEvent]
     ) -> [SyncEvent] {
-        let node = repo.infoData.child(at: query.path)
+        let node = repo.info.data.child(at: query.path)
         guard !node.isEmpty else { return [] }
         // An overwrite at the view's own path makes it complete: no listen-complete step needed.
-        return repo.infoTree.applyServerOverwrite(query.path, node)
+        return repo.info.tree.applyServerOverwrite(query.path, node)
     }
 
     func stopListening(_ query: QuerySpec, tag: Int?) {}

@@ -1,0 +1,22 @@
+import Dispatch
+import Logging
+import RTDBCore
+
+/// What a repo is given when it is made and keeps unchanged: where callbacks run, its wall
+/// clock, where it logs, what it signals, and how it was configured.
+struct RepoContext: Sendable {
+    /// Where the app's callbacks run.
+    let callbackQueue: DispatchQueue
+    /// The wall clock.
+    let clock: WallClock
+    /// Where it logs.
+    let logger: Logger
+    /// Signalled after each change the engine makes visible (``Database/changes``).
+    let changes: ChangeSignal
+    /// Whether the queue targets an ``EngineConfinement``'s: on that queue, this repo's work
+    /// runs inline.
+    let isConfined: Bool
+    /// Whether persistence was asked for (API writes then wait until they are on disk); fixed at
+    /// init, unlike the store, which is opened on the queue, so any thread may read it.
+    let persistsWrites: Bool
+}
