@@ -124,7 +124,7 @@ extension Repo {
 
     /// Calls `body` on the queue with the keepSynced queries an earlier run saved.
     func withRestoredKeepSynced(_ body: @escaping @Sendable ([QuerySpec]) -> Void) {
-        schedule { body(self.restored.keepSynced) }
+        schedule { body(self.storage.restored.keepSynced) }
     }
 
     /// Calls `observer` on the callback queue with every change of the connection's status,
@@ -139,12 +139,12 @@ extension Repo {
     /// Calls `observer` on the callback queue with the write queue after it changes, starting
     /// with the current one.
     func addPendingWritesObserver(handle: DatabaseHandle, _ observer: @escaping @Sendable ([PendingWrite]) -> Void) {
-        addObserver(\.pendingWatchers.observers, handle: handle, current: { $0.pendingWrites.snapshot }, observer)
+        addObserver(\.writes.watchers.observers, handle: handle, current: { $0.pendingWrites.snapshot }, observer)
     }
 
     /// Stops a write-queue observer.
     func removePendingWritesObserver(handle: DatabaseHandle) {
-        schedule { self.pendingWatchers.observers[handle] = nil }
+        schedule { self.writes.watchers.observers[handle] = nil }
     }
 
     /// Adds an observer to one of the repo's tables and tells it the current value.
@@ -172,7 +172,7 @@ extension Repo {
     func pendingWriteBytes() -> Int { performNow { pendingWrites.bytes } }
 
     /// Sets the write queue's bound.
-    func setMaxPendingBytes(_ bytes: Int) { schedule { self.maxPendingBytes = bytes } }
+    func setMaxPendingBytes(_ bytes: Int) { schedule { self.writes.maxBytes = bytes } }
 
     /// Calls `waiter` once every write made before this call has been answered.
     func waitForPendingWrites(_ waiter: @escaping @Sendable () -> Void) {

@@ -9,9 +9,9 @@ struct NamedTransaction {
 extension Repo {
     /// Registers a named transaction; transactions of that name restored from disk resume now.
     func registerTransaction(_ name: String, _ transaction: NamedTransaction, database: Database) {
-        namedTransactions.registered[name] = transaction
-        let resuming = namedTransactions.held.filter { $0.name == name }
-        namedTransactions.held.removeAll { $0.name == name }
+        transactions.named.registered[name] = transaction
+        let resuming = transactions.named.held.filter { $0.name == name }
+        transactions.named.held.removeAll { $0.name == name }
         for write in resuming { resumeNamedTransaction(write, database: database) }
     }
 
@@ -20,7 +20,7 @@ extension Repo {
         _ name: String, at path: Path, completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?,
         database: Database
     ) {
-        guard let transaction = namedTransactions.registered[name] else {
+        guard let transaction = transactions.named.registered[name] else {
             let error = DatabaseError(
                 code: .unknownTransaction,
                 message: "no transaction is registered under the name '\(name)'; register it at startup")
@@ -38,7 +38,7 @@ extension Repo {
     /// our server acknowledges it if it was applied before the crash, and otherwise judges its hash
     /// (`datastale` reruns the transaction on fresh data).
     private func resumeNamedTransaction(_ write: StoredWrite, database: Database) {
-        guard let name = write.name, let transaction = namedTransactions.registered[name] else { return }
+        guard let name = write.name, let transaction = transactions.named.registered[name] else { return }
         guard let payload = write.data["payload"], let hash = write.data["hash"]?.stringValue,
             let attempt = write.data["attempt"]?.intValue, let node = try? Node(json: payload, at: write.path)
         else {

@@ -6,11 +6,11 @@ extension Repo {
     func pendingWritesChanged() {
         changes.signal()
         // Nobody to tell: no hop through the queue (it would cost every write a thread switch).
-        guard !pendingWatchers.publishScheduled, !pendingWatchers.isEmpty else { return }
-        pendingWatchers.publishScheduled = true
+        guard !writes.watchers.publishScheduled, !writes.watchers.isEmpty else { return }
+        writes.watchers.publishScheduled = true
         schedule { [self] in
-            pendingWatchers.publishScheduled = false
-            let observers = Array(pendingWatchers.observers.values)
+            writes.watchers.publishScheduled = false
+            let observers = Array(writes.watchers.observers.values)
             if !observers.isEmpty {
                 let snapshot = pendingWrites.snapshot
                 callbackQueue.async { for observer in observers { observer(snapshot) } }
@@ -22,13 +22,13 @@ extension Repo {
     /// Calls `waiter` once every write made so far has been answered by the server (later writes
     /// do not hold it back).
     func whenPendingWritesDrain(_ waiter: @escaping @Sendable () -> Void) {
-        pendingWatchers.wait(upTo: nextWriteID - 1, waiter)
+        writes.watchers.wait(upTo: writeIDs.next - 1, waiter)
         releaseWaiters()
     }
 
     private func releaseWaiters() {
-        guard pendingWatchers.hasWaiters else { return }
-        let ready = pendingWatchers.takeReady(oldestPending: pendingWrites.oldestID)
+        guard writes.watchers.hasWaiters else { return }
+        let ready = writes.watchers.takeReady(oldestPending: pendingWrites.oldestID)
         guard !ready.isEmpty else { return }
         callbackQueue.async { for waiter in ready { waiter() } }
     }

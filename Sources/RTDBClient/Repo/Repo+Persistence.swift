@@ -29,9 +29,9 @@ extension Repo {
                 store: store, clock: clock, policy: CachePolicy(maxSizeBytes: settings.cacheSizeBytes), logger: logger,
                 readAhead: readAhead)
             if let saved = try store.setting("instance_id") {
-                instanceID = saved
+                writeIDs.instance = saved
             } else {
-                try store.setSetting("instance_id", instanceID)
+                try store.setSetting("instance_id", writeIDs.instance)
             }
             self.store = store
             persistence = manager
@@ -43,7 +43,7 @@ extension Repo {
             let requestFlush: () -> Void = { [weak self] in self?.scheduleFlush() }
             pendingWrites.requestFlush = requestFlush
             manager.requestFlush = requestFlush
-            nextWriteID = try store.highestWriteID() + 1
+            writeIDs.next = try store.highestWriteID() + 1
             if let credential = try store.setting("credential") {
                 connection.auth.set(DatabaseToken(credential: credential))
             }
@@ -95,7 +95,7 @@ extension Repo {
         // not by doubling (rehashing every path each time) while the queue drains.
         opened.manager.tracked.reserveCapacity(count)
         let replayed = DispatchTime.now().uptimeNanoseconds
-        restored.replayedAt = replayed
+        storage.restored.replayedAt = replayed
         logger.debug(
             "persistence: opened in \(Repo.ms(opening - opened.started)) ms; \(count) queued writes read and replayed in \(Repo.ms(replayed - opening)) ms (\(Repo.ms(replaying)) ms of it replaying)"
         )
@@ -112,9 +112,9 @@ extension Repo {
     /// The restore failed part of the way: the writes replayed so far leave the local view
     /// (nothing is shown that the queue does not hold; no view exists yet to hear of it).
     private func takeBackReplayed() {
-        for write in restored.unsent { raise(serverTree.ackUserWrite(write.id, revert: true)) }
-        restored.unsent = []
-        namedTransactions.held = []
+        for write in storage.restored.unsent { raise(serverTree.ackUserWrite(write.id, revert: true)) }
+        storage.restored.unsent = []
+        transactions.named.held = []
     }
 
     /// Persistence was asked for but its file cannot be used: a write accepted now would not be
@@ -146,7 +146,7 @@ extension Repo {
                 // A server value resolves against what the writes before it made: those go first.
                 if !node.containsServerValues {
                     run.append((write.path, node, write.id))
-                    restored.unsent.append(write)
+                    storage.restored.unsent.append(write)
                     continue
                 }
             }
@@ -176,10 +176,10 @@ extension Repo {
                 }
                 raise(serverTree.applyUserMerge(write.path, resolved, writeID: write.id))
             case .transaction:
-                namedTransactions.held.append(write)
+                transactions.named.held.append(write)
                 return
             }
-            restored.unsent.append(write)
+            storage.restored.unsent.append(write)
         } catch {
             logger.error("persistence: write \(write.id) on disk is not valid any more; dropped: \(error)")
             pendingWrites.remove(write.id)
@@ -189,10 +189,10 @@ extension Repo {
     /// Saves what acknowledgements left in memory (the queue's rows to delete, the cache's new
     /// data) in one transaction, when the queue has run what is already on it.
     func scheduleFlush() {
-        guard !flushScheduled else { return }
-        flushScheduled = true
+        guard !storage.flushScheduled else { return }
+        storage.flushScheduled = true
         engineQueue.async { [self] in
-            flushScheduled = false
+            storage.flushScheduled = false
             saveAcknowledgements(waiting: false)
         }
     }
@@ -229,15 +229,15 @@ extension Repo {
     /// Gives the connection the restored writes it does not have yet, in order: on connecting,
     /// and before anything else is put (see ``put(_:path:data:hash:idempotencyKey:onSend:onComplete:)``).
     func handOverRestoredWrites() {
-        guard !restored.unsent.isEmpty else { return }
-        let writes = restored.unsent
-        restored.unsent = []
+        guard !storage.restored.unsent.isEmpty else { return }
+        let writes = storage.restored.unsent
+        storage.restored.unsent = []
         let started = DispatchTime.now().uptimeNanoseconds
         connection.sendingTogether {
             for write in writes { send(write, completion: nil) }
         }
         logger.debug(
-            "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms, from \(Repo.ms(started - min(started, restored.replayedAt))) ms after their replay"
+            "persistence: \(writes.count) restored writes handed over in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms, from \(Repo.ms(started - min(started, storage.restored.replayedAt))) ms after their replay"
         )
     }
 

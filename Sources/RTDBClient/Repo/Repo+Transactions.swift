@@ -22,7 +22,7 @@ extension Repo {
                 try pendingWrites.add(
                     StoredWrite(
                         id: queuedID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: clock()),
-                    persist: name != nil, within: maxPendingBytes)
+                    persist: name != nil, within: writes.maxBytes)
             } catch {
                 logger.error("\(error)")
                 if let completion { callbackQueue.async { completion(error, false, nil) } }
@@ -40,7 +40,7 @@ extension Repo {
         record.pendingID = queuedID
         let input = serverTree.calcCompleteEventCache(path)
         guard run(record, input: input, database: database) else { return }
-        transactions.append(record)
+        transactions.inFlight.append(record)
         sendReadyTransactions(database: database)
     }
 
@@ -63,8 +63,8 @@ extension Repo {
         if raw.priority == nil, let priority = input.priority, !raw.isEmpty { raw = raw.withPriority(priority) }
         record.outputRaw = raw
         record.outputResolved = raw.resolvingServerValues(existing: input, now: serverTime)
-        record.writeID = nextWriteID
-        nextWriteID += 1
+        record.writeID = writeIDs.next
+        writeIDs.next += 1
         record.status = .run
         raise(
             serverTree.applyUserOverwrite(
@@ -85,7 +85,7 @@ extension Repo {
 
     /// Sends every queue whose transactions are all ready (docs/client-engine.md#transactions).
     func sendReadyTransactions(database: Database) {
-        for (path, records) in transactions.readyToSend {
+        for (path, records) in transactions.inFlight.readyToSend {
             let excluded = Set(records.map(\.writeID))
             let latest = serverTree.calcCompleteEventCache(path, excluding: excluded)
             let hash = latest.hashString
@@ -151,7 +151,7 @@ extension Repo {
 
     /// Reruns the transactions at `path` on fresh data; aborts those marked or out of retries.
     func rerunTransactions(at path: Path, database: Database) {
-        guard let records = transactions.records(at: path) else { return }
+        guard let records = transactions.inFlight.records(at: path) else { return }
         let excluded = Set(records.filter { $0.status == .run }.map(\.writeID))
         for record in records {
             switch record.status {
@@ -179,14 +179,14 @@ extension Repo {
                 continue
             }
         }
-        transactions.removeCompleted(at: path)
+        transactions.inFlight.removeCompleted(at: path)
         sendReadyTransactions(database: database)
     }
 
     /// Server data changed at `path`: rerun the transactions it may affect.
     func rerunTransactions(affectedBy path: Path, database: Database) {
-        for transactionPath in transactions.paths(overlapping: path) where transactions.hasRunnable(at: transactionPath)
-        {
+        for transactionPath in transactions.inFlight.paths(overlapping: path)
+        where transactions.inFlight.hasRunnable(at: transactionPath) {
             rerunTransactions(at: transactionPath, database: database)
         }
     }
@@ -194,8 +194,8 @@ extension Repo {
     /// A user set or update at `path` aborts overlapping transactions
     /// (docs/client-engine.md#transactions).
     func abortTransactions(overlapping path: Path, database: Database) {
-        for transactionPath in transactions.paths(overlapping: path) {
-            for record in transactions.records(at: transactionPath) ?? [] {
+        for transactionPath in transactions.inFlight.paths(overlapping: path) {
+            for record in transactions.inFlight.records(at: transactionPath) ?? [] {
                 switch record.status {
                 case .run:
                     record.status = .needsAbort

@@ -115,7 +115,7 @@ extension Repo {
     /// Queues a user write within the queue's bound; `false` after reporting why it did not fit.
     func enqueue(_ write: StoredWrite, completion: Completion?) -> Bool {
         do throws(DatabaseError) {
-            try pendingWrites.add(write, within: maxPendingBytes)
+            try pendingWrites.add(write, within: writes.maxBytes)
             return true
         } catch {
             logger.error("\(error)")
@@ -132,8 +132,8 @@ extension Repo {
     }
 
     func allocateWriteID() -> Int {
-        defer { nextWriteID += 1 }
-        return nextWriteID
+        defer { writeIDs.next += 1 }
+        return writeIDs.next
     }
 
     /// Sends a queued set or update with its idempotency key; handles the server's answer.

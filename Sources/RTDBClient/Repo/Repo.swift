@@ -22,39 +22,23 @@ final class Repo: @unchecked Sendable {
     let serverTree = SyncTree()
     /// The `.info` tree and its data.
     var info = InfoState()
-    var nextWriteID = 1
-    /// The most bytes the write queue's data may take (`persistenceMaxPendingBytes`).
-    var maxPendingBytes: Int
-    /// Identifies this client instance in idempotency keys (kept on disk with persistence).
-    var instanceID: String
-    var serverTimeOffset = Duration.zero {
-        didSet { pushIDs.setOffset(serverTimeOffset) }
-    }
-    /// Push ids in server time, made under a lock on any thread.
+    /// This instance's id and the next write's number (idempotency keys).
+    var writeIDs: WriteIDs
+    /// Push ids in server time, made on any thread, and the server-time offset they use.
     let pushIDs: PushIDSource
     /// This connection's onDisconnect operations, as the client knows them.
     var onDisconnect = LocalOnDisconnect()
-    /// The transactions in flight.
-    var transactions = TransactionsInFlight()
-    /// Named transactions: registered, and restored ones waiting for their name.
-    var namedTransactions = NamedTransactionBook()
+    /// The transactions in flight, and the named ones.
+    var transactions = TransactionBook()
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
     var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
-    /// The SQLite file, when persistence is on.
-    var store: ClientStore?
-    /// The disk cache and tracked queries, when persistence is on.
-    var persistence: PersistenceManager?
+    /// The disk, when persistence is on.
+    var storage = RepoStorage()
     /// Cache reads started for listens added while the engine starts (any thread may ask).
     let readAhead = ReadAhead()
-    /// Writes waiting for the server, and the dead letters.
-    var pendingWrites: PendingWriteQueue
-    /// The write queue's observers and the callers waiting for it to drain.
-    var pendingWatchers = PendingWriteWatchers()
-    /// Whether a save of what acknowledgements left in memory is on the queue.
-    var flushScheduled = false
-    /// What the start restored from disk and has not finished with.
-    var restored = RestoredQueue()
+    /// The write queue, its watchers and its bound.
+    var writes: PendingWriteState
     /// Marks the repo's queue: a read made on it runs inline, a write at the end of the turn.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     let statusSnapshot = Mutex(ConnectionStatus(phase: .offline))
@@ -71,6 +55,26 @@ final class Repo: @unchecked Sendable {
     var isConfined: Bool { context.isConfined }
     /// Whether persistence was asked for.
     var persistsWrites: Bool { context.persistsWrites }
+    /// The server's time minus this machine's, as last measured.
+    var serverTimeOffset: Duration {
+        get { pushIDs.offset }
+        set { pushIDs.offset = newValue }
+    }
+    /// The SQLite file, when persistence is on.
+    var store: ClientStore? {
+        get { storage.store }
+        set { storage.store = newValue }
+    }
+    /// The disk cache and tracked queries, when persistence is on.
+    var persistence: PersistenceManager? {
+        get { storage.persistence }
+        set { storage.persistence = newValue }
+    }
+    /// Writes waiting for the server, and the dead letters.
+    var pendingWrites: PendingWriteQueue {
+        get { writes.queue }
+        set { writes.queue = newValue }
+    }
 
     init(
         baseURL: String, namespace: String, transport: any Transport, time: TimeSource = .system,
@@ -85,18 +89,17 @@ final class Repo: @unchecked Sendable {
             callbackQueue: callbackQueue, clock: time.wall, logger: logger, changes: changes,
             isConfined: confinement != nil, persistsWrites: persistence != nil)
         if var seeded = confinement?.random(for: 1) {
-            instanceID = Repo.makeInstanceID(using: &seeded)
+            writeIDs = WriteIDs(instance: Repo.makeInstanceID(using: &seeded))
         } else {
             var system = SystemRandomNumberGenerator()
-            instanceID = Repo.makeInstanceID(using: &system)
+            writeIDs = WriteIDs(instance: Repo.makeInstanceID(using: &system))
         }
         pushIDs = PushIDSource(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
-        self.maxPendingBytes = maxPendingBytes
         connection = PersistentConnection(
             engineQueue: engineQueue, baseURL: baseURL, namespace: namespace, transport: transport, time: time,
             retryPolicy: retryPolicy,
             random: confinement?.random(for: 3))
-        pendingWrites = PendingWriteQueue(store: nil, logger: logger)
+        writes = PendingWriteState(queue: PendingWriteQueue(store: nil, logger: logger), maxBytes: maxPendingBytes)
         connection.delegate = self
         serverTree.listenProvider = self
         let infoProvider = InfoListenProvider(repo: self)
@@ -116,14 +119,14 @@ final class Repo: @unchecked Sendable {
             if connects { connection.resume() } else { connection.shutDown() }
             // The queue is restored while the connection is made: what the connection reports
             // (its hello first, which hands the queue over) waits on this queue until then.
-            if persistence != nil { restored.keepSynced = restoreQueue(opened) }
+            if persistence != nil { storage.restored.keepSynced = restoreQueue(opened) }
         }
     }
 
     /// The idempotency key of a write: this instance's id and the write id (and the attempt, for
     /// transactions, whose every attempt is a different write).
     func idempotencyKey(_ writeID: Int, attempt: Int? = nil) -> String {
-        let key = Repo.idempotencyKey(instance: instanceID, writeID)
+        let key = Repo.idempotencyKey(instance: writeIDs.instance, writeID)
         return attempt.map { key + "." + String($0) } ?? key
     }
 
@@ -329,13 +332,13 @@ extension Repo {
     func shutDown() {
         connection.shutDown()
         saveAcknowledgements()
-        for waiter in pendingWatchers.takeAll() { callbackQueue.async(execute: waiter) }
+        for waiter in writes.watchers.takeAll() { callbackQueue.async(execute: waiter) }
         serverTree.removeAll()
         info.tree.removeAll()
-        transactions.removeAll()
+        transactions.inFlight.removeAll()
         statusObservers = [:]
-        namedTransactions = NamedTransactionBook()
-        restored.unsent = []
+        transactions.named = TransactionBook.Named()
+        storage.restored.unsent = []
         onDisconnect.tree = SparseSnapshotTree()
         serverTree.persistence = nil
         readAhead.invalidate()
