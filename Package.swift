@@ -271,6 +271,9 @@ let package = Package(
             name: "RTDBServerTests",
             dependencies: [
                 "RTDBServer", "RTDBRules", "RTDBWire", "RTDBTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // A session's channel handlers, each alone in an EmbeddedChannel.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
         // Fuzzing (scripts/fuzz): the targets, libFuzzer's entry point, and the replay of the corpus
         // and of every crash found as tests.

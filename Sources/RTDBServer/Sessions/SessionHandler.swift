@@ -7,14 +7,14 @@ import RTDBWire
 /// A WebSocket connection's protocol v5 session, in its channel's pipeline on swift-nio's frame
 /// codec: no task waits on it while it is idle.
 ///
-/// It answers the peer's pings and close, takes text messages apart into requests
-/// (``InboundMessages``) and hands them to the namespace in order (``RequestPump``). Reading
-/// stops, and TCP slows the peer, while the session opens, while the request window is full and
-/// while the peer is over its message rate: frames already read wait here in order. Opening and
-/// ending are the ``WebSocketSession``'s (the opening in a short task, the ending on its
-/// namespace's closing batch).
+/// Behind a ``ControlFrameHandler`` (pings, the close, what the protocol forbids), it takes the
+/// peer's messages apart into requests (``InboundMessages``) and hands them to the namespace in
+/// order (``RequestPump``). Reading stops, and TCP slows the peer, while the session opens, while
+/// the request window is full and while the peer is over its message rate: messages already
+/// read wait here in order. Opening and ending are the ``WebSocketSession``'s (the opening in a
+/// short task, the ending on its namespace's closing batch).
 final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = WebSocketFrame
+    typealias InboundIn = PeerMessage
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
@@ -40,7 +40,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var phase = Phase.opening
     private var holds: Holds = .opening
     private var readAsked = false
-    private var deferred = Deque<WebSocketFrame>()
+    private var deferred = Deque<PeerMessage>()
     /// The request read while the window was full, queued once it has a place.
     private var waiting: SessionRequest?
     private var messages: InboundMessages
@@ -74,10 +74,18 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             connections.update(sessionID) { $0.lastHeardAt = clock() }
         }
         try? context.pipeline.syncOperations.addHandler(heard, position: .first)
+        let (session, writer) = (session, writer)
+        let control = ControlFrameHandler(
+            protocolError: { code in
+                session.noteProtocolError()
+                writer.close(code: code)
+            },
+            peerClosed: { writer.peerClosed() })
+        try? context.pipeline.syncOperations.addHandler(control, position: .before(self))
         // The HTTP phase's guards have nothing left to answer on a WebSocket: every frame in and
         // out would still pass them.
         FrontDoor.removeGuards(from: context.pipeline)
-        let (session, writer, loop) = (session, writer, context.eventLoop)
+        let loop = context.eventLoop
         let this = NIOLoopBound(self, eventLoop: loop)
         Task {
             let live = await session.open(writer: writer, heartbeat: heartbeat)
@@ -104,11 +112,11 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
+        let message = unwrapInboundIn(data)
         if holds.isEmpty && deferred.isEmpty {
-            take(frame)
+            take(message)
         } else {
-            deferred.append(frame)
+            deferred.append(message)
         }
     }
 
@@ -140,8 +148,8 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.waiting = nil
         }
         holds = []
-        for frame in deferred {
-            if case .data(let text) = Self.kind(of: frame) { admit(text, live: live, rateLimited: false) }
+        for message in deferred {
+            if case .text(let text) = message { admit(text, live: live, rateLimited: false) }
         }
         deferred.removeAll()
         end(live)
@@ -155,79 +163,19 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        switch error {
-        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
-            session.noteProtocolError()
-            writer.close(code: .messageTooLarge)
-        case is NIOWebSocketFrameAggregator.Error:
-            session.noteProtocolError()
-            writer.close(code: .protocolError)
-        case is NIOWebSocketError:
-            // Answered by the codec's own WebSocketProtocolErrorHandler, which closes.
-            break
-        default:
-            context.close(promise: nil)
-        }
-    }
-
     private func end(_ live: WebSocketSession.Live) {
         session.close(live)
     }
 }
 
 extension SessionHandler {
-    /// What a frame is to the session.
-    private enum Kind {
-        case data(String)
-        case binary
-        case ping
-        case pong
-        case close
-        case invalid
-    }
-
-    private static func kind(of frame: WebSocketFrame) -> Kind {
-        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { return .invalid }
-        switch frame.opcode {
-        case .text: return .data(text(of: frame))
-        case .binary: return .binary
-        case .ping: return frame.fin ? .ping : .invalid
-        case .pong: return frame.fin ? .pong : .invalid
-        case .connectionClose: return .close
-        default: return .invalid
-        }
-    }
-
-    /// A text frame's message, unmasked as it is copied into the string (a client's frames are
-    /// masked): one copy, where the frame's unmasked data copied the payload and the string
-    /// copied it again.
-    private static func text(of frame: WebSocketFrame) -> String {
-        guard let maskKey = frame.maskKey else { return String(buffer: frame.data) }
-        let key = maskKey.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return frame.data.withUnsafeReadableBytes { WebSocketMask.text($0, key: key) }
-    }
-
-    /// Takes one frame (whole: fragments were joined before it).
-    private func take(_ frame: WebSocketFrame) {
-        switch Self.kind(of: frame) {
-        case .data(let text):
-            // Refused or closing: what the peer sends meanwhile is not taken.
-            guard case .live(let live) = phase, !writer.isClosing else { return }
-            admit(text, live: live, rateLimited: true)
-        case .binary:
-            guard case .live(let live) = phase else { return }
-            tell("binary frames are not part of protocol v5", live: live)
-        case .ping:
-            context?.writeAndFlush(
-                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
-        case .pong:
-            break
-        case .close:
-            writer.peerClosed()
-        case .invalid:
-            session.noteProtocolError()
-            writer.close(code: .protocolError)
+    /// Takes one message.
+    private func take(_ message: PeerMessage) {
+        // Refused or closing: what the peer sends meanwhile is not taken.
+        guard case .live(let live) = phase, !writer.isClosing else { return }
+        switch message {
+        case .text(let text): admit(text, live: live, rateLimited: true)
+        case .binary: tell("binary frames are not part of protocol v5", live: live)
         }
     }
 
@@ -301,8 +249,8 @@ extension SessionHandler {
     /// reading goes on.
     private func release(_ reason: Holds) {
         holds.remove(reason)
-        while holds.isEmpty, let frame = deferred.popFirst() {
-            take(frame)
+        while holds.isEmpty, let message = deferred.popFirst() {
+            take(message)
         }
         guard holds.isEmpty, readAsked, let context else { return }
         readAsked = false
