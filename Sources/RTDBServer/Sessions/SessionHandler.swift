@@ -7,11 +7,11 @@ import RTDBWire
 /// A WebSocket connection's protocol v5 session, in its channel's pipeline on swift-nio's frame
 /// codec: no task waits on it while it is idle.
 ///
-/// Behind a ``ControlFrameHandler`` (pings, the close, what the protocol forbids), it takes the
-/// peer's messages apart into requests (``InboundMessages``) and hands them to the namespace in
-/// order (``RequestPump``). Reading stops, and TCP slows the peer, while the session opens, while
-/// the request window is full and while the peer is over its message rate: messages already
-/// read wait here in order. Opening and ending are the ``WebSocketSession``'s (the opening in a
+/// Behind a ``ControlFrameHandler`` (pings, the close, what the protocol forbids) and a
+/// ``MessageRateHandler`` (the peer's message rate), it takes the peer's messages apart into
+/// requests (``InboundMessages``) and hands them to the namespace in order (``RequestPump``).
+/// Reading stops, and TCP slows the peer, while the session opens and while the request window
+/// is full: messages already read wait here in order. Opening and ending are the ``WebSocketSession``'s (the opening in a
 /// short task, the ending on its namespace's closing batch).
 final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = PeerMessage
@@ -23,7 +23,6 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let rawValue: UInt8
         static let opening = Holds(rawValue: 1)
         static let window = Holds(rawValue: 2)
-        static let rate = Holds(rawValue: 4)
     }
 
     private enum Phase {
@@ -44,8 +43,6 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The request read while the window was full, queued once it has a place.
     private var waiting: SessionRequest?
     private var messages: InboundMessages
-    private var budget: MessageBudget
-    private var toldAboutRate = false
     private var context: ChannelHandlerContext?
 
     /// Serves `session`; a peer over its message rate waits on the server's timers.
@@ -58,7 +55,6 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             malformed.increment()
             changes.signal()
         }
-        self.budget = MessageBudget(perSecond: session.configuration.limits.messagesPerSecond)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -82,6 +78,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             },
             peerClosed: { writer.peerClosed() })
         try? context.pipeline.syncOperations.addHandler(control, position: .before(self))
+        try? context.pipeline.syncOperations.addHandler(rateHandler(loop: context.eventLoop), position: .before(self))
         // The HTTP phase's guards have nothing left to answer on a WebSocket: every frame in and
         // out would still pass them.
         FrontDoor.removeGuards(from: context.pipeline)
@@ -149,7 +146,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         holds = []
         for message in deferred {
-            if case .text(let text) = message { admit(text, live: live, rateLimited: false) }
+            if case .text(let text) = message { admit(text, live: live) }
         }
         deferred.removeAll()
         end(live)
@@ -174,18 +171,14 @@ extension SessionHandler {
         // Refused or closing: what the peer sends meanwhile is not taken.
         guard case .live(let live) = phase, !writer.isClosing else { return }
         switch message {
-        case .text(let text): admit(text, live: live, rateLimited: true)
+        case .text(let text): admit(text, live: live)
         case .binary: tell("binary frames are not part of protocol v5", live: live)
         }
     }
 
-    /// Takes one text message in: past the message rate, reading pauses after it (the client is
-    /// told once); a request is queued if the window has a place, else reading pauses until it
-    /// has one.
-    private func admit(_ text: String, live: WebSocketSession.Live, rateLimited: Bool) {
-        if rateLimited, let wait = budget.spend(now: session.clock()) {
-            throttle(for: wait, live: live)
-        }
+    /// Takes one text message in: a request is queued if the window has a place, else reading
+    /// pauses until it has one.
+    private func admit(_ text: String, live: WebSocketSession.Live) {
         switch messages.take(text, outlet: live.outlet, report: { tell($0, live: live) }) {
         case .nothing:
             break
@@ -215,25 +208,30 @@ extension SessionHandler {
         release(.window)
     }
 
-    /// Stops reading for `wait`, telling the client the first time.
-    private func throttle(for wait: Duration, live: WebSocketSession.Live) {
-        if !toldAboutRate {
-            toldAboutRate = true
-            tell(
-                "more than \(budget.perSecond) messages a second; the server reads this connection more slowly",
-                live: live)
-        }
-        live.heartbeat.holdReads()
-        hold(.rate)
-        let (timers, loop) = (session.services.timers, session.channel.eventLoop)
+    /// The session's message rate, its waits on the server's timers: the client is told the first
+    /// time it goes over, and the heartbeat does not count the pause as its silence.
+    private func rateHandler(loop: any EventLoop) -> MessageRateHandler {
+        let (timers, heartbeat, perSecond) = (
+            session.services.timers, heartbeat, session.configuration.limits.messagesPerSecond
+        )
         let this = NIOLoopBound(self, eventLoop: loop)
-        Task {
-            try? await timers.sleep(for: wait)
-            loop.execute {
-                live.heartbeat.resumeReads()
-                this.value.release(.rate)
-            }
-        }
+        return MessageRateHandler(
+            perSecond: perSecond, now: session.clock,
+            schedule: { wait, resume in
+                let resume = NIOLoopBound(resume, eventLoop: loop)
+                Task {
+                    try? await timers.sleep(for: wait)
+                    loop.execute { resume.value() }
+                }
+            },
+            hooks: MessageRateHandler.Hooks(
+                firstThrottle: {
+                    guard case .live(let live) = this.value.phase else { return }
+                    this.value.tell(
+                        "more than \(perSecond) messages a second; the server reads this connection more slowly",
+                        live: live)
+                },
+                paused: { $0 ? heartbeat.holdReads() : heartbeat.resumeReads() }))
     }
 
     private func tell(_ problem: String, live: WebSocketSession.Live) {
