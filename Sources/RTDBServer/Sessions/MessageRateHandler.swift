@@ -46,9 +46,6 @@ final class MessageRateHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.hooks = hooks
     }
 
-    /// The budget's rate.
-    var perSecond: Int { budget.perSecond }
-
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let message = unwrapInboundIn(data)
         if isPaused || !waiting.isEmpty {
