@@ -27,7 +27,7 @@ import Testing
         _ = try await http("PATCH", "/config.json", port: port, body: #"{"version":2}"#)
         #expect(
             try await eventually {
-                (try? first.repo.store?.serverCache(at: Path("config/version"))) == Node(.number(.int(2)))
+                (try? first.repo.disk?.store.serverCache(at: Path("config/version"))) == Node(.number(.int(2)))
             })
         first.close()
         await server.stop()

@@ -9,7 +9,7 @@ import Testing
 /// core; it is used only while the cache has not changed.
 @Suite struct ReadAheadTests {
     private static func hits(_ database: Database) -> Int {
-        database.repo.engineQueue.sync { database.repo.persistence?.readAheadHits ?? -1 }
+        database.repo.engineQueue.sync { database.repo.disk?.cache.readAheadHits ?? -1 }
     }
 
     private static func items(_ snapshot: DataSnapshot) -> [String: Int] { (snapshot.value as? [String: Int]) ?? [:] }

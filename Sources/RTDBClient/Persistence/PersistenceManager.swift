@@ -119,7 +119,8 @@ final class PersistenceManager {
         let started = DispatchTime.now().uptimeNanoseconds
         defer {
             logger.debug(
-                "persistence: cache read for \(query) in \(Repo.ms(DispatchTime.now().uptimeNanoseconds - started)) ms")
+                "persistence: cache read for \(query) in \(RepoDisk.ms(DispatchTime.now().uptimeNanoseconds - started)) ms"
+            )
         }
         do {
             if isQueryComplete(query) {

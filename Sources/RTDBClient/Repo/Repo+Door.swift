@@ -111,20 +111,15 @@ extension Repo {
     /// Keeps (or stops keeping) `query` synced in the disk cache, and saves that for the next run.
     func setKeptSynced(_ query: QuerySpec, _ keep: Bool) {
         schedule {
-            guard let persistence = self.persistence else { return }
-            if keep { persistence.keptSynced.insert(query) } else { persistence.keptSynced.remove(query) }
-            do {
-                try self.store?.setKeepSynced(query, keep)
-            } catch {
-                self.logger.error("persistence: saving keepSynced at \(query.path) failed: \(error)")
-            }
+            guard let disk = self.disk else { return }
+            disk.setKeptSynced(query, keep)
             self.changes.signal()
         }
     }
 
     /// Calls `body` on the queue with the keepSynced queries an earlier run saved.
     func withRestoredKeepSynced(_ body: @escaping @Sendable ([QuerySpec]) -> Void) {
-        schedule { body(self.storage.restored.keepSynced) }
+        schedule { body(self.disk?.restored.keepSynced ?? []) }
     }
 
     /// Calls `observer` on the callback queue with every change of the connection's status,
@@ -190,13 +185,13 @@ extension Repo {
     // MARK: - Persistence
 
     /// What the disk cache holds; nil without persistence.
-    func cacheReport() -> CacheReport? { performNow { persistence?.report() } }
+    func cacheReport() -> CacheReport? { performNow { disk?.cache.report() } }
 
     /// Why the store does not take writes now.
-    func storeFailure() -> StoreFailure? { performNow { pendingWrites.unusableStore ?? store?.health.current } }
+    func storeFailure() -> StoreFailure? { performNow { pendingWrites.unusableStore ?? disk?.store.health.current } }
 
     /// Empties the disk cache, and returns once it is empty.
-    func clearCache() { performNow { persistence?.clear() } }
+    func clearCache() { performNow { disk?.cache.clear() } }
 
     // MARK: - onDisconnect and transactions
 

@@ -17,7 +17,7 @@ extension Repo {
                 var node = (try? Node(json: data, at: spec.path)) ?? .empty
                 var error = status.isOK ? nil : DatabaseError(status: status, data: data)
                 if status == .clientOffline {
-                    if let cached = persistence?.serverCache(for: spec), cached.complete {
+                    if let cached = disk?.cache.serverCache(for: spec), cached.complete {
                         (node, error) = (spec.loadsAllData ? cached.node : spec.params.filter(cached.node), nil)
                     } else {
                         error = DatabaseError(

@@ -33,8 +33,8 @@ final class Repo: @unchecked Sendable {
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
     var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
-    /// The disk, when persistence is on.
-    var storage = RepoStorage()
+    /// The disk, when persistence is on and its file could be opened.
+    var disk: RepoDisk?
     /// Cache reads started for listens added while the engine starts (any thread may ask).
     let readAhead = ReadAhead()
     /// The write queue, its watchers and its bound.
@@ -59,16 +59,6 @@ final class Repo: @unchecked Sendable {
     var serverTimeOffset: Duration {
         get { pushIDs.offset }
         set { pushIDs.offset = newValue }
-    }
-    /// The SQLite file, when persistence is on.
-    var store: ClientStore? {
-        get { storage.store }
-        set { storage.store = newValue }
-    }
-    /// The disk cache and tracked queries, when persistence is on.
-    var persistence: PersistenceManager? {
-        get { storage.persistence }
-        set { storage.persistence = newValue }
     }
     /// Writes waiting for the server, and the dead letters.
     var pendingWrites: PendingWriteQueue {
@@ -108,7 +98,7 @@ final class Repo: @unchecked Sendable {
         engineQueue.setSpecific(key: Repo.queueKey, value: ObjectIdentifier(self))
         pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
         engineQueue.async { [self] in
-            let opened = persistence.flatMap { openPersistence($0) }
+            if let persistence { openDisk(persistence) }
             updateInfo(".info/connected", Node(.bool(false)))
             updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
             // A provider set before the engine started is asked before the first connection.
@@ -119,7 +109,7 @@ final class Repo: @unchecked Sendable {
             if connects { connection.resume() } else { connection.shutDown() }
             // The queue is restored while the connection is made: what the connection reports
             // (its hello first, which hands the queue over) waits on this queue until then.
-            if persistence != nil { storage.restored.keepSynced = restoreQueue(opened) }
+            if persistence != nil { restoreQueue() }
         }
     }
 
@@ -300,7 +290,7 @@ extension Repo: PersistentConnectionDelegate {
 
     func connectionDidLearnHost(_ host: String?) {
         // Kept for the next run, keyed by the URL's host (nil forgets it).
-        persistSetting("host \(connection.configuredHost)", host)
+        disk?.save(setting: RepoDisk.hostSetting(connection.configuredHost), host)
     }
 
     func connectionWritesPaused(_ reason: String?) {
@@ -338,20 +328,14 @@ extension Repo {
         transactions.inFlight.removeAll()
         statusObservers = [:]
         transactions.named = TransactionBook.Named()
-        storage.restored.unsent = []
         onDisconnect.tree = SparseSnapshotTree()
         serverTree.persistence = nil
         readAhead.invalidate()
         // A read ahead still running on another core must end before the store closes.
         readAhead.waitForReads()
-        persistence = nil
         pendingWrites = PendingWriteQueue(store: nil, logger: logger)
-        do {
-            try store?.close()
-        } catch {
-            logger.warning("the persisted store is closed when its last reader is done: \(error)")
-        }
-        store = nil
+        disk?.close()
+        disk = nil
     }
 }
 
