@@ -21,3 +21,20 @@ final class ArrivalGauges: Sendable {
         arrivingFragments.store(progress.map { $0.fragments << 32 | $0.of } ?? 0, ordering: .relaxed)
     }
 }
+
+extension ArrivalGauges {
+    /// `status` with when the server was last heard and the fragmented message under way, as
+    /// they stand now.
+    func annotating(_ status: ConnectionStatus) -> ConnectionStatus {
+        var status = status
+        let heard = lastHeard.load(ordering: .relaxed)
+        status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
+        let fragments = arrivingFragments.load(ordering: .relaxed)
+        if fragments != 0 {
+            let size = arrivingBytes.load(ordering: .relaxed)
+            status.arriving = ConnectionStatus.ArrivingMessage(
+                bytes: size >> 32, fragments: fragments >> 32, of: fragments & 0xFFFF_FFFF, entries: size & 0xFFFF_FFFF)
+        }
+        return status
+    }
+}

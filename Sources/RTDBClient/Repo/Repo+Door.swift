@@ -61,18 +61,7 @@ extension Repo {
     func close() { performNow { shutDown() } }
 
     /// The connection's status as last published, with when the server was last heard from.
-    func publishedStatus() -> ConnectionStatus {
-        var status = statusSnapshot.withLock { $0 }
-        let heard = connection.gauges.lastHeard.load(ordering: .relaxed)
-        status.lastHeardAt = heard > 0 ? UnixTime(millisecondsSince1970: heard) : nil
-        let fragments = connection.gauges.arrivingFragments.load(ordering: .relaxed)
-        if fragments != 0 {
-            let size = connection.gauges.arrivingBytes.load(ordering: .relaxed)
-            status.arriving = ConnectionStatus.ArrivingMessage(
-                bytes: size >> 32, fragments: fragments >> 32, of: fragments & 0xFFFF_FFFF, entries: size & 0xFFFF_FFFF)
-        }
-        return status
-    }
+    func publishedStatus() -> ConnectionStatus { connection.gauges.annotating(status.current) }
 
     /// Authenticates with `credential` (wire text; nil signs out) and keeps it for the next run.
     func setCredential(_ credential: String?) {
@@ -125,11 +114,11 @@ extension Repo {
     /// Calls `observer` on the callback queue with every change of the connection's status,
     /// starting with the current one.
     func addStatusObserver(handle: DatabaseHandle, _ observer: @escaping @Sendable (ConnectionStatus) -> Void) {
-        addObserver(\.statusObservers, handle: handle, current: { $0.connection.status }, observer)
+        addObserver(\.status.observers, handle: handle, current: { $0.connection.status }, observer)
     }
 
     /// Stops a connection-status observer.
-    func removeStatusObserver(handle: DatabaseHandle) { schedule { self.statusObservers[handle] = nil } }
+    func removeStatusObserver(handle: DatabaseHandle) { schedule { self.status.observers[handle] = nil } }
 
     /// Calls `observer` on the callback queue with the write queue after it changes, starting
     /// with the current one.

@@ -51,7 +51,7 @@ extension Repo {
         let resolved = node.resolvingServerValues(
             existing: serverTree.calcCompleteEventCache(write.path), now: serverTime)
         raise(serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
-        let key = idempotencyKey(write.id, attempt: Int(attempt))
+        let key = writeIDs.key(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(write.id) }
         put(.set, path: write.path, data: .json { payload }, hash: hash, idempotencyKey: key, onSend: onSend) {
             [self] status, data in

@@ -128,7 +128,7 @@ extension Repo {
     private func replay(_ write: StoredWrite) -> Bool {
         do {
             if write.kind == .update {
-                let nodes = try Repo.updateNodes(
+                let nodes = try WriteInput.updateNodes(
                     (write.data.objectValue ?? [:]).map { ($0.key.string, $0.value) }, at: write.path)
                 let now = serverTime
                 let resolved = nodes.map { child in

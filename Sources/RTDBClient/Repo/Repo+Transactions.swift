@@ -100,7 +100,7 @@ extension Repo {
                 continue
             }
             let payload = attempt.outputRaw
-            let key = idempotencyKey(attempt.pendingID, attempt: attempt.retryCount)
+            let key = writeIDs.key(attempt.pendingID, attempt: attempt.retryCount)
             for record in records {
                 // A named transaction remembers what it sent: after a crash, the same attempt is sent
                 // again under the same key, so one the server already applied is not applied twice.

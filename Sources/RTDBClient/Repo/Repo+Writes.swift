@@ -4,40 +4,10 @@ import RTDBWire
 extension Repo {
     typealias Completion = @Sendable (DatabaseError?) -> Void
 
-    /// Converts a Swift value (and priority) to export JSON on the caller's thread.
-    static func exportJSON(_ value: Any?, priority: Any?, at path: Path) throws(ValidationError) -> JSONValue {
-        let json = try JSONValue(any: value, at: path)
-        guard let priority else { return json }
-        let priorityJSON = try JSONValue(any: priority, at: path)
-        if case .object(var members) = json {
-            members[".priority"] = priorityJSON
-            return .object(members)
-        }
-        return [".value": json, ".priority": priorityJSON]
-    }
-
-    /// Converts update values to JSON on the caller's thread (Swift values are not Sendable).
-    static func jsonChildren(_ values: [(String, Any?)], at path: Path) throws(ValidationError) -> [(String, JSONValue)]
-    {
-        var converted: [(String, JSONValue)] = []
-        for (key, value) in values { converted.append((key, try JSONValue(any: value, at: path.child(key)))) }
-        return converted
-    }
-
-    /// Validates update children on the queue: paths that do not overlap, writable data.
-    static func updateNodes(_ children: [(String, JSONValue)], at path: Path) throws(ValidationError) -> [(
-        path: Path, node: Node
-    )] {
-        try Validation.validateUpdatePaths(children.map { Path($0.0) }, at: path)
-        var nodes: [(path: Path, node: Node)] = []
-        for (key, json) in children { nodes.append((Path(key), try Repo.node(json, at: path.child(key)))) }
-        return nodes
-    }
-
     /// The node for a write target, or nil after reporting why it is invalid.
     func validatedNode(_ json: JSONValue, at path: Path, completion: Completion?) -> Node? {
         do throws(ValidationError) {
-            return try Repo.node(json, at: path)
+            return try WriteInput.node(json, at: path)
         } catch {
             fail(completion, error)
             return nil
@@ -51,16 +21,9 @@ extension Repo {
         callbackQueue.async { completion(databaseError) }
     }
 
-    /// Validates a write target and its data; `.priority` may end the path.
-    static func node(_ json: JSONValue, at path: Path) throws(ValidationError) -> Node {
-        let target = path.writeTarget
-        try Validation.validateWritablePath(target)
-        return try Node(json: json, at: target)
-    }
-
     func set(_ path: Path, value: Any?, priority: Any?, completion: Completion?) {
         do throws(ValidationError) {
-            set(path, json: try Repo.exportJSON(value, priority: priority, at: path), completion: completion)
+            set(path, json: try WriteInput.exportJSON(value, priority: priority, at: path), completion: completion)
         } catch {
             fail(completion, error)
         }
@@ -85,14 +48,14 @@ extension Repo {
     func update(_ path: Path, values: [(String, Any?)], completion: Completion?) {
         let children: [(String, JSONValue)]
         do throws(ValidationError) {
-            children = try Repo.jsonChildren(values, at: path)
+            children = try WriteInput.jsonChildren(values, at: path)
         } catch {
             return fail(completion, error)
         }
         take { [self] in
             let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
-                nodes = try Repo.updateNodes(children, at: path)
+                nodes = try WriteInput.updateNodes(children, at: path)
             } catch {
                 return fail(completion, error)
             }
@@ -152,7 +115,7 @@ extension Repo {
         let (id, path) = (write.id, write.path)
         let onSend: () -> Void = { [weak self] in self?.pendingWrites.markSent(id) }
         put(
-            write.kind == .update ? .merge : .set, path: path, data: data, idempotencyKey: idempotencyKey(id),
+            write.kind == .update ? .merge : .set, path: path, data: data, idempotencyKey: writeIDs.key(id),
             onSend: onSend
         ) { [self] status, data in
             let refusal = settle(id, at: path, syncWriteID: id, status: status, data: data)
@@ -209,7 +172,7 @@ extension Repo {
     func onDisconnectSet(_ path: Path, value: Any?, priority: Any?, completion: Completion?) {
         let json: JSONValue
         do throws(ValidationError) {
-            json = try Repo.exportJSON(value, priority: priority, at: path)
+            json = try WriteInput.exportJSON(value, priority: priority, at: path)
         } catch {
             return fail(completion, error)
         }
@@ -228,14 +191,14 @@ extension Repo {
     func onDisconnectUpdate(_ path: Path, values: [(String, Any?)], completion: Completion?) {
         let children: [(String, JSONValue)]
         do throws(ValidationError) {
-            children = try Repo.jsonChildren(values, at: path)
+            children = try WriteInput.jsonChildren(values, at: path)
         } catch {
             return fail(completion, error)
         }
         schedule { [self] in
             let nodes: [(path: Path, node: Node)]
             do throws(ValidationError) {
-                nodes = try Repo.updateNodes(children, at: path)
+                nodes = try WriteInput.updateNodes(children, at: path)
             } catch {
                 return fail(completion, error)
             }

@@ -32,7 +32,8 @@ final class Repo: @unchecked Sendable {
     var transactions = TransactionBook()
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
-    var statusObservers: [DatabaseHandle: @Sendable (ConnectionStatus) -> Void] = [:]
+    /// The connection's status as published to the app, and its observers.
+    let status = StatusBroadcast()
     /// The disk, when persistence is on and its file could be opened.
     var disk: RepoDisk?
     /// Cache reads started for listens added while the engine starts (any thread may ask).
@@ -41,7 +42,6 @@ final class Repo: @unchecked Sendable {
     var writes: PendingWriteState
     /// Marks the repo's queue: a read made on it runs inline, a write at the end of the turn.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-    let statusSnapshot = Mutex(ConnectionStatus(phase: .offline))
 
     /// Where the app's callbacks run.
     var callbackQueue: DispatchQueue { context.callbackQueue }
@@ -79,10 +79,10 @@ final class Repo: @unchecked Sendable {
             callbackQueue: callbackQueue, clock: time.wall, logger: logger, changes: changes,
             isConfined: confinement != nil, persistsWrites: persistence != nil)
         if var seeded = confinement?.random(for: 1) {
-            writeIDs = WriteIDs(instance: Repo.makeInstanceID(using: &seeded))
+            writeIDs = WriteIDs(using: &seeded)
         } else {
             var system = SystemRandomNumberGenerator()
-            writeIDs = WriteIDs(instance: Repo.makeInstanceID(using: &system))
+            writeIDs = WriteIDs(using: &system)
         }
         pushIDs = PushIDSource(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
         connection = PersistentConnection(
@@ -113,27 +113,6 @@ final class Repo: @unchecked Sendable {
         }
     }
 
-    /// The idempotency key of a write: this instance's id and the write id (and the attempt, for
-    /// transactions, whose every attempt is a different write).
-    func idempotencyKey(_ writeID: Int, attempt: Int? = nil) -> String {
-        let key = Repo.idempotencyKey(instance: writeIDs.instance, writeID)
-        return attempt.map { key + "." + String($0) } ?? key
-    }
-
-    /// `instance:writeID`, made in one allocation (a draining queue makes a key for each of
-    /// thousands of writes; concatenation makes each part's string first).
-    static func idempotencyKey(instance: String, _ writeID: Int) -> String {
-        var instance = instance
-        return instance.withUTF8 { head in
-            String(unsafeUninitializedCapacity: head.count + 1 + DecimalDigits.maxCount) { buffer in
-                var end = buffer.initialize(fromContentsOf: head)
-                buffer[end] = UInt8(ascii: ":")
-                end += 1
-                return DecimalDigits.write(writeID, into: buffer, at: end)
-            }
-        }
-    }
-
     /// The server's time as estimated here.
     var serverTime: UnixTime { clock() + serverTimeOffset }
 
@@ -145,11 +124,6 @@ final class Repo: @unchecked Sendable {
     func updateInfo(_ path: String, _ node: Node) {
         info.data = info.data.updating(at: Path(path), with: node)
         raise(info.tree.applyServerOverwrite(Path(path), node))
-    }
-
-    static func makeInstanceID(using generator: inout some RandomNumberGenerator) -> String {
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        return String((0..<20).map { _ in alphabet[Int.random(in: alphabet.indices, using: &generator)] })
     }
 
     func tree(for path: Path) -> SyncTree { path.isInfo ? info.tree : serverTree }
@@ -299,15 +273,7 @@ extension Repo: PersistentConnectionDelegate {
     }
 
     func connectionStatusDidChange(_ status: ConnectionStatus) {
-        statusSnapshot.withLock { $0 = status }
-        changes.signal()
-        let observers = Array(statusObservers.values)
-        guard !observers.isEmpty else { return }
-        let changes = changes
-        callbackQueue.async {
-            for observer in observers { observer(status) }
-            changes.signal()
-        }
+        self.status.publish(status, on: callbackQueue, changes: changes)
     }
 }
 
@@ -326,7 +292,7 @@ extension Repo {
         serverTree.removeAll()
         info.tree.removeAll()
         transactions.inFlight.removeAll()
-        statusObservers = [:]
+        status.observers = [:]
         transactions.named = TransactionBook.Named()
         onDisconnect.tree = SparseSnapshotTree()
         serverTree.persistence = nil
