@@ -283,6 +283,7 @@ let package = Package(
                 "RTDBCore", "RTDBWire", "RTDBRules", "RTDBServer", "RTDBClient", "PresenceLab", "Dashboard",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Tests/FuzzTargets"
         ),

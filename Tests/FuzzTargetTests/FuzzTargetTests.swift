@@ -38,6 +38,25 @@ import Testing
         #expect(try !events("bad-accept").contains(.opened))
     }
 
+    /// The server-socket target reaches what it is for: messages past the rate in order whether
+    /// the waits end or the peer leaves, a ping answered mid-message, the limit and the forbidden
+    /// frames refused with their codes.
+    @Test func theServerSocketTargetReadsFrames() throws {
+        let directory = try #require(Self.corpus).appendingPathComponent("server-socket")
+        func run(_ name: String) throws -> FuzzTarget.ServerSocketRun {
+            FuzzTarget.serverSocket(Array(try Data(contentsOf: directory.appendingPathComponent(name))))
+        }
+        let rate = try run("rate")
+        #expect(rate.read.count == 4 && rate.delivered == rate.read && rate.throttled == 1, "\(rate)")
+        let gone = try run("gone-while-waiting")
+        #expect(gone.read.count == 5 && gone.read.last == .some(nil) && gone.delivered == gone.read, "\(gone)")
+        let fragments = try run("fragments-ping-close")
+        #expect(fragments.read.count == 1 && fragments.peerClosed == 1)
+        #expect(fragments.sent.first.map { [$0.opcode] + $0.payload } == [0xA] + Array("hb".utf8))
+        #expect(try run("too-big").protocolErrors == [1009])
+        #expect(try run("forbidden").protocolErrors == [1002, 1002])
+    }
+
     /// Seconds of CPU in all: it yields now and then, so that it never holds one of Swift's few
     /// cooperative threads from the tests beside it that answer a server in time.
     @Test(arguments: FuzzTarget.allCases)

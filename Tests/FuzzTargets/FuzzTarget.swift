@@ -25,6 +25,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case credentials
     /// What a server sends the client's WebSocket: the upgrade's answer, then frames.
     case clientSocket = "client-socket"
+    /// What a peer sends a server's session after the upgrade: frames, as the session reads them.
+    case serverSocket = "server-socket"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -39,6 +41,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .settings: Self.settings(bytes)
         case .credentials: Self.credentials(bytes)
         case .clientSocket: _ = Self.clientSocket(bytes)
+        case .serverSocket: _ = Self.serverSocket(bytes)
         }
     }
 }

@@ -47,6 +47,13 @@ struct SessionChannel: ServerChildChannel, HTTPChannelHandler {
         self.makeSession = makeSession
     }
 
+    /// What makes a session's fragments whole messages: a message is at most a frame's limit, in
+    /// at most 4,096 fragments of any size.
+    static func aggregator(maxFrameBytes: Int) -> NIOWebSocketFrameAggregator {
+        NIOWebSocketFrameAggregator(
+            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4_096, maxAccumulatedFrameSize: maxFrameBytes)
+    }
+
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
@@ -63,9 +70,7 @@ struct SessionChannel: ServerChildChannel, HTTPChannelHandler {
                         // Whole messages from fragments (a message is at most a frame's limit),
                         // then the session.
                         try channel.pipeline.syncOperations.addHandler(
-                            NIOWebSocketFrameAggregator(
-                                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4_096,
-                                maxAccumulatedFrameSize: maxFrameBytes))
+                            SessionChannel.aggregator(maxFrameBytes: maxFrameBytes))
                         try channel.pipeline.syncOperations.addHandler(makeSession(channel, head))
                         return .session
                     }
