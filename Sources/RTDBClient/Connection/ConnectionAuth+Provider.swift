@@ -72,8 +72,7 @@ extension ConnectionAuth {
         let wait = max(.zero, left - min(.seconds(300), left / 2))
         let current = connection.generation
         connection.after(wait) { [weak self] in
-            guard let self, let connection = self.connection, connection.generation == current, connection.isReady,
-                self.state.credential == credential
+            guard let self, self.connection?.isReady(in: current) == true, self.state.credential == credential
             else { return }
             self.renew(forcing: false)
         }
@@ -93,8 +92,7 @@ extension ConnectionAuth {
     private func renew(forcing: Bool) {
         guard let current = connection?.generation else { return }
         obtain(forcing: forcing) { [weak self] result in
-            guard let self, let connection = self.connection, connection.generation == current, connection.isReady
-            else { return }
+            guard let self, let connection = self.connection, connection.isReady(in: current) else { return }
             switch result {
             case .success(let token):
                 self.state.lastRefused = false
@@ -103,9 +101,7 @@ extension ConnectionAuth {
                 self.pausedReason = "could not get a new credential: \(error)"
                 // Tried again a little later, while the connection lasts.
                 connection.after(.seconds(10)) { [weak self] in
-                    guard let self, let connection = self.connection, connection.generation == current,
-                        connection.isReady
-                    else { return }
+                    guard let self, self.connection?.isReady(in: current) == true else { return }
                     self.renew(forcing: forcing)
                 }
             }

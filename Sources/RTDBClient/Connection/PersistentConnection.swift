@@ -141,6 +141,10 @@ final class PersistentConnection: @unchecked Sendable {
         auth.prepare(attempt: current) { [weak self] in self?.openTransport(generation: current) }
     }
 
+    /// Whether attempt `generation` is still the current one, and ready (a timer set during it
+    /// acts only then).
+    func isReady(in generation: Int) -> Bool { generation == lifecycle.generation && lifecycle.isReady }
+
     /// Whether attempt `generation` is the current one, wanted, and has no transport yet.
     func isAttemptUnderWay(_ generation: Int) -> Bool {
         generation == lifecycle.generation && !lifecycle.isInterrupted && connection == nil

@@ -87,7 +87,7 @@ extension DatabaseEngine {
             _ = expired.claim()
         }
         defer { bound.cancel() }
-        while flusher.failure == nil, flusher.isCommitting || durability.hasWork, !expired.isClaimed {
+        while flusher.failure == nil, flusher.isWorking(on: durability), !expired.isClaimed {
             try? await timers.sleep(for: .milliseconds(50))
         }
         guard flusher.isBusy(with: durability) else { return }

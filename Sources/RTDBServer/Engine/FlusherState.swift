@@ -28,6 +28,9 @@ struct FlusherState {
     /// Whether it still has something to finish: a failure to retry, a commit under way, or
     /// writes in `durability`.
     func isBusy(with durability: DurabilityPipeline) -> Bool {
-        failure != nil || isCommitting || durability.hasWork
+        failure != nil || isWorking(on: durability)
     }
+
+    /// Whether a commit is under way or `durability` holds writes to commit.
+    func isWorking(on durability: DurabilityPipeline) -> Bool { isCommitting || durability.hasWork }
 }
