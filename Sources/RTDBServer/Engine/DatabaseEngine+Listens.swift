@@ -50,7 +50,7 @@ extension DatabaseEngine {
     }
 
     /// Sends `listen` what `change` did to its data (the tree `before` it and `after` it).
-    func deliver(_ change: Change, to listen: Listen, before oldRoot: Node, after root: Node) {
+    func deliver(_ change: TreeChange, to listen: Listen, before oldRoot: Node, after root: Node) {
         let listenPath = listen.path
         guard listen.query.loadsAllData else {
             let result = listen.query.filter(root.child(at: listenPath))

@@ -10,7 +10,7 @@ extension DatabaseEngine {
         _ outlet: Outlet, path: Path, children: [(relative: Path, data: JSONValue)], auth: RuleAuth
     ) -> Result<JSONValue, WireError> {
         do throws(WireError) {
-            try DatabaseEngine.checkWritable(path)
+            try TreeChange.checkWritable(path)
             if children.count > 1 || children.first?.relative.isEmpty == false {
                 do {
                     try Validation.validateUpdatePaths(children.map(\.relative), at: path)

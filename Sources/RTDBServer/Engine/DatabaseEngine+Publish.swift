@@ -12,7 +12,7 @@ extension DatabaseEngine {
     /// a one are made in the served tree first, so that it sees exactly the writes up to its own.
     /// The last write leaves the tree as `after`, which is not made again.
     func publish(_ writes: [DurabilityPipeline.Applied], upTo after: Node) {
-        var behind: [Change] = []
+        var behind: [TreeChange] = []
         for (index, write) in writes.enumerated() {
             let publishing = WriteBreakdown.begin()
             let affected: [Listen]

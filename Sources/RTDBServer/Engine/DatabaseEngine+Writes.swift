@@ -4,35 +4,6 @@ import RTDBRules
 import RTDBWire
 
 extension DatabaseEngine {
-    /// A change applied to the tree, as listens need to hear it.
-    enum Change {
-        case set(path: Path, node: Node)
-        case merge(path: Path, children: [(relative: Path, node: Node)])
-
-        var path: Path {
-            switch self {
-            case .set(let path, _), .merge(let path, _): return path
-            }
-        }
-
-        /// `root` with the change made (a new version; `root` stays as it is).
-        func applied(to root: Node) -> Node {
-            var root = root
-            apply(to: &root)
-            return root
-        }
-
-        /// Makes the change in `root`, in place where nothing else shares its levels.
-        func apply(to root: inout Node) {
-            switch self {
-            case .set(let path, let node):
-                root.update(at: path, with: node)
-            case .merge(let path, let children):
-                for (relative, node) in children { root.update(at: path.child(relative), with: node) }
-            }
-        }
-    }
-
     /// Sets `data` (export-format JSON, server values unresolved) at `path`, if the rules let
     /// `auth` write it (else `permission_denied`).
     ///
@@ -84,25 +55,16 @@ extension DatabaseEngine {
         if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             let converting = WriteBreakdown.begin()
-            try DatabaseEngine.checkWritable(path)
-            let node = try read()
-            let resolved: Node
-            do {
-                resolved = try node.resolvingServerValues(existingAt: { root.child(at: path) }, now: clock(), at: path)
-            } catch {
-                throw WireError(error)
-            }
+            let change = try TreeChange.set(at: path, resolvingAgainst: root, now: clock(), read: read)
             WriteBreakdown.end(.convert, since: converting)
             let judging = WriteBreakdown.begin()
-            let newRoot = try authorizeWrite([(path, resolved)], auth: auth, at: path, operation: .set)
+            let newRoot = try authorizeWrite(change.writes, auth: auth, at: path, operation: .set)
             WriteBreakdown.end(.rules, since: judging)
             if let expectedHash, root.child(at: path).hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
             if refusesWithoutStorage { try requireStorage() }
-            apply(
-                .set(path: path, node: resolved), idempotencyKey: idempotencyKey, newRoot: newRoot,
-                recordText: recordText)
+            apply(change, idempotencyKey: idempotencyKey, newRoot: newRoot, recordText: recordText)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -154,37 +116,14 @@ extension DatabaseEngine {
         if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             let converting = WriteBreakdown.begin()
-            try DatabaseEngine.checkWritable(path)
-            do {
-                try Validation.validateUpdatePaths(relatives, at: path)
-            } catch {
-                throw WireError(error)
-            }
-            var children: [(relative: Path, node: Node)] = []
-            children.reserveCapacity(relatives.count)
-            let now = clock()
-            for (index, relative) in relatives.enumerated() {
-                let target = path.child(relative)
-                let node = try read(index, target)
-                do {
-                    children.append(
-                        (
-                            relative,
-                            try node.resolvingServerValues(existingAt: { root.child(at: target) }, now: now, at: target)
-                        ))
-                } catch {
-                    throw WireError(error)
-                }
-            }
+            let change = try TreeChange.merge(
+                at: path, relatives: relatives, resolvingAgainst: root, now: clock(), read: read)
             WriteBreakdown.end(.convert, since: converting)
             let judging = WriteBreakdown.begin()
-            let newRoot = try authorizeWrite(
-                children.map { (path.child($0.relative), $0.node) }, auth: auth, at: path, operation: .update)
+            let newRoot = try authorizeWrite(change.writes, auth: auth, at: path, operation: .update)
             WriteBreakdown.end(.rules, since: judging)
             if refusesWithoutStorage { try requireStorage() }
-            apply(
-                .merge(path: path, children: children), idempotencyKey: idempotencyKey, newRoot: newRoot,
-                recordText: recordText)
+            apply(change, idempotencyKey: idempotencyKey, newRoot: newRoot, recordText: recordText)
             return .success(appliedSequence)
         } catch {
             return .failure(error)
@@ -212,15 +151,6 @@ extension DatabaseEngine {
         }
     }
 
-    static func checkWritable(_ path: Path) throws(WireError) {
-        if path.isInfo {
-            throw WireError(ValidationError.readOnlyPath(path: path.description))
-        }
-        if path.count > Validation.maxDepth {
-            throw WireError(ValidationError.tooDeep(path: path.description, depth: path.count))
-        }
-    }
-
     /// Applies a resolved change to the working tree and hands it to the flusher, which publishes
     /// it to listens once it is stored.
     ///
@@ -230,43 +160,21 @@ extension DatabaseEngine {
     /// `byServer`: the server's own write (an onDisconnect write run), kept if a commit fails.
     /// `recordText`: the change's data as JSON text already (as it came), for the record.
     func apply(
-        _ change: Change, idempotencyKey: String? = nil, newRoot: Node? = nil, byServer: Bool = false,
+        _ change: TreeChange, idempotencyKey: String? = nil, newRoot: Node? = nil, byServer: Bool = false,
         recordText: String? = nil
     ) {
         let applying = WriteBreakdown.begin()
         defer { WriteBreakdown.end(.apply, since: applying) }
         if let newRoot { root = newRoot } else { change.apply(to: &root) }
         // A store that keeps nothing never reads the record's text, so it is not written.
-        let recordData: String
-        switch change {
-        case _ where store.isVolatile:
-            recordData = ""
-        case _ where recordText != nil:
-            recordData = recordText ?? ""
-        case .set(_, let node):
-            let encoding = WriteBreakdown.begin()
-            recordData = node.exportJSONString
-            WriteBreakdown.end(.encode, since: encoding)
-        case .merge(_, let children):
-            var object = JSONValue.Members()
-            for (relative, node) in children {
-                object[CodeUnitString(relative.relativeString)] = node.exportJSON
-            }
-            let encoding = WriteBreakdown.begin()
-            recordData = JSONValue.object(object).jsonString
-            WriteBreakdown.end(.encode, since: encoding)
-        }
+        let recordData = store.isVolatile ? "" : recordText ?? change.recordText
         appliedSequence += 1
         countsChanged()
-        let kind: LogRecord.Kind
-        if case .set = change { kind = .set } else { kind = .merge }
         let record = LogRecord(
-            sequence: appliedSequence, path: change.path, kind: kind, data: recordData, idempotencyKey: idempotencyKey)
+            sequence: appliedSequence, path: change.path, kind: change.kind, data: recordData,
+            idempotencyKey: idempotencyKey)
         if let idempotencyKey { appliedKeys.insert(idempotencyKey, sequence: appliedSequence) }
-        switch change {
-        case .set(let path, _): markDirty(path)
-        case .merge(let path, let children): for child in children { markDirty(path.child(child.relative)) }
-        }
+        change.forEachWrittenPath(markDirty)
         log(DurabilityPipeline.Applied(record: record, change: change, byServer: byServer))
     }
 }

@@ -18,7 +18,7 @@ struct DurabilityPipeline {
         /// The write as it is logged.
         var record: LogRecord
         /// The write as listens hear it.
-        var change: DatabaseEngine.Change
+        var change: TreeChange
         /// Made by the server itself (a session's onDisconnect writes run): nobody can be told it
         /// was refused, so a failed commit keeps it to be tried again.
         var byServer: Bool
