@@ -197,7 +197,7 @@ extension Repo {
         completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool
     ) {
         schedule {
-            self.startTransaction(
+            self.transactions.start(
                 path, database: database, update: update, completion: completion, applyLocally: applyLocally)
         }
     }
@@ -207,11 +207,11 @@ extension Repo {
         named name: String, at path: Path, database: Database,
         completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?
     ) {
-        schedule { self.runNamedTransaction(name, at: path, completion: completion, database: database) }
+        schedule { self.transactions.runNamed(name, at: path, completion: completion, database: database) }
     }
 
     /// Registers a named transaction (those an earlier run left unfinished resume).
     func register(transaction: NamedTransaction, named name: String, database: Database) {
-        schedule { self.registerTransaction(name, transaction, database: database) }
+        schedule { self.transactions.register(name, transaction, database: database) }
     }
 }

@@ -92,7 +92,7 @@ extension Repo {
     private func takeBackReplayed(on disk: RepoDisk) {
         for write in disk.restored.unsent { raise(serverTree.ackUserWrite(write.id, revert: true)) }
         disk.restored.unsent = []
-        transactions.named.held = []
+        transactions.book.named.held = []
     }
 
     /// Persistence was asked for but its file cannot be used: a write accepted now would not be
@@ -118,7 +118,7 @@ extension Repo {
             case .one(let write):
                 if replay(write) { disk.restored.unsent.append(write) }
             case .heldTransaction(let write):
-                transactions.named.held.append(write)
+                transactions.book.named.held.append(write)
             }
         }
     }

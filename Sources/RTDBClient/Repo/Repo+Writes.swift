@@ -40,7 +40,7 @@ extension Repo {
             guard enqueue(write, completion: completion) else { return }
             let resolved = resolveLocally(node, at: path)
             raise(serverTree.applyUserOverwrite(path, resolved, writeID: write.id))
-            if let database { abortTransactions(overlapping: path, database: database) }
+            if let database { transactions.abort(overlapping: path, database: database) }
             send(write, completion: completion)
         }
     }
@@ -70,7 +70,7 @@ extension Repo {
                 (child.path, resolveLocally(child.node, at: path.child(child.path), now: now))
             }
             raise(serverTree.applyUserMerge(path, resolved, writeID: write.id))
-            if let database { abortTransactions(overlapping: path, database: database) }
+            if let database { transactions.abort(overlapping: path, database: database) }
             send(write, completion: completion)
         }
     }

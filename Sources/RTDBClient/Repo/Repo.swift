@@ -28,8 +28,8 @@ final class Repo: @unchecked Sendable {
     let pushIDs: PushIDSource
     /// This connection's onDisconnect operations, as the client knows them.
     var onDisconnect = LocalOnDisconnect()
-    /// The transactions in flight, and the named ones.
-    var transactions = TransactionBook()
+    /// Runs the transactions, and keeps those in flight and the named ones.
+    lazy var transactions = TransactionRunner(host: self)
     /// The database this repo serves (for snapshots made inside the engine).
     weak var database: Database?
     /// The connection's status as published to the app, and its observers.
@@ -173,6 +173,8 @@ final class Repo: @unchecked Sendable {
     }
 }
 
+extension Repo: TransactionHost {}
+
 extension Repo: ListenProvider {
     func startListening(
         _ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (WireStatus) -> [SyncEvent]
@@ -224,7 +226,7 @@ extension Repo: PersistentConnectionDelegate {
         } else {
             raise(serverTree.applyServerOverwrite(path, node))
         }
-        if let database { rerunTransactions(affectedBy: path, database: database) }
+        if let database { transactions.rerun(affectedBy: path, database: database) }
     }
 
     func connectionDidDisconnect() {
@@ -251,7 +253,7 @@ extension Repo: PersistentConnectionDelegate {
             } else {
                 raise(serverTree.applyServerMerge(path, children))
             }
-            if let database { rerunTransactions(affectedBy: path, database: database) }
+            if let database { transactions.rerun(affectedBy: path, database: database) }
         case .listenRevoked(let path, _):
             let error = DatabaseError(code: .permissionDenied, message: "permission_denied at \(path)")
             raise(serverTree.removeEventRegistration(nil, for: .default(path), cancelError: error))
@@ -291,9 +293,8 @@ extension Repo {
         for waiter in writes.watchers.takeAll() { callbackQueue.async(execute: waiter) }
         serverTree.removeAll()
         info.tree.removeAll()
-        transactions.inFlight.removeAll()
+        transactions.removeAll()
         status.observers = [:]
-        transactions.named = TransactionBook.Named()
         onDisconnect.tree = SparseSnapshotTree()
         serverTree.persistence = nil
         readAhead.invalidate()

@@ -2,7 +2,7 @@ import RTDBCore
 
 /// The transactions in flight, each path's queue in the order its transactions started.
 ///
-/// Repo runs them (docs/client-engine.md#transactions); this keeps them.
+/// ``TransactionRunner`` runs them (docs/client-engine.md#transactions); this keeps them.
 struct TransactionsInFlight {
     private var queues: [Path: [TransactionRecord]] = [:]
 

@@ -1,47 +1,45 @@
 import RTDBCore
 import RTDBWire
 
-extension Repo {
-    static let maxTransactionRetries = 25
-
+extension TransactionRunner {
     /// Starts a transaction (docs/client-engine.md#transactions): run locally now on the best data
     /// known, then send a hash-conditional set, rerunning on `datastale` up to 25 times.
-    func startTransaction(
+    func start(
         _ path: Path, database: Database, update: @escaping (MutableData) -> TransactionResult,
         completion: (@Sendable ((any Error)?, Bool, DataSnapshot?) -> Void)?, applyLocally: Bool,
         name: String? = nil, pendingID: Int? = nil, retryCount: Int = 0
     ) {
         if path.isInfo {
             let error = DatabaseError(code: .permissionDenied, message: "transactions cannot run under .info")
-            if let completion { callbackQueue.async { completion(error, false, nil) } }
+            if let completion { host.callbackQueue.async { completion(error, false, nil) } }
             return
         }
-        let queuedID = pendingID ?? allocateWriteID()
+        let queuedID = pendingID ?? host.allocateWriteID()
         if pendingID == nil {
             do throws(DatabaseError) {
-                try pendingWrites.add(
+                try host.pendingWrites.add(
                     StoredWrite(
-                        id: queuedID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: clock()),
-                    persist: name != nil, within: writes.maxBytes)
+                        id: queuedID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: host.clock()),
+                    persist: name != nil, within: host.writes.maxBytes)
             } catch {
-                logger.error("\(error)")
-                if let completion { callbackQueue.async { completion(error, false, nil) } }
+                host.logger.error("\(error)")
+                if let completion { host.callbackQueue.async { completion(error, false, nil) } }
                 return
             }
         }
         // A listener with no callback keeps the location synced so reruns see server data.
         let watcher = ObserverRegistration(
             handle: 0, eventType: .value, database: database, callback: { _, _ in }, cancelCallback: nil)
-        raise(serverTree.addEventRegistration(watcher, for: .default(path)))
+        host.raise(host.serverTree.addEventRegistration(watcher, for: .default(path)))
         let record = TransactionRecord(
             path: path, update: update, completion: completion, applyLocally: applyLocally, watcher: watcher)
         record.name = name
         record.retryCount = retryCount
         record.pendingID = queuedID
-        let input = serverTree.calcCompleteEventCache(path)
+        let input = host.serverTree.calcCompleteEventCache(path)
         guard run(record, input: input, database: database) else { return }
-        transactions.inFlight.append(record)
-        sendReadyTransactions(database: database)
+        book.inFlight.append(record)
+        sendReady(database: database)
     }
 
     /// Calls the update block and applies its output as a (possibly hidden) user write.
@@ -62,12 +60,12 @@ extension Repo {
         var raw = output.storage.node
         if raw.priority == nil, let priority = input.priority, !raw.isEmpty { raw = raw.withPriority(priority) }
         record.outputRaw = raw
-        record.outputResolved = raw.resolvingServerValues(existing: input, now: serverTime)
-        record.writeID = writeIDs.next
-        writeIDs.next += 1
+        record.outputResolved = raw.resolvingServerValues(existing: input, now: host.serverTime)
+        record.writeID = host.writeIDs.next
+        host.writeIDs.next += 1
         record.status = .run
-        raise(
-            serverTree.applyUserOverwrite(
+        host.raise(
+            host.serverTree.applyUserOverwrite(
                 record.path, record.outputResolved, writeID: record.writeID, visible: record.applyLocally))
         return true
     }
@@ -76,18 +74,18 @@ extension Repo {
         _ record: TransactionRecord, error: DatabaseError?, committed: Bool, node: Node, database: Database
     ) {
         record.status = .completed
-        pendingWrites.remove(record.pendingID)
-        raise(serverTree.removeEventRegistration(record.watcher, for: .default(record.path)))
+        host.pendingWrites.remove(record.pendingID)
+        host.raise(host.serverTree.removeEventRegistration(record.watcher, for: .default(record.path)))
         guard let completion = record.completion else { return }
         let snapshot = DataSnapshot(ref: DatabaseReference(database: database, path: record.path), node: node)
-        callbackQueue.async { completion(error, committed, snapshot) }
+        host.callbackQueue.async { completion(error, committed, snapshot) }
     }
 
     /// Sends every queue whose transactions are all ready (docs/client-engine.md#transactions).
-    func sendReadyTransactions(database: Database) {
-        for (path, records) in transactions.inFlight.readyToSend {
+    func sendReady(database: Database) {
+        for (path, records) in book.inFlight.readyToSend {
             let excluded = Set(records.map(\.writeID))
-            let latest = serverTree.calcCompleteEventCache(path, excluding: excluded)
+            let latest = host.serverTree.calcCompleteEventCache(path, excluding: excluded)
             let hash = latest.hashString
             for record in records {
                 record.status = .sent
@@ -96,16 +94,16 @@ extension Repo {
             // The queue was just checked non-empty (it is a dictionary value kept only while it
             // has records); a guard keeps an empty one from crashing the app's engine.
             guard let attempt = records.last else {
-                logger.error("transaction queue at \(path) is empty; nothing to send")
+                host.logger.error("transaction queue at \(path) is empty; nothing to send")
                 continue
             }
             let payload = attempt.outputRaw
-            let key = writeIDs.key(attempt.pendingID, attempt: attempt.retryCount)
+            let key = host.writeIDs.key(attempt.pendingID, attempt: attempt.retryCount)
             for record in records {
                 // A named transaction remembers what it sent: after a crash, the same attempt is sent
                 // again under the same key, so one the server already applied is not applied twice.
                 if record.name != nil {
-                    pendingWrites.recordAttempt(
+                    host.pendingWrites.recordAttempt(
                         record.pendingID,
                         [
                             "payload": payload.exportJSON, "hash": .string(hash),
@@ -116,13 +114,14 @@ extension Repo {
             let data = payload.exportJSON
             // In flight once it is on the wire, as plain writes are: while offline it is queued.
             let pendingIDs = records.map(\.pendingID)
-            let onSend: () -> Void = { [weak self] in
-                for id in pendingIDs { self?.pendingWrites.markSent(id) }
+            let onSend: () -> Void = { [weak host] in
+                for id in pendingIDs { host?.pendingWrites.markSent(id) }
             }
-            logger.debug("transaction at \(path): attempt \(attempt.retryCount) of \(records.count) queued to send")
-            put(.set, path: path, data: .json { data }, hash: hash, idempotencyKey: key, onSend: onSend) {
+            host.logger.debug(
+                "transaction at \(path): attempt \(attempt.retryCount) of \(records.count) queued to send")
+            host.put(.set, path: path, data: .json { data }, hash: hash, idempotencyKey: key, onSend: onSend) {
                 [self] status, _ in
-                logger.debug("transaction at \(path): answered \(status)")
+                host.logger.debug("transaction at \(path): answered \(status)")
                 handleTransactionResponse(path: path, records: records, status: status, database: database)
             }
         }
@@ -133,7 +132,7 @@ extension Repo {
     ) {
         if status.isOK {
             for record in records {
-                raise(serverTree.ackUserWrite(record.writeID))
+                host.raise(host.serverTree.ackUserWrite(record.writeID))
                 finish(record, error: nil, committed: true, node: record.outputResolved, database: database)
             }
         } else if status == .dataStale {
@@ -146,56 +145,56 @@ extension Repo {
                 record.abortReason = status
             }
         }
-        rerunTransactions(at: path, database: database)
+        rerun(at: path, database: database)
     }
 
     /// Reruns the transactions at `path` on fresh data; aborts those marked or out of retries.
-    func rerunTransactions(at path: Path, database: Database) {
-        guard let records = transactions.inFlight.records(at: path) else { return }
+    func rerun(at path: Path, database: Database) {
+        guard let records = book.inFlight.records(at: path) else { return }
         let excluded = Set(records.filter { $0.status == .run }.map(\.writeID))
         for record in records {
             switch record.status {
             case .needsAbort:
-                raise(serverTree.ackUserWrite(record.writeID, revert: true))
+                host.raise(host.serverTree.ackUserWrite(record.writeID, revert: true))
                 let reason = record.abortReason ?? .aborted
                 let error = DatabaseError(code: reason, message: "transaction aborted: \(reason)")
                 finish(
-                    record, error: error, committed: false, node: serverTree.calcCompleteEventCache(path),
+                    record, error: error, committed: false, node: host.serverTree.calcCompleteEventCache(path),
                     database: database)
             case .run:
-                if record.retryCount >= Repo.maxTransactionRetries {
-                    raise(serverTree.ackUserWrite(record.writeID, revert: true))
+                if record.retryCount >= Self.maxRetries {
+                    host.raise(host.serverTree.ackUserWrite(record.writeID, revert: true))
                     let error = DatabaseError(code: .maxRetries, message: "transaction had too many retries")
                     finish(
-                        record, error: error, committed: false, node: serverTree.calcCompleteEventCache(path),
+                        record, error: error, committed: false, node: host.serverTree.calcCompleteEventCache(path),
                         database: database)
                 } else {
                     let oldWriteID = record.writeID
-                    let input = serverTree.calcCompleteEventCache(path, excluding: excluded)
+                    let input = host.serverTree.calcCompleteEventCache(path, excluding: excluded)
                     _ = run(record, input: input, database: database)  // false: it finished (aborted)
-                    raise(serverTree.ackUserWrite(oldWriteID, revert: true))
+                    host.raise(host.serverTree.ackUserWrite(oldWriteID, revert: true))
                 }
             case .sent, .sentNeedsAbort, .completed:
                 continue
             }
         }
-        transactions.inFlight.removeCompleted(at: path)
-        sendReadyTransactions(database: database)
+        book.inFlight.removeCompleted(at: path)
+        sendReady(database: database)
     }
 
     /// Server data changed at `path`: rerun the transactions it may affect.
-    func rerunTransactions(affectedBy path: Path, database: Database) {
-        for transactionPath in transactions.inFlight.paths(overlapping: path)
-        where transactions.inFlight.hasRunnable(at: transactionPath) {
-            rerunTransactions(at: transactionPath, database: database)
+    func rerun(affectedBy path: Path, database: Database) {
+        for transactionPath in book.inFlight.paths(overlapping: path)
+        where book.inFlight.hasRunnable(at: transactionPath) {
+            rerun(at: transactionPath, database: database)
         }
     }
 
     /// A user set or update at `path` aborts overlapping transactions
     /// (docs/client-engine.md#transactions).
-    func abortTransactions(overlapping path: Path, database: Database) {
-        for transactionPath in transactions.inFlight.paths(overlapping: path) {
-            for record in transactions.inFlight.records(at: transactionPath) ?? [] {
+    func abort(overlapping path: Path, database: Database) {
+        for transactionPath in book.inFlight.paths(overlapping: path) {
+            for record in book.inFlight.records(at: transactionPath) ?? [] {
                 switch record.status {
                 case .run:
                     record.status = .needsAbort
@@ -207,7 +206,7 @@ extension Repo {
                     break
                 }
             }
-            rerunTransactions(at: transactionPath, database: database)
+            rerun(at: transactionPath, database: database)
         }
     }
 }

@@ -1,0 +1,62 @@
+import Dispatch
+import Logging
+import RTDBCore
+import RTDBWire
+
+/// What the transaction runner needs of the engine it runs in: the sync tree and its events,
+/// the write queue and the numbering of writes, the way to the server, and the clocks.
+///
+/// ``Repo`` is the host; each member is one it has for its own writes.
+protocol TransactionHost: AnyObject {
+    /// The tree of server data and local writes.
+    var serverTree: SyncTree { get }
+    /// The write queue.
+    var pendingWrites: PendingWriteQueue { get }
+    /// The write queue's bound.
+    var writes: PendingWriteState { get }
+    /// The numbering of writes and their idempotency keys.
+    var writeIDs: WriteIDs { get set }
+    /// Where the app's callbacks run.
+    var callbackQueue: DispatchQueue { get }
+    /// Where it logs.
+    var logger: Logger { get }
+    /// The server's time as estimated here.
+    var serverTime: UnixTime { get }
+    /// The wall clock.
+    var clock: WallClock { get }
+    /// Runs the events' callbacks on the callback queue, in order.
+    func raise(_ events: [SyncEvent])
+    /// Takes the next write id.
+    func allocateWriteID() -> Int
+    /// Sends a write to the server, after the restored writes not handed over yet.
+    func put(
+        _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
+        onSend: (() -> Void)?, onComplete: @escaping (WireStatus, JSONValue) -> Void)
+    /// The server's answer to a queued write: nil when acknowledged, else the error and whether
+    /// the write is now a dead letter.
+    func settle(_ id: Int, at path: Path, syncWriteID: Int, status: WireStatus, data: JSONValue) -> (
+        error: DatabaseError, deadLettered: Bool
+    )?
+}
+
+/// Runs the repo's transactions (docs/client-engine.md#transactions): each run locally on the
+/// best data known, sent as a hash-conditional set, run again on `datastale` (25 times at
+/// most) or when server data under it changes, aborted by a user write over it; named ones are
+/// kept on disk and resume after a restart.
+///
+/// One of the repo's parts, used only on its queue; it owns the transactions' bookkeeping
+/// (``TransactionBook``) and reaches the rest of the engine through its ``TransactionHost``.
+final class TransactionRunner {
+    /// How often a transaction runs again on `datastale` before it fails with `maxretries`.
+    static let maxRetries = 25
+    /// The engine it runs in.
+    unowned let host: any TransactionHost
+    /// The transactions in flight, and the named ones.
+    var book = TransactionBook()
+
+    /// A runner for `host`'s transactions.
+    init(host: any TransactionHost) { self.host = host }
+
+    /// Forgets every transaction (the engine shuts down).
+    func removeAll() { book = TransactionBook() }
+}

@@ -1,0 +1,152 @@
+import Dispatch
+import Logging
+import RTDBCore
+import RTDBWire
+import Synchronization
+import Testing
+
+@testable import RTDBClient
+
+/// The transaction runner alone, in an engine made by hand: a sync tree and a write queue in
+/// memory, a host that keeps what it would send, and the server's answers given by the test.
+@Suite struct TransactionRunnerTests {
+    /// The engine around the runner: records the puts instead of sending them.
+    final class Host: TransactionHost {
+        struct Put {
+            var path: Path
+            var data: JSONValue
+            var hash: String?
+            var key: String?
+            var answer: (WireStatus, JSONValue) -> Void
+        }
+
+        let serverTree = SyncTree()
+        var writes = PendingWriteState(
+            queue: PendingWriteQueue(store: nil, logger: Logger(label: "test")), maxBytes: 1 << 20)
+        var pendingWrites: PendingWriteQueue { writes.queue }
+        var writeIDs: WriteIDs
+        let callbackQueue = DispatchQueue(label: "test.callbacks")
+        let logger = Logger(label: "test")
+        let clock: WallClock = { UnixTime(millisecondsSince1970: 1_700_000_000_000) }
+        var serverTime: UnixTime { clock() }
+        var puts: [Put] = []
+
+        init() {
+            var random = SeededRandom(seed: 7)
+            writeIDs = WriteIDs(using: &random)
+        }
+
+        func raise(_ events: [SyncEvent]) {}
+        func allocateWriteID() -> Int { writeIDs.allocate() }
+
+        func put(
+            _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
+            onSend: (() -> Void)?, onComplete: @escaping (WireStatus, JSONValue) -> Void
+        ) {
+            guard case .json(let make) = data else {
+                Issue.record("a transaction sends JSON")
+                return
+            }
+            onSend?()
+            puts.append(Put(path: path, data: make(), hash: hash, key: idempotencyKey, answer: onComplete))
+        }
+
+        func settle(_ id: Int, at path: Path, syncWriteID: Int, status: WireStatus, data: JSONValue) -> (
+            error: DatabaseError, deadLettered: Bool
+        )? {
+            _ = serverTree.ackUserWrite(syncWriteID, revert: !status.isOK)
+            pendingWrites.remove(id)
+            return status.isOK ? nil : (DatabaseError(status: status, data: data), false)
+        }
+    }
+
+    /// What the transaction's completion said.
+    final class Outcome: Sendable {
+        let calls = Mutex<[(error: String?, committed: Bool, value: JSONValue?)]>([])
+        var completion: @Sendable ((any Error)?, Bool, DataSnapshot?) -> Void {
+            { error, committed, snapshot in
+                self.calls.withLock {
+                    $0.append(((error as? DatabaseError)?.code.rawValue, committed, snapshot?.node.exportJSON))
+                }
+            }
+        }
+    }
+
+    static let counter = Path("counter")
+    static let increment: @Sendable (MutableData) -> TransactionResult = { data in
+        data.value = ((data.value as? Int) ?? 0) + 1
+        return .success(withValue: data)
+    }
+
+    @Test func aStaleAnswerRunsItAgainOnTheServersDataUnderANewKey() throws {
+        let host = Host()
+        let runner = TransactionRunner(host: host)
+        let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        let outcome = Outcome()
+        runner.start(
+            Self.counter, database: database, update: Self.increment, completion: outcome.completion,
+            applyLocally: true)
+        #expect(host.puts.map(\.data) == [1])
+        #expect(host.puts.first?.hash == "" && host.puts.first?.key == "\(host.writeIDs.instance):1.1")
+        #expect(host.pendingWrites.snapshot.map(\.state) == [.inFlight])
+
+        _ = host.serverTree.applyServerOverwrite(Self.counter, Node(trustedJSON: 5))
+        runner.rerun(affectedBy: Self.counter, database: database)
+        #expect(host.puts.count == 1, "a transaction on the wire is not run again until it is answered")
+
+        host.puts[0].answer(.dataStale, .null)
+        #expect(host.puts.map(\.data) == [1, 6])
+        #expect(host.puts[1].hash == Node(trustedJSON: 5).hashString)
+        #expect(host.puts[1].key == "\(host.writeIDs.instance):1.2", "every attempt is a different write")
+
+        host.puts[1].answer(.ok, .null)
+        host.callbackQueue.sync {}
+        #expect(outcome.calls.withLock { $0.map(\.committed) } == [true])
+        #expect(outcome.calls.withLock { $0.first?.value } == 6)
+        #expect(host.pendingWrites.snapshot.isEmpty && runner.book.inFlight.records(at: Self.counter) == nil)
+    }
+
+    @Test func aSetOverItAbortsItOnceTheServerAnswers() {
+        let host = Host()
+        let runner = TransactionRunner(host: host)
+        let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        let outcome = Outcome()
+        runner.start(
+            Self.counter, database: database, update: Self.increment, completion: outcome.completion,
+            applyLocally: true)
+        runner.abort(overlapping: .root, database: database)
+        #expect(outcome.calls.withLock { $0.isEmpty }, "sent: it waits for the answer")
+        host.puts[0].answer(.dataStale, .null)
+        host.callbackQueue.sync {}
+        #expect(outcome.calls.withLock { $0.map(\.error) } == ["set"], "the SDKs' overriddenBySet")
+        #expect(host.puts.count == 1 && host.pendingWrites.snapshot.isEmpty)
+    }
+
+    @Test func itGivesUpAfterTwentyFiveStaleAnswers() {
+        let host = Host()
+        let runner = TransactionRunner(host: host)
+        let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        let outcome = Outcome()
+        runner.start(
+            Self.counter, database: database, update: Self.increment, completion: outcome.completion,
+            applyLocally: true)
+        for attempt in 0..<TransactionRunner.maxRetries { host.puts[attempt].answer(.dataStale, .null) }
+        host.callbackQueue.sync {}
+        #expect(host.puts.count == TransactionRunner.maxRetries)
+        #expect(outcome.calls.withLock { $0.map(\.error) } == ["maxretry"])
+    }
+
+    @Test func aNameNobodyRegisteredIsRefusedAndARegisteredOneRuns() {
+        let host = Host()
+        let runner = TransactionRunner(host: host)
+        let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        let outcome = Outcome()
+        runner.runNamed("bump", at: Self.counter, completion: outcome.completion, database: database)
+        runner.register("bump", NamedTransaction(update: Self.increment, completion: nil), database: database)
+        runner.runNamed("bump", at: Self.counter, completion: outcome.completion, database: database)
+        host.callbackQueue.sync {}
+        #expect(outcome.calls.withLock { $0.map(\.error) } == ["unknown_transaction"])
+        #expect(host.puts.map(\.data) == [1])
+        #expect(host.pendingWrites.snapshot.first?.transactionName == "bump", "kept under its name")
+    }
+}
