@@ -24,14 +24,30 @@ public enum WebSocketMask {
         }
     }
 
-    /// The text of a masked payload, unmasked as it is copied into the string (invalid UTF-8
-    /// repaired, as `String(decoding:as:)` does).
-    public static func text(_ masked: UnsafeRawBufferPointer, key: UInt32) -> String {
-        String(unsafeUninitializedCapacity: masked.count) { characters in
+    /// The text of a masked payload, unmasked as it is copied into the string; nil when the
+    /// payload is not UTF-8 (RFC 6455 §8.1: the connection is to fail, with 1007).
+    public static func text(_ masked: UnsafeRawBufferPointer, key: UInt32) -> String? {
+        let text = String(unsafeUninitializedCapacity: masked.count) { characters in
             let out = UnsafeMutableRawBufferPointer(characters)
             out.copyMemory(from: masked)
             apply(key, to: out)
             return masked.count
         }
+        // The string repairs what is not UTF-8 with U+FFFD, which is not ASCII: ASCII text is
+        // the payload as it came (protocol v5's messages are JSON, nearly always ASCII).
+        if isASCII(text) { return text }
+        var bytes = [UInt8](masked)
+        bytes.withUnsafeMutableBytes { apply(key, to: $0) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The text of an unmasked payload; nil when it is not UTF-8.
+    public static func text(_ unmasked: UnsafeRawBufferPointer) -> String? {
+        String(validating: unmasked, as: UTF8.self)
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
     }
 }

@@ -63,6 +63,21 @@ import Testing
         #expect(try channel.readInbound(as: PeerMessage.self) == nil)
     }
 
+    /// RFC 6455 §8.1: text that is not UTF-8 fails the connection with 1007, masked or not,
+    /// rather than reach the session repaired (found by the `server-socket` fuzz target).
+    @Test func textThatIsNotUTF8IsRefusedWith1007() throws {
+        let (channel, told) = try channel()
+        for mask: WebSocketMaskingKey? in [[1, 2, 3, 4], nil] {
+            var data = ByteBuffer(bytes: [0x7B, 0xF0, 0x9F, 0x98, 0x7D])
+            if let mask { data.webSocketMask(mask) }
+            try channel.writeInbound(WebSocketFrame(fin: true, opcode: .text, maskKey: mask, data: data))
+        }
+        #expect(told.errors == [.dataInconsistentWithMessage, .dataInconsistentWithMessage])
+        #expect(try channel.readInbound(as: PeerMessage.self) == nil)
+        try channel.writeInbound(frame(.text, "présence ✓", mask: [9, 9, 9, 9]))
+        #expect(try channel.readInbound(as: PeerMessage.self) == .text("présence ✓"))
+    }
+
     @Test func anOversizedMessageClosesWithTooBig() throws {
         let (channel, told) = try channel()
         channel.pipeline.fireErrorCaught(NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge)

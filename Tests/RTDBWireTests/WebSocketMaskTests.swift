@@ -25,12 +25,21 @@ import Testing
         }
     }
 
-    @Test func unmaskedTextIsTheTextAndInvalidUTF8IsRepaired() {
+    @Test func unmaskedTextIsTheTextAndInvalidUTF8IsRefused() {
         let key: UInt32 = 0x3745_9AF1
-        for plain in [Array("présence ✓ 𝄞 and some more text".utf8), [0x61, 0xFF, 0x62, 0xC3], []] {
-            let masked = byteByByte(plain, key: key)
-            let text = masked.withUnsafeBytes { WebSocketMask.text($0, key: key) }
-            #expect(text == String(decoding: plain, as: UTF8.self))
+        let texts = ["présence ✓ 𝄞 and some more text", #"{"t":"d","d":{"r":1}}"#, ""]
+        for plain in texts {
+            let masked = byteByByte(Array(plain.utf8), key: key)
+            #expect(masked.withUnsafeBytes { WebSocketMask.text($0, key: key) } == plain)
+            #expect(Array(plain.utf8).withUnsafeBytes { WebSocketMask.text($0) } == plain)
+        }
+        // A stray byte, a truncated sequence (one that repairs to as many bytes as it had), an
+        // encoded surrogate, an overlong slash.
+        let invalid: [[UInt8]] = [[0x61, 0xFF, 0x62], [0x61, 0xF0, 0x9F, 0x98], [0xED, 0xA0, 0x80], [0xC0, 0xAF]]
+        for bytes in invalid {
+            let masked = byteByByte(bytes, key: key)
+            #expect(masked.withUnsafeBytes { WebSocketMask.text($0, key: key) } == nil, "\(bytes)")
+            #expect(bytes.withUnsafeBytes { WebSocketMask.text($0) } == nil, "\(bytes)")
         }
     }
 }

@@ -37,7 +37,10 @@ final class ControlFrameHandler: ChannelInboundHandler, RemovableChannelHandler 
         guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { return protocolError(.protocolError) }
         switch frame.opcode {
         case .text:
-            context.fireChannelRead(wrapInboundOut(.text(Self.text(of: frame))))
+            // Text that is not UTF-8 fails the connection (§8.1), rather than reach the session
+            // repaired into something the peer never said.
+            guard let text = Self.text(of: frame) else { return protocolError(.dataInconsistentWithMessage) }
+            context.fireChannelRead(wrapInboundOut(.text(text)))
         case .binary:
             context.fireChannelRead(wrapInboundOut(.binary))
         case .ping where frame.fin:
@@ -69,10 +72,11 @@ final class ControlFrameHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     /// A text frame's message, unmasked as it is copied into the string (a client's frames are
     /// masked): one copy, where the frame's unmasked data copied the payload and the string
-    /// copied it again.
-    private static func text(of frame: WebSocketFrame) -> String {
-        guard let maskKey = frame.maskKey else { return String(buffer: frame.data) }
-        let key = maskKey.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return frame.data.withUnsafeReadableBytes { WebSocketMask.text($0, key: key) }
+    /// copied it again; nil when it is not UTF-8.
+    private static func text(of frame: WebSocketFrame) -> String? {
+        frame.data.withUnsafeReadableBytes { bytes in
+            guard let maskKey = frame.maskKey else { return WebSocketMask.text(bytes) }
+            return WebSocketMask.text(bytes, key: maskKey.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        }
     }
 }
