@@ -180,8 +180,7 @@ extension Repo {
             guard let node = validatedNode(json, at: path, completion: completion) else { return }
             connection.onDisconnect(.onDisconnectPut(path: path, data: json)) { [self] status, data in
                 if status.isOK {
-                    onDisconnect.tree.remember(path, node)
-                    noteOnDisconnect(node.isEmpty ? .remove : .set, at: path)
+                    onDisconnect.acknowledgedSet(node, at: path, at: clock())
                 }
                 complete(completion, status: status, data: data)
             }
@@ -206,8 +205,7 @@ extension Repo {
             for (key, json) in children { data[CodeUnitString(key)] = json }
             connection.onDisconnect(.onDisconnectMerge(path: path, data: data)) { [self] status, data in
                 if status.isOK {
-                    for (relative, node) in nodes { onDisconnect.tree.remember(path.child(relative), node) }
-                    noteOnDisconnect(.update, at: path)
+                    onDisconnect.acknowledgedUpdate(nodes, at: path, at: clock())
                 }
                 complete(completion, status: status, data: data)
             }
@@ -218,8 +216,7 @@ extension Repo {
         schedule { [self] in
             connection.onDisconnect(.onDisconnectCancel(path: path)) { [self] status, data in
                 if status.isOK {
-                    onDisconnect.tree.forget(path)
-                    forgetOnDisconnectRegistrations(at: path)
+                    onDisconnect.acknowledgedCancel(at: path)
                 }
                 complete(completion, status: status, data: data)
             }
@@ -231,12 +228,10 @@ extension Repo {
     func runOnDisconnectLocally() {
         let now = serverTime
         var events: [SyncEvent] = []
-        for (path, node) in onDisconnect.tree.overwrites() {
+        for (path, node) in onDisconnect.takeWrites() {
             let existing = serverTree.calcCompleteEventCache(path)
             events += serverTree.applyServerOverwrite(path, node.resolvingServerValues(existing: existing, now: now))
         }
-        onDisconnect.tree = SparseSnapshotTree()
-        forgetOnDisconnectRegistrations()
         raise(events)
     }
 }

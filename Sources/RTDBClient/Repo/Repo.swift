@@ -295,7 +295,7 @@ extension Repo {
         info.tree.removeAll()
         transactions.removeAll()
         status.observers = [:]
-        onDisconnect.tree = SparseSnapshotTree()
+        onDisconnect = LocalOnDisconnect()
         serverTree.persistence = nil
         readAhead.invalidate()
         // A read ahead still running on another core must end before the store closes.
