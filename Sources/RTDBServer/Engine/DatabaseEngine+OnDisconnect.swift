@@ -10,23 +10,7 @@ extension DatabaseEngine {
         _ outlet: Outlet, path: Path, children: [(relative: Path, data: JSONValue)], auth: RuleAuth
     ) -> Result<JSONValue, WireError> {
         do throws(WireError) {
-            try TreeChange.checkWritable(path)
-            if children.count > 1 || children.first?.relative.isEmpty == false {
-                do {
-                    try Validation.validateUpdatePaths(children.map(\.relative), at: path)
-                } catch {
-                    throw WireError(error)
-                }
-            }
-            var nodes: [(Path, Node)] = []
-            for (relative, data) in children {
-                let target = path.child(relative)
-                do {
-                    nodes.append((target, try Node(json: data, at: target.writeTarget)))
-                } catch {
-                    throw WireError(error)
-                }
-            }
+            let nodes = try OnDisconnectJudge.nodes(at: path, children: children)
             let now = clock()
             try authorizeWrite(
                 nodes.map { ($0.0, $0.1.resolvingServerValues(existing: root.child(at: $0.0), now: now)) }, auth: auth,
@@ -54,65 +38,17 @@ extension DatabaseEngine {
             by: outlet.id)
     }
 
-    /// One ended session's onDisconnect writes, due to run as the identity that registered them.
-    struct DueOnDisconnect {
-        var writes: [(path: Path, node: Node)]
-        var auth: RuleAuth
-        var sessionID: String
-    }
-
-    /// Runs the onDisconnect writes of sessions that ended together: each session's in order, each
-    /// write resolved and checked against the rules on the data as the writes before it left it
-    /// (one that fails either is skipped and logged), as if they ran one by one.
-    ///
-    /// The writes that run are applied as one change (a merge at their nearest common ancestor,
-    /// a write inside an earlier one folded into it): one apply, one log record and one publish
-    /// for a mass disconnect, not one per write.
-    ///
-    /// Rules that read no data judge a write the same with or without the writes before it in
-    /// place: those go into the tree together (each level rebuilt once for all of them), when an
-    /// increment needs what they left, and at the end.
-    func runOnDisconnect(_ due: [DueOnDisconnect]) {
-        let now = clock()
-        let together = !rules.writesDependOnData
-        var working = root
-        var waiting: [(path: Path, node: Node)] = []
-        var ran = SparseSnapshotTree()
-        for session in due {
-            for (path, node) in session.writes {
-                if !waiting.isEmpty, node.containsIncrements {
-                    working = working.updating(batch: waiting)
-                    waiting = []
-                }
-                switch judgeOnDisconnect(path, node, auth: session.auth, root: working, now: now) {
-                case .success(let (resolved, newRoot)):
-                    if together {
-                        // No rule looks at new data: the rules made no new root.
-                        waiting.append((path, resolved))
-                    } else {
-                        working = newRoot ?? working.updating(at: path, with: resolved)
-                    }
-                    ran.remember(path, resolved)
-                    metrics.onDisconnectRun.increment()
-                case .failure(let refusal):
-                    if let byRules = refusal.byRules {
-                        noteDenial(byRules, auth: session.auth, path: path, operation: .onDisconnect)
-                    }
-                    logger.notice(
-                        "session \(session.sessionID): onDisconnect write at \(path) skipped, \(refusal.reason)")
-                }
-            }
+    /// Runs the onDisconnect writes of sessions that ended together, as ``OnDisconnectJudge``
+    /// runs them: one apply, one log record and one publish for a mass disconnect, not one per
+    /// write; each refused write is logged (and noted, when the rules refused it).
+    func runOnDisconnect(_ due: [OnDisconnectJudge.Due]) {
+        let run = OnDisconnectJudge(rules: rules, now: clock()).run(due, on: root)
+        metrics.onDisconnectRun.increment(by: Int64(run.ran))
+        for (sessionID, auth, path, refusal) in run.refused {
+            if let byRules = refusal.byRules { noteDenial(byRules, auth: auth, path: path, operation: .onDisconnect) }
+            logger.notice("session \(sessionID): onDisconnect write at \(path) skipped, \(refusal.reason)")
         }
-        if !waiting.isEmpty { working = working.updating(batch: waiting) }
-        let writes = ran.unorderedOverwrites()
-        guard let first = writes.first else { return }
-        if writes.count == 1 {
-            apply(.set(path: first.path, node: first.node), newRoot: working, byServer: true)
-            return
-        }
-        let ancestor = writes.dropFirst().reduce(first.path) { $0.commonAncestor(with: $1.path) }
-        let children = writes.map { (relative: ancestor.relativePath(to: $0.path) ?? $0.path, node: $0.node) }
-        apply(.merge(path: ancestor, children: children), newRoot: working, byServer: true)
+        if let change = run.change { apply(change, newRoot: run.root, byServer: true) }
     }
 
     /// Whether a live session's onDisconnect writes would run now, judged as ``runOnDisconnect``
@@ -121,52 +57,12 @@ extension DatabaseEngine {
         guard let session = sessions[outlet.id] else {
             return OnDisconnectDryRun(writes: [], runsAs: nil, expiresAt: nil)
         }
-        let auth = RuleAuth(session.onDisconnectAuth)
-        let now = clock()
-        var root = root
-        var writes: [OnDisconnectDryRun.Write] = []
-        for (path, node) in session.onDisconnect.overwrites() {
-            switch judgeOnDisconnect(path, node, auth: auth, root: root, now: now, dryRun: true) {
-            case .success(let (resolved, newRoot)):
-                root = newRoot ?? root.updating(at: path, with: resolved)
-                writes.append(.init(path: path.description, removes: node.isEmpty, runs: true))
-            case .failure(let refusal):
-                writes.append(.init(path: path.description, removes: node.isEmpty, runs: false, reason: refusal.reason))
-            }
-        }
+        let judge = OnDisconnectJudge(rules: rules, now: clock())
+        let writes = judge.dryRun(
+            session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth), on: root)
         let identity = session.onDisconnectAuth
         return OnDisconnectDryRun(
             writes: writes, runsAs: identity.flatMap { $0.isAdmin ? "owner" : $0.uid }, expiresAt: identity?.expiresAt)
-    }
-
-    /// Why an onDisconnect write would not run.
-    struct OnDisconnectRefusal: Error {
-        /// In words, for the log and the dry run.
-        var reason: String
-        /// The rules' refusal, when it is the rules that refuse.
-        var byRules: RuleRefusal?
-    }
-
-    /// One onDisconnect write as it would run now: resolved, then checked against the rules.
-    ///
-    /// It is judged on `root` as `auth`. A dry run's evaluations are not counted in the coverage.
-    ///
-    /// When it may run: the write resolved, and the data with it made, when the rules made it.
-    private func judgeOnDisconnect(
-        _ path: Path, _ node: Node, auth: RuleAuth, root: Node, now: UnixTime, dryRun: Bool = false
-    ) -> Result<(resolved: Node, newRoot: Node?), OnDisconnectRefusal> {
-        let resolved: Node
-        do {
-            resolved = try node.resolvingServerValues(existingAt: { root.child(at: path) }, now: now, at: path)
-        } catch {
-            return .failure(OnDisconnectRefusal(reason: "\(error)"))
-        }
-        let rules = dryRun ? rules.unrecorded : rules
-        let (decision, newRoot) = rules.judgeWrite([(path, resolved)], auth: auth, root: root, now: now)
-        if case .denied(let refusal) = decision {
-            return .failure(OnDisconnectRefusal(reason: "the rules refuse it now: \(refusal)", byRules: refusal))
-        }
-        return .success((resolved, newRoot))
     }
 
     // MARK: - Sessions of an earlier run
@@ -202,7 +98,7 @@ extension DatabaseEngine {
     /// in the same commit.
     func run(_ records: [OnDisconnectRecord]) {
         runOnDisconnect(
-            records.map { DueOnDisconnect(writes: $0.writes, auth: RuleAuth($0.auth), sessionID: $0.sessionID) })
+            records.map { OnDisconnectJudge.Due(writes: $0.writes, auth: RuleAuth($0.auth), sessionID: $0.sessionID) })
         for record in records { log(OnDisconnectRecord(sessionID: record.sessionID, auth: nil, writes: []), by: nil) }
     }
 }

@@ -117,14 +117,14 @@ extension DatabaseEngine {
     /// Ends the sessions of connections that closed together: their listens go, and their
     /// onDisconnect writes run as one batch (``runOnDisconnect(_:)``), then leave the store.
     public func closeSessions(outlets: [Outlet]) {
-        var due: [DueOnDisconnect] = []
+        var due: [OnDisconnectJudge.Due] = []
         var stored: [String] = []
         for outlet in outlets {
             guard let session = sessions.removeValue(forKey: outlet.id) else { continue }
             session.expiry?.cancel()
             listens.removeAll(outlet: outlet.id)
             due.append(
-                DueOnDisconnect(
+                OnDisconnectJudge.Due(
                     writes: session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth),
                     sessionID: session.sessionID))
             if session.isStored { stored.append(session.sessionID) }
