@@ -82,3 +82,23 @@ public struct CredentialPolicy: Sendable {
         }
     }
 }
+
+extension CredentialPolicy {
+    /// The identity a session's `auth` or `gauth` request signs in as: its credential's, or with
+    /// the admin credential, `authVariable` (`authvar`, firebase-admin's
+    /// `databaseAuthVariableOverride`) as the `auth` the rules see.
+    ///
+    /// - Throws: What ``token(for:now:)`` throws; `invalid_token` for an `authvar` without the
+    ///   admin credential or that is not a JSON object.
+    func sessionToken(for credential: String, actingAs authVariable: JSONValue?, now: UnixTime) throws(WireError)
+        -> AuthToken
+    {
+        let token = try token(for: credential, now: now)
+        guard let authVariable else { return token }
+        guard token.isAdmin else { throw WireError(status: .invalidToken, message: "authvar needs the admin credential") }
+        guard case .object = authVariable else {
+            throw WireError(status: .invalidToken, message: "authvar must be a JSON object")
+        }
+        return AuthToken(claims: authVariable)
+    }
+}

@@ -62,6 +62,17 @@ extension SessionState {
     /// Whether the connection is signed out because its credential expired (not by a sign-out).
     var credentialExpired: Bool { auth == nil && onDisconnectAuth != nil }
 
+    /// Takes `token` as the connection's credential (nil: signed out), its expiry's timer
+    /// cancelled; after a sign-in or a sign-out (not an expiry, `expired`) its onDisconnect
+    /// writes run as it too.
+    mutating func signIn(_ token: AuthToken?, expired: Bool) {
+        expiry?.cancel()
+        expiry = nil
+        auth = token
+        ruleAuth = RuleAuth(token)
+        if !expired { onDisconnectAuth = token }
+    }
+
     /// A write (or an onDisconnect registration) the rules refused only because the credential ran
     /// out is answered `expired_token`: the client keeps it and sends it again once it has a new
     /// credential, instead of giving it up as refused. (The revocation `ac` and a write sent before the client heard it cross on
@@ -239,20 +250,7 @@ extension DatabaseEngine {
 
     /// Queues the response to request `number`.
     public func respond(_ number: Int, _ outcome: Result<JSONValue, WireError>, to outlet: Outlet) {
-        send(DatabaseEngine.response(number, outcome), to: outlet)
-    }
-
-    static func response(_ number: Int, _ outcome: Result<JSONValue, WireError>) -> OutboundItem {
-        let message: WireMessage
-        switch outcome {
-        case .success(.string("")):
-            // The most common answer (every write's ack), without building a JSON tree.
-            return .wire(WireMessage.acknowledgementText(number: number))
-        case .success(let data): message = .response(number: number, status: .ok, data: data)
-        case .failure(let error):
-            message = .response(number: number, status: error.status, data: .string(error.message))
-        }
-        return .wire(message.text)
+        send(OutboundItem.response(number, outcome), to: outlet)
     }
 
     /// Answers a write request: a refusal at once, an acknowledgement once the write is published.
@@ -270,9 +268,9 @@ extension DatabaseEngine {
     /// Answers an onDisconnect request once the change it made is stored (`unavailable` if the
     /// disk does not take it).
     private func respondOnceStored(_ number: Int, _ outcome: Result<JSONValue, WireError>, to outlet: Outlet) {
-        let item = DatabaseEngine.response(number, outcome)
+        let item = OutboundItem.response(number, outcome)
         guard case .success = outcome else { return send(item, to: outlet) }
-        let refusal = DatabaseEngine.response(number, .failure(.notStored))
+        let refusal = OutboundItem.response(number, .failure(.notStored))
         if let now = durability.hold(item, for: outlet, ticket: durability.onDisconnectTicket, refusal: refusal) {
             outlet.send(now)
         }
@@ -284,16 +282,7 @@ extension DatabaseEngine {
         _ outlet: Outlet, credential: String, actingAs authVariable: JSONValue?
     ) -> Result<JSONValue, WireError> {
         do throws(WireError) {
-            var token = try credentials.token(for: credential, now: clock())
-            if let authVariable {
-                guard token.isAdmin else {
-                    throw WireError(status: .invalidToken, message: "authvar needs the admin credential")
-                }
-                guard case .object = authVariable else {
-                    throw WireError(status: .invalidToken, message: "authvar must be a JSON object")
-                }
-                token = AuthToken(claims: authVariable)
-            }
+            let token = try credentials.sessionToken(for: credential, actingAs: authVariable, now: clock())
             setAuth(token, for: outlet)
             if credentials.enforcesExpiry, let expiresAt = token.expiresAt, sessions[outlet.id] != nil {
                 sessions[outlet.id]?.expiry = revokeAtExpiry(token, at: expiresAt, of: outlet)
@@ -335,12 +324,8 @@ extension DatabaseEngine {
             logger.warning("a credential for connection \(outlet.id), which has no session (it closed meanwhile)")
             return
         }
+        sessions[outlet.id]?.signIn(token, expired: expired)
         let auth = RuleAuth(token)
-        sessions[outlet.id]?.expiry?.cancel()
-        sessions[outlet.id]?.expiry = nil
-        sessions[outlet.id]?.auth = token
-        sessions[outlet.id]?.ruleAuth = auth
-        if !expired { sessions[outlet.id]?.onDisconnectAuth = token }
         connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }
         // The stored onDisconnect writes run as the identity the live ones would.
         if !expired, sessions[outlet.id]?.isStored == true { onDisconnectChanged(outlet) }
