@@ -95,7 +95,9 @@ extension CredentialPolicy {
     {
         let token = try token(for: credential, now: now)
         guard let authVariable else { return token }
-        guard token.isAdmin else { throw WireError(status: .invalidToken, message: "authvar needs the admin credential") }
+        guard token.isAdmin else {
+            throw WireError(status: .invalidToken, message: "authvar needs the admin credential")
+        }
         guard case .object = authVariable else {
             throw WireError(status: .invalidToken, message: "authvar must be a JSON object")
         }
