@@ -14,7 +14,7 @@ extension DatabaseEngine {
 
     /// The counts as they are now.
     public var counts: EngineCounts {
-        EngineCounts(appliedWrites: appliedSequence, sessions: sessions.count, readsWaiting: waiters.reads)
+        EngineCounts(appliedWrites: data.appliedSequence, sessions: sessions.count, readsWaiting: waiters.reads)
     }
 
     /// Returns once `condition` holds for ``counts`` (at once if it does now).

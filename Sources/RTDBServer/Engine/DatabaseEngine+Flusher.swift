@@ -128,7 +128,7 @@ extension DatabaseEngine {
             if flusher.isClosed { return nil }
             await withCheckedContinuation { flusher.park($0) }
         }
-        return durability.takeBatch(root: root, applied: appliedSequence)
+        return durability.takeBatch(root: data.working, applied: data.appliedSequence)
     }
 }
 

@@ -15,7 +15,7 @@ extension DatabaseEngine {
         throws(WireError)
     {
         try authorizeRead(path, auth: auth, operation: .listen)
-        let node = servedRoot.child(at: path)
+        let node = data.served.child(at: path)
         let result = query.loadsAllData ? node : query.filter(node)
         let key = Listen.Key(outlet: outlet.id, path: path, queryIdentifier: query.queryIdentifier)
         listens.insert(

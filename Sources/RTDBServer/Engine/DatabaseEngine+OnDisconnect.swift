@@ -13,7 +13,8 @@ extension DatabaseEngine {
             let nodes = try OnDisconnectJudge.nodes(at: path, children: children)
             let now = clock()
             try authorizeWrite(
-                nodes.map { ($0.0, $0.1.resolvingServerValues(existing: root.child(at: $0.0), now: now)) }, auth: auth,
+                nodes.map { ($0.0, $0.1.resolvingServerValues(existing: data.working.child(at: $0.0), now: now)) },
+                auth: auth,
                 at: path, operation: .onDisconnect)
             for (target, node) in nodes { sessions[outlet.id]?.onDisconnect.remember(target, node) }
             onDisconnectChanged(outlet)
@@ -42,7 +43,7 @@ extension DatabaseEngine {
     /// runs them: one apply, one log record and one publish for a mass disconnect, not one per
     /// write; each refused write is logged (and noted, when the rules refused it).
     func runOnDisconnect(_ due: [OnDisconnectJudge.Due]) {
-        let run = OnDisconnectJudge(rules: rules, now: clock()).run(due, on: root)
+        let run = OnDisconnectJudge(rules: rules, now: clock()).run(due, on: data.working)
         metrics.onDisconnectRun.increment(by: Int64(run.ran))
         for (sessionID, auth, path, refusal) in run.refused {
             if let byRules = refusal.byRules { noteDenial(byRules, auth: auth, path: path, operation: .onDisconnect) }
@@ -59,7 +60,7 @@ extension DatabaseEngine {
         }
         let judge = OnDisconnectJudge(rules: rules, now: clock())
         let writes = judge.dryRun(
-            session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth), on: root)
+            session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth), on: data.working)
         let identity = session.onDisconnectAuth
         return OnDisconnectDryRun(
             writes: writes, runsAs: identity.flatMap { $0.isAdmin ? "owner" : $0.uid }, expiresAt: identity?.expiresAt)

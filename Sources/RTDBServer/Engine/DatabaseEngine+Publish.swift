@@ -23,13 +23,13 @@ extension DatabaseEngine {
                 affected = listens.affected(by: children.map { path.child($0.relative) })
             }
             if !affected.isEmpty || rules.readsDependOnData {
-                var current = servedRoot
+                var current = data.served
                 for change in behind { current = change.applied(to: current) }
                 behind = []
                 let before = current
-                servedRoot = index == writes.count - 1 ? after : write.change.applied(to: current)
+                data.served = index == writes.count - 1 ? after : write.change.applied(to: current)
                 for listen in affected {
-                    deliver(write.change, to: listen, before: before, after: servedRoot)
+                    deliver(write.change, to: listen, before: before, after: data.served)
                 }
                 // Read rules that look at data can be changed by any write.
                 if rules.readsDependOnData { revokeListensNoLongerAllowed(listens.all) }
@@ -44,7 +44,7 @@ extension DatabaseEngine {
             WriteBreakdown.end(.acknowledge, since: acknowledging)
             WriteBreakdown.published(1)
         }
-        servedRoot = after
+        data.served = after
         metrics.changes.signal()
     }
 
@@ -56,9 +56,7 @@ extension DatabaseEngine {
     /// the next batch.
     func refuse(_ batch: DurabilityPipeline.Batch) -> Int {
         let refusal = durability.refuse(batch)
-        root = servedRoot
-        appliedSequence = durability.durableSequence
-        appliedKeys.forget(after: appliedSequence)
+        data.rollBack(to: durability.durableSequence)
         for acknowledgement in refusal.acknowledgements {
             respond(acknowledgement.number, .failure(.notStored), to: acknowledgement.outlet)
         }

@@ -18,7 +18,10 @@ extension DatabaseEngine {
     func unpublishedWrite(touching path: Path) -> UInt64? {
         if path.isInfo || store.isVolatile || flusher.stopGaveUp { return nil }
         // Read rules that look at data can be changed by any write.
-        if rules.readsDependOnData { return appliedSequence > durability.durableSequence ? appliedSequence : nil }
+        if rules.readsDependOnData {
+            let applied = data.appliedSequence
+            return applied > durability.durableSequence ? applied : nil
+        }
         return durability.newestUnpublished(touching: path)
     }
 
@@ -53,7 +56,7 @@ extension DatabaseEngine {
         -> (node: Node, result: Node, sequence: UInt64)
     {
         try authorizeRead(path, auth: auth, operation: .read)
-        let node = servedRoot.child(at: path)
+        let node = data.served.child(at: path)
         let result = query.map { $0.loadsAllData ? node : $0.filter(node) } ?? node
         return (node, result, durability.durableSequence)
     }
@@ -62,7 +65,7 @@ extension DatabaseEngine {
     /// rules check: for what a request may see whatever the read rules say (the echo of its own
     /// write, once stored).
     func snapshot(_ path: Path) -> (node: Node, sequence: UInt64) {
-        (servedRoot.child(at: path), durability.durableSequence)
+        (data.served.child(at: path), durability.durableSequence)
     }
 
     /// Registers a Server-Sent Events stream at `path` and sends the initial `put`, with every

@@ -47,7 +47,7 @@ extension DatabaseEngine {
     func authorizeWrite(
         _ changes: [(path: Path, node: Node)], auth: RuleAuth, at path: Path, operation: RuleDenial.Operation
     ) throws(WireError) -> Node? {
-        let (decision, newRoot) = rules.judgeWrite(changes, auth: auth, root: root, now: clock())
+        let (decision, newRoot) = rules.judgeWrite(changes, auth: auth, root: data.working, now: clock())
         guard case .denied(let refusal) = decision else { return newRoot }
         // The client hears Firebase's words; the explanation goes to the log and the report.
         logger.info("namespace \(namespace): \(operation.rawValue) at \(path) by \(auth) refused: \(refusal)")
@@ -65,14 +65,14 @@ extension DatabaseEngine {
 
     /// Whether the rules let `auth` read `path` (what a write's answer may show of the data).
     func mayRead(_ path: Path, auth: RuleAuth) -> Bool {
-        path.isInfo || rules.read(path, auth: auth, root: servedRoot, now: clock()).isAllowed
+        path.isInfo || rules.read(path, auth: auth, root: data.served, now: clock()).isAllowed
     }
 
     /// Refuses a read (a listen, a get, a REST read or stream) the rules do not allow, and notes
     /// the denial.
     func authorizeRead(_ path: Path, auth: RuleAuth, operation: RuleDenial.Operation) throws(WireError) {
         if path.isInfo { return }
-        guard case .denied(let refusal) = rules.read(path, auth: auth, root: servedRoot, now: clock()) else {
+        guard case .denied(let refusal) = rules.read(path, auth: auth, root: data.served, now: clock()) else {
             return
         }
         logger.info("namespace \(namespace): \(operation.rawValue) at \(path) by \(auth) refused: \(refusal)")
@@ -85,7 +85,7 @@ extension DatabaseEngine {
     func revokeListensNoLongerAllowed(_ candidates: [Listen]) {
         let now = clock()
         for listen in candidates where !listen.path.isInfo {
-            guard case .denied(let refusal) = rules.read(listen.path, auth: listen.auth, root: servedRoot, now: now)
+            guard case .denied(let refusal) = rules.read(listen.path, auth: listen.auth, root: data.served, now: now)
             else {
                 continue
             }

@@ -52,20 +52,20 @@ extension DatabaseEngine {
         refusesWithoutStorage: Bool = false, recordText: String? = nil, read: () throws(WireError) -> Node
     ) -> Result<UInt64, WireError> {
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
-        if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
+        if let idempotencyKey, let sequence = data.sequence(ofKey: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             let converting = WriteBreakdown.begin()
-            let change = try TreeChange.set(at: path, resolvingAgainst: root, now: clock(), read: read)
+            let change = try TreeChange.set(at: path, resolvingAgainst: data.working, now: clock(), read: read)
             WriteBreakdown.end(.convert, since: converting)
             let judging = WriteBreakdown.begin()
             let newRoot = try authorizeWrite(change.writes, auth: auth, at: path, operation: .set)
             WriteBreakdown.end(.rules, since: judging)
-            if let expectedHash, root.child(at: path).hashString != expectedHash {
+            if let expectedHash, data.working.child(at: path).hashString != expectedHash {
                 throw WireError(status: .dataStale, message: "the data at \(path) has changed")
             }
             if refusesWithoutStorage { try requireStorage() }
             apply(change, idempotencyKey: idempotencyKey, newRoot: newRoot, recordText: recordText)
-            return .success(appliedSequence)
+            return .success(data.appliedSequence)
         } catch {
             return .failure(error)
         }
@@ -111,20 +111,20 @@ extension DatabaseEngine {
         _ path: Path, relatives: [Path], idempotencyKey: String?, auth: RuleAuth, refusesWithoutStorage: Bool = false,
         recordText: String? = nil, read: (_ index: Int, _ target: Path) throws(WireError) -> Node
     ) -> Result<UInt64, WireError> {
-        if relatives.isEmpty { return .success(appliedSequence) }
+        if relatives.isEmpty { return .success(data.appliedSequence) }
         let idempotencyKey = idempotencyKey.map { AppliedKeys.scoped($0, by: auth) }
-        if let idempotencyKey, let sequence = appliedKeys.sequence(of: idempotencyKey) { return .success(sequence) }
+        if let idempotencyKey, let sequence = data.sequence(ofKey: idempotencyKey) { return .success(sequence) }
         do throws(WireError) {
             let converting = WriteBreakdown.begin()
             let change = try TreeChange.merge(
-                at: path, relatives: relatives, resolvingAgainst: root, now: clock(), read: read)
+                at: path, relatives: relatives, resolvingAgainst: data.working, now: clock(), read: read)
             WriteBreakdown.end(.convert, since: converting)
             let judging = WriteBreakdown.begin()
             let newRoot = try authorizeWrite(change.writes, auth: auth, at: path, operation: .update)
             WriteBreakdown.end(.rules, since: judging)
             if refusesWithoutStorage { try requireStorage() }
             apply(change, idempotencyKey: idempotencyKey, newRoot: newRoot, recordText: recordText)
-            return .success(appliedSequence)
+            return .success(data.appliedSequence)
         } catch {
             return .failure(error)
         }
@@ -165,15 +165,10 @@ extension DatabaseEngine {
     ) {
         let applying = WriteBreakdown.begin()
         defer { WriteBreakdown.end(.apply, since: applying) }
-        if let newRoot { root = newRoot } else { change.apply(to: &root) }
-        // A store that keeps nothing never reads the record's text, so it is not written.
-        let recordData = store.isVolatile ? "" : recordText ?? change.recordText
-        appliedSequence += 1
+        let record = data.apply(
+            change, newRoot: newRoot, idempotencyKey: idempotencyKey, recordText: recordText, volatile: store.isVolatile
+        )
         countsChanged()
-        let record = LogRecord(
-            sequence: appliedSequence, path: change.path, kind: change.kind, data: recordData,
-            idempotencyKey: idempotencyKey)
-        if let idempotencyKey { appliedKeys.insert(idempotencyKey, sequence: appliedSequence) }
         change.forEachWrittenPath(markDirty)
         log(DurabilityPipeline.Applied(record: record, change: change, byServer: byServer))
     }

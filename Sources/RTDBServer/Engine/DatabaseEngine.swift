@@ -20,11 +20,8 @@ public actor DatabaseEngine {
     /// What it was given when it opened: store, clocks, logger, metrics, policies.
     let context: NamespaceContext
 
-    /// The working tree: every applied write, stored or not; writes are judged on it.
-    var root: Node
-    /// The stored tree: what reads, listens and streams see (the tree as of ``DurabilityPipeline/durableSequence``).
-    var servedRoot: Node
-    var appliedSequence: UInt64
+    /// The working tree writes are judged on, the stored tree readers see, the writes applied.
+    var data: NamespaceData
     /// What is applied but not yet on disk, and what waits for it (DurabilityPipeline.swift).
     var durability: DurabilityPipeline
     /// Sessions of an earlier run of the server that have not come back, with their
@@ -37,7 +34,6 @@ public actor DatabaseEngine {
     var listens = ListenRegistry()
     var sessions: [Int: SessionState] = [:]
     var pushIDs: PushIDGenerator
-    var appliedKeys = AppliedKeys()
     /// The security rules every request is checked against (open unless the server has some).
     var rulesInForce: RulesInForce
     /// Sessions that ended, waiting to be closed together (``closeSessionWithOthers(outlet:)``).
@@ -107,16 +103,12 @@ public actor DatabaseEngine {
         // Each namespace counts its own evaluations, though the server gives all the same rules.
         self.rulesInForce = RulesInForce(rules)
         self.namespace = namespace
-        self.root = root
-        self.servedRoot = root
-        self.appliedSequence = sequence
+        self.data = NamespaceData(root: root, sequence: sequence)
         self.durability = DurabilityPipeline(durableSequence: sequence, checkpointInterval: checkpointInterval)
         self.pushIDs = PushIDGenerator()
     }
 
-    private func remember(_ keys: [(key: String, sequence: UInt64)]) {
-        for (key, sequence) in keys { appliedKeys.insert(key, sequence: sequence) }
-    }
+    private func remember(_ keys: [(key: String, sequence: UInt64)]) { data.remember(keys) }
 
     private func startFlusher() {
         guard !store.isVolatile else { return }
@@ -124,10 +116,10 @@ public actor DatabaseEngine {
     }
 
     /// The whole tree as of the newest applied write.
-    public var currentRoot: Node { root }
+    public var currentRoot: Node { data.working }
 
     /// The number of writes applied since the namespace was created.
-    public var sequence: UInt64 { appliedSequence }
+    public var sequence: UInt64 { data.appliedSequence }
 
     /// The number of open WebSocket sessions.
     public var sessionCount: Int { sessions.count }
@@ -138,7 +130,7 @@ public actor DatabaseEngine {
     /// Whether the namespace can be closed without anyone noticing: no session, no listen or
     /// stream, every write durable and delivered, and the rules it opened with.
     public var isIdle: Bool {
-        sessions.isEmpty && listens.count == 0 && durability.isSettled(applied: appliedSequence)
+        sessions.isEmpty && listens.count == 0 && durability.isSettled(applied: data.appliedSequence)
             && !rulesInForce.replaced
             && orphans.records.isEmpty
     }
@@ -186,7 +178,7 @@ public actor DatabaseEngine {
             metrics.writesStored.increment()
             if !write.byServer { metrics.writeAckSeconds.record(ContinuousClock.now - write.appliedAt) }
             durability.volatileApplied(write.record.sequence)
-            publish([write], upTo: root)
+            publish([write], upTo: data.working)
             return
         }
         durability.append(write)
