@@ -83,6 +83,9 @@ extension FuzzTarget {
             }
         }
         _ = try? channel.close().wait()
+        // A wait still scheduled holds the handler's context, which holds the handler, whose
+        // schedule holds this list: let go of them, or every input leaks its channel.
+        resumes.removeAll()
         while let frame = try? channel.readOutbound(as: WebSocketFrame.self) {
             box.run.sent.append(.init(opcode: UInt8(webSocketOpcode: frame.opcode), payload: Array(buffer: frame.data)))
         }

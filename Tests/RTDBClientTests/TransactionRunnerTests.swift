@@ -78,14 +78,19 @@ import Testing
         return .success(withValue: data)
     }
 
-    @Test func aStaleAnswerRunsItAgainOnTheServersDataUnderANewKey() throws {
+    /// A runner in an engine made by hand, with one transaction started: it adds one to `counter`.
+    static func incrementing() -> (Host, TransactionRunner, Database, Outcome) {
         let host = Host()
         let runner = TransactionRunner(host: host)
         let database = Database(url: "http://127.0.0.1:9?ns=demo")
         let outcome = Outcome()
         runner.start(
-            Self.counter, database: database, update: Self.increment, completion: outcome.completion,
-            applyLocally: true)
+            counter, database: database, update: increment, completion: outcome.completion, applyLocally: true)
+        return (host, runner, database, outcome)
+    }
+
+    @Test func aStaleAnswerRunsItAgainOnTheServersDataUnderANewKey() throws {
+        let (host, runner, database, outcome) = Self.incrementing()
         #expect(host.puts.map(\.data) == [1])
         #expect(host.puts.first?.hash == "" && host.puts.first?.key == "\(host.writeIDs.instance):1.1")
         #expect(host.pendingWrites.snapshot.map(\.state) == [.inFlight])
@@ -107,13 +112,7 @@ import Testing
     }
 
     @Test func aSetOverItAbortsItOnceTheServerAnswers() {
-        let host = Host()
-        let runner = TransactionRunner(host: host)
-        let database = Database(url: "http://127.0.0.1:9?ns=demo")
-        let outcome = Outcome()
-        runner.start(
-            Self.counter, database: database, update: Self.increment, completion: outcome.completion,
-            applyLocally: true)
+        let (host, runner, database, outcome) = Self.incrementing()
         runner.abort(overlapping: .root, database: database)
         #expect(outcome.calls.withLock { $0.isEmpty }, "sent: it waits for the answer")
         host.puts[0].answer(.dataStale, .null)
@@ -123,13 +122,7 @@ import Testing
     }
 
     @Test func itGivesUpAfterTwentyFiveStaleAnswers() {
-        let host = Host()
-        let runner = TransactionRunner(host: host)
-        let database = Database(url: "http://127.0.0.1:9?ns=demo")
-        let outcome = Outcome()
-        runner.start(
-            Self.counter, database: database, update: Self.increment, completion: outcome.completion,
-            applyLocally: true)
+        let (host, _, _, outcome) = Self.incrementing()
         for attempt in 0..<TransactionRunner.maxRetries { host.puts[attempt].answer(.dataStale, .null) }
         host.callbackQueue.sync {}
         #expect(host.puts.count == TransactionRunner.maxRetries)
