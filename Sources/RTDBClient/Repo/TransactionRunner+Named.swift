@@ -54,7 +54,7 @@ extension TransactionRunner {
         let key = host.writeIDs.key(write.id, attempt: Int(attempt))
         let onSend: () -> Void = { [weak host] in host?.pendingWrites.markSent(write.id) }
         host.put(.set, path: write.path, data: .json { payload }, hash: hash, idempotencyKey: key, onSend: onSend) {
-            [self] status, data in
+            [self, host] status, data in
             switch host.settle(write.id, at: write.path, syncWriteID: writeID, status: status, data: data) {
             case nil:
                 if let completion = transaction.completion {

@@ -120,7 +120,7 @@ extension TransactionRunner {
             host.logger.debug(
                 "transaction at \(path): attempt \(attempt.retryCount) of \(records.count) queued to send")
             host.put(.set, path: path, data: .json { data }, hash: hash, idempotencyKey: key, onSend: onSend) {
-                [self] status, _ in
+                [self, host] status, _ in
                 host.logger.debug("transaction at \(path): answered \(status)")
                 handleTransactionResponse(path: path, records: records, status: status, database: database)
             }

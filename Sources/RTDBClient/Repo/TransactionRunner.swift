@@ -49,7 +49,8 @@ protocol TransactionHost: AnyObject {
 final class TransactionRunner {
     /// How often a transaction runs again on `datastale` before it fails with `maxretries`.
     static let maxRetries = 25
-    /// The engine it runs in.
+    /// The engine it runs in, which owns it; a request's answer holds the host (`[self, host]`),
+    /// as the repo's own requests hold the repo.
     unowned let host: any TransactionHost
     /// The transactions in flight, and the named ones.
     var book = TransactionBook()

@@ -9,21 +9,16 @@ import RTDBWire
 ///
 /// Behind a ``ControlFrameHandler`` (pings, the close, what the protocol forbids) and a
 /// ``MessageRateHandler`` (the peer's message rate), it takes the peer's messages apart into
-/// requests (``InboundMessages``) and hands them to the namespace in order (``RequestPump``).
-/// Reading stops, and TCP slows the peer, while the session opens and while the request window
-/// is full: messages already read wait here in order. Opening and ending are the ``WebSocketSession``'s (the opening in a
-/// short task, the ending on its namespace's closing batch).
+/// requests (``InboundMessages``) and passes them to the ``RequestWindowHandler`` it adds once
+/// the session is live, which hands them to the namespace in order (``RequestPump``). Reading
+/// stops, and TCP slows the peer, while the session opens: messages already read wait here in
+/// order. Opening and ending are the ``WebSocketSession``'s (the opening in a short task, the
+/// ending on its namespace's closing batch).
 final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = PeerMessage
+    typealias InboundOut = SessionRequest
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
-
-    /// Why reading is stopped (reading goes on when none is left).
-    private struct Holds: OptionSet {
-        let rawValue: UInt8
-        static let opening = Holds(rawValue: 1)
-        static let window = Holds(rawValue: 2)
-    }
 
     private enum Phase {
         case opening
@@ -37,11 +32,10 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let writer: FrameWriter
     private let heartbeat = Heartbeat()
     private var phase = Phase.opening
-    private var holds: Holds = .opening
+    /// Whether reading is stopped while the session opens.
+    private var isOpening = true
     private var readAsked = false
     private var deferred = Deque<PeerMessage>()
-    /// The request read while the window was full, queued once it has a place.
-    private var waiting: SessionRequest?
     private var messages: InboundMessages
     private var context: ChannelHandlerContext?
 
@@ -98,7 +92,14 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch phase {
         case .opening:
             phase = live.map { .live($0) } ?? .refused
-            release(.opening)
+            if let live, let context {
+                let heartbeat = live.heartbeat
+                let window = RequestWindowHandler(
+                    window: live.window, admit: { live.requests.append($0) },
+                    paused: { $0 ? heartbeat.holdReads() : heartbeat.resumeReads() })
+                try? context.pipeline.syncOperations.addHandler(window, position: .after(self))
+            }
+            takeWhatWaited()
         case .ended:
             // The connection closed while the session opened: what the peer sent meanwhile is
             // handled, then the session ends.
@@ -110,7 +111,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let message = unwrapInboundIn(data)
-        if holds.isEmpty && deferred.isEmpty {
+        if !isOpening && deferred.isEmpty {
             take(message)
         } else {
             deferred.append(message)
@@ -118,7 +119,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if holds.isEmpty {
+        if !isOpening {
             context.read()
         } else {
             readAsked = true
@@ -128,25 +129,25 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         let previous = phase
         phase = .ended
+        if case .refused = previous { deferred.removeAll() }
+        // The window's handler hands on what waited in it first.
+        context.fireChannelInactive()
         // Still opening: the frames wait for the session, which finishes once it is open.
         if case .live(let live) = previous { finish(live) }
-        if case .refused = previous { deferred.removeAll() }
-        context.fireChannelInactive()
     }
 
     /// Ends a session whose connection closed.
     ///
     /// What was read before the close is still the client's: every request goes to the namespace
-    /// (the window lets all in once closed), then the session ends.
+    /// (what waited in the window has gone on as it closed; what waited for the opening goes now,
+    /// past the window), then the session ends.
     private func finish(_ live: WebSocketSession.Live) {
         live.window.close()
-        if let waiting {
-            live.requests.append(waiting)
-            self.waiting = nil
-        }
-        holds = []
+        isOpening = false
         for message in deferred {
-            if case .text(let text) = message { admit(text, live: live) }
+            if case .text(let text) = message, let request = assemble(text, live: live) {
+                live.requests.append(request)
+            }
         }
         deferred.removeAll()
         end(live)
@@ -171,41 +172,25 @@ extension SessionHandler {
         // Refused or closing: what the peer sends meanwhile is not taken.
         guard case .live(let live) = phase, !writer.isClosing else { return }
         switch message {
-        case .text(let text): admit(text, live: live)
+        case .text(let text):
+            guard let request = assemble(text, live: live), let context else { return }
+            context.fireChannelRead(wrapInboundOut(request))
         case .binary: tell("binary frames are not part of protocol v5", live: live)
         }
     }
 
-    /// Takes one text message in: a request is queued if the window has a place, else reading
-    /// pauses until it has one.
-    private func admit(_ text: String, live: WebSocketSession.Live) {
+    /// Takes one text message in: the request it completes, if it completes one (a message may
+    /// be one fragment of a request, or end the session).
+    private func assemble(_ text: String, live: WebSocketSession.Live) -> SessionRequest? {
         switch messages.take(text, outlet: live.outlet, report: { tell($0, live: live) }) {
         case .nothing:
-            break
+            return nil
         case .request(let request):
-            let this = NIOLoopBound(self, eventLoop: session.channel.eventLoop)
-            let loop = session.channel.eventLoop
-            if live.window.enter(whenAdmitted: { loop.execute { this.value.windowOpened() } }) {
-                live.requests.append(request)
-            } else {
-                // Held by the server's own window: the heartbeat does not take that for silence.
-                waiting = request
-                live.heartbeat.holdReads()
-                hold(.window)
-            }
+            return request
         case .end:
             writer.close()
+            return nil
         }
-    }
-
-    private func windowOpened() {
-        guard case .live(let live) = phase else { return }
-        if let waiting {
-            live.requests.append(waiting)
-            self.waiting = nil
-        }
-        live.heartbeat.resumeReads()
-        release(.window)
     }
 
     /// The session's message rate, its waits on the server's timers: the client is told the first
@@ -239,18 +224,11 @@ extension SessionHandler {
         live.outlet.send(.wire(WireMessage.control(.error(problem)).text))
     }
 
-    private func hold(_ reason: Holds) {
-        holds.insert(reason)
-    }
-
-    /// Lifts one reason to stop reading; with none left, the frames that waited are taken, then
-    /// reading goes on.
-    private func release(_ reason: Holds) {
-        holds.remove(reason)
-        while holds.isEmpty, let message = deferred.popFirst() {
-            take(message)
-        }
-        guard holds.isEmpty, readAsked, let context else { return }
+    /// The session is open (or refused): the messages that waited are taken, then reading goes on.
+    private func takeWhatWaited() {
+        isOpening = false
+        while let message = deferred.popFirst() { take(message) }
+        guard readAsked, let context else { return }
         readAsked = false
         context.read()
     }
