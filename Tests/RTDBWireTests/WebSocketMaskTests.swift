@@ -34,8 +34,12 @@ import Testing
             #expect(Array(plain.utf8).withUnsafeBytes { WebSocketMask.text($0) } == plain)
         }
         // A stray byte, a truncated sequence (one that repairs to as many bytes as it had), an
-        // encoded surrogate, an overlong slash.
-        let invalid: [[UInt8]] = [[0x61, 0xFF, 0x62], [0x61, 0xF0, 0x9F, 0x98], [0xED, 0xA0, 0x80], [0xC0, 0xAF]]
+        // encoded surrogate, an overlong slash,
+        // and a stray byte inside the words the unmasking checks eight bytes at a time.
+        let invalid: [[UInt8]] = [
+            [0x61, 0xFF, 0x62], [0x61, 0xF0, 0x9F, 0x98], [0xED, 0xA0, 0x80], [0xC0, 0xAF],
+            Array(repeating: 0x61, count: 11) + [0xFF] + Array(repeating: 0x62, count: 9),
+        ]
         for bytes in invalid {
             let masked = byteByByte(bytes, key: key)
             #expect(masked.withUnsafeBytes { WebSocketMask.text($0, key: key) } == nil, "\(bytes)")
