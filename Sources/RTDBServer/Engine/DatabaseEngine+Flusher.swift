@@ -17,12 +17,12 @@ extension DatabaseEngine {
                 let started = ContinuousClock.now
                 try await store.append(batch.records, onDisconnect: batch.onDisconnect, checkpoint: batch.checkpoint)
                 WriteBreakdown.end(.commit, since: storing)
-                metrics.commitSeconds.record(ContinuousClock.now - started)
-                metrics.groupCommitWrites.record(Double(batch.writes.count))
-                metrics.writesStored.increment(by: Int64(batch.writes.count))
+                metrics.writes.commitSeconds.record(ContinuousClock.now - started)
+                metrics.writes.groupCommit.record(Double(batch.writes.count))
+                metrics.writes.stored.increment(by: Int64(batch.writes.count))
                 let committed = ContinuousClock.now
                 for write in batch.writes where !write.byServer {
-                    metrics.writeAckSeconds.record(committed - write.appliedAt)
+                    metrics.writes.ackSeconds.record(committed - write.appliedAt)
                 }
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
                 publish(batch.writes, upTo: batch.after)
@@ -34,8 +34,8 @@ extension DatabaseEngine {
                 }
             } catch {
                 let refused = refuse(batch)
-                metrics.storeFailures.increment()
-                metrics.writesDiskRefused.increment(by: Int64(refused))
+                metrics.writes.storeFailures.increment()
+                metrics.writes.diskRefused.increment(by: Int64(refused))
                 if flusher.failure == nil {
                     logger.error(
                         "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried at each write, and every 0.5 s"

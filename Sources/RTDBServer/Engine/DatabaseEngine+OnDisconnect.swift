@@ -44,7 +44,7 @@ extension DatabaseEngine {
     /// write; each refused write is logged (and noted, when the rules refused it).
     func runOnDisconnect(_ due: [OnDisconnectJudge.Due]) {
         let run = OnDisconnectJudge(rules: rules, now: clock()).run(due, on: data.working)
-        metrics.onDisconnectRun.increment(by: Int64(run.ran))
+        metrics.sessions.onDisconnectRun.increment(by: Int64(run.ran))
         for (sessionID, auth, path, refusal) in run.refused {
             if let byRules = refusal.byRules { noteDenial(byRules, auth: auth, path: path, operation: .onDisconnect) }
             logger.notice("session \(sessionID): onDisconnect write at \(path) skipped, \(refusal.reason)")

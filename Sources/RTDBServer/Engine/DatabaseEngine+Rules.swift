@@ -52,13 +52,13 @@ extension DatabaseEngine {
         // The client hears Firebase's words; the explanation goes to the log and the report.
         logger.info("namespace \(namespace): \(operation.rawValue) at \(path) by \(auth) refused: \(refusal)")
         noteDenial(refusal, auth: auth, path: path, operation: operation)
-        metrics.writesRulesDenied.increment()
+        metrics.writes.rulesDenied.increment()
         throw WireError.permissionDenied
     }
 
     /// Keeps a refused request for the coverage report (`/.inspect/coverage.json`).
     func noteDenial(_ refusal: RuleRefusal, auth: RuleAuth, path: Path, operation: RuleDenial.Operation) {
-        metrics.denials[operation]?.increment()
+        metrics.writes.denials[operation]?.increment()
         rules.coverage?.recordDenial(
             RuleDenial(at: clock(), who: auth.description, path: path, operation: operation, refusal: refusal))
     }

@@ -175,8 +175,8 @@ public actor DatabaseEngine {
     /// once.
     func log(_ write: DurabilityPipeline.Applied) {
         if store.isVolatile {
-            metrics.writesStored.increment()
-            if !write.byServer { metrics.writeAckSeconds.record(ContinuousClock.now - write.appliedAt) }
+            metrics.writes.stored.increment()
+            if !write.byServer { metrics.writes.ackSeconds.record(ContinuousClock.now - write.appliedAt) }
             durability.volatileApplied(write.record.sequence)
             publish([write], upTo: data.working)
             return

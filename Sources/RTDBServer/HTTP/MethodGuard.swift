@@ -143,7 +143,8 @@ struct MethodGuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
             try channel.syncOptions?.setOption(
                 ChannelOptions.recvAllocator,
                 value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536))
-            let counter = ByteCounter(received: metrics.connectionReceivedBytes, sent: metrics.connectionSentBytes)
+            let counter = ByteCounter(
+                received: metrics.traffic.connectionReceived, sent: metrics.traffic.connectionSent)
             try channel.pipeline.syncOperations.addHandlers([counter, door, MethodGuard()])
         } catch {
             return channel.eventLoop.makeFailedFuture(error)

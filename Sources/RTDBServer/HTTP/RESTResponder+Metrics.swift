@@ -21,9 +21,9 @@ extension RESTResponder {
     static func scrape(_ services: ServerServices) async -> Response {
         let metrics = services.metrics
         let sessions = services.connections.connections
-        metrics.sessionsOpen.set(Int64(sessions.count))
-        metrics.listensActive.set(Int64(sessions.reduce(0) { $0 + $1.listenCount }))
-        metrics.onDisconnectRegistered.set(Int64(sessions.reduce(0) { $0 + $1.onDisconnectCount }))
+        metrics.sessions.open.set(Int64(sessions.count))
+        metrics.sessions.listensActive.set(Int64(sessions.reduce(0) { $0 + $1.listenCount }))
+        metrics.sessions.onDisconnectRegistered.set(Int64(sessions.reduce(0) { $0 + $1.onDisconnectCount }))
         metrics.namespacesOpen.set(Int64(await services.registry.openNamespaces.count))
         let text = metrics.text()
         metrics.scrapes.signal()

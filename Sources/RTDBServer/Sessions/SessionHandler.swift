@@ -42,9 +42,11 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Serves `session`; a peer over its message rate waits on the server's timers.
     init(session: WebSocketSession) {
         self.session = session
-        let sent = session.services.metrics.webSocketSentBytes
+        let sent = session.services.metrics.traffic.webSocketSent
         self.writer = FrameWriter(channel: session.channel) { sent.increment(by: Int64($0)) }
-        let (malformed, changes) = (session.services.metrics.malformedMessages, session.services.metrics.changes)
+        let (malformed, changes) = (
+            session.services.metrics.sessions.malformedMessages, session.services.metrics.changes
+        )
         self.messages = InboundMessages(configuration: session.configuration, clock: session.clock) {
             malformed.increment()
             changes.signal()
@@ -57,7 +59,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             heartbeat, session.connections, session.sessionID, session.clock
         )
         // First in the pipeline: any bytes at all count as hearing from the peer.
-        let received = session.services.metrics.webSocketReceivedBytes
+        let received = session.services.metrics.traffic.webSocketReceived
         let heard = HeardHandler { bytes in
             received.increment(by: Int64(bytes))
             heartbeat.heard()

@@ -61,7 +61,7 @@ final class WebSocketSession: Sendable {
     /// the namespace cannot be opened, or it holds the most sessions allowed.
     func open(writer: FrameWriter, heartbeat: Heartbeat) async -> Live? {
         if let elsewhere = configuration.redirectHost {
-            services.metrics.sessionsRefused[.redirect]?.increment()
+            services.metrics.sessions.refused[.redirect]?.increment()
             writer.send(.wire(WireMessage.control(.reset(host: elsewhere)).text))
             writer.close()
             return nil
@@ -72,7 +72,7 @@ final class WebSocketSession: Sendable {
         } catch {
             let refusal: ServerMetrics.SessionRefusal =
                 if case NamespaceError.shuttingDown = error { .stopping } else { .namespaceUnavailable }
-            services.metrics.sessionsRefused[refusal]?.increment()
+            services.metrics.sessions.refused[refusal]?.increment()
             writer.send(.wire(WireMessage.control(.shutdown(reason: "\(error)")).text))
             writer.close()
             return nil
@@ -80,7 +80,7 @@ final class WebSocketSession: Sendable {
         let limit = configuration.limits.sessionsPerNamespace
         if await engine.sessionCount >= limit {
             registry.release(namespace)
-            services.metrics.sessionsRefused[.sessionLimit]?.increment()
+            services.metrics.sessions.refused[.sessionLimit]?.increment()
             let reason = "namespace \(namespace) holds \(limit) sessions, the server's limit; try again later"
             logger.notice("refused a session from \(peer): \(reason)")
             writer.send(.wire(WireMessage.control(.error(reason)).text))
@@ -88,7 +88,7 @@ final class WebSocketSession: Sendable {
             writer.close(code: .unknown(1013))
             return nil
         }
-        services.metrics.sessionsOpened.increment()
+        services.metrics.sessions.opened.increment()
         return await open(engine: engine, writer: writer, heartbeat: heartbeat)
     }
 
@@ -146,7 +146,7 @@ final class WebSocketSession: Sendable {
 
     /// What is left once the namespace has closed the session.
     private func closed(_ live: Live) {
-        services.metrics.sessionsClosed[ending(live)]?.increment()
+        services.metrics.sessions.closed[ending(live)]?.increment()
         live.outlet.finish()
         directory.remove(sessionID, outlet: live.outlet)
         connections.remove(sessionID)
