@@ -10,8 +10,8 @@ extension DatabaseEngine {
     /// when the namespace closes (SIGTERM): what was never stored was never acknowledged.
     func runFlusher() async {
         while let batch = await nextBatch() {
-            flusher.isCommitting = true
-            defer { flusher.isCommitting = false }
+            durability.flusher.isCommitting = true
+            defer { durability.flusher.isCommitting = false }
             do {
                 let storing = WriteBreakdown.begin()
                 let started = ContinuousClock.now
@@ -26,25 +26,22 @@ extension DatabaseEngine {
                 }
                 for held in durability.committed(batch) { held.outlet.send(held.item) }
                 publish(batch.writes, upTo: batch.after)
-                if let (since, attempts) = flusher.failure {
+                if let (since, attempts) = durability.flusher.committed() {
                     logger.notice(
                         "commits to namespace \(namespace) work again, after \(attempts) failed attempts over \((clock() - since).wholeMilliseconds) ms"
                     )
-                    flusher.failure = nil
                 }
             } catch {
                 let refused = refuse(batch)
                 metrics.writes.storeFailures.increment()
                 metrics.writes.diskRefused.increment(by: Int64(refused))
-                if flusher.failure == nil {
+                if durability.flusher.failed(at: clock()) {
                     logger.error(
                         "commits to namespace \(namespace) fail: \(error). Writes are refused (unavailable, REST 503) until they work again; tried at each write, and every 0.5 s"
                     )
-                    flusher.failure = (clock(), 0)
                 }
-                flusher.failure?.attempts += 1
                 logger.debug("namespace \(namespace): \(refused) writes refused, not stored")
-                if flusher.isClosed {
+                if durability.flusher.isClosed {
                     giveUp()
                     return
                 }
@@ -65,7 +62,7 @@ extension DatabaseEngine {
             await self?.wakeFlusher()
         }
         defer { retry.cancel() }
-        await withCheckedContinuation { flusher.park($0) }
+        await withCheckedContinuation { durability.flusher.park($0) }
     }
 
     /// How long after a failed commit the server's own writes are tried again.
@@ -87,15 +84,15 @@ extension DatabaseEngine {
             _ = expired.claim()
         }
         defer { bound.cancel() }
-        while flusher.failure == nil, flusher.isWorking(on: durability), !expired.isClaimed {
+        while durability.flusher.failure == nil, durability.isWorking, !expired.isClaimed {
             try? await timers.sleep(for: .milliseconds(50))
         }
-        guard flusher.isBusy(with: durability) else { return }
-        if flusher.failure == nil {
+        guard durability.isBusy else { return }
+        if durability.flusher.failure == nil {
             logger.error(
                 "namespace \(namespace): its disk did not finish a commit within \(Self.stopBound) as the server stops")
         }
-        flusher.stopGaveUp = true
+        durability.flusher.stopGaveUp = true
         giveUp()
     }
 
@@ -125,8 +122,8 @@ extension DatabaseEngine {
     /// What the flusher commits next, in one transaction; nil once closed with nothing left.
     func nextBatch() async -> DurabilityPipeline.Batch? {
         while !durability.hasWork {
-            if flusher.isClosed { return nil }
-            await withCheckedContinuation { flusher.park($0) }
+            if durability.flusher.isClosed { return nil }
+            await withCheckedContinuation { durability.flusher.park($0) }
         }
         return durability.takeBatch(root: data.working, applied: data.appliedSequence)
     }

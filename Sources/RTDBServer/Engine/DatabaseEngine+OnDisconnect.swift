@@ -29,14 +29,8 @@ extension DatabaseEngine {
     ///
     /// The answer to the request that changed them waits for the commit, as a write's does.
     func onDisconnectChanged(_ outlet: Outlet) {
-        guard let session = sessions[outlet.id] else { return }
-        connections.update(session.sessionID) { $0.onDisconnectCount = session.onDisconnect.count }
-        let writes = session.onDisconnect.overwrites()
-        guard !writes.isEmpty || session.isStored else { return }
-        sessions[outlet.id]?.isStored = !writes.isEmpty
-        log(
-            OnDisconnectRecord(sessionID: session.sessionID, auth: session.onDisconnectAuth, writes: writes),
-            by: outlet.id)
+        guard let record = sessions.onDisconnectChanged(outletID: outlet.id) else { return }
+        log(record, by: outlet.id)
     }
 
     /// Runs the onDisconnect writes of sessions that ended together, as ``OnDisconnectJudge``
@@ -72,22 +66,22 @@ extension DatabaseEngine {
     /// have not come back after ``OrphanedSessions/grace``.
     func adopt(_ records: [OnDisconnectRecord]) {
         guard !records.isEmpty else { return }
-        for record in records { orphans.records[record.sessionID] = record }
+        for record in records { sessions.orphans.records[record.sessionID] = record }
         logger.info(
-            "namespace \(namespace): \(records.count) sessions from before the restart have onDisconnect writes; they run unless the sessions come back within \(orphans.grace)"
+            "namespace \(namespace): \(records.count) sessions from before the restart have onDisconnect writes; they run unless the sessions come back within \(sessions.orphans.grace)"
         )
-        let grace = TimerDeadline(after: orphans.grace, on: timers)
-        orphans.timer = Task { [weak self] in
+        let grace = TimerDeadline(after: sessions.orphans.grace, on: timers)
+        sessions.orphans.timer = Task { [weak self] in
             guard (try? await grace.wait()) != nil else { return }
             await self?.runOrphans()
         }
     }
 
     /// Whether sessions of an earlier run still wait to come back.
-    public var hasOrphanedSessions: Bool { !orphans.records.isEmpty }
+    public var hasOrphanedSessions: Bool { !sessions.orphans.records.isEmpty }
 
     private func runOrphans() {
-        let due = orphans.takeAll()
+        let due = sessions.orphans.takeAll()
         if !due.isEmpty {
             logger.info("namespace \(namespace): \(due.count) sessions from before the restart did not come back")
         }

@@ -60,14 +60,7 @@ extension DatabaseEngine {
         for acknowledgement in refusal.acknowledgements {
             respond(acknowledgement.number, .failure(.notStored), to: acknowledgement.outlet)
         }
-        for (outletID, record) in refusal.onDisconnectRestored {
-            guard let session = sessions[outletID] else { continue }
-            var writes = SparseSnapshotTree()
-            for (path, node) in record?.writes ?? [] { writes.remember(path, node) }
-            sessions[outletID]?.onDisconnect = writes
-            sessions[outletID]?.isStored = record != nil
-            connections.update(session.sessionID) { $0.onDisconnectCount = writes.count }
-        }
+        for (outletID, record) in refusal.onDisconnectRestored { sessions.restore(outletID: outletID, to: record) }
         for held in refusal.released { held.outlet.send(held.item) }
         for write in refusal.kept { apply(write.change, byServer: true) }
         return refusal.refused

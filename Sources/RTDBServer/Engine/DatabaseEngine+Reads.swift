@@ -16,7 +16,7 @@ extension DatabaseEngine {
     /// published yet, or nil when there is none (a store that keeps nothing publishes at once;
     /// once a stop has given up on the disk, nothing pending will be stored).
     func unpublishedWrite(touching path: Path) -> UInt64? {
-        if path.isInfo || store.isVolatile || flusher.stopGaveUp { return nil }
+        if path.isInfo || store.isVolatile || durability.flusher.stopGaveUp { return nil }
         // Read rules that look at data can be changed by any write.
         if rules.readsDependOnData {
             let applied = data.appliedSequence

@@ -96,10 +96,7 @@ extension DatabaseEngine {
             case .websocket(let tag):
                 let query: JSONValue? = tag == nil ? nil : .array([listen.query.wireObject])
                 send(.wire(WireMessage.push(.listenRevoked(path: listen.path, query: query)).text), to: listen.outlet)
-                if let session = sessions[listen.outlet.id] {
-                    let count = listens.count(of: listen.outlet.id)
-                    connections.update(session.sessionID) { $0.listenCount = count }
-                }
+                sessions.showListens(listens.count(of: listen.outlet.id), outletID: listen.outlet.id)
             case .serverSentEvents:
                 send(.event(name: "cancel", data: "null"), to: listen.outlet)
                 send(.close, to: listen.outlet)

@@ -95,11 +95,10 @@ extension DatabaseEngine {
     ///   one the server had when it stopped, its onDisconnect writes run now, before anything
     ///   this connection asks.
     public func openSession(outlet: Outlet, sessionID: String, supersedes: String? = nil) {
-        if let supersedes, let orphan = orphans.take(supersedes) {
-            logger.info("session \(sessionID) supersedes \(supersedes), a session from before the restart")
+        if let orphan = sessions.open(outlet, sessionID: sessionID, supersedes: supersedes) {
+            logger.info("session \(sessionID) supersedes \(orphan.sessionID), a session from before the restart")
             run([orphan])
         }
-        sessions[outlet.id] = SessionState(outlet: outlet, sessionID: sessionID)
         countsChanged()
     }
 
@@ -128,18 +127,8 @@ extension DatabaseEngine {
     /// Ends the sessions of connections that closed together: their listens go, and their
     /// onDisconnect writes run as one batch (``runOnDisconnect(_:)``), then leave the store.
     public func closeSessions(outlets: [Outlet]) {
-        var due: [OnDisconnectJudge.Due] = []
-        var stored: [String] = []
-        for outlet in outlets {
-            guard let session = sessions.removeValue(forKey: outlet.id) else { continue }
-            session.expiry?.cancel()
-            listens.removeAll(outlet: outlet.id)
-            due.append(
-                OnDisconnectJudge.Due(
-                    writes: session.onDisconnect.overwrites(), auth: RuleAuth(session.onDisconnectAuth),
-                    sessionID: session.sessionID))
-            if session.isStored { stored.append(session.sessionID) }
-        }
+        let (due, stored, ended) = sessions.close(outlets)
+        for outletID in ended { listens.removeAll(outlet: outletID) }
         runOnDisconnect(due)
         for sessionID in stored { log(OnDisconnectRecord(sessionID: sessionID, auth: nil, writes: []), by: nil) }
         countsChanged()
@@ -320,13 +309,11 @@ extension DatabaseEngine {
     /// - Parameter expired: The credential ran out: the connection is signed out, but its
     ///   onDisconnect writes keep the identity that registered them.
     private func setAuth(_ token: AuthToken?, for outlet: Outlet, expired: Bool = false) {
-        guard let sessionID = sessions[outlet.id]?.sessionID else {
+        guard sessions.signIn(token, outletID: outlet.id, expired: expired) else {
             logger.warning("a credential for connection \(outlet.id), which has no session (it closed meanwhile)")
             return
         }
-        sessions[outlet.id]?.signIn(token, expired: expired)
         let auth = RuleAuth(token)
-        connections.update(sessionID) { $0.authUID = token.flatMap { $0.isAdmin ? "owner" : $0.uid } }
         // The stored onDisconnect writes run as the identity the live ones would.
         if !expired, sessions[outlet.id]?.isStored == true { onDisconnectChanged(outlet) }
         // The connection's listens now read as the new identity; those it may not are revoked.
@@ -335,8 +322,6 @@ extension DatabaseEngine {
     }
 
     private func updateListenCount(_ outlet: Outlet) {
-        guard let session = sessions[outlet.id] else { return }
-        let count = listens.count(of: outlet.id)
-        connections.update(session.sessionID) { $0.listenCount = count }
+        sessions.showListens(listens.count(of: outlet.id), outletID: outlet.id)
     }
 }

@@ -134,7 +134,7 @@ extension DatabaseEngine {
     public func push(_ path: Path, data: JSONValue, auth: RuleAuth, refusesWithoutStorage: Bool = false) -> Result<
         (name: String, sequence: UInt64), WireError
     > {
-        let name = pushIDs.next(now: clock())
+        let name = self.data.pushName(now: clock())
         return set(path.child(name), data: data, auth: auth, refusesWithoutStorage: refusesWithoutStorage).map {
             (name, $0)
         }

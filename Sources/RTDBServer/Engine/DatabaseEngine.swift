@@ -15,25 +15,20 @@ import RTDBWire
 /// working tree goes back to the stored one), so nothing a reader saw or a writer was told is
 /// ever lost (docs/reliability.md).
 public actor DatabaseEngine {
-    /// The namespace's name.
-    public let namespace: String
-    /// What it was given when it opened: store, clocks, logger, metrics, policies.
+    /// What it was given when it opened: name, store, clocks, logger, metrics, policies.
     let context: NamespaceContext
 
     /// The working tree writes are judged on, the stored tree readers see, the writes applied.
     var data: NamespaceData
-    /// What is applied but not yet on disk, and what waits for it (DurabilityPipeline.swift).
+    /// What is applied but not yet on disk, what waits for it, and the flusher that commits it
+    /// (DurabilityPipeline.swift).
     var durability: DurabilityPipeline
-    /// Sessions of an earlier run of the server that have not come back, with their
-    /// onDisconnect writes.
-    var orphans: OrphanedSessions
-    /// The flusher's life: parked or committing, failing, closing.
-    var flusher = FlusherState()
     /// Reads waiting for writes before them to be published, and ``until(_:)``'s barriers.
     var waiters = EngineWaiters()
+    /// Listens and Server-Sent Events streams, by outlet, path and query.
     var listens = ListenRegistry()
-    var sessions: [Int: SessionState] = [:]
-    var pushIDs: PushIDGenerator
+    /// Live sessions, and those of an earlier run of the server that have not come back.
+    var sessions: SessionTable
     /// The security rules every request is checked against (open unless the server has some).
     var rulesInForce: RulesInForce
     /// Sessions that ended, waiting to be closed together (``closeSessionWithOthers(outlet:)``).
@@ -42,6 +37,8 @@ public actor DatabaseEngine {
     /// a test or a tool waits on instead of reading the data again and again.
     public nonisolated var changes: ChangeSignal { metrics.changes }
 
+    /// The namespace's name.
+    public nonisolated var namespace: String { context.namespace }
     /// Where its writes are stored.
     nonisolated var store: any DurableStore { context.store }
     /// Its wall clock.
@@ -97,22 +94,20 @@ public actor DatabaseEngine {
         metrics: ServerMetrics, root: Node, sequence: UInt64
     ) {
         self.context = NamespaceContext(
-            store: store, clock: clock, timers: timers, connections: connections, logger: logger,
+            namespace: namespace, store: store, clock: clock, timers: timers, connections: connections, logger: logger,
             credentials: credentials, limits: limits, metrics: metrics)
-        self.orphans = OrphanedSessions(grace: orphanGrace)
+        self.sessions = SessionTable(orphanGrace: orphanGrace, connections: connections)
         // Each namespace counts its own evaluations, though the server gives all the same rules.
         self.rulesInForce = RulesInForce(rules)
-        self.namespace = namespace
         self.data = NamespaceData(root: root, sequence: sequence)
         self.durability = DurabilityPipeline(durableSequence: sequence, checkpointInterval: checkpointInterval)
-        self.pushIDs = PushIDGenerator()
     }
 
     private func remember(_ keys: [(key: String, sequence: UInt64)]) { data.remember(keys) }
 
     private func startFlusher() {
         guard !store.isVolatile else { return }
-        flusher.task = Task { await self.runFlusher() }
+        durability.flusher.task = Task { await self.runFlusher() }
     }
 
     /// The whole tree as of the newest applied write.
@@ -132,7 +127,7 @@ public actor DatabaseEngine {
     public var isIdle: Bool {
         sessions.isEmpty && listens.count == 0 && durability.isSettled(applied: data.appliedSequence)
             && !rulesInForce.replaced
-            && orphans.records.isEmpty
+            && sessions.orphans.records.isEmpty
     }
 
     /// How long a stop waits for a commit that does not return (a disk that hangs) before it
@@ -145,16 +140,13 @@ public actor DatabaseEngine {
     /// what it has not stored is given up (its writers answered that it was not stored, nothing
     /// acknowledged), and the file is left as it is (SQLite's journal keeps it whole).
     public func close() async {
-        guard !flusher.isClosed else { return }
-        orphans.timer?.cancel()
-        // The flusher commits what is pending with a final checkpoint, then stops.
-        durability.requestCheckpoint()
-        flusher.isClosed = true
-        flusher.wake()
+        guard !durability.flusher.isClosed else { return }
+        sessions.orphans.timer?.cancel()
+        durability.close()
         // The stop already gave up on this disk: its last attempt is not waited for long again.
-        let bound = flusher.stopGaveUp ? Duration.milliseconds(250) : Self.stopBound
-        if let task = flusher.task, !(await Self.finishes(task, within: bound, on: timers)) {
-            if !flusher.stopGaveUp {
+        let bound = durability.flusher.stopGaveUp ? Duration.milliseconds(250) : Self.stopBound
+        if let task = durability.flusher.task, !(await Self.finishes(task, within: bound, on: timers)) {
+            if !durability.flusher.stopGaveUp {
                 logger.error("namespace \(namespace): its disk did not finish a commit within \(bound) as it closes")
             }
             giveUp()
@@ -182,7 +174,6 @@ public actor DatabaseEngine {
             return
         }
         durability.append(write)
-        wakeFlusher()
     }
 
     /// Returns once every write up to `sequence` is durable: true, or false when the disk did not
@@ -204,10 +195,9 @@ public actor DatabaseEngine {
     func log(_ record: OnDisconnectRecord, by outletID: Int?) {
         guard !store.isVolatile else { return }
         durability.append(record, by: outletID)
-        wakeFlusher()
     }
 
-    func wakeFlusher() { flusher.wake() }
+    func wakeFlusher() { durability.flusher.wake() }
 
     /// Sends an item after everything held before it for the same outlet.
     func send(_ item: OutboundItem, to outlet: Outlet) {

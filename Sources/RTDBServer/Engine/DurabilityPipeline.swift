@@ -92,6 +92,9 @@ struct DurabilityPipeline {
     /// How many paths the tree of pending writes has noted since it was last emptied.
     var pendingPathsNoted: Int { pendingPaths.noted }
     private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// The life of the task that commits it all (DurabilityPipeline+Flusher.swift): work appended
+    /// here wakes it.
+    var flusher = FlusherState()
 
     /// A pipeline whose store holds everything up to `sequence`.
     init(durableSequence sequence: UInt64, checkpointInterval: Int) {
@@ -112,6 +115,7 @@ struct DurabilityPipeline {
     mutating func append(_ write: Applied) {
         pending.append(write)
         Self.note(write, in: &pendingPaths)
+        flusher.wake()
     }
 
     private static func note(_ write: Applied, in paths: inout PendingPaths) {
@@ -137,6 +141,7 @@ struct DurabilityPipeline {
     mutating func append(_ record: OnDisconnectRecord, by outletID: Int?) {
         pendingOnDisconnect[record.sessionID] = (record, outletID)
         onDisconnectTicket += 1
+        flusher.wake()
     }
 
     /// A store that keeps nothing: the write counts as durable at once.

@@ -19,18 +19,26 @@ struct FlusherState {
     /// Parks the flusher until ``wake()``.
     mutating func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
 
+    /// Whether the flusher is parked, waiting for work.
+    var isParked: Bool { parked != nil }
+
     /// Wakes the flusher if it is parked.
     mutating func wake() {
         parked?.resume()
         parked = nil
     }
 
-    /// Whether it still has something to finish: a failure to retry, a commit under way, or
-    /// writes in `durability`.
-    func isBusy(with durability: DurabilityPipeline) -> Bool {
-        failure != nil || isWorking(on: durability)
+    /// A commit worked: the failure it ends, if commits failed until now (to say so once).
+    mutating func committed() -> (since: UnixTime, attempts: Int)? {
+        defer { failure = nil }
+        return failure
     }
 
-    /// Whether a commit is under way or `durability` holds writes to commit.
-    func isWorking(on durability: DurabilityPipeline) -> Bool { isCommitting || durability.hasWork }
+    /// A commit failed at `now`; true for the first of a run of failures (to say so once).
+    mutating func failed(at now: UnixTime) -> Bool {
+        let first = failure == nil
+        if first { failure = (now, 0) }
+        failure?.attempts += 1
+        return first
+    }
 }

@@ -1,9 +1,11 @@
 import Logging
 import RTDBCore
 
-/// What a namespace is given when it opens and keeps unchanged: its store, its clocks, where it
-/// logs and counts, and the policies it applies to connections and credentials.
+/// What a namespace is given when it opens and keeps unchanged: its name, its store, its clocks,
+/// where it logs and counts, and the policies it applies to connections and credentials.
 struct NamespaceContext: Sendable {
+    /// The namespace's name.
+    let namespace: String
     /// Where its writes are stored.
     let store: any DurableStore
     /// Its wall clock (server timestamps, token expiry).

@@ -3,7 +3,7 @@ import RTDBWire
 
 /// A namespace's data as its engine keeps it: the working tree every write is judged on and
 /// changes, the stored tree readers see, the number of the last write applied, and the writes
-/// applied under an idempotency key (docs/reliability.md).
+/// applied under an idempotency key (docs/reliability.md), and the names it makes for pushes.
 ///
 /// The engine's pure core of a write's apply: it says what the log records; the engine hands
 /// that to the durability pipeline and publishes once stored.
@@ -15,6 +15,7 @@ struct NamespaceData {
     /// The sequence number of the last write applied.
     private(set) var appliedSequence: UInt64
     private var appliedKeys = AppliedKeys()
+    private var pushIDs = PushIDGenerator()
 
     /// The data a store loaded: `root` as of write `sequence`, with the keys of the writes
     /// applied under one.
@@ -27,6 +28,9 @@ struct NamespaceData {
 
     /// The number of the write applied under the scoped idempotency `key`, if one was.
     func sequence(ofKey key: String) -> UInt64? { appliedKeys.sequence(of: key) }
+
+    /// A new child's name for a push made at `now` (REST `POST`), after every name made before.
+    mutating func pushName(now: UnixTime) -> String { pushIDs.next(now: now) }
 
     /// Remembers the keys of writes a store loaded.
     mutating func remember(_ keys: [(key: String, sequence: UInt64)]) {
