@@ -70,11 +70,8 @@ struct DurabilityPipeline {
     private(set) var durableSequence: UInt64
     /// Writes applied and not yet handed to the flusher.
     private var pending: [Applied] = []
-    /// The top-level keys written since the last checkpoint (nil: the root itself).
-    private var dirtyKeys: Set<CodeUnitString>? = []
-    private var recordsSinceCheckpoint = 0
-    private var checkpointRequested = false
-    private let checkpointInterval: Int
+    /// When the log is folded into the snapshot, and which keys that rewrites.
+    private var checkpoints: CheckpointSchedule
     /// Stored onDisconnect changes not yet committed, the newest per session, with the outlet of
     /// the live session that made it (nil: the server, as a session ended).
     private var pendingOnDisconnect = OrderedDictionary<String, (record: OnDisconnectRecord, outletID: Int?)>()
@@ -99,7 +96,7 @@ struct DurabilityPipeline {
     /// A pipeline whose store holds everything up to `sequence`.
     init(durableSequence sequence: UInt64, checkpointInterval: Int) {
         durableSequence = sequence
-        self.checkpointInterval = checkpointInterval
+        checkpoints = CheckpointSchedule(interval: checkpointInterval)
     }
 
     /// Whether nothing is pending, held or waited for, with every write up to `applied` durable.
@@ -109,7 +106,7 @@ struct DurabilityPipeline {
     }
 
     /// Whether the flusher has something to commit.
-    var hasWork: Bool { !pending.isEmpty || !pendingOnDisconnect.isEmpty || checkpointRequested }
+    var hasWork: Bool { !pending.isEmpty || !pendingOnDisconnect.isEmpty || checkpoints.isRequested }
 
     /// Takes an applied write for the next batch.
     mutating func append(_ write: Applied) {
@@ -148,16 +145,10 @@ struct DurabilityPipeline {
     mutating func volatileApplied(_ sequence: UInt64) { durableSequence = sequence }
 
     /// Notes which top-level key a write touched, for the next checkpoint.
-    mutating func markDirty(_ path: Path) {
-        guard let front = path.front else {
-            dirtyKeys = nil
-            return
-        }
-        dirtyKeys?.insert(CodeUnitString(front))
-    }
+    mutating func markDirty(_ path: Path) { checkpoints.markDirty(path) }
 
     /// Asks for a checkpoint with the next batch (closing the namespace).
-    mutating func requestCheckpoint() { checkpointRequested = true }
+    mutating func requestCheckpoint() { checkpoints.request() }
 
     /// Takes everything pending as one batch; a checkpoint of `root` at `applied` goes with it
     /// when one is due.
@@ -166,14 +157,7 @@ struct DurabilityPipeline {
         pending = []
         inFlightOnDisconnect = pendingOnDisconnect
         pendingOnDisconnect = [:]
-        recordsSinceCheckpoint += writes.count
-        var checkpoint: Checkpoint?
-        if checkpointRequested || recordsSinceCheckpoint >= checkpointInterval {
-            checkpoint = Checkpoint(root: root, sequence: applied, dirtyKeys: dirtyKeys)
-            dirtyKeys = []
-            recordsSinceCheckpoint = 0
-            checkpointRequested = false
-        }
+        let checkpoint = checkpoints.take(writes.count, root: root, applied: applied)
         return Batch(
             writes: writes, onDisconnect: inFlightOnDisconnect.values.map(\.record), ticket: onDisconnectTicket,
             checkpoint: checkpoint, after: root)
@@ -231,8 +215,7 @@ struct DurabilityPipeline {
         for sequence in acknowledgements.keys where sequence > durableSequence {
             refusal.acknowledgements += acknowledgements(of: sequence)
         }
-        recordsSinceCheckpoint -= batch.writes.count
-        if batch.checkpoint != nil { checkpointRequested = true }
+        checkpoints.refused(batch.writes.count, checkpoint: batch.checkpoint)
         var changes = inFlightOnDisconnect
         for (sessionID, change) in pendingOnDisconnect { changes[sessionID] = change }
         inFlightOnDisconnect = [:]
@@ -307,7 +290,7 @@ struct DurabilityPipeline {
         pending = []
         pendingOnDisconnect = [:]
         inFlightOnDisconnect = [:]
-        checkpointRequested = false
+        checkpoints.abandon()
         held.removeAll()
         acknowledgements = [:]
         pendingPaths.removeAll()
