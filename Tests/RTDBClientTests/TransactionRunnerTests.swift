@@ -11,7 +11,7 @@ import Testing
 /// memory, a host that keeps what it would send, and the server's answers given by the test.
 @Suite struct TransactionRunnerTests {
     /// The engine around the runner: records the puts instead of sending them.
-    final class Host: TransactionHost {
+    final class Host: TransactionHost, UserWritesHost {
         struct Put {
             var path: Path
             var data: JSONValue
@@ -21,23 +21,25 @@ import Testing
         }
 
         let serverTree = SyncTree()
-        var writes = PendingWriteState(
-            queue: PendingWriteQueue(store: nil, logger: Logger(label: "test")), maxBytes: 1 << 20)
-        var pendingWrites: PendingWriteQueue { writes.queue }
-        var writeIDs: WriteIDs
+        lazy var userWrites: UserWrites = {
+            var random = SeededRandom(seed: 7)
+            return UserWrites(host: self, ids: WriteIDs(using: &random), maxBytes: 1 << 20)
+        }()
+        var pendingWrites: PendingWriteQueue { userWrites.queue }
         let callbackQueue = DispatchQueue(label: "test.callbacks")
         let logger = Logger(label: "test")
+        let changes = ChangeSignal()
         let clock: WallClock = { UnixTime(millisecondsSince1970: 1_700_000_000_000) }
         var serverTime: UnixTime { clock() }
         var puts: [Put] = []
 
-        init() {
-            var random = SeededRandom(seed: 7)
-            writeIDs = WriteIDs(using: &random)
-        }
-
         func raise(_ events: [SyncEvent]) {}
-        func allocateWriteID() -> Int { writeIDs.allocate() }
+        func schedule(_ body: @escaping @Sendable () -> Void) { body() }
+        func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, error: DatabaseError?) {
+            callback?(error)
+        }
+        func resolveLocally(_ node: Node, at path: Path, now: UnixTime?) -> Node { node }
+        func userWriteMade(at path: Path) {}
 
         func put(
             _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
@@ -51,13 +53,6 @@ import Testing
             puts.append(Put(path: path, data: make(), hash: hash, key: idempotencyKey, answer: onComplete))
         }
 
-        func settle(_ id: Int, at path: Path, syncWriteID: Int, status: WireStatus, data: JSONValue) -> (
-            error: DatabaseError, deadLettered: Bool
-        )? {
-            _ = serverTree.ackUserWrite(syncWriteID, revert: !status.isOK)
-            pendingWrites.remove(id)
-            return status.isOK ? nil : (DatabaseError(status: status, data: data), false)
-        }
     }
 
     /// What the transaction's completion said.
@@ -92,7 +87,7 @@ import Testing
     @Test func aStaleAnswerRunsItAgainOnTheServersDataUnderANewKey() throws {
         let (host, runner, database, outcome) = Self.incrementing()
         #expect(host.puts.map(\.data) == [1])
-        #expect(host.puts.first?.hash == "" && host.puts.first?.key == "\(host.writeIDs.instance):1.1")
+        #expect(host.puts.first?.hash == "" && host.puts.first?.key == "\(host.userWrites.ids.instance):1.1")
         #expect(host.pendingWrites.snapshot.map(\.state) == [.inFlight])
 
         _ = host.serverTree.applyServerOverwrite(Self.counter, Node(trustedJSON: 5))
@@ -102,7 +97,7 @@ import Testing
         host.puts[0].answer(.dataStale, .null)
         #expect(host.puts.map(\.data) == [1, 6])
         #expect(host.puts[1].hash == Node(trustedJSON: 5).hashString)
-        #expect(host.puts[1].key == "\(host.writeIDs.instance):1.2", "every attempt is a different write")
+        #expect(host.puts[1].key == "\(host.userWrites.ids.instance):1.2", "every attempt is a different write")
 
         host.puts[1].answer(.ok, .null)
         host.callbackQueue.sync {}

@@ -123,12 +123,12 @@ extension Repo {
     /// Calls `observer` on the callback queue with the write queue after it changes, starting
     /// with the current one.
     func addPendingWritesObserver(handle: DatabaseHandle, _ observer: @escaping @Sendable ([PendingWrite]) -> Void) {
-        addObserver(\.writes.watchers.observers, handle: handle, current: { $0.pendingWrites.snapshot }, observer)
+        addObserver(\.userWrites.watchers.observers, handle: handle, current: { $0.pendingWrites.snapshot }, observer)
     }
 
     /// Stops a write-queue observer.
     func removePendingWritesObserver(handle: DatabaseHandle) {
-        schedule { self.writes.watchers.observers[handle] = nil }
+        schedule { self.userWrites.watchers.observers[handle] = nil }
     }
 
     /// Adds an observer to one of the repo's tables and tells it the current value.
@@ -156,16 +156,16 @@ extension Repo {
     func pendingWriteBytes() -> Int { performNow { pendingWrites.bytes } }
 
     /// Sets the write queue's bound.
-    func setMaxPendingBytes(_ bytes: Int) { schedule { self.writes.maxBytes = bytes } }
+    func setMaxPendingBytes(_ bytes: Int) { schedule { self.userWrites.maxBytes = bytes } }
 
     /// Calls `waiter` once every write made before this call has been answered.
     func waitForPendingWrites(_ waiter: @escaping @Sendable () -> Void) {
-        schedule { self.whenPendingWritesDrain(waiter) }
+        schedule { self.userWrites.whenDrained(waiter) }
     }
 
     /// Sends a dead letter again, as a new write at the end of the queue.
     func resendDeadLetter(_ id: Int, completion: Completion?) {
-        schedule { self.retryDeadLetter(id, completion: completion) }
+        schedule { self.userWrites.retryDeadLetter(id, completion: completion) }
     }
 
     /// Forgets a dead letter.

@@ -23,13 +23,12 @@ extension Repo {
         settings.beforeOpening?()
         do {
             let disk = try RepoDisk(settings: settings, clock: clock, logger: logger, readAhead: readAhead)
-            let saved = try disk.identity(newInstanceID: writeIDs.instance, hostKey: connection.configuredHost)
-            writeIDs.instance = saved.instanceID
-            writeIDs.next = saved.nextWriteID
+            let saved = try disk.identity(newInstanceID: userWrites.ids.instance, hostKey: connection.configuredHost)
+            userWrites.ids.instance = saved.instanceID
+            userWrites.ids.next = saved.nextWriteID
             self.disk = disk
             serverTree.persistence = disk.cache
             pendingWrites = PendingWriteQueue(store: disk.store, logger: logger)
-            pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
             // The queue's and the cache's sides of acknowledgements are saved together, in one
             // transaction, once the engine is idle.
             let requestFlush: () -> Void = { [weak self] in self?.scheduleFlush() }
@@ -176,7 +175,7 @@ extension Repo {
         disk.restored.unsent = []
         let started = DispatchTime.now().uptimeNanoseconds
         connection.sendingTogether {
-            for write in writes { send(write, completion: nil) }
+            for write in writes { userWrites.send(write, completion: nil) }
         }
         logger.debug(
             "persistence: \(writes.count) restored writes handed over in \(RepoDisk.ms(DispatchTime.now().uptimeNanoseconds - started)) ms, from \(RepoDisk.ms(started - min(started, disk.restored.replayedAt))) ms after their replay"

@@ -22,8 +22,6 @@ final class Repo: @unchecked Sendable {
     let serverTree = SyncTree()
     /// The `.info` tree and its data.
     var info = InfoState()
-    /// This instance's id and the next write's number (idempotency keys).
-    var writeIDs: WriteIDs
     /// Push ids in server time, made on any thread, and the server-time offset they use.
     let pushIDs: PushIDSource
     /// This connection's onDisconnect operations, as the client knows them.
@@ -38,8 +36,8 @@ final class Repo: @unchecked Sendable {
     var disk: RepoDisk?
     /// Cache reads started for listens added while the engine starts (any thread may ask).
     let readAhead = ReadAhead()
-    /// The write queue, its watchers and its bound.
-    var writes: PendingWriteState
+    /// The app's writes: the queue, its numbering, its watchers and its bound (made in `init`).
+    lazy var userWrites = UserWrites(host: self, ids: WriteIDs(instance: ""), maxBytes: 0)
     /// Marks the repo's queue: a read made on it runs inline, a write at the end of the turn.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -62,8 +60,8 @@ final class Repo: @unchecked Sendable {
     }
     /// Writes waiting for the server, and the dead letters.
     var pendingWrites: PendingWriteQueue {
-        get { writes.queue }
-        set { writes.queue = newValue }
+        get { userWrites.queue }
+        set { userWrites.queue = newValue }
     }
 
     init(
@@ -78,25 +76,25 @@ final class Repo: @unchecked Sendable {
         context = RepoContext(
             callbackQueue: callbackQueue, clock: time.wall, logger: logger, changes: changes,
             isConfined: confinement != nil, persistsWrites: persistence != nil)
-        if var seeded = confinement?.random(for: 1) {
-            writeIDs = WriteIDs(using: &seeded)
-        } else {
-            var system = SystemRandomNumberGenerator()
-            writeIDs = WriteIDs(using: &system)
-        }
         pushIDs = PushIDSource(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
         connection = PersistentConnection(
             engineQueue: engineQueue, baseURL: baseURL, namespace: namespace, transport: transport, time: time,
             retryPolicy: retryPolicy,
             random: confinement?.random(for: 3))
-        writes = PendingWriteState(queue: PendingWriteQueue(store: nil, logger: logger), maxBytes: maxPendingBytes)
         connection.delegate = self
         serverTree.listenProvider = self
         let infoProvider = InfoListenProvider(repo: self)
         info.provider = infoProvider
         info.tree.listenProvider = infoProvider
         engineQueue.setSpecific(key: Repo.queueKey, value: ObjectIdentifier(self))
-        pendingWrites.onChange = { [weak self] in self?.pendingWritesChanged() }
+        // Made here, before the queue runs anything, so no other thread sees it made.
+        if var seeded = confinement?.random(for: 1) {
+            userWrites.ids = WriteIDs(using: &seeded)
+        } else {
+            var system = SystemRandomNumberGenerator()
+            userWrites.ids = WriteIDs(using: &system)
+        }
+        userWrites.maxBytes = maxPendingBytes
         engineQueue.async { [self] in
             if let persistence { openDisk(persistence) }
             updateInfo(".info/connected", Node(.bool(false)))
@@ -173,7 +171,7 @@ final class Repo: @unchecked Sendable {
     }
 }
 
-extension Repo: TransactionHost {}
+extension Repo: TransactionHost, UserWritesHost {}
 
 extension Repo: ListenProvider {
     func startListening(
@@ -290,7 +288,7 @@ extension Repo {
     func shutDown() {
         connection.shutDown()
         saveAcknowledgements()
-        for waiter in writes.watchers.takeAll() { callbackQueue.async(execute: waiter) }
+        userWrites.shutDown()
         serverTree.removeAll()
         info.tree.removeAll()
         transactions.removeAll()
@@ -300,7 +298,6 @@ extension Repo {
         readAhead.invalidate()
         // A read ahead still running on another core must end before the store closes.
         readAhead.waitForReads()
-        pendingWrites = PendingWriteQueue(store: nil, logger: logger)
         disk?.close()
         disk = nil
     }

@@ -47,15 +47,15 @@ extension TransactionRunner {
                 applyLocally: true, name: name, pendingID: write.id)
             return
         }
-        let writeID = host.allocateWriteID()
+        let writeID = host.userWrites.allocateID()
         let resolved = node.resolvingServerValues(
             existing: host.serverTree.calcCompleteEventCache(write.path), now: host.serverTime)
         host.raise(host.serverTree.applyUserOverwrite(write.path, resolved, writeID: writeID))
-        let key = host.writeIDs.key(write.id, attempt: Int(attempt))
-        let onSend: () -> Void = { [weak host] in host?.pendingWrites.markSent(write.id) }
+        let key = host.userWrites.ids.key(write.id, attempt: Int(attempt))
+        let onSend: () -> Void = { [weak host] in host?.userWrites.queue.markSent(write.id) }
         host.put(.set, path: write.path, data: .json { payload }, hash: hash, idempotencyKey: key, onSend: onSend) {
             [self, host] status, data in
-            switch host.settle(write.id, at: write.path, syncWriteID: writeID, status: status, data: data) {
+            switch host.userWrites.settle(write.id, at: write.path, syncWriteID: writeID, status: status, data: data) {
             case nil:
                 if let completion = transaction.completion {
                     let snapshot = DataSnapshot(

@@ -14,13 +14,13 @@ extension TransactionRunner {
             if let completion { host.callbackQueue.async { completion(error, false, nil) } }
             return
         }
-        let queuedID = pendingID ?? host.allocateWriteID()
+        let queuedID = pendingID ?? host.userWrites.allocateID()
         if pendingID == nil {
             do throws(DatabaseError) {
-                try host.pendingWrites.add(
+                try host.userWrites.queue.add(
                     StoredWrite(
                         id: queuedID, kind: .transaction, path: path, data: .null, name: name, enqueuedAt: host.clock()),
-                    persist: name != nil, within: host.writes.maxBytes)
+                    persist: name != nil, within: host.userWrites.maxBytes)
             } catch {
                 host.logger.error("\(error)")
                 if let completion { host.callbackQueue.async { completion(error, false, nil) } }
@@ -61,8 +61,7 @@ extension TransactionRunner {
         if raw.priority == nil, let priority = input.priority, !raw.isEmpty { raw = raw.withPriority(priority) }
         record.outputRaw = raw
         record.outputResolved = raw.resolvingServerValues(existing: input, now: host.serverTime)
-        record.writeID = host.writeIDs.next
-        host.writeIDs.next += 1
+        record.writeID = host.userWrites.allocateID()
         record.status = .run
         host.raise(
             host.serverTree.applyUserOverwrite(
@@ -74,7 +73,7 @@ extension TransactionRunner {
         _ record: TransactionRecord, error: DatabaseError?, committed: Bool, node: Node, database: Database
     ) {
         record.status = .completed
-        host.pendingWrites.remove(record.pendingID)
+        host.userWrites.queue.remove(record.pendingID)
         host.raise(host.serverTree.removeEventRegistration(record.watcher, for: .default(record.path)))
         guard let completion = record.completion else { return }
         let snapshot = DataSnapshot(ref: DatabaseReference(database: database, path: record.path), node: node)
@@ -98,12 +97,12 @@ extension TransactionRunner {
                 continue
             }
             let payload = attempt.outputRaw
-            let key = host.writeIDs.key(attempt.pendingID, attempt: attempt.retryCount)
+            let key = host.userWrites.ids.key(attempt.pendingID, attempt: attempt.retryCount)
             for record in records {
                 // A named transaction remembers what it sent: after a crash, the same attempt is sent
                 // again under the same key, so one the server already applied is not applied twice.
                 if record.name != nil {
-                    host.pendingWrites.recordAttempt(
+                    host.userWrites.queue.recordAttempt(
                         record.pendingID,
                         [
                             "payload": payload.exportJSON, "hash": .string(hash),
@@ -115,7 +114,7 @@ extension TransactionRunner {
             // In flight once it is on the wire, as plain writes are: while offline it is queued.
             let pendingIDs = records.map(\.pendingID)
             let onSend: () -> Void = { [weak host] in
-                for id in pendingIDs { host?.pendingWrites.markSent(id) }
+                for id in pendingIDs { host?.userWrites.queue.markSent(id) }
             }
             host.logger.debug(
                 "transaction at \(path): attempt \(attempt.retryCount) of \(records.count) queued to send")

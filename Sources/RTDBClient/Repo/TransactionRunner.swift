@@ -4,18 +4,14 @@ import RTDBCore
 import RTDBWire
 
 /// What the transaction runner needs of the engine it runs in: the sync tree and its events,
-/// the write queue and the numbering of writes, the way to the server, and the clocks.
+/// the app's writes (their queue, numbering and answers), the way to the server, and the clocks.
 ///
 /// ``Repo`` is the host; each member is one it has for its own writes.
 protocol TransactionHost: AnyObject {
     /// The tree of server data and local writes.
     var serverTree: SyncTree { get }
-    /// The write queue.
-    var pendingWrites: PendingWriteQueue { get }
-    /// The write queue's bound.
-    var writes: PendingWriteState { get }
-    /// The numbering of writes and their idempotency keys.
-    var writeIDs: WriteIDs { get set }
+    /// The app's writes: the queue, its bound, the numbering of writes and their answers.
+    var userWrites: UserWrites { get }
     /// Where the app's callbacks run.
     var callbackQueue: DispatchQueue { get }
     /// Where it logs.
@@ -26,17 +22,10 @@ protocol TransactionHost: AnyObject {
     var clock: WallClock { get }
     /// Runs the events' callbacks on the callback queue, in order.
     func raise(_ events: [SyncEvent])
-    /// Takes the next write id.
-    func allocateWriteID() -> Int
     /// Sends a write to the server, after the restored writes not handed over yet.
     func put(
         _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
         onSend: (() -> Void)?, onComplete: @escaping (WireStatus, JSONValue) -> Void)
-    /// The server's answer to a queued write: nil when acknowledged, else the error and whether
-    /// the write is now a dead letter.
-    func settle(_ id: Int, at path: Path, syncWriteID: Int, status: WireStatus, data: JSONValue) -> (
-        error: DatabaseError, deadLettered: Bool
-    )?
 }
 
 /// Runs the repo's transactions (docs/client-engine.md#transactions): each run locally on the

@@ -8,6 +8,9 @@ struct WriteIDs {
     /// The number the next write takes.
     var next = 1
 
+    /// An instance with the given id.
+    init(instance: String) { self.instance = instance }
+
     /// A new instance with a random id.
     init(using generator: inout some RandomNumberGenerator) {
         instance = Self.makeInstanceID(using: &generator)
