@@ -36,10 +36,11 @@ protocol UserWritesHost: AnyObject {
     func userWriteMade(at path: Path)
 }
 
-/// The app's writes on their way to the server (docs/client-engine.md#writes): each numbered,
-/// queued within the queue's bound (on disk with persistence), shown locally at once, sent with
-/// its idempotency key, and settled by the server's answer: acknowledged, reverted, or kept as a
-/// dead letter. The queue's observers hear of its changes once per turn, and its waiters once the
+/// The app's writes on their way to the server (docs/client-engine.md#writes).
+///
+/// Each is numbered, queued within the queue's bound (on disk with persistence), shown locally at
+/// once, sent with its idempotency key, and settled by the server's answer: acknowledged,
+/// reverted, or kept as a dead letter. The queue's observers hear of its changes once per turn, and its waiters once the
 /// writes made before them are answered.
 ///
 /// One of the repo's parts, used only on its queue; it owns the queue, its numbering and its
