@@ -40,6 +40,8 @@ import Testing
         }
         func resolveLocally(_ node: Node, at path: Path, now: UnixTime?) -> Node { node }
         func userWriteMade(at path: Path) {}
+        func sendOnDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void) {}
+        func onDisconnectDryRun(onComplete: @escaping (WireStatus, JSONValue) -> Void) {}
 
         func put(
             _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
@@ -78,6 +80,7 @@ import Testing
         let host = Host()
         let runner = TransactionRunner(host: host)
         let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        runner.database = database
         let outcome = Outcome()
         runner.start(
             counter, database: database, update: increment, completion: outcome.completion, applyLocally: true)
@@ -91,7 +94,7 @@ import Testing
         #expect(host.pendingWrites.snapshot.map(\.state) == [.inFlight])
 
         _ = host.serverTree.applyServerOverwrite(Self.counter, Node(trustedJSON: 5))
-        runner.rerun(affectedBy: Self.counter, database: database)
+        runner.rerun(affectedBy: Self.counter)
         #expect(host.puts.count == 1, "a transaction on the wire is not run again until it is answered")
 
         host.puts[0].answer(.dataStale, .null)
@@ -108,7 +111,7 @@ import Testing
 
     @Test func aSetOverItAbortsItOnceTheServerAnswers() {
         let (host, runner, database, outcome) = Self.incrementing()
-        runner.abort(overlapping: .root, database: database)
+        runner.abort(overlapping: .root)
         #expect(outcome.calls.withLock { $0.isEmpty }, "sent: it waits for the answer")
         host.puts[0].answer(.dataStale, .null)
         host.callbackQueue.sync {}
@@ -128,6 +131,7 @@ import Testing
         let host = Host()
         let runner = TransactionRunner(host: host)
         let database = Database(url: "http://127.0.0.1:9?ns=demo")
+        runner.database = database
         let outcome = Outcome()
         runner.runNamed("bump", at: Self.counter, completion: outcome.completion, database: database)
         runner.register("bump", NamedTransaction(update: Self.increment, completion: nil), database: database)

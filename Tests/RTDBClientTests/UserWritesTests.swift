@@ -31,12 +31,17 @@ import Testing
         var serverTime: UnixTime { clock() }
         var puts: [Put] = []
         var writesMade: [Path] = []
+        var onDisconnects: [(request: ClientRequest, answer: (WireStatus, JSONValue) -> Void)] = []
 
         func raise(_ events: [SyncEvent]) {}
         func schedule(_ body: @escaping @Sendable () -> Void) { body() }
         func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, error: DatabaseError?) { callback?(error) }
         func resolveLocally(_ node: Node, at path: Path, now: UnixTime?) -> Node { node }
         func userWriteMade(at path: Path) { writesMade.append(path) }
+        func sendOnDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
+            onDisconnects.append((request, onComplete))
+        }
+        func onDisconnectDryRun(onComplete: @escaping (WireStatus, JSONValue) -> Void) {}
 
         func put(
             _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
@@ -121,5 +126,27 @@ import Testing
         host.puts[0].answer(.ok, .null)
         host.callbackQueue.sync {}
         #expect(told.withLock { $0 } == 1, "write 2, made after it asked, does not hold it")
+    }
+
+    @Test func onDisconnectWritesAreKnownOnlyOnceTheServerHasThemAndRunOnce() throws {
+        let host = Host()
+        let answers = Answers()
+        host.writes.onDisconnectSet(Path("status"), json: "offline", completion: answers.completion)
+        host.writes.onDisconnectUpdate(Path("seen"), children: [("a", 1)], completion: answers.completion)
+        host.writes.onDisconnectSet(Path("refused"), json: true, completion: answers.completion)
+        host.writes.onDisconnectSet(Path("bad"), json: ["a/b": 1], completion: answers.completion)
+        try #require(host.onDisconnects.count == 3, "the invalid one is not sent")
+        host.onDisconnects[0].answer(.ok, .null)
+        host.onDisconnects[1].answer(.ok, .null)
+        host.onDisconnects[2].answer(.permissionDenied, "permission_denied")
+        #expect(answers.all.count == 4 && answers.all[1...] == [nil, nil, "permission_denied"])
+        #expect(host.writes.onDisconnect.registrations.map(\.path) == [Path("status"), Path("seen")])
+        host.writes.runOnDisconnectLocally()
+        #expect(host.writes.onDisconnect.registrations.isEmpty)
+        host.writes.onDisconnectSet(Path("status"), json: "away", completion: nil)
+        host.onDisconnects[3].answer(.ok, .null)
+        host.writes.onDisconnectCancel(Path("status"), completion: nil)
+        host.onDisconnects[4].answer(.ok, .null)
+        #expect(host.writes.onDisconnect.takeWrites().isEmpty, "cancelled: the next drop shows nothing")
     }
 }

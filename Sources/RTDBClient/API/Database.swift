@@ -128,8 +128,7 @@ public final class Database: Sendable {
                 baseURL: socketBase, namespace: namespace, transport: transport, time: time,
                 callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
                 persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes,
-                tokenProvider: state.tokenProvider, confinement: confinement, changes: changes)
-            repo.database = self
+                tokenProvider: state.tokenProvider, confinement: confinement, changes: changes, database: self)
             state.repo = repo
             return (repo, true)
         }

@@ -61,7 +61,7 @@ extension Repo {
     func close() { performNow { shutDown() } }
 
     /// The connection's status as last published, with when the server was last heard from.
-    func publishedStatus() -> ConnectionStatus { connection.gauges.annotating(status.current) }
+    func publishedStatus() -> ConnectionStatus { connection.gauges.annotating(info.status.current) }
 
     /// Authenticates with `credential` (wire text; nil signs out) and keeps it for the next run.
     func setCredential(_ credential: String?) {
@@ -114,11 +114,11 @@ extension Repo {
     /// Calls `observer` on the callback queue with every change of the connection's status,
     /// starting with the current one.
     func addStatusObserver(handle: DatabaseHandle, _ observer: @escaping @Sendable (ConnectionStatus) -> Void) {
-        addObserver(\.status.observers, handle: handle, current: { $0.connection.status }, observer)
+        addObserver(\.info.status.observers, handle: handle, current: { $0.connection.status }, observer)
     }
 
     /// Stops a connection-status observer.
-    func removeStatusObserver(handle: DatabaseHandle) { schedule { self.status.observers[handle] = nil } }
+    func removeStatusObserver(handle: DatabaseHandle) { schedule { self.info.status.observers[handle] = nil } }
 
     /// Calls `observer` on the callback queue with the write queue after it changes, starting
     /// with the current one.
@@ -188,7 +188,7 @@ extension Repo {
     func requestOnDisconnectReport(
         _ completion: @escaping @Sendable (Result<OnDisconnectReport, DatabaseError>) -> Void
     ) {
-        schedule { self.onDisconnectReport(completion) }
+        schedule { self.userWrites.onDisconnectReport(completion) }
     }
 
     /// Starts a transaction at `path`.

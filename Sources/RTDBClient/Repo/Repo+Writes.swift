@@ -4,16 +4,6 @@ import RTDBWire
 extension Repo {
     typealias Completion = @Sendable (DatabaseError?) -> Void
 
-    /// The node for a write target, or nil after reporting why it is invalid.
-    func validatedNode(_ json: JSONValue, at path: Path, completion: Completion?) -> Node? {
-        do throws(ValidationError) {
-            return try WriteInput.node(json, at: path)
-        } catch {
-            fail(completion, error)
-            return nil
-        }
-    }
-
     func fail(_ completion: Completion?, _ error: ValidationError) {
         logger.error("\(error)")
         guard let completion else { return }
@@ -66,7 +56,7 @@ extension Repo {
 
     /// A user write was made at `path`: the transactions it overlaps are aborted.
     func userWriteMade(at path: Path) {
-        if let database { transactions.abort(overlapping: path, database: database) }
+        transactions.abort(overlapping: path)
     }
 
     // MARK: - onDisconnect
@@ -78,15 +68,7 @@ extension Repo {
         } catch {
             return fail(completion, error)
         }
-        schedule { [self] in
-            guard let node = validatedNode(json, at: path, completion: completion) else { return }
-            connection.onDisconnect(.onDisconnectPut(path: path, data: json)) { [self] status, data in
-                if status.isOK {
-                    onDisconnect.acknowledgedSet(node, at: path, at: clock())
-                }
-                complete(completion, status: status, data: data)
-            }
-        }
+        schedule { [self] in userWrites.onDisconnectSet(path, json: json, completion: completion) }
     }
 
     func onDisconnectUpdate(_ path: Path, values: [(String, Any?)], completion: Completion?) {
@@ -96,44 +78,20 @@ extension Repo {
         } catch {
             return fail(completion, error)
         }
-        schedule { [self] in
-            let nodes: [(path: Path, node: Node)]
-            do throws(ValidationError) {
-                nodes = try WriteInput.updateNodes(children, at: path)
-            } catch {
-                return fail(completion, error)
-            }
-            var data = JSONValue.Members()
-            for (key, json) in children { data[CodeUnitString(key)] = json }
-            connection.onDisconnect(.onDisconnectMerge(path: path, data: data)) { [self] status, data in
-                if status.isOK {
-                    onDisconnect.acknowledgedUpdate(nodes, at: path, at: clock())
-                }
-                complete(completion, status: status, data: data)
-            }
-        }
+        schedule { [self] in userWrites.onDisconnectUpdate(path, children: children, completion: completion) }
     }
 
     func onDisconnectCancel(_ path: Path, completion: Completion?) {
-        schedule { [self] in
-            connection.onDisconnect(.onDisconnectCancel(path: path)) { [self] status, data in
-                if status.isOK {
-                    onDisconnect.acknowledgedCancel(at: path)
-                }
-                complete(completion, status: status, data: data)
-            }
-        }
+        schedule { [self] in userWrites.onDisconnectCancel(path, completion: completion) }
     }
 
-    /// The connection dropped: show this client's onDisconnect writes locally, as the server will
-    /// apply them (docs/client-engine.md#ondisconnect-locally).
-    func runOnDisconnectLocally() {
-        let now = serverTime
-        var events: [SyncEvent] = []
-        for (path, node) in onDisconnect.takeWrites() {
-            let existing = serverTree.calcCompleteEventCache(path)
-            events += serverTree.applyServerOverwrite(path, node.resolvingServerValues(existing: existing, now: now))
-        }
-        raise(events)
+    /// Sends an onDisconnect registration or cancel.
+    func sendOnDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void) {
+        connection.onDisconnect(request, onComplete: onComplete)
+    }
+
+    /// Asks the server whether this connection's onDisconnect writes would run now.
+    func onDisconnectDryRun(onComplete: @escaping (WireStatus, JSONValue) -> Void) {
+        connection.onDisconnectDryRun(onComplete: onComplete)
     }
 }

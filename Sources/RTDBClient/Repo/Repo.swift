@@ -15,23 +15,16 @@ import Synchronization
 /// connection delivers on it. Push ids and the published status are the exceptions, each under
 /// its own lock.
 final class Repo: @unchecked Sendable {
-    let engineQueue: DispatchQueue
-    /// What it was given when made: callback queue, clock, logger, change signal, settings.
+    /// What it was given when made: its queue, the callback queue, clock, logger, change signal,
+    /// settings.
     let context: RepoContext
     let connection: PersistentConnection
     let serverTree = SyncTree()
-    /// The `.info` tree and its data.
-    var info = InfoState()
-    /// Push ids in server time, made on any thread, and the server-time offset they use.
-    let pushIDs: PushIDSource
-    /// This connection's onDisconnect operations, as the client knows them.
-    var onDisconnect = LocalOnDisconnect()
+    /// What the client knows of its connection and tells the app: `.info`, the published
+    /// status, the server-time offset and the push ids made with it.
+    let info: InfoState
     /// Runs the transactions, and keeps those in flight and the named ones.
     lazy var transactions = TransactionRunner(host: self)
-    /// The database this repo serves (for snapshots made inside the engine).
-    weak var database: Database?
-    /// The connection's status as published to the app, and its observers.
-    let status = StatusBroadcast()
     /// The disk, when persistence is on and its file could be opened.
     var disk: RepoDisk?
     /// Cache reads started for listens added while the engine starts (any thread may ask).
@@ -41,6 +34,8 @@ final class Repo: @unchecked Sendable {
     /// Marks the repo's queue: a read made on it runs inline, a write at the end of the turn.
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
+    /// The serial queue all of the engine's work runs on.
+    var engineQueue: DispatchQueue { context.engineQueue }
     /// Where the app's callbacks run.
     var callbackQueue: DispatchQueue { context.callbackQueue }
     /// The wall clock.
@@ -54,10 +49,7 @@ final class Repo: @unchecked Sendable {
     /// Whether persistence was asked for.
     var persistsWrites: Bool { context.persistsWrites }
     /// The server's time minus this machine's, as last measured.
-    var serverTimeOffset: Duration {
-        get { pushIDs.offset }
-        set { pushIDs.offset = newValue }
-    }
+    var serverTimeOffset: Duration { info.serverTimeOffset }
     /// Writes waiting for the server, and the dead letters.
     var pendingWrites: PendingWriteQueue {
         get { userWrites.queue }
@@ -70,13 +62,15 @@ final class Repo: @unchecked Sendable {
         connects: Bool = true, persistence: PersistenceSettings? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(), maxPendingBytes: Int = Database.defaultMaxPendingBytes,
         tokenProvider: (any DatabaseTokenProvider)? = nil, confinement: EngineConfinement? = nil,
-        changes: ChangeSignal = ChangeSignal()
+        changes: ChangeSignal = ChangeSignal(), database: Database? = nil
     ) {
-        engineQueue = DispatchQueue(label: "presencetop.database.\(namespace)", target: confinement?.queue)
+        let engineQueue = DispatchQueue(label: "presencetop.database.\(namespace)", target: confinement?.queue)
         context = RepoContext(
-            callbackQueue: callbackQueue, clock: time.wall, logger: logger, changes: changes,
+            engineQueue: engineQueue, callbackQueue: callbackQueue, clock: time.wall, logger: logger, changes: changes,
             isConfined: confinement != nil, persistsWrites: persistence != nil)
-        pushIDs = PushIDSource(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
+        info = InfoState(
+            pushIDs: PushIDSource(PushIDGenerator(random: confinement?.random(for: 2) ?? SystemRandomNumberGenerator()))
+        )
         connection = PersistentConnection(
             engineQueue: engineQueue, baseURL: baseURL, namespace: namespace, transport: transport, time: time,
             retryPolicy: retryPolicy,
@@ -95,10 +89,11 @@ final class Repo: @unchecked Sendable {
             userWrites.ids = WriteIDs(using: &system)
         }
         userWrites.maxBytes = maxPendingBytes
+        transactions.database = database
         engineQueue.async { [self] in
             if let persistence { openDisk(persistence) }
-            updateInfo(".info/connected", Node(.bool(false)))
-            updateInfo(".info/serverTimeOffset", Node(.number(.int(0))))
+            raise(info.setConnected(false))
+            raise(info.setServerTimeOffset(.zero))
             // A provider set before the engine started is asked before the first connection.
             if let tokenProvider {
                 persistCredential(nil)
@@ -116,12 +111,7 @@ final class Repo: @unchecked Sendable {
 
     /// A push id for now in server time; callable from any thread.
     func nextPushID() -> String {
-        pushIDs.next(now: clock())
-    }
-
-    func updateInfo(_ path: String, _ node: Node) {
-        info.data = info.data.updating(at: Path(path), with: node)
-        raise(info.tree.applyServerOverwrite(Path(path), node))
+        info.pushIDs.next(now: clock())
     }
 
     func tree(for path: Path) -> SyncTree { path.isInfo ? info.tree : serverTree }
@@ -206,14 +196,12 @@ extension Repo: ListenProvider {
 extension Repo: PersistentConnectionDelegate {
     func connectionDidConnect(sessionID: String, serverTimeOffset: Duration) {
         handOverRestoredWrites()
-        self.serverTimeOffset = serverTimeOffset
-        updateInfo(".info/serverTimeOffset", Node(.number(.int(serverTimeOffset.wholeMilliseconds))))
-        updateInfo(".info/connected", Node(.bool(true)))
+        raise(info.setServerTimeOffset(serverTimeOffset))
+        raise(info.setConnected(true))
     }
 
     func connectionServerTimeOffsetDidChange(_ offset: Duration) {
-        serverTimeOffset = offset
-        updateInfo(".info/serverTimeOffset", Node(.number(.int(offset.wholeMilliseconds))))
+        raise(info.setServerTimeOffset(offset))
     }
 
     /// The server's data at `path` (for the query `tag`, if tagged), and the transactions it
@@ -224,13 +212,13 @@ extension Repo: PersistentConnectionDelegate {
         } else {
             raise(serverTree.applyServerOverwrite(path, node))
         }
-        if let database { transactions.rerun(affectedBy: path, database: database) }
+        transactions.rerun(affectedBy: path)
     }
 
     func connectionDidDisconnect() {
         pendingWrites.markAllQueued()
-        updateInfo(".info/connected", Node(.bool(false)))
-        runOnDisconnectLocally()
+        raise(info.setConnected(false))
+        userWrites.runOnDisconnectLocally()
     }
 
     func connectionDidReceive(_ push: ServerPush) {
@@ -251,7 +239,7 @@ extension Repo: PersistentConnectionDelegate {
             } else {
                 raise(serverTree.applyServerMerge(path, children))
             }
-            if let database { transactions.rerun(affectedBy: path, database: database) }
+            transactions.rerun(affectedBy: path)
         case .listenRevoked(let path, _):
             let error = DatabaseError(code: .permissionDenied, message: "permission_denied at \(path)")
             raise(serverTree.removeEventRegistration(nil, for: .default(path), cancelError: error))
@@ -273,7 +261,7 @@ extension Repo: PersistentConnectionDelegate {
     }
 
     func connectionStatusDidChange(_ status: ConnectionStatus) {
-        self.status.publish(status, on: callbackQueue, changes: changes)
+        info.status.publish(status, on: callbackQueue, changes: changes)
     }
 }
 
@@ -290,10 +278,8 @@ extension Repo {
         saveAcknowledgements()
         userWrites.shutDown()
         serverTree.removeAll()
-        info.tree.removeAll()
+        info.removeAll()
         transactions.removeAll()
-        status.observers = [:]
-        onDisconnect = LocalOnDisconnect()
         serverTree.persistence = nil
         readAhead.invalidate()
         // A read ahead still running on another core must end before the store closes.

@@ -2,9 +2,11 @@ import Dispatch
 import Logging
 import RTDBCore
 
-/// What a repo is given when it is made and keeps unchanged: where callbacks run, its wall
-/// clock, where it logs, what it signals, and how it was configured.
+/// What a repo is given when it is made and keeps unchanged: where its work and the app's
+/// callbacks run, its wall clock, where it logs, what it signals, and how it was configured.
 struct RepoContext: Sendable {
+    /// The serial queue all of the engine's work runs on (targeting the confinement's, if any).
+    let engineQueue: DispatchQueue
     /// Where the app's callbacks run.
     let callbackQueue: DispatchQueue
     /// The wall clock.

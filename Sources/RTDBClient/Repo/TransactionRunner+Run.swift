@@ -182,7 +182,8 @@ extension TransactionRunner {
     }
 
     /// Server data changed at `path`: rerun the transactions it may affect.
-    func rerun(affectedBy path: Path, database: Database) {
+    func rerun(affectedBy path: Path) {
+        guard let database else { return }
         for transactionPath in book.inFlight.paths(overlapping: path)
         where book.inFlight.hasRunnable(at: transactionPath) {
             rerun(at: transactionPath, database: database)
@@ -191,7 +192,8 @@ extension TransactionRunner {
 
     /// A user set or update at `path` aborts overlapping transactions
     /// (docs/client-engine.md#transactions).
-    func abort(overlapping path: Path, database: Database) {
+    func abort(overlapping path: Path) {
+        guard let database else { return }
         for transactionPath in book.inFlight.paths(overlapping: path) {
             for record in book.inFlight.records(at: transactionPath) ?? [] {
                 switch record.status {

@@ -43,6 +43,9 @@ final class TransactionRunner {
     unowned let host: any TransactionHost
     /// The transactions in flight, and the named ones.
     var book = TransactionBook()
+    /// The database the engine serves: what reruns and aborts the engine starts (server data
+    /// changed, a user write) make their snapshots with; set once, as the engine is made.
+    weak var database: Database?
 
     /// A runner for `host`'s transactions.
     init(host: any TransactionHost) { self.host = host }

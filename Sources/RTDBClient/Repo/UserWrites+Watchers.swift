@@ -60,5 +60,6 @@ extension UserWrites {
     func shutDown() {
         for waiter in watchers.takeAll() { host.callbackQueue.async(execute: waiter) }
         queue = PendingWriteQueue(store: nil, logger: host.logger)
+        onDisconnect = LocalOnDisconnect()
     }
 }

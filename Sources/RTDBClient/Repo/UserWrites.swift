@@ -34,6 +34,10 @@ protocol UserWritesHost: AnyObject {
         onSend: (() -> Void)?, onComplete: @escaping (WireStatus, JSONValue) -> Void)
     /// A user write was made at `path`: the transactions it overlaps are aborted.
     func userWriteMade(at path: Path)
+    /// Sends an onDisconnect registration or cancel.
+    func sendOnDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void)
+    /// Asks the server whether this connection's onDisconnect writes would run now.
+    func onDisconnectDryRun(onComplete: @escaping (WireStatus, JSONValue) -> Void)
 }
 
 /// The app's writes on their way to the server (docs/client-engine.md#writes).
@@ -66,6 +70,8 @@ final class UserWrites: @unchecked Sendable {
     var watchers = PendingWriteWatchers()
     /// The most bytes the queue's data may take (`persistenceMaxPendingBytes`).
     var maxBytes: Int
+    /// The writes registered to run when this connection ends, as the client knows them.
+    var onDisconnect = LocalOnDisconnect()
 
     /// The writes of `host`, numbered by `ids`, in a queue in memory until a disk is opened.
     init(host: any UserWritesHost, ids: WriteIDs, maxBytes: Int) {
