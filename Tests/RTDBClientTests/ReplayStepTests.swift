@@ -35,6 +35,14 @@ import Testing
 }
 
 extension ReplayStep {
+    /// The ids of the step's writes, in order.
+    fileprivate var writeIDs: [Int] {
+        switch self {
+        case .overwrites(let run): run.map(\.write.id)
+        case .one(let write), .heldTransaction(let write): [write.id]
+        }
+    }
+
     fileprivate var name: String {
         switch self {
         case .overwrites: "overwrites"

@@ -43,11 +43,4 @@ enum ReplayStep {
         return steps
     }
 
-    /// The ids of the step's writes, in order.
-    var writeIDs: [Int] {
-        switch self {
-        case .overwrites(let run): run.map(\.write.id)
-        case .one(let write), .heldTransaction(let write): [write.id]
-        }
-    }
 }
