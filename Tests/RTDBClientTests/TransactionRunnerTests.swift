@@ -7,56 +7,9 @@ import Testing
 
 @testable import RTDBClient
 
-/// The transaction runner alone, in an engine made by hand: a sync tree and a write queue in
-/// memory, a host that keeps what it would send, and the server's answers given by the test.
+/// The transaction runner alone, in an engine made by hand (``HandMadeEngine``): the server's
+/// answers are given by the test.
 @Suite struct TransactionRunnerTests {
-    /// The engine around the runner: records the puts instead of sending them.
-    final class Host: TransactionHost, UserWritesHost {
-        struct Put {
-            var path: Path
-            var data: JSONValue
-            var hash: String?
-            var key: String?
-            var answer: (WireStatus, JSONValue) -> Void
-        }
-
-        let serverTree = SyncTree()
-        lazy var userWrites: UserWrites = {
-            var random = SeededRandom(seed: 7)
-            return UserWrites(host: self, ids: WriteIDs(using: &random), maxBytes: 1 << 20)
-        }()
-        var pendingWrites: PendingWriteQueue { userWrites.queue }
-        let callbackQueue = DispatchQueue(label: "test.callbacks")
-        let logger = Logger(label: "test")
-        let changes = ChangeSignal()
-        let clock: WallClock = { UnixTime(millisecondsSince1970: 1_700_000_000_000) }
-        var serverTime: UnixTime { clock() }
-        var puts: [Put] = []
-
-        func raise(_ events: [SyncEvent]) {}
-        func schedule(_ body: @escaping @Sendable () -> Void) { body() }
-        func complete(_ callback: (@Sendable (DatabaseError?) -> Void)?, error: DatabaseError?) {
-            callback?(error)
-        }
-        func resolveLocally(_ node: Node, at path: Path, now: UnixTime?) -> Node { node }
-        func userWriteMade(at path: Path) {}
-        func sendOnDisconnect(_ request: ClientRequest, onComplete: @escaping (WireStatus, JSONValue) -> Void) {}
-        func onDisconnectDryRun(onComplete: @escaping (WireStatus, JSONValue) -> Void) {}
-
-        func put(
-            _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
-            onSend: (() -> Void)?, onComplete: @escaping (WireStatus, JSONValue) -> Void
-        ) {
-            guard case .json(let make) = data else {
-                Issue.record("a transaction sends JSON")
-                return
-            }
-            onSend?()
-            puts.append(Put(path: path, data: make(), hash: hash, key: idempotencyKey, answer: onComplete))
-        }
-
-    }
-
     /// What the transaction's completion said.
     final class Outcome: Sendable {
         let calls = Mutex<[(error: String?, committed: Bool, value: JSONValue?)]>([])
@@ -76,8 +29,8 @@ import Testing
     }
 
     /// A runner in an engine made by hand, with one transaction started: it adds one to `counter`.
-    static func incrementing() -> (Host, TransactionRunner, Database, Outcome) {
-        let host = Host()
+    static func incrementing() -> (HandMadeEngine, TransactionRunner, Database, Outcome) {
+        let host = HandMadeEngine()
         let runner = TransactionRunner(host: host)
         let database = Database(url: "http://127.0.0.1:9?ns=demo")
         runner.database = database
@@ -128,7 +81,7 @@ import Testing
     }
 
     @Test func aNameNobodyRegisteredIsRefusedAndARegisteredOneRuns() {
-        let host = Host()
+        let host = HandMadeEngine()
         let runner = TransactionRunner(host: host)
         let database = Database(url: "http://127.0.0.1:9?ns=demo")
         runner.database = database

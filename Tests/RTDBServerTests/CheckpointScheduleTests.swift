@@ -7,15 +7,14 @@ import Testing
 @Suite struct CheckpointScheduleTests {
     static let root = Node(trustedJSON: ["a": 1, "b": 2, "c": 3])
 
+    static func keys(_ names: String...) -> Set<CodeUnitString> { Set(names.map { CodeUnitString($0) }) }
+
     @Test func aCheckpointComesEveryIntervalWithTheKeysWrittenSince() {
         var schedule = CheckpointSchedule(interval: 3)
-        schedule.markDirty(Path("a/x"))
-        #expect(schedule.take(2, root: Self.root, applied: 2) == nil)
-        schedule.markDirty(Path("b"))
-        let due = schedule.take(1, root: Self.root, applied: 3)
-        #expect(due?.sequence == 3 && due?.dirtyKeys == [CodeUnitString("a"), CodeUnitString("b")])
-        schedule.markDirty(Path("c"))
-        #expect(schedule.take(1, root: Self.root, applied: 4) == nil, "counted again from the checkpoint")
+        #expect(schedule.wrote(["a/x", "a/y"], applied: 2) == nil)
+        let due = schedule.wrote(["b"], applied: 3)
+        #expect(due?.sequence == 3 && due?.dirtyKeys == Self.keys("a", "b"))
+        #expect(schedule.wrote(["c"], applied: 4) == nil, "counted again from the checkpoint")
     }
 
     @Test func aWriteAtTheRootRewritesTheWholeSnapshot() {
@@ -39,16 +38,13 @@ import Testing
         // `a` was stored in the log; the checkpoint that was to fold it into the snapshot was
         // refused. The next one truncates the log `a` is in, so it must rewrite `a` too.
         var schedule = CheckpointSchedule(interval: 2)
-        schedule.markDirty(Path("a"))
-        #expect(schedule.take(1, root: Self.root, applied: 1) == nil)
-        schedule.markDirty(Path("b"))
-        let refused = schedule.take(1, root: Self.root, applied: 2)
-        #expect(refused?.dirtyKeys == [CodeUnitString("a"), CodeUnitString("b")])
+        #expect(schedule.wrote(["a"], applied: 1) == nil)
+        let refused = schedule.wrote(["b"], applied: 2)
+        #expect(refused?.dirtyKeys == Self.keys("a", "b"))
         schedule.refused(1, checkpoint: refused)
         #expect(schedule.isRequested, "asked for again")
-        schedule.markDirty(Path("c"))
-        let next = schedule.take(1, root: Self.root, applied: 2)
-        #expect(next?.dirtyKeys == [CodeUnitString("a"), CodeUnitString("b"), CodeUnitString("c")])
+        let next = schedule.wrote(["c"], applied: 2)
+        #expect(next?.dirtyKeys == Self.keys("a", "b", "c"))
     }
 
     @Test func aRefusedBatchWithoutACheckpointIsNotCounted() {
@@ -68,5 +64,13 @@ import Testing
         schedule.markDirty(Path("a"))
         let next = schedule.take(0, root: Self.root, applied: 0)
         #expect(next != nil && next?.dirtyKeys == nil)
+    }
+}
+
+extension CheckpointSchedule {
+    /// A batch of one write at each of `paths` is taken: the checkpoint that goes with it.
+    fileprivate mutating func wrote(_ paths: [String], applied: UInt64) -> Checkpoint? {
+        for path in paths { markDirty(Path(path)) }
+        return take(paths.count, root: CheckpointScheduleTests.root, applied: applied)
     }
 }

@@ -3,29 +3,13 @@ import Logging
 import RTDBCore
 import RTDBWire
 
-/// What the transaction runner needs of the engine it runs in: the sync tree and its events,
-/// the app's writes (their queue, numbering and answers), the way to the server, and the clocks.
+/// What the transaction runner needs of the engine it runs in: what the app's writes need (the
+/// sync tree and its events, the way to the server, the clocks), and the app's writes themselves.
 ///
 /// ``Repo`` is the host; each member is one it has for its own writes.
-protocol TransactionHost: AnyObject {
-    /// The tree of server data and local writes.
-    var serverTree: SyncTree { get }
+protocol TransactionHost: UserWritesHost {
     /// The app's writes: the queue, its bound, the numbering of writes and their answers.
     var userWrites: UserWrites { get }
-    /// Where the app's callbacks run.
-    var callbackQueue: DispatchQueue { get }
-    /// Where it logs.
-    var logger: Logger { get }
-    /// The server's time as estimated here.
-    var serverTime: UnixTime { get }
-    /// The wall clock.
-    var clock: WallClock { get }
-    /// Runs the events' callbacks on the callback queue, in order.
-    func raise(_ events: [SyncEvent])
-    /// Sends a write to the server, after the restored writes not handed over yet.
-    func put(
-        _ kind: OutstandingPut.Kind, path: Path, data: PutData, hash: String?, idempotencyKey: String?,
-        onSend: (() -> Void)?, onComplete: @escaping (WireStatus, JSONValue) -> Void)
 }
 
 /// Runs the repo's transactions (docs/client-engine.md#transactions): each run locally on the
