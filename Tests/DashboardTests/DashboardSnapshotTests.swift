@@ -79,7 +79,7 @@ import WatchModel
     /// titles say since when nothing was confirmed.
     @Test func staleFeedsAreMarked() {
         var snapshot = Fixture.snapshot(connected: false, mode: .offline)
-        snapshot.presenceFeed = ConnectionStatus(
+        snapshot.usersFeed.status = ConnectionStatus(
             phase: .waitingToRetry(attempt: 2, retryAt: Fixture.now + .seconds(1), reason: "connection refused"),
             lastHeardAt: Fixture.now - .seconds(20))
         let state = Fixture.state(width: 120, height: 32, snapshot: snapshot)
@@ -88,7 +88,7 @@ import WatchModel
         assertSnapshot(of: grid, as: Self.screen, named: "screen")
         assertSnapshot(of: grid, as: Self.roles, named: "roles")
         // A live feed is not marked.
-        snapshot.presenceFeed = ConnectionStatus(
+        snapshot.usersFeed.status = ConnectionStatus(
             phase: .connected(sessionID: "s"), lastHeardAt: Fixture.now - .seconds(1))
         let live = DashboardRenderer().render(Fixture.state(width: 120, height: 32, snapshot: snapshot))
         #expect(!live.line(8).contains("stale"), "\(live.line(8))")

@@ -34,7 +34,7 @@ import WatchModel
                 phase: .waitingToRetry(attempt: 2, retryAt: Fixture.now + .seconds(2), reason: "connection refused"),
                 lastHeardAt: Fixture.now - .seconds(40))
             : live
-        snapshot.presenceFeed = live
+        snapshot.usersFeed.status = live
         snapshot.feeds = [
             WatchedFeed(
                 name: "127.0.0.1:9001 ns=a", identity: "emulator user", status: live, listLoaded: true, users: 2),
@@ -96,9 +96,9 @@ import WatchModel
     /// Was: under rules that refuse the watcher, `loading the list…` for ever.
     @Test func oneDatabaseThatRefusesTheListSaysSoInThePresencePane() {
         var snapshot = WatchSnapshot(takenAt: Fixture.now, server: "127.0.0.1:9001 ns=a")
-        snapshot.presenceFeed = ConnectionStatus(phase: .connected(sessionID: "s"), lastHeardAt: Fixture.now)
-        snapshot.listLoaded = false
-        snapshot.listRefusal = "Permission denied"
+        snapshot.usersFeed.status = ConnectionStatus(phase: .connected(sessionID: "s"), lastHeardAt: Fixture.now)
+        snapshot.usersFeed.loaded = false
+        snapshot.usersFeed.refusal = "Permission denied"
         let text = DashboardRenderer().render(Fixture.state(width: 160, height: 32, snapshot: snapshot)).text
         #expect(text.contains("the server refused the list: Permission denied"), "\(text)")
         #expect(!text.contains("loading"), "\(text)")

@@ -64,7 +64,7 @@ import Testing
         var snapshot = simulation.snapshot()
         #expect(snapshot.feeds.map(\.users) == [2, 2, 1])
         #expect(snapshot.feeds.map(\.identity) == ["emulator user", "emulator user", "database secret (admin)"])
-        #expect(snapshot.feeds.allSatisfy(\.listLoaded) && snapshot.listLoaded)
+        #expect(snapshot.feeds.allSatisfy(\.listLoaded) && snapshot.usersFeed.loaded)
         #expect(snapshot.staleFeeds(now: snapshot.takenAt) == 0)
 
         // A change on one shard reaches the directory: bo connects on the first as well.

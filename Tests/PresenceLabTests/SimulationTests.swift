@@ -116,7 +116,7 @@ import Testing
         // The watcher (straight to the server) answers; once its pong is in, another half with
         // nothing heard from this device: the server ends its session, and its onDisconnect
         // removes the entry.
-        guard case .connected(let watcherSession)? = simulation.snapshot().presenceFeed?.phase else {
+        guard case .connected(let watcherSession)? = simulation.snapshot().usersFeed.status?.phase else {
             Issue.record("the watcher is not connected")
             return
         }
@@ -160,7 +160,7 @@ import Testing
             }, "\(String(describing: simulation.snapshot().thisDevice?.status.phase))")
         let snapshot = simulation.snapshot()
         #expect(snapshot.thisDevice?.status.lastHeardAt == nil, "never heard")
-        let feed = try #require(snapshot.presenceFeed)
+        let feed = try #require(snapshot.usersFeed.status)
         #expect(snapshot.staleSince(feed, now: snapshot.takenAt) == .some(nil), "stale, never heard")
         await simulation.stop()
     }

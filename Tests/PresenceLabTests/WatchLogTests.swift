@@ -15,8 +15,8 @@ import WatchModel
     ) -> WatchSnapshot {
         var snapshot = WatchSnapshot(
             takenAt: start + offset, server: "127.0.0.1:9000 ns=demo", users: PresenceList(users))
-        snapshot.presenceFeed = feed
-        snapshot.listLoaded = loaded
+        snapshot.usersFeed.status = feed
+        snapshot.usersFeed.loaded = loaded
         return snapshot
     }
 

@@ -145,7 +145,7 @@ extension DashboardRenderer {
             lines.removeFirst(2)
             lines += feedLines(snapshot, state)
         } else {
-            lines.append(watchingLine(snapshot.presenceFeed))
+            lines.append(watchingLine(snapshot.usersFeed.status))
         }
         for (row, line) in lines.prefix(rect.height).enumerated() {
             grid.put(line, x: rect.x + 1, y: rect.y + row, limit: rect.maxX, glyphs: glyphs)

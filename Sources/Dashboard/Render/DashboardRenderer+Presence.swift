@@ -87,15 +87,19 @@ extension DashboardRenderer {
         let first = window.lowerBound
         if rows.isEmpty {
             var message = state.presence.filter.isEmpty ? "no users yet" : "no user matches /\(state.presence.filter)"
-            if state.presence.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == false {
+            if state.presence.filter.isEmpty, !snapshot.usersFeed.loaded,
+                snapshot.usersFeed.status?.phase.isConnected == false
+            {
                 // Nothing has been listed yet: not an empty list, a server not reached yet.
                 message = "waiting for the server to list the users…"
             }
-            if state.presence.filter.isEmpty, !snapshot.listLoaded, snapshot.presenceFeed?.phase.isConnected == true {
+            if state.presence.filter.isEmpty, !snapshot.usersFeed.loaded,
+                snapshot.usersFeed.status?.phase.isConnected == true
+            {
                 // A big first list arrives in fragments, then is read, for seconds: say so, with
                 // how much is in while it arrives.
                 message = "loading the list…"
-                if let arriving = snapshot.presenceFeed?.arriving {
+                if let arriving = snapshot.usersFeed.status?.arriving {
                     let percent = arriving.of > 0 ? arriving.fragments * 100 / arriving.of : 0
                     let received = "\(Format.bytes(arriving.bytes)) received (\(percent) %)"
                     message =
@@ -104,7 +108,7 @@ extension DashboardRenderer {
                         : "loading the list: \(received)"
                 }
             }
-            if state.presence.filter.isEmpty, !snapshot.listLoaded, let refusal = snapshot.listRefusal {
+            if state.presence.filter.isEmpty, !snapshot.usersFeed.loaded, let refusal = snapshot.usersFeed.refusal {
                 // The rules refuse the watcher: nothing is coming, and the pane says why.
                 message = "the server refused the list: \(refusal)"
             }

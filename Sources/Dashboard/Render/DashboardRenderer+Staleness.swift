@@ -20,7 +20,7 @@ extension DashboardRenderer {
                 guard since.allSatisfy({ $0 != nil }) else { return nil }
                 return .some(since.compactMap { $0 ?? nil }.max())
             }
-            guard let feed = snapshot.presenceFeed else { return nil }
+            guard let feed = snapshot.usersFeed.status else { return nil }
             return snapshot.staleSince(feed, now: state.now)
         case .clock:
             guard let device = snapshot.thisDevice else { return nil }

@@ -78,8 +78,8 @@ public struct DashboardRenderer: Sendable {
         switch pane {
         case .presence:
             // Before the first list, no count is true yet: it is loading (or waiting to connect).
-            if let snapshot = state.snapshot, snapshot.feeds.isEmpty, !snapshot.listLoaded,
-                snapshot.listRefusal == nil
+            if let snapshot = state.snapshot, snapshot.feeds.isEmpty, !snapshot.usersFeed.loaded,
+                snapshot.usersFeed.refusal == nil
             {
                 return [Segment("Presence (loading…)", .title)]
             }

@@ -169,7 +169,7 @@ public struct RecordingTimeline: Sendable {
             takenAt: takenAt, server: "recording of \(server)", thisDevice: thisDevice,
             users: users,
             ownEntryKeys: Set([connection?.entry].compactMap { $0 }))
-        snapshot.presenceFeed = live
+        snapshot.usersFeed.status = live
         return (snapshot, shown)
     }
 }

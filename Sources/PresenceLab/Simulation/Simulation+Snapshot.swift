@@ -34,9 +34,9 @@ extension Simulation {
             thisDevice: thisDeviceSnapshot(), users: users, silence: silence, ownEntryKeys: ownEntryKeys,
             deviceClocks: clocks)
         let (watcher, directory, others) = (feed.watcher, feed.directory, feed.others)
-        snapshot.presenceFeed = watcher.connectionStatus
-        snapshot.listLoaded = feed.isLoaded
-        snapshot.listRefusal = directory.refusal
+        snapshot.usersFeed.status = watcher.connectionStatus
+        snapshot.usersFeed.loaded = feed.isLoaded
+        snapshot.usersFeed.refusal = directory.refusal
         snapshot.layoutsListConnections =
             options.layout.listsConnections || options.otherDatabases.contains { $0.layout.listsConnections }
         if !others.isEmpty {

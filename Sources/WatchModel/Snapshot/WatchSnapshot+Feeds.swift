@@ -1,13 +1,13 @@
 extension WatchSnapshot {
     /// Every watched database's feed in `--url` order: ``feeds`` when several are watched, else
-    /// the one ``presenceFeed`` is (none before the watcher exists).
+    /// the one ``usersFeed`` is (none before the watcher exists).
     public var watchedFeeds: [WatchedFeed] {
         if !feeds.isEmpty { return feeds }
-        guard let status = presenceFeed else { return [] }
+        guard let status = usersFeed.status else { return [] }
         return [
             WatchedFeed(
                 name: server, identity: access.identity ?? WatchedFeed.emulatorIdentity, status: status,
-                listLoaded: listLoaded, users: users.count, refusal: listRefusal)
+                listLoaded: usersFeed.loaded, users: users.count, refusal: usersFeed.refusal)
         ]
     }
 

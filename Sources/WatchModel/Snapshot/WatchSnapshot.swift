@@ -119,21 +119,16 @@ public struct WatchSnapshot: Sendable, Equatable {
     /// Whether the server is known to enforce the presence rules (the embedded one does; another
     /// server's rules are its own, and may be none).
     public var enforcesPresenceRules = false
-    /// The connection that feeds ``users`` (the simulation's watcher, straight to the server).
-    public var presenceFeed: ConnectionStatus?
+    /// What feeds ``users``: the watcher's connection, whether its list has loaded, and a refusal.
+    public var usersFeed = UsersFeed()
     /// How long a connection may go without hearing from the server before what it fed counts
     /// as stale: the server's heartbeat timeout, and never less than three pings.
     public var staleAfter: Duration = .seconds(15)
     /// What the dashboard may do, and as whom.
     public var access = Access()
-    /// Whether the watcher has had its first list (false while a first load arrives and is read:
-    /// at a million users, seconds in which the list is not empty but not here yet).
-    public var listLoaded = true
     /// Each watched database's feed, in `--url` order, when several are watched as one directory
-    /// (the first is ``presenceFeed``'s); empty when one is.
+    /// (the first is ``usersFeed``'s); empty when one is.
     public var feeds: [WatchedFeed] = []
-    /// Why the server refused the watcher's list (its rules), if it did: the list never loads.
-    public var listRefusal: String?
     /// Whether any watched database's layout lists connections (the status layout does not:
     /// with no users yet, its count of connections is not 0 but none).
     public var layoutsListConnections = true

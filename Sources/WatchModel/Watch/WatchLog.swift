@@ -78,7 +78,9 @@ public struct WatchLog: Sendable {
             lines += nextPiece(of: snapshot, feeds: feeds)
             return lines
         }
-        guard snapshot.listLoaded, snapshot.listRefusal == nil || !snapshot.users.isEmpty else { return lines }
+        guard snapshot.usersFeed.loaded, snapshot.usersFeed.refusal == nil || !snapshot.users.isEmpty else {
+            return lines
+        }
         guard loaded else {
             // The first list: counted at once, its users' lines made a piece at a time.
             loaded = true
