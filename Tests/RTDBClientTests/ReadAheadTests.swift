@@ -19,7 +19,7 @@ import Testing
     private static func heldAtStart(port: Int, directory: URL) -> (Database, release: @Sendable () -> Void) {
         let database = PersistenceIntegrationTests.client(port: port, directory: directory)
         let gate = DispatchSemaphore(value: 0)
-        database.withState { $0.beforeOpeningPersistence = { gate.wait() } }
+        database.withState { $0.settings.beforeOpeningPersistence = { gate.wait() } }
         database.goOffline()
         return (database, { gate.signal() })
     }

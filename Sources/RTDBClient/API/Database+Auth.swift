@@ -45,7 +45,7 @@ extension Database {
         // Before the engine starts, it starts with the provider: its first connection is made
         // with a credential, never signed out first.
         let started = withState { state -> Bool in
-            if state.repo == nil { state.tokenProvider = provider }
+            if state.repo == nil { state.settings.tokenProvider = provider }
             return state.repo != nil
         }
         if started { repo.setTokenProvider(provider) } else { _ = repo }

@@ -12,10 +12,10 @@ extension Database {
     ///
     /// Set it before first use; a change after that is refused (and logged).
     public var isPersistenceEnabled: Bool {
-        get { withState { $0.persistenceEnabled } }
+        get { withState { $0.settings.persistenceEnabled } }
         set {
             guard !refuseAfterStart("isPersistenceEnabled") else { return }
-            withState { $0.persistenceEnabled = newValue }
+            withState { $0.settings.persistenceEnabled = newValue }
         }
     }
 
@@ -24,7 +24,7 @@ extension Database {
     /// A value outside that range is refused and logged, keeping the current one; use
     /// ``setPersistenceCacheSizeBytes(_:)`` to get the error thrown.
     public var persistenceCacheSizeBytes: Int {
-        get { withState { $0.cacheSize } }
+        get { withState { $0.settings.cacheSize } }
         set {
             do {
                 try setPersistenceCacheSizeBytes(newValue)
@@ -45,7 +45,7 @@ extension Database {
             throw PersistenceSettingError(
                 description: "persistenceCacheSizeBytes must be set before the database is used")
         }
-        withState { $0.cacheSize = bytes }
+        withState { $0.settings.cacheSize = bytes }
     }
 
     /// The bound of ``persistenceMaxPendingBytes`` unless set: 100 MB.
@@ -59,7 +59,7 @@ extension Database {
     /// time; a queue already past a lowered bound keeps every write. Values below 1 are refused
     /// and logged; use ``setPersistenceMaxPendingBytes(_:)`` to get the error thrown.
     public var persistenceMaxPendingBytes: Int {
-        get { withState { $0.maxPendingBytes } }
+        get { withState { $0.settings.maxPendingBytes } }
         set {
             do {
                 try setPersistenceMaxPendingBytes(newValue)
@@ -75,7 +75,7 @@ extension Database {
             throw PersistenceSettingError(description: "persistenceMaxPendingBytes must be at least 1; got \(bytes)")
         }
         let started = withState { state -> Repo? in
-            state.maxPendingBytes = bytes
+            state.settings.maxPendingBytes = bytes
             return state.repo
         }
         started?.setMaxPendingBytes(bytes)
@@ -88,16 +88,16 @@ extension Database {
     }
 
     /// Sets the cache size without the 1 MB floor, for tests of pruning.
-    func setCacheSizeForTesting(_ bytes: Int) { withState { $0.cacheSize = bytes } }
+    func setCacheSizeForTesting(_ bytes: Int) { withState { $0.settings.cacheSize = bytes } }
 
     /// Where the SQLite files go (set it before first use).
     ///
     /// Nil means `$XDG_STATE_HOME/presencetop/`, by default `~/.local/state/presencetop/`.
     public var persistenceDirectory: URL? {
-        get { withState { $0.persistenceDirectory } }
+        get { withState { $0.settings.persistenceDirectory } }
         set {
             guard !refuseAfterStart("persistenceDirectory") else { return }
-            withState { $0.persistenceDirectory = newValue }
+            withState { $0.settings.persistenceDirectory = newValue }
         }
     }
 
@@ -107,10 +107,10 @@ extension Database {
     /// the same (a client behind a proxy on an ephemeral port, say), so queued writes and the
     /// cache are found again.
     public var persistenceFileName: String? {
-        get { withState { $0.persistenceFileName } }
+        get { withState { $0.settings.persistenceFileName } }
         set {
             guard !refuseAfterStart("persistenceFileName") else { return }
-            withState { $0.persistenceFileName = newValue }
+            withState { $0.settings.persistenceFileName = newValue }
         }
     }
 

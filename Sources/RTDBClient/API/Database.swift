@@ -41,15 +41,8 @@ public final class Database: Sendable {
     struct State {
         var repo: Repo?
         var closed = false
-        var persistenceEnabled = false
-        var persistenceDirectory: URL?
-        var persistenceFileName: String?
-        var cacheSize = 10 * 1024 * 1024
-        var maxPendingBytes = Database.defaultMaxPendingBytes
-        var beforeOpeningPersistence: (@Sendable () -> Void)?
-        var retryPolicy = RetryPolicy()
-        /// A token provider set before the engine started: the engine asks it before it connects.
-        var tokenProvider: (any DatabaseTokenProvider)?
+        /// What the app set before first use, which the engine is made with.
+        var settings = DatabaseSettings()
         var nextHandle: DatabaseHandle = 1
         var registrations: [DatabaseHandle: (QuerySpec, ObserverRegistration)] = [:]
         var keptSynced: [String: DatabaseHandle] = [:]
@@ -118,21 +111,18 @@ public final class Database: Sendable {
     var repo: Repo {
         let (repo, isNew) = state.withLock { state -> (Repo, Bool) in
             if let repo = state.repo { return (repo, false) }
-            let settings =
-                state.persistenceEnabled
-                ? PersistenceSettings(
-                    file: persistenceFile(in: state.persistenceDirectory, named: state.persistenceFileName),
-                    cacheSizeBytes: state.cacheSize,
-                    beforeOpening: state.beforeOpeningPersistence) : nil
+            let settings = state.settings
             let repo = Repo(
                 baseURL: socketBase, namespace: namespace, transport: transport, time: time,
                 callbackQueue: callbackQueue, logger: logger, connects: !state.closed,
-                persistence: settings, retryPolicy: state.retryPolicy, maxPendingBytes: state.maxPendingBytes,
-                tokenProvider: state.tokenProvider, confinement: confinement, changes: changes, database: self)
+                persistence: settings.persistence(
+                    in: persistenceFile(in: settings.persistenceDirectory, named: settings.persistenceFileName)),
+                retryPolicy: settings.retryPolicy, maxPendingBytes: settings.maxPendingBytes,
+                tokenProvider: settings.tokenProvider, confinement: confinement, changes: changes, database: self)
             state.repo = repo
             return (repo, true)
         }
-        if isNew, state.withLock({ $0.persistenceEnabled }) {
+        if isNew, state.withLock({ $0.settings.persistenceEnabled }) {
             // keepSynced flags saved by an earlier run hold again from the start: declared once
             // the file is open, without making this first call wait for it.
             repo.withRestoredKeepSynced { [weak self] queries in
