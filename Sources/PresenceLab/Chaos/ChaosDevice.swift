@@ -16,12 +16,10 @@ public final class ChaosDevice: Sendable {
     public let user: String
     /// Its name within the user.
     public let name: String
-    let folder: URL
     let clock: SkewedClock
     let stage: ChaosStage
-    /// The disk under its folder, which a fault fills (nil: the fault VFS could not be installed,
-    /// and the fault does nothing).
-    private let disk: FaultyFolder?
+    /// Its folder, on a disk a fault fills.
+    private let disk: ChaosDisk
     private let state = Mutex(State())
 
     private struct State {
@@ -36,18 +34,15 @@ public final class ChaosDevice: Sendable {
         /// Counts boots, so a closed database's late callback cannot speak for the next one.
         var boots = 0
         var ledger = ChaosLedger()
-        /// Whether its disk is full now: every write it makes is refused (`store_failed`).
-        var diskFull = false
     }
 
     init(index: Int, user: String, name: String, folder: URL, stage: ChaosStage) {
         self.index = index
         self.user = user
         self.name = name
-        self.folder = folder
         self.stage = stage
         clock = SkewedClock(base: stage.time.wall)
-        disk = try? FaultyFolder(prefix: folder.path + "/")
+        disk = ChaosDisk(folder: folder)
     }
 
     /// `user/name`.
@@ -79,10 +74,8 @@ public final class ChaosDevice: Sendable {
 
     /// Fills its disk (true) or gives it room again (false).
     func setDiskFull(_ full: Bool) {
-        state.withLock { state in
-            disk?.fill(after: full ? 0 : nil)
-            state.diskFull = full
-        }
+        // Under the device's lock: a write sees the disk full or not, never in between.
+        state.withLock { _ in disk.fill(full) }
     }
 
     /// Sends again the writes the server could not store, as its app would; returns how many it
@@ -133,9 +126,9 @@ public final class ChaosDevice: Sendable {
     /// disk that filled while it opened means waiting for room and opening again).
     private func open() async throws -> (any NetworkLink, Database) {
         while true {
-            while state.withLock({ $0.diskFull }) { try await stage.sleep(.milliseconds(100)) }
+            while disk.isFull { try await stage.sleep(.milliseconds(100)) }
             let (link, database) = try await stage.devices.open(index, label, stage.time.withWall(clock.now))
-            database.persistenceDirectory = folder
+            database.persistenceDirectory = disk.folder
             // Each boot reaches the server through a new link on a new port: named after the URL,
             // the file would be a new one, and the queue the crash left behind would never be sent.
             database.persistenceFileName = "device.sqlite"
@@ -247,7 +240,7 @@ public final class ChaosDevice: Sendable {
             state.ledger.next += 1
             // On a full disk every write is refused at once (store_failed): none is accepted,
             // and none may reach the server.
-            let accepted = !state.diskFull
+            let accepted = !disk.isFull
             if !accepted { state.ledger.refusedOnFullDisk += 1 }
             stage.note("\(label) writes #\(number) (\(["set", "update", "increment", "transaction"][choice % 4]))")
             switch choice % 4 {
