@@ -8,14 +8,7 @@ extension Simulation {
     ///
     /// - Returns: The explanations found, by dead letter id (also kept for the snapshots).
     func explain(_ letters: [DeadLetter]) async -> [Int: String] {
-        let summary = await rulesSummary()
-        guard summary.problem == nil else { return [:] }
-        var found: [Int: String] = [:]
-        for letter in letters {
-            let path = Path(letter.write.path).description
-            guard let denial = summary.denials.first(where: { CodeUnitString.equal($0.path, path) }) else { continue }
-            found[letter.id] = denial.message + (denial.rule.map { " (\($0.text) at \($0.place))" } ?? "")
-        }
+        let found = await rulesSummary().explanations(for: letters.map { ($0.id, Path($0.write.path).description) })
         ledger.explained(found)
         return found
     }
