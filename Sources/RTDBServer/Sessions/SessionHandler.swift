@@ -8,15 +8,15 @@ import RTDBWire
 /// codec: no task waits on it while it is idle.
 ///
 /// Behind a ``ControlFrameHandler`` (pings, the close, what the protocol forbids) and a
-/// ``MessageRateHandler`` (the peer's message rate), it takes the peer's messages apart into
-/// requests (``InboundMessages``) and passes them to the ``RequestWindowHandler`` it adds once
-/// the session is live, which hands them to the namespace in order (``RequestPump``). Reading
-/// stops, and TCP slows the peer, while the session opens: messages already read wait here in
-/// order. Opening and ending are the ``WebSocketSession``'s (the opening in a short task, the
+/// ``MessageRateHandler`` (the peer's message rate), it opens the session: reading stops, and
+/// TCP slows the peer, while it opens, and messages already read wait here in order. Once the
+/// session is live it adds a ``MessageAssemblyHandler`` (messages into requests) and a
+/// ``RequestWindowHandler`` (requests to the namespace in order, ``RequestPump``) after itself,
+/// and passes the messages on. Opening and ending are the ``WebSocketSession``'s (the opening in a short task, the
 /// ending on its namespace's closing batch).
 final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = PeerMessage
-    typealias InboundOut = SessionRequest
+    typealias InboundOut = PeerMessage
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
@@ -36,7 +36,6 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var isOpening = true
     private var readAsked = false
     private var deferred = Deque<PeerMessage>()
-    private var messages: InboundMessages
     private var context: ChannelHandlerContext?
 
     /// Serves `session`; a peer over its message rate waits on the server's timers.
@@ -44,13 +43,6 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.session = session
         let sent = session.services.metrics.traffic.webSocketSent
         self.writer = FrameWriter(channel: session.channel) { sent.increment(by: Int64($0)) }
-        let (malformed, changes) = (
-            session.services.metrics.sessions.malformedMessages, session.services.metrics.changes
-        )
-        self.messages = InboundMessages(configuration: session.configuration, clock: session.clock) {
-            malformed.increment()
-            changes.signal()
-        }
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -100,6 +92,7 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     window: live.window, admit: { live.requests.append($0) },
                     paused: { $0 ? heartbeat.holdReads() : heartbeat.resumeReads() })
                 try? context.pipeline.syncOperations.addHandler(window, position: .after(self))
+                try? context.pipeline.syncOperations.addHandler(assembly(for: live), position: .after(self))
             }
             takeWhatWaited()
         case .ended:
@@ -146,9 +139,10 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func finish(_ live: WebSocketSession.Live) {
         live.window.close()
         isOpening = false
-        for message in deferred {
-            if case .text(let text) = message, let request = assemble(text, live: live) {
-                live.requests.append(request)
+        if !deferred.isEmpty {
+            let assembly = assembly(for: live)
+            for case .text(let text) in deferred {
+                if let request = assembly.assemble(text) { live.requests.append(request) }
             }
         }
         deferred.removeAll()
@@ -169,30 +163,26 @@ final class SessionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 extension SessionHandler {
-    /// Takes one message.
+    /// Passes one message on to the session's assembly; refused, what the peer sends is not
+    /// taken.
     private func take(_ message: PeerMessage) {
-        // Refused or closing: what the peer sends meanwhile is not taken.
-        guard case .live(let live) = phase, !writer.isClosing else { return }
-        switch message {
-        case .text(let text):
-            guard let request = assemble(text, live: live), let context else { return }
-            context.fireChannelRead(wrapInboundOut(request))
-        case .binary: tell("binary frames are not part of protocol v5", live: live)
-        }
+        guard case .live = phase, let context else { return }
+        context.fireChannelRead(wrapInboundOut(message))
     }
 
-    /// Takes one text message in: the request it completes, if it completes one (a message may
-    /// be one fragment of a request, or end the session).
-    private func assemble(_ text: String, live: WebSocketSession.Live) -> SessionRequest? {
-        switch messages.take(text, outlet: live.outlet, report: { tell($0, live: live) }) {
-        case .nothing:
-            return nil
-        case .request(let request):
-            return request
-        case .end:
-            writer.close()
-            return nil
+    /// What takes the live session's messages apart into requests.
+    private func assembly(for live: WebSocketSession.Live) -> MessageAssemblyHandler {
+        let metrics = session.services.metrics
+        let messages = InboundMessages(configuration: session.configuration, clock: session.clock) {
+            metrics.sessions.malformedMessages.increment()
+            metrics.changes.signal()
         }
+        let writer = writer
+        return MessageAssemblyHandler(
+            messages: messages, outlet: live.outlet,
+            hooks: MessageAssemblyHandler.Hooks(
+                tell: { [weak self] in self?.tell($0, live: live) }, end: { writer.close() },
+                isClosing: { writer.isClosing }))
     }
 
     /// The session's message rate, its waits on the server's timers: the client is told the first
