@@ -19,12 +19,12 @@ public final class ProcessMetrics: Sendable {
 
     /// The process's metrics, in `registry`.
     public init(_ registry: PrometheusCollectorRegistry) {
-        residentBytes = registry.makeGauge(
+        residentBytes = registry.gauge(
             name: "process_resident_memory_bytes", help: "Resident memory size in bytes.")
-        cpuSeconds = registry.makeCounter(
+        cpuSeconds = registry.counter(
             name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.")
-        openDescriptors = registry.makeGauge(name: "process_open_fds", help: "Number of open file descriptors.")
-        startTime = registry.makeGauge(
+        openDescriptors = registry.gauge(name: "process_open_fds", help: "Number of open file descriptors.")
+        startTime = registry.gauge(
             name: "process_start_time_seconds", help: "Start time of the process since unix epoch in seconds.")
     }
 

@@ -59,7 +59,7 @@ public final class ServerMetrics: Sendable {
         sessions = SessionMetrics(registry)
         writes = WriteMetrics(registry)
         traffic = TrafficMetrics(registry)
-        namespacesOpen = registry.makeGauge(name: "presencetop_namespaces_open", help: "Namespaces open now.")
+        namespacesOpen = registry.gauge(name: "presencetop_namespaces_open", help: "Namespaces open now.")
         process = ProcessMetrics(registry)
     }
 
@@ -70,7 +70,7 @@ public final class ServerMetrics: Sendable {
     ) -> [Key: Counter] {
         var counters: [Key: Counter] = [:]
         for key in Key.allCases {
-            counters[key] = registry.makeCounter(name: name, labels: [(label, value(key))], help: help)
+            counters[key] = registry.counter(name: name, labels: [(label, value(key))], help: help)
         }
         return counters
     }

@@ -22,23 +22,23 @@ struct SessionMetrics: Sendable {
 
     /// The session metrics, at zero, in `registry`.
     init(_ registry: PrometheusCollectorRegistry) {
-        open = registry.makeGauge(name: "presencetop_sessions_open", help: "WebSocket sessions open now.")
-        opened = registry.makeCounter(name: "presencetop_sessions_opened_total", help: "WebSocket sessions opened.")
+        open = registry.gauge(name: "presencetop_sessions_open", help: "WebSocket sessions open now.")
+        opened = registry.counter(name: "presencetop_sessions_opened_total", help: "WebSocket sessions opened.")
         refused = ServerMetrics.counters(
             registry, "presencetop_sessions_refused_total", by: "reason", \.rawValue,
             help: "WebSocket sessions refused as they opened, by reason.")
         closed = ServerMetrics.counters(
             registry, "presencetop_sessions_closed_total", by: "reason", \.rawValue,
             help: "WebSocket sessions that ended, by reason.")
-        listensActive = registry.makeGauge(
+        listensActive = registry.gauge(
             name: "presencetop_listens_active", help: "Listens the WebSocket sessions hold now.")
-        onDisconnectRegistered = registry.makeGauge(
+        onDisconnectRegistered = registry.gauge(
             name: "presencetop_ondisconnect_registered",
             help: "onDisconnect operations the open sessions have registered.")
-        onDisconnectRun = registry.makeCounter(
+        onDisconnectRun = registry.counter(
             name: "presencetop_ondisconnect_run_total",
             help: "onDisconnect writes run (their session ended), each location one.")
-        malformedMessages = registry.makeCounter(
+        malformedMessages = registry.counter(
             name: "presencetop_malformed_messages_total",
             help: "WebSocket messages refused as malformed or too big (not JSON, not a request, past the limit).")
     }

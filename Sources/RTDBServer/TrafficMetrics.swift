@@ -14,16 +14,16 @@ struct TrafficMetrics: Sendable {
 
     /// The traffic metrics, at zero, in `registry`.
     init(_ registry: PrometheusCollectorRegistry) {
-        webSocketReceived = registry.makeCounter(
+        webSocketReceived = registry.counter(
             name: "presencetop_websocket_received_bytes_total",
             help: "Bytes read from WebSocket connections (frames as they arrive).")
-        webSocketSent = registry.makeCounter(
+        webSocketSent = registry.counter(
             name: "presencetop_websocket_sent_bytes_total",
             help: "Bytes of protocol text written to WebSocket sessions.")
-        connectionReceived = registry.makeCounter(
+        connectionReceived = registry.counter(
             name: "presencetop_connection_received_bytes_total",
             help: "Bytes read from client connections: REST, event streams and WebSocket, as HTTP reads them.")
-        connectionSent = registry.makeCounter(
+        connectionSent = registry.counter(
             name: "presencetop_connection_sent_bytes_total",
             help: "Bytes written to client connections: REST answers, event streams and WebSocket frames.")
     }

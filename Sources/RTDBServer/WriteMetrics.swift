@@ -24,23 +24,23 @@ struct WriteMetrics: Sendable {
     /// The write metrics, at zero, in `registry`.
     init(_ registry: PrometheusCollectorRegistry) {
         func writes(_ outcome: String) -> Counter {
-            registry.makeCounter(
+            registry.counter(
                 name: "presencetop_writes_total", labels: [("outcome", outcome)], help: "Writes, by outcome.")
         }
         stored = writes("stored")
         diskRefused = writes("disk_refused")
         rulesDenied = writes("rules_denied")
-        groupCommit = registry.makeValueHistogram(
+        groupCommit = registry.valueHistogram(
             name: "presencetop_group_commit_writes", buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
             help: "Writes stored by one commit to the disk.")
-        commitSeconds = registry.makeDurationHistogram(
+        commitSeconds = registry.durationHistogram(
             name: "presencetop_commit_seconds",
             buckets: [
                 .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
                 .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
             ],
             help: "How long one commit to the disk took.")
-        ackSeconds = registry.makeDurationHistogram(
+        ackSeconds = registry.durationHistogram(
             name: "presencetop_write_ack_seconds",
             buckets: [
                 .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
@@ -48,7 +48,7 @@ struct WriteMetrics: Sendable {
                 .seconds(1), .seconds(5),
             ],
             help: "From a client's write applied to its acknowledgement (once stored).")
-        storeFailures = registry.makeCounter(
+        storeFailures = registry.counter(
             name: "presencetop_store_failures_total", help: "Commits to the disk that failed (a full or broken disk).")
         denials = ServerMetrics.counters(
             registry, "presencetop_rules_denials_total", by: "operation", ServerMetrics.label,

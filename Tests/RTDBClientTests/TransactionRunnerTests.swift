@@ -42,6 +42,8 @@ import Testing
 
     @Test func aStaleAnswerRunsItAgainOnTheServersDataUnderANewKey() throws {
         let (host, runner, database, outcome) = Self.incrementing()
+        // The runner holds its database weakly, as the repo's does.
+        defer { withExtendedLifetime(database) {} }
         #expect(host.puts.map(\.data) == [1])
         #expect(host.puts.first?.hash == "" && host.puts.first?.key == "\(host.userWrites.ids.instance):1.1")
         #expect(host.pendingWrites.snapshot.map(\.state) == [.inFlight])
@@ -64,6 +66,8 @@ import Testing
 
     @Test func aSetOverItAbortsItOnceTheServerAnswers() {
         let (host, runner, database, outcome) = Self.incrementing()
+        // The runner holds its database weakly, as the repo's does.
+        defer { withExtendedLifetime(database) {} }
         runner.abort(overlapping: .root)
         #expect(outcome.calls.withLock { $0.isEmpty }, "sent: it waits for the answer")
         host.puts[0].answer(.dataStale, .null)

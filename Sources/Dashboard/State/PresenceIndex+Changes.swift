@@ -116,7 +116,7 @@ extension PresenceIndex {
                 hasOneKey(sort)
                 ? orders[name] : Self.merged(orders[sort.position], without: moved, with: placed, byKey(sort))
         }
-        if let needle, let shown = filtered {
+        if needle != nil, let shown = filtered {
             let compare = sort == .name ? byName : byKey(sort)
             (filtered, self.shownCounts) = (Self.merged(shown, without: moved, with: matching, compare), shownCounts)
         }

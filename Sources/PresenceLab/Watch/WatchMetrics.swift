@@ -42,11 +42,11 @@ public final class WatchMetrics: Sendable {
 
     /// The metrics, all at zero.
     public init() {
-        users = registry.makeGauge(name: "presencetop_watch_users", help: "Users listed (over every database).")
-        online = registry.makeGauge(name: "presencetop_watch_users_online", help: "Users online.")
-        listLoaded = registry.makeGauge(
+        users = registry.gauge(name: "presencetop_watch_users", help: "Users listed (over every database).")
+        online = registry.gauge(name: "presencetop_watch_users_online", help: "Users online.")
+        listLoaded = registry.gauge(
             name: "presencetop_watch_list_loaded", help: "1 once every database's first list has been read.")
-        presenceChanges = registry.makeCounter(
+        presenceChanges = registry.counter(
             name: "presencetop_watch_presence_changes_total", help: "Users whose presence changed, as lines written.")
         process = ProcessMetrics(registry)
     }
@@ -71,17 +71,17 @@ public final class WatchMetrics: Sendable {
             if let connections = figures.connections {
                 state.connections =
                     state.connections
-                    ?? registry.makeGauge(
+                    ?? registry.gauge(
                         name: "presencetop_watch_connections", help: "Connections listed (layouts that list them).")
                 state.connections?.set(Int64(connections))
             }
             if let pending = figures.pendingWrites {
                 if state.pendingWrites == nil {
-                    state.pendingWrites = registry.makeGauge(
+                    state.pendingWrites = registry.gauge(
                         name: "presencetop_watch_pending_writes", help: "This device's writes waiting for the server.")
-                    state.pendingBytes = registry.makeGauge(
+                    state.pendingBytes = registry.gauge(
                         name: "presencetop_watch_pending_bytes", help: "The bytes of this device's waiting writes.")
-                    state.acknowledged = registry.makeCounter(
+                    state.acknowledged = registry.counter(
                         name: "presencetop_watch_writes_acknowledged_total",
                         help: "This device's writes the server acknowledged; its rate is the queue's drain rate.")
                 }
@@ -107,19 +107,19 @@ public final class WatchMetrics: Sendable {
     private static func series(_ registry: PrometheusCollectorRegistry, _ name: String) -> DatabaseSeries {
         let labels = [("database", name)]
         return DatabaseSeries(
-            connected: registry.makeGauge(
+            connected: registry.gauge(
                 name: "presencetop_watch_connected", labels: labels,
                 help: "1 while the watcher is connected to the database (.info/connected)."),
-            stale: registry.makeGauge(
+            stale: registry.gauge(
                 name: "presencetop_watch_stale", labels: labels,
                 help: "1 while the watcher is connected but has heard nothing for longer than the heartbeat allows."),
-            secondsSinceHeard: registry.makeGauge(
+            secondsSinceHeard: registry.gauge(
                 name: "presencetop_watch_seconds_since_heard", labels: labels,
                 help: "Seconds since the watcher last heard from the database (NaN: never)."),
-            clockSkew: registry.makeGauge(
+            clockSkew: registry.gauge(
                 name: "presencetop_watch_clock_skew_seconds", labels: labels,
                 help: "The database server's clock minus this machine's, as the watcher measured it."),
-            users: registry.makeGauge(
+            users: registry.gauge(
                 name: "presencetop_watch_database_users", labels: labels, help: "Users the database lists."))
     }
 }
