@@ -47,19 +47,33 @@ struct SessionChannel: ServerChildChannel, HTTPChannelHandler {
         self.makeSession = makeSession
     }
 
-    /// What makes a session's fragments whole messages: a message is at most a frame's limit, in
-    /// at most 4,096 fragments of any size.
-    static func aggregator(maxFrameBytes: Int) -> NIOWebSocketFrameAggregator {
-        NIOWebSocketFrameAggregator(
-            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4_096, maxAccumulatedFrameSize: maxFrameBytes)
+    /// What follows the frame decoder the upgrader installs, in order: the answer to a frame the
+    /// decoder refuses (RFC 6455's close), and what makes a session's fragments whole messages (a
+    /// message is at most a frame's limit, in at most 4,096 fragments of any size).
+    ///
+    /// The one list of them: the server installs it after an upgrade, and the `server-socket` fuzz
+    /// target (``SessionFrameHandlers``) behind the same decoder.
+    static func afterDecoder(maxFrameBytes: Int) -> [any ChannelHandler] {
+        [
+            WebSocketProtocolErrorHandler(),
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4_096, maxAccumulatedFrameSize: maxFrameBytes),
+        ]
+    }
+
+    /// The frame decoder the upgrader installs for frames of at most `maxFrameBytes`.
+    static func decoder(maxFrameBytes: Int) -> ByteToMessageHandler<WebSocketFrameDecoder> {
+        ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameBytes))
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let (makeSession, maxFrameBytes) = (makeSession, maxFrameBytes)
+            // The upgrader installs the decoder (``decoder(maxFrameBytes:)``'s); what follows it
+            // is ours (``afterDecoder(maxFrameBytes:)``).
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
-                maxFrameSize: maxFrameBytes,
+                maxFrameSize: maxFrameBytes, enableAutomaticErrorHandling: false,
                 shouldUpgrade: { channel, head in
                     attempted.value = true
                     let isSession = head.uri.hasPrefix("/.ws")
@@ -67,10 +81,10 @@ struct SessionChannel: ServerChildChannel, HTTPChannelHandler {
                 },
                 upgradePipelineHandler: { channel, head in
                     channel.eventLoop.makeCompletedFuture {
-                        // Whole messages from fragments (a message is at most a frame's limit),
-                        // then the session.
-                        try channel.pipeline.syncOperations.addHandler(
-                            SessionChannel.aggregator(maxFrameBytes: maxFrameBytes))
+                        // The decoder's refusals answered, whole messages from fragments, then
+                        // the session.
+                        try channel.pipeline.syncOperations.addHandlers(
+                            SessionChannel.afterDecoder(maxFrameBytes: maxFrameBytes))
                         try channel.pipeline.syncOperations.addHandler(makeSession(channel, head))
                         return .session
                     }

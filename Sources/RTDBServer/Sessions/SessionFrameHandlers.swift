@@ -5,9 +5,10 @@ import RTDBCore
 /// The handlers a session's bytes pass after the upgrade, made as the server makes them, for the
 /// fuzz target (`server-socket`) in release builds as in debug ones.
 ///
-/// In order: NIO's frame decoder and its protocol-error answer (as the upgrader installs them),
-/// the server's aggregator (``SessionChannel/aggregator(maxFrameBytes:)``), the
-/// ``ControlFrameHandler`` and the ``MessageRateHandler``, with a tap after the first of the
+/// In order: NIO's frame decoder as the upgrader installs it (``SessionChannel/decoder(maxFrameBytes:)``),
+/// what the server installs after it (``SessionChannel/afterDecoder(maxFrameBytes:)``: the
+/// protocol-error answer and the aggregator), the ``ControlFrameHandler`` and the
+/// ``MessageRateHandler``, with a tap after the first of the
 /// two and a sink after the second, which report what they see as text (nil for a binary
 /// message).
 @_spi(Fuzzing) public enum SessionFrameHandlers {
@@ -42,19 +43,18 @@ import RTDBCore
         maxFrameBytes: Int, perSecond: Int, now: @escaping () -> UnixTime,
         schedule: @escaping (Duration, @escaping () -> Void) -> Void, observers: Observers
     ) -> [any ChannelHandler] {
-        [
-            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameBytes)),
-            WebSocketProtocolErrorHandler(),
-            SessionChannel.aggregator(maxFrameBytes: maxFrameBytes),
-            ControlFrameHandler(
-                protocolError: { observers.protocolError(UInt16(webSocketErrorCode: $0)) },
-                peerClosed: observers.peerClosed),
-            Tap(observers.read, passes: true),
-            MessageRateHandler(
-                perSecond: perSecond, now: now, schedule: schedule,
-                hooks: MessageRateHandler.Hooks(firstThrottle: observers.throttled, paused: { _ in })),
-            Tap(observers.delivered, passes: false),
-        ]
+        [SessionChannel.decoder(maxFrameBytes: maxFrameBytes)]
+            + SessionChannel.afterDecoder(maxFrameBytes: maxFrameBytes)
+            + [
+                ControlFrameHandler(
+                    protocolError: { observers.protocolError(UInt16(webSocketErrorCode: $0)) },
+                    peerClosed: observers.peerClosed),
+                Tap(observers.read, passes: true),
+                MessageRateHandler(
+                    perSecond: perSecond, now: now, schedule: schedule,
+                    hooks: MessageRateHandler.Hooks(firstThrottle: observers.throttled, paused: { _ in })),
+                Tap(observers.delivered, passes: false),
+            ]
     }
 
     /// Reports each message it reads, and passes it on or not.
