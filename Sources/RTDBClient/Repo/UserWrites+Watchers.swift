@@ -5,16 +5,17 @@ extension UserWrites {
     /// The queue changed: observers hear about it once per turn of the queue, however many
     /// writes changed in it.
     func changed() {
-        host.changes.signal()
+        changes.signal()
         // Nobody to tell: no hop through the queue (it would cost every write a thread switch).
         guard !watchers.publishScheduled, !watchers.isEmpty else { return }
         watchers.publishScheduled = true
+        let host = host
         host.schedule { [self] in
             watchers.publishScheduled = false
             let observers = Array(watchers.observers.values)
             if !observers.isEmpty {
                 let snapshot = queue.snapshot
-                host.callbackQueue.async { for observer in observers { observer(snapshot) } }
+                self.host.callbackQueue.async { for observer in observers { observer(snapshot) } }
             }
             releaseWaiters()
         }
